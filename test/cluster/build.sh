@@ -10,9 +10,11 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache_root=${APPSET_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/appset}
 
-k8s_version=$(awk '$1=="k8s.io/kubernetes"{print $2}' "$here/go.mod")
-kwok_version=$(awk '$1=="sigs.k8s.io/kwok"{print $2}' "$here/go.mod")
-etcd_version=$(awk '$1=="go.etcd.io/etcd/server/v3"{print $2}' "$here/etcd/go.mod")
+# The version a go.mod requires of a module, whether in a require block or on a require line.
+required() { awk -v m="$1" '{for (i = 1; i < NF; i++) if ($i == m) {print $(i + 1); exit}}' "$2"; }
+k8s_version=$(required k8s.io/kubernetes "$here/go.mod")
+kwok_version=$(required sigs.k8s.io/kwok "$here/go.mod")
+etcd_version=$(required go.etcd.io/etcd/server/v3 "$here/etcd/go.mod")
 go_version=$(go env GOVERSION)
 sum=$(cat "$here/go.mod" "$here/go.sum" "$here/etcd/go.mod" "$here/etcd/go.sum" "$here/build.sh" | sha256sum | cut -c1-12)
 key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_${go_version}_${sum}"

@@ -1,0 +1,22 @@
+/**
+ * Vitest global setup of the e2e project: one real control plane for the whole run, its kubeconfig
+ * handed to the tests with `inject("kubeconfigPath")`, stopped at the end.
+ */
+import type { TestProject } from "vitest/node";
+import { startControlPlane } from "./control-plane.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    kubeconfigPath: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const cp = await startControlPlane();
+  process.stderr.write(`[control plane] ready in ${Date.now() - started} ms at ${cp.server}\n`);
+  project.provide("kubeconfigPath", cp.kubeconfigPath);
+  return async () => {
+    await cp.stop();
+  };
+}
