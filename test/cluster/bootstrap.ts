@@ -13,7 +13,11 @@ export interface ApiAccess {
   token: string;
 }
 
-type Obj = { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string }[] } };
+type Obj = {
+  metadata?: { name?: string };
+  spec?: { taints?: { key: string }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+};
 
 async function getJson(api: ApiAccess, path: string): Promise<Obj | undefined> {
   const r = await httpCall("GET", `${api.server}${path}`, { token: api.token });
@@ -81,7 +85,7 @@ export async function createKwokNode(api: ApiAccess, name: string): Promise<void
  */
 export async function waitForNodeReady(api: ApiAccess, name: string, expectTaintRemoval: boolean): Promise<void> {
   await waitFor(`node ${name} Ready`, async () => {
-    const node = (await getJson(api, `/api/v1/nodes/${name}`));
+    const node = await getJson(api, `/api/v1/nodes/${name}`);
     const ready = node?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
     const tainted = (node?.spec?.taints ?? []).some((t) => t.key.startsWith("node.kubernetes.io/not-ready"));
     return ready && !(expectTaintRemoval && tainted) ? true : undefined;
