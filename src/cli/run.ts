@@ -1,0 +1,36 @@
+/**
+ * The `appset` command's dispatcher: maps a subcommand to what runs it and returns the exit code.
+ */
+import { readFileSync } from "node:fs";
+
+const USAGE = `Usage: appset <command> [flags]
+
+Commands:
+  version     print the version
+  help        print this help
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+/** Runs one invocation and returns the process exit code. */
+export function run(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): number {
+  const [command] = argv;
+  switch (command) {
+    case "version":
+    case "--version":
+      out(`appset ${version()}\n`);
+      return 0;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      out(USAGE);
+      return 0;
+    default:
+      err(`appset: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
