@@ -1,0 +1,158 @@
+/**
+ * Raw HTTP to the apiserver on client-node's own machinery: `KubeConfig` authenticates the request
+ * (bearer token, exec/OIDC plugins, client certificates, CA) onto a `RequestContext`, and
+ * `IsomorphicFetchHttpLibrary` (undici) sends it. We go below the generated and
+ * `KubernetesObjectApi` clients because they (a) run bodies through `ObjectSerializer`, which turns
+ * timestamps into `Date`s and drops unknown fields of known kinds, (b) cannot address the status
+ * subresource of an arbitrary kind, and (c) take no `AbortSignal` on streams.
+ *
+ * `KubeConfig.applySecurityAuthentication` builds a fresh undici Agent on every call, so every
+ * request would open a new TLS connection; the transport keeps the first one and reuses it (headers,
+ * which may carry a rotating token, are still computed per request). {@link KubeTransport.close}
+ * closes it.
+ */
+import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
+import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
+
+/** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
+export interface HttpRequest {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/** How to build the KubeConfig: a file, the in-cluster service account, or the usual defaults. */
+export type KubeConfigSource = { kind: "file"; path: string; context?: string } | { kind: "cluster" } | { kind: "default" };
+
+/** Loads a KubeConfig from a {@link KubeConfigSource}. */
+export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
+  const kc = new KubeConfig();
+  switch (source.kind) {
+    case "file":
+      kc.loadFromFile(source.path);
+      if (source.context !== undefined) kc.setCurrentContext(source.context);
+      break;
+    case "cluster":
+      kc.loadFromCluster();
+      break;
+    case "default":
+      kc.loadFromDefault();
+      break;
+  }
+  return kc;
+}
+
+type Dispatcher = ReturnType<RequestContext["getDispatcher"]>;
+
+/** JSON requests and line streams against one apiserver. */
+export class KubeTransport {
+  private readonly http = new IsomorphicFetchHttpLibrary();
+  private dispatcher: Dispatcher;
+
+  constructor(private readonly kc: KubeConfig) {}
+
+  /** The apiserver URL of the current context. */
+  get server(): string {
+    const cluster = this.kc.getCurrentCluster();
+    if (cluster === null) throw new KubeApiError({ status: 0, reason: KubeReason.Unknown, message: "kubeconfig has no current cluster" });
+    return cluster.server.replace(/\/+$/, "");
+  }
+
+  /** Sends a request and returns the parsed JSON body; throws a `KubeApiError` on any failure. */
+  async request(req: HttpRequest): Promise<unknown> {
+    const res = await this.send(req);
+    const text = await readText(res);
+    if (res.httpStatusCode < 200 || res.httpStatusCode > 299) throw fromStatus(res.httpStatusCode, text);
+    if (text === "") return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw new KubeApiError({ status: res.httpStatusCode, reason: KubeReason.Unknown, message: "response is not JSON", cause: err });
+    }
+  }
+
+  /**
+   * Sends a request whose response is a stream of newline-delimited JSON and calls `onLine` for each
+   * line. Resolves when the server ends the stream; rejects on an HTTP error, a network failure or
+   * an abort of `req.signal`.
+   */
+  async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
+    const res = await this.send(req);
+    if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
+    const body = res.body.stream();
+    if (body === null) return;
+    try {
+      await readLines(body, onLine);
+    } catch (err) {
+      throw toKubeApiError(err);
+    }
+  }
+
+  /** Closes the pooled connection; later requests open a new one. */
+  async close(): Promise<void> {
+    const d = this.dispatcher;
+    this.dispatcher = undefined;
+    await d?.close();
+  }
+
+  private async send(req: HttpRequest): Promise<ResponseContext> {
+    const url = new URL(this.server + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    const ctx = new RequestContext(url.toString(), req.method);
+    ctx.setHeaderParam("Accept", "application/json");
+    if (req.body !== undefined) {
+      ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
+      ctx.setBody(JSON.stringify(req.body));
+    }
+    if (req.signal !== undefined) ctx.setSignal(req.signal);
+    try {
+      await this.kc.applySecurityAuthentication(ctx);
+      this.reuseDispatcher(ctx);
+      return await this.http.send(ctx).toPromise();
+    } catch (err) {
+      throw toKubeApiError(err);
+    }
+  }
+
+  private reuseDispatcher(ctx: RequestContext): void {
+    const fresh = ctx.getDispatcher();
+    if (fresh === undefined) return;
+    if (this.dispatcher === undefined) {
+      this.dispatcher = fresh;
+      return;
+    }
+    ctx.setDispatcher(this.dispatcher);
+    void fresh.close();
+  }
+}
+
+async function readText(res: ResponseContext): Promise<string> {
+  try {
+    return await res.body.text();
+  } catch (err) {
+    throw toKubeApiError(err);
+  }
+}
+
+/** Splits a byte stream into lines (without the newline) and hands each non-empty one to `onLine`. */
+export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let nl = buffered.indexOf("\n");
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line !== "") onLine(line);
+      nl = buffered.indexOf("\n");
+    }
+  }
+  const rest = (buffered + decoder.decode()).trim();
+  if (rest !== "") onLine(rest);
+}
