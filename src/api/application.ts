@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { GROUP_VERSION } from "./constants.js";
 import {
+  CRD_PRESERVE,
   infoSchema,
   objectMetaSchema,
   stringMapSchema,
@@ -37,7 +38,7 @@ export const helmSourceSchema = z.looseObject({
   skipCrds: z.boolean().optional(),
   skipSchemaValidation: z.boolean().optional(),
   skipTests: z.boolean().optional(),
-});
+}).meta(CRD_PRESERVE);
 export type HelmSource = z.infer<typeof helmSourceSchema>;
 
 /** Kustomize options of a source (the common fields; the rest is kept as-is). */
@@ -54,7 +55,7 @@ export const kustomizeSourceSchema = z.looseObject({
   components: z.array(z.string()).optional(),
   patches: z.array(z.unknown()).optional(),
   replicas: z.array(z.looseObject({ name: z.string(), count: z.union([z.number().int(), z.string()]) })).optional(),
-});
+}).meta(CRD_PRESERVE);
 export type KustomizeSource = z.infer<typeof kustomizeSourceSchema>;
 
 /** A Jsonnet external variable or top-level argument. */
@@ -72,7 +73,7 @@ export const directorySourceSchema = z.looseObject({
       libs: z.array(z.string()).optional(),
     })
     .optional(),
-});
+}).meta(CRD_PRESERVE);
 export type DirectorySource = z.infer<typeof directorySourceSchema>;
 
 /** Config-management-plugin options of a source. */
@@ -89,7 +90,7 @@ export const pluginSourceSchema = z.looseObject({
       }),
     )
     .optional(),
-});
+}).meta(CRD_PRESERVE);
 export type PluginSource = z.infer<typeof pluginSourceSchema>;
 
 /** Where an Application's manifests come from. `repoURL` is required, as in Argo CD's CRD. */
@@ -182,6 +183,7 @@ export const applicationSpecSchema = z.looseObject({
   ignoreDifferences: z.array(resourceIgnoreDifferencesSchema).optional(),
   revisionHistoryLimit: z.number().int().optional(),
   info: z.array(infoSchema).optional(),
+  sourceHydrator: z.looseObject({}).meta(CRD_PRESERVE).optional(),
 });
 export type ApplicationSpec = z.infer<typeof applicationSpecSchema>;
 
@@ -364,6 +366,7 @@ export const applicationStatusSchema = z.looseObject({
   summary: applicationSummarySchema.optional(),
   resourceHealthSource: z.string().optional(),
   controllerNamespace: z.string().optional(),
+  sourceHydrator: z.looseObject({}).meta(CRD_PRESERVE).optional(),
 });
 export type ApplicationStatus = z.infer<typeof applicationStatusSchema>;
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { resourceStatusSchema } from "./application.js";
 import { APPLICATIONS_SYNC_POLICIES, GROUP_VERSION } from "./constants.js";
 import { applicationSetGeneratorSchema, applicationSetTemplateSchema } from "./generators.js";
-import { labelSelectorRequirementSchema, objectMetaSchema, timeSchema, typeMetaShape } from "./meta.js";
+import { objectMetaSchema, timeSchema, typeMetaShape } from "./meta.js";
 import { describeObject, parseWith, type ParseResult } from "./parse.js";
 
 /** How generated Applications relate to the ApplicationSet. */
@@ -20,9 +20,20 @@ export type ApplicationSetSyncPolicy = z.infer<typeof applicationSetSyncPolicySc
 export const intOrStringSchema = z.union([z.number().int(), z.string()]);
 export type IntOrString = z.infer<typeof intOrStringSchema>;
 
+/**
+ * A RollingSync step's label expression. Unlike a LabelSelector, every field is optional (as in
+ * Argo CD's CRD); only `In` and `NotIn` are valid operators, checked at runtime (spec §5.2).
+ */
+export const applicationMatchExpressionSchema = z.looseObject({
+  key: z.string().optional(),
+  operator: z.string().optional(),
+  values: z.array(z.string()).optional(),
+});
+export type ApplicationMatchExpression = z.infer<typeof applicationMatchExpressionSchema>;
+
 /** One RollingSync step: the Applications whose labels match, and how many may update at once. */
 export const rollingSyncStepSchema = z.looseObject({
-  matchExpressions: z.array(labelSelectorRequirementSchema).optional(),
+  matchExpressions: z.array(applicationMatchExpressionSchema).optional(),
   maxUpdate: intOrStringSchema.optional(),
 });
 export type RollingSyncStep = z.infer<typeof rollingSyncStepSchema>;

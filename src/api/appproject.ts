@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { GROUP_VERSION } from "./constants.js";
-import { objectMetaSchema, typeMetaShape } from "./meta.js";
+import { CRD_PRESERVE, objectMetaSchema, typeMetaShape } from "./meta.js";
 import { describeObject, parseWith, type ParseResult } from "./parse.js";
 
 /** A `{group, kind}` entry of a resource allow or deny list (`*` globs allowed). */
@@ -32,7 +32,7 @@ export const syncWindowSchema = z.looseObject({
   timeZone: z.string().optional(),
   andOperator: z.boolean().optional(),
   description: z.string().optional(),
-});
+}).meta(CRD_PRESERVE);
 export type SyncWindow = z.infer<typeof syncWindowSchema>;
 
 /** AppProject `spec`. */
@@ -45,9 +45,9 @@ export const appProjectSpecSchema = z.looseObject({
   clusterResourceBlacklist: z.array(groupKindSchema).optional(),
   namespaceResourceWhitelist: z.array(groupKindSchema).optional(),
   namespaceResourceBlacklist: z.array(groupKindSchema).optional(),
-  roles: z.array(z.looseObject({ name: z.string() })).optional(),
+  roles: z.array(z.looseObject({ name: z.string() }).meta(CRD_PRESERVE)).optional(),
   syncWindows: z.array(syncWindowSchema).optional(),
-  orphanedResources: z.looseObject({ warn: z.boolean().optional() }).optional(),
+  orphanedResources: z.looseObject({ warn: z.boolean().optional() }).meta(CRD_PRESERVE).optional(),
   signatureKeys: z.array(z.looseObject({ keyID: z.string() })).optional(),
   permitOnlyProjectScopedClusters: z.boolean().optional(),
   destinationServiceAccounts: z
@@ -56,7 +56,7 @@ export const appProjectSpecSchema = z.looseObject({
         server: z.string(),
         namespace: z.string().optional(),
         defaultServiceAccount: z.string(),
-      }),
+      }).meta(CRD_PRESERVE),
     )
     .optional(),
 });
@@ -67,7 +67,7 @@ export const appProjectSchema = z.looseObject({
   ...typeMetaShape(GROUP_VERSION, "AppProject"),
   metadata: objectMetaSchema,
   spec: appProjectSpecSchema,
-  status: z.looseObject({}).optional(),
+  status: z.looseObject({}).meta(CRD_PRESERVE).optional(),
 });
 export type AppProject = z.infer<typeof appProjectSchema>;
 

@@ -37,10 +37,12 @@ export type ApplicationSetTemplate = z.infer<typeof applicationSetTemplateSchema
  * A generator's override template. Argo CD's CRD requires the same keys as the main template, but
  * the values may be empty: they are merged over the main template before rendering (spec §3.7).
  */
-export const generatorTemplateSchema = z.looseObject({
-  metadata: templateMetaSchema.optional(),
-  spec: applicationSpecSchema.partial().optional(),
-});
+export const generatorTemplateSchema = z
+  .looseObject({
+    metadata: templateMetaSchema.optional(),
+    spec: applicationSpecSchema.partial().optional(),
+  })
+  .meta({ "x-crd": "template" });
 export type GeneratorTemplate = z.infer<typeof generatorTemplateSchema>;
 
 /** Fields every parameter-producing generator shares. */
@@ -324,14 +326,14 @@ const terminalShape = {
 export const terminalGeneratorSchema = z.looseObject(terminalShape);
 export type TerminalGenerator = z.infer<typeof terminalGeneratorSchema>;
 
-/** Raw JSON holding a nested matrix or merge (decoded at generation time). */
-export const rawJsonObjectSchema = z.record(z.string(), z.unknown());
+/** Raw JSON holding a nested matrix or merge (any JSON in the CRD; decoded at generation time). */
+export const rawJsonSchema = z.unknown();
 
 /** A child of a top-level matrix/merge: matrix/merge here are raw JSON. */
 export const nestedGeneratorSchema = z.looseObject({
   ...terminalShape,
-  matrix: rawJsonObjectSchema.optional(),
-  merge: rawJsonObjectSchema.optional(),
+  matrix: rawJsonSchema.optional(),
+  merge: rawJsonSchema.optional(),
 });
 export type NestedGenerator = z.infer<typeof nestedGeneratorSchema>;
 

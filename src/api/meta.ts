@@ -70,6 +70,13 @@ export type SecretRef = z.infer<typeof secretRefSchema>;
 export const configMapKeyRefSchema = z.looseObject({ configMapName: z.string(), key: z.string() });
 export type ConfigMapKeyRef = z.infer<typeof configMapKeyRefSchema>;
 
+/**
+ * Marks an object whose CRD schema keeps unknown fields (`x-kubernetes-preserve-unknown-fields`):
+ * used where Argo CD's schema is large or changes often (Helm/Kustomize options, project roles),
+ * so our CRD never prunes a field a newer Argo CD writes there.
+ */
+export const CRD_PRESERVE = { "x-crd": "preserve" } as const;
+
 /** The `apiVersion`/`kind` pair of a top-level resource; a list item may omit both. */
 export function typeMetaShape<V extends string, K extends string>(
   apiVersion: V,
