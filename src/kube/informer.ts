@@ -193,6 +193,7 @@ export class Informer<T> {
       try {
         if (needList) await this.relist();
         needList = false;
+        if (this.stopped) break;
         const started = this.options.clock.now();
         const eventsBefore = this.counters.events;
         const outcome = await this.watchOnce();
@@ -277,6 +278,7 @@ export class Informer<T> {
     const controller = new AbortController();
     const onStop = (): void => controller.abort(this.stopController.signal.reason);
     this.stopController.signal.addEventListener("abort", onStop, { once: true });
+    if (this.stopped) onStop();
     let lastSeen = clock.now();
     let timer: TimerHandle | undefined;
     const arm = (ms: number): void => {

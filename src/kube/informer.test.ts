@@ -1,0 +1,317 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock } from "../clock/index.js";
+import { KubeApiError, KubeReason } from "./errors.js";
+import { Informer, type InformerOptions } from "./informer.js";
+import type { KubeObject, ListOptions, ListWatchSource, ObjectList, WatchEvent, WatchOptions } from "./ports.js";
+import { ConfigMaps } from "./resources.js";
+
+/** One open watch call, driven by the test. */
+interface Session {
+  options: WatchOptions;
+  emit(event: WatchEvent): void;
+  end(): void;
+  fail(err: Error): void;
+}
+
+/**
+ * A scripted list+watch source: the test decides what each list returns and what each watch does.
+ * It exercises the informer's own loop; Kubernetes behaviour is covered by the e2e tests.
+ */
+class ScriptedSource implements ListWatchSource {
+  readonly sessions: Session[] = [];
+  readonly listCalls: ListOptions[] = [];
+  lists: Array<(o: ListOptions) => ObjectList | Promise<ObjectList>> = [];
+
+  list(_r: unknown, options: ListOptions): Promise<ObjectList> {
+    this.listCalls.push(options);
+    const next = this.lists.length > 1 ? this.lists.shift() : this.lists[0];
+    if (next === undefined) return Promise.reject(new Error("no list scripted"));
+    return new Promise<ObjectList>((resolve, reject) => {
+      options.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")), { once: true });
+      Promise.resolve(next(options)).then(resolve, reject);
+    });
+  }
+
+  watch(_r: unknown, options: WatchOptions, onEvent: (e: WatchEvent) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let open = true;
+      const close = (fn: () => void): void => {
+        if (open) fn();
+        open = false;
+      };
+      options.signal?.addEventListener("abort", () => close(() => reject(new DOMException("aborted", "AbortError"))), { once: true });
+      this.sessions.push({
+        options,
+        emit: (e) => {
+          if (!open) return;
+          try {
+            onEvent(e);
+          } catch (err) {
+            close(() => reject(err instanceof Error ? err : new Error(String(err))));
+          }
+        },
+        end: () => close(resolve),
+        fail: (err: Error) => close(() => reject(err)),
+      });
+    });
+  }
+
+  get current(): Session {
+    const s = this.sessions[this.sessions.length - 1];
+    if (s === undefined) throw new Error("no watch open");
+    return s;
+  }
+}
+
+const cm = (name: string, rv: string, data: Record<string, string> = {}, uid = `uid-${name}`): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: "ns", resourceVersion: rv, uid },
+  data,
+});
+const list = (rv: string, ...items: KubeObject[]): ObjectList => ({ items, resourceVersion: rv });
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+function setup(extra: Partial<InformerOptions<KubeObject>> = {}) {
+  const clock = new FakeClock();
+  const source = new ScriptedSource();
+  const events: string[] = [];
+  const informer = new Informer<KubeObject>({
+    source,
+    resource: ConfigMaps,
+    clock,
+    namespace: "ns",
+    idleTimeoutMs: 60_000,
+    watchTimeoutSeconds: 300,
+    random: () => 0,
+    ...extra,
+  });
+  informer.on({
+    add: (o) => events.push(`add ${o.metadata?.name}@${o.metadata?.resourceVersion}`),
+    update: (a, b) => events.push(`update ${b.metadata?.name} ${a.metadata?.resourceVersion}->${b.metadata?.resourceVersion}`),
+    delete: (o) => events.push(`delete ${o.metadata?.name}@${o.metadata?.resourceVersion}`),
+  });
+  return { clock, source, events, informer };
+}
+
+describe("Informer", () => {
+  it("lists, syncs, then applies watch events from the list's resourceVersion with bookmarks requested", async () => {
+    const { source, events, informer } = setup();
+    source.lists = [() => list("10", cm("a", "5"))];
+    informer.start();
+    await informer.waitForSync();
+    await settle();
+    expect(source.current.options).toMatchObject({ resourceVersion: "10", allowWatchBookmarks: true, timeoutSeconds: 300, namespace: "ns" });
+    source.current.emit({ type: "ADDED", object: cm("b", "11") });
+    source.current.emit({ type: "MODIFIED", object: cm("a", "12", { k: "v" }) });
+    source.current.emit({ type: "DELETED", object: cm("b", "13") });
+    expect(events).toEqual(["add a@5", "add b@11", "update a 5->12", "delete b@11"]);
+    expect(informer.get("ns", "a")?.data).toEqual({ k: "v" });
+    expect(informer.lastSyncResourceVersion).toBe("13");
+    await informer.stop();
+  });
+
+  it("relists on a 410 ERROR event and delivers only real differences", async () => {
+    const { source, events, informer } = setup();
+    source.lists = [() => list("10", cm("a", "5"), cm("b", "6"), cm("c", "7")), () => list("50", cm("a", "5"), cm("b", "40"), cm("d", "41"))];
+    informer.start();
+    await settle();
+    events.length = 0;
+    source.current.emit({ type: "ERROR", object: { kind: "Status", code: 410, reason: "Expired", message: "too old resource version" } });
+    await settle();
+    expect(events).toEqual(["update b 6->40", "add d@41", "delete c@7"]);
+    expect(source.listCalls).toHaveLength(2);
+    expect(source.current.options.resourceVersion).toBe("50");
+    expect(informer.stats()).toMatchObject({ lists: 2, gone: 1 });
+    await informer.stop();
+  });
+
+  it("backs off after a failure and resumes the watch from the last resourceVersion without relisting", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "BOOKMARK", object: { metadata: { resourceVersion: "20" } } });
+    source.current.fail(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "ECONNRESET" }));
+    await settle();
+    expect(source.sessions).toHaveLength(1);
+    await clock.advanceAsync(499);
+    await settle();
+    expect(source.sessions).toHaveLength(1);
+    await clock.advanceAsync(1);
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    expect(source.current.options.resourceVersion).toBe("20");
+    expect(source.listCalls).toHaveLength(1);
+    await informer.stop();
+  });
+
+  it("doubles the backoff on consecutive failures and resets it after a healthy watch", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = source.sessions.length;
+      const failedAt = clock.now();
+      source.current.fail(new KubeApiError({ status: 503, reason: KubeReason.ServerError, message: "down" }));
+      while (source.sessions.length === before) await clock.advanceAsync(100);
+      gaps.push(clock.now() - failedAt);
+    }
+    expect(gaps).toEqual([500, 1000, 2000]);
+    source.current.emit({ type: "BOOKMARK", object: { metadata: { resourceVersion: "11" } } });
+    source.current.end();
+    await settle();
+    const before = source.sessions.length;
+    source.current.fail(new KubeApiError({ status: 503, reason: KubeReason.ServerError, message: "down" }));
+    await clock.advanceAsync(500);
+    await settle();
+    expect(source.sessions.length).toBe(before + 1);
+    await informer.stop();
+  });
+
+  it("reopens a watch the server closed at once, from the last resourceVersion", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "ADDED", object: cm("a", "15") });
+    await clock.advanceAsync(5_000);
+    source.current.end();
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    expect(source.current.options.resourceVersion).toBe("15");
+    await informer.stop();
+  });
+
+  it("aborts a watch that stays silent past the idle timeout and opens a new one", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    await clock.advanceAsync(30_000);
+    source.current.emit({ type: "BOOKMARK", object: { metadata: { resourceVersion: "12" } } });
+    await clock.advanceAsync(59_999);
+    await settle();
+    expect(source.sessions).toHaveLength(1);
+    await clock.advanceAsync(1);
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    expect(source.sessions[0]?.options.signal?.aborted).toBe(true);
+    expect(source.current.options.resourceVersion).toBe("12");
+    expect(informer.stats().idleRestarts).toBe(1);
+    await informer.stop();
+  });
+
+  it("reports an object that fails to parse, keeps the last valid version, and keeps going", async () => {
+    const invalid: string[] = [];
+    const { source, events, informer } = setup({
+      parse: (raw) => {
+        if ((raw.data as Record<string, string> | undefined)?.bad !== undefined) throw new Error("bad data");
+        return raw;
+      },
+      onInvalid: (raw, err) => invalid.push(`${raw.metadata?.name}: ${String(err)}`),
+    });
+    source.lists = [() => list("10", cm("a", "5"))];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "MODIFIED", object: cm("a", "11", { bad: "x" }) });
+    source.current.emit({ type: "ADDED", object: cm("b", "12", { bad: "x" }) });
+    source.current.emit({ type: "ADDED", object: cm("c", "13") });
+    expect(invalid).toEqual(["a: Error: bad data", "b: Error: bad data"]);
+    expect(events).toEqual(["add a@5", "add c@13"]);
+    expect(informer.get("ns", "a")?.metadata?.resourceVersion).toBe("5");
+    expect(informer.stats().invalid).toBe(2);
+    await informer.stop();
+  });
+
+  it("delivers delete then add when an object is recreated under the same name", async () => {
+    const { source, events, informer } = setup();
+    source.lists = [() => list("10", cm("a", "5", {}, "u1"))];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "MODIFIED", object: cm("a", "20", {}, "u2") });
+    expect(events).toEqual(["add a@5", "delete a@5", "add a@20"]);
+    await informer.stop();
+  });
+
+  it("reads every page of a paginated list before syncing", async () => {
+    const { source, informer } = setup({ pageSize: 1 });
+    source.lists = [
+      (o) => (o.continue === undefined ? { items: [cm("a", "1")], resourceVersion: "9", continue: "t1" } : { items: [cm("b", "2")], resourceVersion: "9" }),
+    ];
+    informer.start();
+    await informer.waitForSync();
+    expect(informer.list("ns").map((o) => o.metadata?.name)).toEqual(["a", "b"]);
+    expect(source.listCalls.map((c) => [c.limit, c.continue])).toEqual([
+      [1, undefined],
+      [1, "t1"],
+    ]);
+    await informer.stop();
+  });
+
+  it("replays cached objects to handlers registered late and serves secondary indexes", async () => {
+    const { source, informer } = setup();
+    informer.addIndex("team", (o) => [(o.data as Record<string, string> | undefined)?.team ?? ""]);
+    source.lists = [() => list("10", cm("a", "1", { team: "x" }), cm("b", "2", { team: "y" }))];
+    informer.start();
+    await informer.waitForSync();
+    const late: string[] = [];
+    informer.on({ add: (o) => late.push(o.metadata?.name ?? "") });
+    expect(late).toEqual(["a", "b"]);
+    expect(informer.byIndex("team", "y").map((o) => o.metadata?.name)).toEqual(["b"]);
+    await informer.stop();
+  });
+
+  it("keeps delivering to other handlers when one throws", async () => {
+    const { source, events, informer } = setup();
+    informer.on({ add: () => { throw new Error("handler bug"); } });
+    source.lists = [() => list("10", cm("a", "1"))];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "ADDED", object: cm("b", "11") });
+    expect(events).toEqual(["add a@1", "add b@11"]);
+    await informer.stop();
+  });
+
+  it("aborts the open watch on stop", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    const open = source.current;
+    await informer.stop();
+    expect(open.options.signal?.aborted).toBe(true);
+    expect(clock.pendingTimers).toBe(0);
+    expect(() => informer.start()).toThrow("informer was stopped");
+  });
+
+  it("cancels the backoff timer on stop", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    source.current.fail(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "down" }));
+    await settle();
+    expect(clock.pendingTimers).toBe(1);
+    await informer.stop();
+    expect(clock.pendingTimers).toBe(0);
+    expect(source.sessions).toHaveLength(1);
+  });
+
+  it("rejects waitForSync when stopped before the first list completed", async () => {
+    const { source, informer } = setup();
+    source.lists = [() => new Promise<ObjectList>(() => undefined)];
+    informer.start();
+    const waiting = informer.waitForSync();
+    expect(informer.hasSynced()).toBe(false);
+    const stopping = informer.stop();
+    await expect(waiting).rejects.toThrow("informer stopped before it synced");
+    await stopping;
+    expect(source.listCalls[0]?.signal?.aborted).toBe(true);
+  });
+});
