@@ -16,8 +16,10 @@ k8s_version=$(required k8s.io/kubernetes "$here/go.mod")
 kwok_version=$(required sigs.k8s.io/kwok "$here/go.mod")
 etcd_version=$(required go.etcd.io/etcd/server/v3 "$here/etcd/go.mod")
 go_version=$(go env GOVERSION)
-sum=$(cat "$here/go.mod" "$here/go.sum" "$here/etcd/go.mod" "$here/etcd/go.sum" "$here/build.sh" | sha256sum | cut -c1-12)
-key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_${go_version}_${sum}"
+# Bump when the way the binaries are built changes (flags, stages), so caches are rebuilt.
+build_rev=1
+sum=$(cat "$here/go.mod" "$here/go.sum" "$here/etcd/go.mod" "$here/etcd/go.sum" | sha256sum | cut -c1-12)
+key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_${go_version}_${sum}_r${build_rev}"
 out="$cache_root/control-plane/$key"
 bin="$out/bin"
 
@@ -28,6 +30,13 @@ fi
 
 log() { printf '[control-plane build] %s\n' "$*" >&2; }
 mkdir -p "$bin"
+# One build at a time per key: a second caller waits, then finds the result.
+exec 9>"$out/.lock"
+flock 9
+if [ -f "$out/.complete" ]; then
+  echo "$bin"
+  exit 0
+fi
 start=$(date +%s)
 export CGO_ENABLED=0
 export GOFLAGS=-mod=mod
