@@ -1,0 +1,106 @@
+/**
+ * Argo CD's additions to the function map: normalize (SanitizeName), slugify (gosimple/slug over
+ * SanitizeName), toYaml, fromYaml and fromYamlArray (sigs.k8s.io/yaml: YAML through JSON, so
+ * numbers are float64 and keys are sorted).
+ */
+import { parseDocument, stringify } from "yaml";
+import { fn, GoFuncError, type FuncMap } from "../go/types.js";
+import { isMap, typeName, type GoMap, type GoValue } from "../go/value.js";
+import { fromJSValue, marshal } from "./json.js";
+import { num } from "./cast.js";
+
+/** Argo's SanitizeName (the `normalize` function and *Normalized params). */
+export function normalize(name: string): string {
+  let n = name.toLowerCase().replace(/[^-a-z0-9.]/gu, "-");
+  const b = Buffer.from(n, "utf8");
+  if (b.length > 253) n = b.subarray(0, 253).toString("utf8");
+  return n.replace(/^[-.]+|[-.]+$/g, "");
+}
+
+/** gosimple/slug.Make with Argo's settings (max length, smart truncation). */
+export function slugMake(s: string, maxLength: number, smart: boolean): string {
+  let slug = s
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9-_]/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "");
+  if (maxLength > 0 && slug.length > maxLength) {
+    if (!smart) slug = slug.slice(0, maxLength);
+    else {
+      let out = "";
+      for (const word of slug.split("-")) {
+        if (out.length + word.length > maxLength) break;
+        out += (out ? "-" : "") + word;
+      }
+      slug = out || slug.slice(0, maxLength);
+    }
+    slug = slug.replace(/^[-_]+|[-_]+$/g, "");
+  }
+  return slug;
+}
+
+function slugify(args: GoValue[]): string {
+  let max = 50;
+  let smart = true;
+  let name = "";
+  args.forEach((a, i) => {
+    if (i === args.length - 1) {
+      if (typeof a !== "string") throw new GoFuncError(`interface conversion: interface {} is ${typeName(a)}, not string`);
+      name = a;
+    } else if (i === 0) {
+      if (typeName(a) !== "int") throw new GoFuncError(`interface conversion: interface {} is ${a == null ? "nil" : typeName(a)}, not int`);
+      max = num(a);
+    } else if (i === 1) {
+      if (typeof a !== "boolean") throw new GoFuncError(`interface conversion: interface {} is ${a == null ? "nil" : typeName(a)}, not bool`);
+      smart = a;
+    }
+  });
+  return slugMake(normalize(name), max, smart);
+}
+
+/** YAML text to JSON-shaped Go values, as sigs.k8s.io/yaml does. */
+export function yamlToValue(str: string): GoValue {
+  const doc = parseDocument(str, { version: "1.1", uniqueKeys: false });
+  if (doc.errors.length > 0) throw new GoFuncError(`error converting YAML to JSON: yaml: ${doc.errors[0]!.message.split("\n")[0]}`);
+  return fromJSValue(JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10000 }) ?? null)));
+}
+
+/** Go values to YAML text, as sigs.k8s.io/yaml Marshal does (JSON first, keys sorted). */
+export function valueToYaml(v: GoValue): string {
+  const json: unknown = JSON.parse(marshal(v));
+  if (json === null) return "null\n";
+  return stringify(json, { lineWidth: 0, sortMapEntries: true, aliasDuplicateObjects: false });
+}
+
+function fromYaml(str: string): GoValue {
+  const v = yamlToValue(str);
+  if (v === null) return {};
+  if (!isMap(v)) throw new GoFuncError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type map[string]interface {}`);
+  return v as GoMap;
+}
+
+function fromYamlArray(str: string): GoValue {
+  const v = yamlToValue(str);
+  if (v === null) return [];
+  if (!Array.isArray(v)) throw new GoFuncError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type []interface {}`);
+  return v;
+}
+
+function jsonKind(v: GoValue): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "string") return "string";
+  if (typeof v === "number") return "number";
+  if (typeof v === "boolean") return "bool";
+  return "object";
+}
+
+/** Argo's extra functions. */
+export const ARGO_FUNCS: FuncMap = {
+  normalize: fn(["string"], (a) => normalize(a[0] as string)),
+  slugify: fn([], slugify, "any"),
+  toYaml: fn(["any"], (a) => valueToYaml(a[0]).replace(/\n$/, "")),
+  fromYaml: fn(["string"], (a) => fromYaml(a[0] as string)),
+  fromYamlArray: fn(["string"], (a) => fromYamlArray(a[0] as string)),
+};

@@ -1,0 +1,382 @@
+/**
+ * Sprig's date functions over an injected clock: time.Time values, Go layout formatting and
+ * parsing ("2006-01-02T15:04:05Z07:00"), durations (time.Duration.String, ParseDuration) and zones
+ * (UTC, Local = UTC, fixed and IANA zones through Intl).
+ */
+import { fn, GoFuncError, type CallContext, type FuncMap } from "../go/types.js";
+import { GoInt, isSpecial, type GoSpecial, type GoValue } from "../go/value.js";
+
+/** A Go time.Time. */
+export class GoTime implements GoSpecial {
+  readonly goType = "time.Time";
+  readonly goKind = "struct";
+  constructor(
+    readonly ms: number,
+    readonly zone: string = "UTC",
+    readonly offset: number = 0,
+    readonly mono = false,
+  ) {}
+
+  goString(): string {
+    const s = formatTime(this, "2006-01-02 15:04:05.999999999 -0700 MST");
+    return this.mono ? s + " m=+0.000000001" : s;
+  }
+
+  toJSONValue(): string {
+    return formatTime(this, "2006-01-02T15:04:05.999999999Z07:00");
+  }
+
+  method(name: string): ReturnType<typeof fn> | undefined {
+    if (name === "Unix") return fn([], () => new GoInt(BigInt(Math.floor(this.ms / 1000)), "int64"));
+    if (name === "Year") return fn([], () => new GoInt(BigInt(parts(this).year)));
+    if (name === "Format") return fn(["string"], (a) => formatTime(this, a[0] as string));
+    if (name === "UTC") return fn([], () => new GoTime(this.ms));
+    return undefined;
+  }
+}
+
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  min: number;
+  sec: number;
+  ms: number;
+  weekday: number;
+  yday: number;
+}
+
+function parts(t: GoTime): Parts {
+  const d = new Date(t.ms + t.offset * 1000);
+  const start = Date.UTC(d.getUTCFullYear(), 0, 1);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    min: d.getUTCMinutes(),
+    sec: d.getUTCSeconds(),
+    ms: d.getUTCMilliseconds(),
+    weekday: d.getUTCDay(),
+    yday: Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - start) / 86400000) + 1,
+  };
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const TOKENS = [
+  "January", "Jan", "Monday", "Mon", "MST", "2006", "-07:00:00", "-070000", "-07:00", "-0700", "-07", "Z07:00:00", "Z070000", "Z07:00", "Z0700", "Z07",
+  "002", "__2", "_2", "01", "02", "03", "04", "05", "06", "15", "PM", "pm", "1", "2", "3", "4", "5",
+];
+const FRACTION = /^[.,](0+|9+)(?![0-9])/;
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, "0");
+
+function zoneText(t: GoTime, tok: string): string {
+  if (tok.startsWith("Z") && t.offset === 0) return "Z";
+  const sign = t.offset < 0 ? "-" : "+";
+  const a = Math.abs(t.offset);
+  const [h, m, s] = [Math.floor(a / 3600), Math.floor((a % 3600) / 60), a % 60];
+  const core = tok.replace(/^Z/, "-");
+  switch (core) {
+    case "-07":
+      return sign + pad(h);
+    case "-0700":
+      return sign + pad(h) + pad(m);
+    case "-07:00":
+      return `${sign}${pad(h)}:${pad(m)}`;
+    case "-070000":
+      return sign + pad(h) + pad(m) + pad(s);
+    default:
+      return `${sign}${pad(h)}:${pad(m)}:${pad(s)}`;
+  }
+}
+
+// eslint-disable-next-line complexity
+function formatToken(t: GoTime, p: Parts, tok: string): string {
+  switch (tok) {
+    case "January": return MONTHS[p.month - 1]!;
+    case "Jan": return MONTHS[p.month - 1]!.slice(0, 3);
+    case "Monday": return DAYS[p.weekday]!;
+    case "Mon": return DAYS[p.weekday]!.slice(0, 3);
+    case "MST": return t.zone;
+    case "2006": return pad(p.year, 4);
+    case "06": return pad(p.year % 100);
+    case "01": return pad(p.month);
+    case "1": return String(p.month);
+    case "02": return pad(p.day);
+    case "2": return String(p.day);
+    case "_2": return String(p.day).padStart(2, " ");
+    case "002": return pad(p.yday, 3);
+    case "__2": return String(p.yday).padStart(3, " ");
+    case "15": return pad(p.hour);
+    case "03": return pad(p.hour % 12 || 12);
+    case "3": return String(p.hour % 12 || 12);
+    case "04": return pad(p.min);
+    case "4": return String(p.min);
+    case "05": return pad(p.sec);
+    case "5": return String(p.sec);
+    case "PM": return p.hour >= 12 ? "PM" : "AM";
+    case "pm": return p.hour >= 12 ? "pm" : "am";
+    default: return zoneText(t, tok);
+  }
+}
+
+/** time.Time.Format with a Go layout. */
+export function formatTime(t: GoTime, layout: string): string {
+  const p = parts(t);
+  let out = "";
+  for (let i = 0; i < layout.length; ) {
+    const frac = FRACTION.exec(layout.slice(i));
+    if (frac && (i === 0 || !/[0-9]/.test(layout[i - 1]!) || true)) {
+      const n = frac[1]!.length;
+      let digits = pad(p.ms, 3).padEnd(9, "0").slice(0, n);
+      if (frac[1]![0] === "9") {
+        digits = digits.replace(/0+$/, "");
+        out += digits ? layout[i] + digits : "";
+      } else out += layout[i] + digits;
+      i += frac[0].length;
+      continue;
+    }
+    const tok = TOKENS.find((k) => layout.startsWith(k, i) && !(k === "Jan" && layout.startsWith("January", i)) && !(k === "Mon" && /^Mon(day)?[a-z]/.test(layout.slice(i)) && !layout.startsWith("Monday", i)));
+    if (tok) {
+      out += formatToken(t, p, tok);
+      i += tok.length;
+    } else out += layout[i++];
+  }
+  return out;
+}
+
+/** Resolves a zone name to an offset (seconds) and abbreviation at an instant. */
+function zoneAt(zone: string, ms: number): [string, number] | null {
+  if (zone === "UTC" || zone === "" || zone === "Local") return ["UTC", 0];
+  try {
+    const f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" });
+    const name = f.formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "GMT";
+    const m = /GMT([+-])(\d+)(?::(\d+))?/.exec(name);
+    const off = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
+    const abbr = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "UTC";
+    return [/^GMT[+-]/.test(abbr) ? abbr.replace(/^GMT([+-]\d+)(?::(\d+))?$/, (_, h: string, mm?: string) => h.replace(/([+-])(\d)$/, "$10$2") + (mm ?? "")) : abbr, off];
+  } catch {
+    return null;
+  }
+}
+
+function toTime(v: GoValue, ctx: CallContext): GoTime {
+  if (v instanceof GoTime) return v;
+  if (v instanceof GoInt && (v.kind === "int" || v.kind === "int64" || v.kind === "int32")) return new GoTime(Number(v.v) * 1000);
+  return new GoTime(ctx.now(), "UTC", 0, true);
+}
+
+function inZone(t: GoTime, zone: string): GoTime {
+  const z = zoneAt(zone, t.ms) ?? ["UTC", 0];
+  return new GoTime(t.ms, z[0], z[1]);
+}
+
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, "μs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** time.ParseDuration (nanoseconds as a bigint). */
+export function parseDuration(s: string): bigint {
+  const orig = s;
+  let neg = false;
+  if (s[0] === "-" || s[0] === "+") {
+    neg = s[0] === "-";
+    s = s.slice(1);
+  }
+  if (s === "0") return 0n;
+  if (s === "") throw new GoFuncError(`time: invalid duration ${JSON.stringify(orig)}`);
+  let total = 0;
+  while (s !== "") {
+    const m = /^(\d*)(\.(\d*))?/.exec(s)!;
+    if (m[0] === "" || m[0] === ".") throw new GoFuncError(`time: invalid duration ${JSON.stringify(orig)}`);
+    s = s.slice(m[0].length);
+    const u = /^[^\d.]+/.exec(s)?.[0];
+    if (!u) throw new GoFuncError(`time: missing unit in duration ${JSON.stringify(orig)}`);
+    if (UNITS[u] === undefined) throw new GoFuncError(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(orig)}`);
+    total += Number(m[0]) * UNITS[u];
+    s = s.slice(u.length);
+  }
+  return BigInt(Math.round(neg ? -total : total));
+}
+
+/** time.Duration.String. */
+export function durationString(ns: bigint): string {
+  if (ns === 0n) return "0s";
+  const neg = ns < 0n;
+  let u = neg ? -ns : ns;
+  let out: string;
+  if (u < 1000000000n) {
+    const [unit, div] = u < 1000n ? ["ns", 1n] : u < 1000000n ? ["µs", 1000n] : ["ms", 1000000n];
+    out = fracStr(u, div) + unit;
+  } else {
+    const h = u / 3600000000000n;
+    u -= h * 3600000000000n;
+    const m = u / 60000000000n;
+    u -= m * 60000000000n;
+    out = (h > 0n ? `${h}h` : "") + (h > 0n || m > 0n ? `${m}m` : "") + fracStr(u, 1000000000n) + "s";
+  }
+  return (neg ? "-" : "") + out;
+}
+
+function fracStr(v: bigint, div: bigint): string {
+  const whole = v / div;
+  const rem = v % div;
+  if (rem === 0n) return String(whole);
+  const digits = String(div).length - 1;
+  return `${whole}.${String(rem).padStart(digits, "0").replace(/0+$/, "")}`;
+}
+
+function durationRound(v: GoValue, ctx: CallContext): string {
+  let d = 0n;
+  if (typeof v === "string") {
+    try {
+      d = parseDuration(v);
+    } catch {
+      d = 0n;
+    }
+  } else if (v instanceof GoInt && v.kind === "int64") d = v.v;
+  else if (v instanceof GoTime) d = BigInt(Math.round(ctx.now() - v.ms)) * 1000000n;
+  const u = d < 0n ? -d : d;
+  const H = 3600000000000n;
+  const steps: [bigint, string][] = [[H * 24n * 365n, "y"], [H * 24n * 30n, "mo"], [H * 24n, "d"], [H, "h"], [60000000000n, "m"], [1000000000n, "s"]];
+  for (const [size, unit] of steps) if (u > size) return `${u / size}${unit}`;
+  return "0s";
+}
+
+const S = (v: GoValue): string => v as string;
+
+/** The date functions. */
+export const DATE_FUNCS: FuncMap = {
+  now: fn([], (_a, ctx) => new GoTime(ctx.now(), "UTC", 0, true)),
+  date: fn(["string", "any"], (a, ctx) => formatTime(inZone(toTime(a[1], ctx), "Local"), S(a[0]))),
+  dateInZone: fn(["string", "any", "string"], (a, ctx) => formatTime(inZone(toTime(a[1], ctx), S(a[2])), S(a[0]))),
+  date_in_zone: fn(["string", "any", "string"], (a, ctx) => formatTime(inZone(toTime(a[1], ctx), S(a[2])), S(a[0]))),
+  htmlDate: fn(["any"], (a, ctx) => formatTime(inZone(toTime(a[0], ctx), "Local"), "2006-01-02")),
+  htmlDateInZone: fn(["any", "string"], (a, ctx) => formatTime(inZone(toTime(a[0], ctx), S(a[1])), "2006-01-02")),
+  dateModify: fn(["string", "time.Time"], (a) => modify(a, false)),
+  date_modify: fn(["string", "time.Time"], (a) => modify(a, false)),
+  mustDateModify: fn(["string", "time.Time"], (a) => modify(a, true)),
+  must_date_modify: fn(["string", "time.Time"], (a) => modify(a, true)),
+  unixEpoch: fn(["time.Time"], (a) => String(Math.floor((a[0] as GoTime).ms / 1000))),
+  ago: fn(["any"], (a, ctx) => durationString(BigInt(Math.round((ctx.now() - toTime(a[0], ctx).ms) / 1000)) * 1000000000n)),
+  duration: fn(["any"], (a) => {
+    const v = a[0];
+    let n = 0n;
+    if (typeof v === "string") n = /^[+-]?\d+$/.test(v) ? BigInt(v) : 0n;
+    else if (v instanceof GoInt && v.kind === "int64") n = v.v;
+    return durationString(BigInt.asIntN(64, n * 1000000000n));
+  }),
+  durationRound: fn(["any"], (a, ctx) => durationRound(a[0], ctx)),
+  toDate: fn(["string", "string"], (a) => parseTimeOrZero(S(a[0]), S(a[1]), false)),
+  mustToDate: fn(["string", "string"], (a) => parseTimeOrZero(S(a[0]), S(a[1]), true)),
+};
+
+function modify(a: GoValue[], must: boolean): GoValue {
+  const t = a[1] as GoTime;
+  try {
+    const d = parseDuration(S(a[0]));
+    return new GoTime(t.ms + Number(d / 1000000n), t.zone, t.offset);
+  } catch (e) {
+    if (must) throw e;
+    return t;
+  }
+}
+
+function parseTimeOrZero(layout: string, value: string, must: boolean): GoValue {
+  try {
+    return parseTime(layout, value);
+  } catch (e) {
+    if (must) throw e;
+    return new GoTime(-62135596800000);
+  }
+}
+
+/** time.ParseInLocation(layout, value, time.Local) for numeric layouts. */
+export function parseTime(layout: string, value: string): GoTime {
+  const f = { year: 1, month: 1, day: 1, hour: 0, min: 0, sec: 0, ms: 0, pm: -1, offset: null as number | null };
+  let v = value;
+  const fail = (elem: string): never => {
+    throw new GoFuncError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(v)} as ${JSON.stringify(elem)}`);
+  };
+  for (let i = 0; i < layout.length; ) {
+    const tok = TOKENS.find((k) => layout.startsWith(k, i));
+    if (!tok) {
+      if (v[0] !== layout[i]) fail(layout.slice(i));
+      v = v.slice(1);
+      i++;
+      continue;
+    }
+    v = takeToken(tok, v, f, fail);
+    i += tok.length;
+  }
+  if (v !== "") throw new GoFuncError(`parsing time ${JSON.stringify(value)}: extra text: ${JSON.stringify(v)}`);
+  if (f.pm === 1 && f.hour < 12) f.hour += 12;
+  if (f.pm === 0 && f.hour === 12) f.hour = 0;
+  const ms = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.min, f.sec, f.ms) - (f.offset ?? 0) * 1000;
+  return f.offset === null || f.offset === 0 ? new GoTime(ms) : new GoTime(ms, "", f.offset);
+}
+
+type Fields = { year: number; month: number; day: number; hour: number; min: number; sec: number; ms: number; pm: number; offset: number | null };
+
+// eslint-disable-next-line complexity
+function takeToken(tok: string, v: string, f: Fields, fail: (e: string) => never): string {
+  const num = (re: RegExp): [number, string] => {
+    const m = re.exec(v);
+    if (!m) fail(tok);
+    return [Number(m[0]), v.slice(m[0].length)];
+  };
+  let n: number;
+  switch (tok) {
+    case "2006": [f.year, v] = num(/^\d{4}/); return v;
+    case "06": [n, v] = num(/^\d{2}/); f.year = n >= 69 ? 1900 + n : 2000 + n; return v;
+    case "01": case "1": [f.month, v] = num(tok === "01" ? /^\d{2}/ : /^\d{1,2}/); if (f.month < 1 || f.month > 12) throw new GoFuncError(`parsing time: month out of range`); return v;
+    case "02": case "2": case "_2": [f.day, v] = num(tok === "02" ? /^\d{2}/ : /^ ?\d{1,2}/); return v;
+    case "15": [f.hour, v] = num(/^\d{2}/); return v;
+    case "03": case "3": [f.hour, v] = num(tok === "03" ? /^\d{2}/ : /^\d{1,2}/); return v;
+    case "04": case "4": [f.min, v] = num(tok === "04" ? /^\d{2}/ : /^\d{1,2}/); return v;
+    case "05": case "5": {
+      [f.sec, v] = num(tok === "05" ? /^\d{2}/ : /^\d{1,2}/);
+      const fr = /^[.,](\d+)/.exec(v);
+      if (fr) {
+        f.ms = Math.floor(Number("0." + fr[1]) * 1000);
+        v = v.slice(fr[0].length);
+      }
+      return v;
+    }
+    case "PM": case "pm": {
+      const m = /^(AM|PM|am|pm)/.exec(v);
+      if (!m) fail(tok);
+      f.pm = m[1]!.toUpperCase() === "PM" ? 1 : 0;
+      return v.slice(2);
+    }
+    case "January": case "Jan": {
+      const i = MONTHS.findIndex((mn) => v.startsWith(tok === "Jan" ? mn.slice(0, 3) : mn));
+      if (i < 0) fail(tok);
+      f.month = i + 1;
+      return v.slice(tok === "Jan" ? 3 : MONTHS[i]!.length);
+    }
+    case "Monday": case "Mon": {
+      const i = DAYS.findIndex((d) => v.startsWith(tok === "Mon" ? d.slice(0, 3) : d));
+      if (i < 0) fail(tok);
+      return v.slice(tok === "Mon" ? 3 : DAYS[i]!.length);
+    }
+    case "MST": {
+      const m = /^[A-Z]{3,5}/.exec(v);
+      if (!m) fail(tok);
+      return v.slice(m[0].length);
+    }
+    default: {
+      if (tok.startsWith("Z") && v[0] === "Z") {
+        f.offset = 0;
+        return v.slice(1);
+      }
+      const m = /^([+-])(\d{2}):?(\d{2})?(?::?(\d{2}))?/.exec(v);
+      if (!m) fail(tok);
+      f.offset = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0));
+      return v.slice(m[0].length);
+    }
+  }
+}
+
+export { isSpecial };

@@ -1,0 +1,121 @@
+/**
+ * Go's encoding/json for template values: Marshal (sorted keys, HTML-escaped <, >, &, escaped
+ * U+2028/U+2029, shortest float formatting), MarshalIndent, the non-escaping Encoder, and
+ * Unmarshal into interface{} with Go's syntax-error texts.
+ */
+import { GoFuncError } from "../go/types.js";
+import { GoInt, isSpecial, sortedKeys, type GoMap, type GoValue } from "../go/value.js";
+
+function quoteJSON(s: string, escapeHTML: boolean): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (c < 0x20) {
+      out += ch === "\n" ? "\\n" : ch === "\r" ? "\\r" : ch === "\t" ? "\\t" : ch === "\b" ? "\\b" : ch === "\f" ? "\\f" : "\\u00" + c.toString(16).padStart(2, "0");
+    } else if (escapeHTML && (ch === "<" || ch === ">" || ch === "&")) out += "\\u00" + c.toString(16);
+    else if (c === 0x2028 || c === 0x2029) out += "\\u" + c.toString(16);
+    else if (c >= 0xd800 && c < 0xe000) out += "\\ufffd";
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function numberJSON(x: number): string {
+  if (!Number.isFinite(x)) throw new GoFuncError(`json: unsupported value: ${Number.isNaN(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf"}`);
+  return Object.is(x, -0) ? "-0" : String(x);
+}
+
+/** json.Marshal / MarshalIndent(v, "", indent) / Encoder without HTML escaping. */
+export function marshal(v: GoValue, escapeHTML = true, indent = "", depth = 0): string {
+  if (v === undefined || v === null) return "null";
+  switch (typeof v) {
+    case "string":
+      return quoteJSON(v, escapeHTML);
+    case "number":
+      return numberJSON(v);
+    case "boolean":
+      return String(v);
+  }
+  if (v instanceof GoInt) return v.v.toString();
+  if (isSpecial(v)) {
+    const j = (v as { toJSONValue?: () => string }).toJSONValue?.();
+    return quoteJSON(j ?? v.goString?.() ?? "", escapeHTML);
+  }
+  const nl = indent ? "\n" + indent.repeat(depth + 1) : "";
+  const end = indent ? "\n" + indent.repeat(depth) : "";
+  const sep = indent ? ": " : ":";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    return "[" + v.map((e) => nl + marshal(e, escapeHTML, indent, depth + 1)).join(",") + end + "]";
+  }
+  const m = v as GoMap;
+  const keys = sortedKeys(m);
+  if (keys.length === 0) return "{}";
+  return "{" + keys.map((k) => nl + quoteJSON(k, escapeHTML) + sep + marshal(m[k], escapeHTML, indent, depth + 1)).join(",") + end + "}";
+}
+
+/** Converts JSON.parse output into Go values (numbers are float64; nested maps and slices). */
+export function fromJSValue(v: unknown): GoValue {
+  if (v === null) return null;
+  if (Array.isArray(v)) return v.map(fromJSValue);
+  if (typeof v === "object") {
+    const out: GoMap = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fromJSValue(x);
+    return out;
+  }
+  return v as GoValue;
+}
+
+/** json.Unmarshal into interface{}; throws Go's error text. */
+export function unmarshal(s: string): GoValue {
+  try {
+    return fromJSValue(JSON.parse(s));
+  } catch {
+    throw new GoFuncError(jsonSyntaxError(s));
+  }
+}
+
+/** Approximates Go's scanner error for invalid JSON. */
+function jsonSyntaxError(s: string): string {
+  const t = s.trim();
+  if (t === "") return "unexpected end of JSON input";
+  try {
+    JSON.parse(t + "}");
+    return "unexpected end of JSON input";
+  } catch {
+    /* fall through */
+  }
+  try {
+    JSON.parse(t + "]");
+    return "unexpected end of JSON input";
+  } catch {
+    /* fall through */
+  }
+  const first = [...t][0]!;
+  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${quoteChar(first)} looking for beginning of value`;
+  const m = /position (\d+)/.exec(safeParseMessage(s));
+  if (m) {
+    const ch = s[Number(m[1])];
+    if (ch !== undefined) return `invalid character ${quoteChar(ch)} after top-level value`;
+  }
+  return "unexpected end of JSON input";
+}
+
+function safeParseMessage(s: string): string {
+  try {
+    JSON.parse(s);
+    return "";
+  } catch (e) {
+    return e instanceof Error ? e.message : "";
+  }
+}
+
+function quoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return "'\"'";
+  const code = c.codePointAt(0)!;
+  if (code < 0x20) return `'\\x${code.toString(16).padStart(2, "0")}'`;
+  return `'${c}'`;
+}

@@ -1,0 +1,162 @@
+/**
+ * Sprig's semver and semverCompare on Masterminds/semver v3 rules: loose version parsing ("v1",
+ * "1.2"), ordering with prereleases, and constraints (=, !=, >, <, >=, <=, ~, ^, x-ranges,
+ * hyphen ranges, "," / " " for and, "||" for or).
+ */
+import { fn, GoFuncError, type FuncMap, type GoFunc } from "../go/types.js";
+import { GoInt, type GoSpecial, type GoValue } from "../go/value.js";
+
+const VERSION = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
+
+/** A parsed semantic version (*semver.Version). */
+export class SemVersion implements GoSpecial {
+  readonly goType = "*semver.Version";
+  readonly goKind = "ptr";
+  constructor(
+    readonly major: bigint,
+    readonly minor: bigint,
+    readonly patch: bigint,
+    readonly pre: string,
+    readonly metadata: string,
+    readonly original: string,
+  ) {}
+
+  goString(): string {
+    return `${this.major}.${this.minor}.${this.patch}${this.pre ? "-" + this.pre : ""}${this.metadata ? "+" + this.metadata : ""}`;
+  }
+
+  toJSONValue(): string {
+    return this.goString();
+  }
+
+  method(name: string): GoFunc | undefined {
+    const u = (v: bigint): GoValue => new GoInt(v, "uint64");
+    const m: Record<string, GoFunc> = {
+      Major: fn([], () => u(this.major)),
+      Minor: fn([], () => u(this.minor)),
+      Patch: fn([], () => u(this.patch)),
+      Prerelease: fn([], () => this.pre),
+      Metadata: fn([], () => this.metadata),
+      Original: fn([], () => this.original),
+      String: fn([], () => this.goString()),
+    };
+    return m[name];
+  }
+}
+
+/** semver.NewVersion. */
+export function parseVersion(v: string): SemVersion {
+  const m = VERSION.exec(v);
+  if (!m) throw new GoFuncError("Invalid Semantic Version");
+  const pre = m[5] ?? "";
+  for (const id of pre ? pre.split(".") : []) {
+    if (/^\d+$/.test(id) && id.length > 1 && id.startsWith("0")) throw new GoFuncError("Version segment starts with 0");
+  }
+  const part = (s: string | undefined): bigint => (s ? BigInt(s.replace(".", "")) : 0n);
+  return new SemVersion(BigInt(m[1]!), part(m[2]), part(m[3]), pre, m[8] ?? "", v);
+}
+
+function comparePre(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === "") return 1;
+  if (b === "") return -1;
+  const pa = a.split(".");
+  const pb = b.split(".");
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    const nx = /^\d+$/.test(x);
+    const ny = /^\d+$/.test(y);
+    if (nx && ny) {
+      const d = BigInt(x) - BigInt(y);
+      if (d !== 0n) return d < 0n ? -1 : 1;
+    } else if (nx !== ny) return nx ? -1 : 1;
+    else if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Version.Compare. */
+export function compareVersions(a: SemVersion, b: SemVersion): number {
+  for (const k of ["major", "minor", "patch"] as const) if (a[k] !== b[k]) return a[k] < b[k] ? -1 : 1;
+  return comparePre(a.pre, b.pre);
+}
+
+type Check = (v: SemVersion) => boolean;
+
+const OPS = ["!=", ">=", "=>", "<=", "=<", "~>", ">", "<", "=", "~", "^"];
+
+function wildcard(s: string | undefined): boolean {
+  return s === undefined || s === "x" || s === "X" || s === "*";
+}
+
+function parseOne(c: string): Check {
+  const op = OPS.find((o) => c.startsWith(o)) ?? "";
+  const rest = c.slice(op.length).trim();
+  const m = /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(rest);
+  if (!m) throw new GoFuncError(`improper constraint: ${c}`);
+  const [, M, N, P, pre] = m;
+  const dirty = wildcard(M) || wildcard(N) || wildcard(P);
+  const base = parseVersion(`${wildcard(M) ? 0 : M}.${wildcard(N) ? 0 : N}.${wildcard(P) ? 0 : P}${pre ?? ""}`);
+  const preOK = (v: SemVersion): boolean => v.pre === "" || pre !== undefined;
+  const cmp = (v: SemVersion): number => compareVersions(v, base);
+  const nextUp = (level: "major" | "minor"): SemVersion =>
+    level === "major" ? new SemVersion(base.major + 1n, 0n, 0n, "", "", "") : new SemVersion(base.major, base.minor + 1n, 0n, "", "", "");
+  const below = (lim: SemVersion) => (v: SemVersion): boolean => compareVersions(v, lim) < 0;
+  switch (op) {
+    case "":
+    case "=":
+      if (dirty) return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(M) ? new SemVersion(1n << 62n, 0n, 0n, "", "", "") : wildcard(N) ? nextUp("major") : nextUp("minor"))(v);
+      return (v) => preOK(v) && cmp(v) === 0;
+    case "!=":
+      return (v) => preOK(v) && cmp(v) !== 0;
+    case ">":
+      return (v) => preOK(v) && (dirty ? compareVersions(v, wildcard(N) ? nextUp("major") : nextUp("minor")) >= 0 : cmp(v) > 0);
+    case "<":
+      return (v) => preOK(v) && cmp(v) < 0;
+    case ">=":
+    case "=>":
+      return (v) => preOK(v) && cmp(v) >= 0;
+    case "<=":
+    case "=<":
+      return (v) => preOK(v) && (dirty ? below(wildcard(N) ? nextUp("major") : nextUp("minor"))(v) : cmp(v) <= 0);
+    case "~":
+    case "~>":
+      return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(N) && !wildcard(M) ? nextUp("major") : nextUp("minor"))(v);
+    default:
+      return (v) => {
+        if (!preOK(v) || cmp(v) < 0) return false;
+        if (base.major > 0n || wildcard(N)) return below(nextUp("major"))(v);
+        if (base.minor > 0n || wildcard(P)) return below(nextUp("minor"))(v);
+        return below(new SemVersion(0n, 0n, base.patch + 1n, "", "", ""))(v);
+      };
+  }
+}
+
+/** semver.NewConstraint(...).Check. */
+export function constraint(text: string): Check {
+  const ors = text.split("||").map((part) => {
+    const p = part.trim().replace(/\s*-\s+/g, " - ");
+    const hy = /^(\S+) - (\S+)$/.exec(p);
+    if (hy) {
+      const lo = parseOne(">=" + hy[1]);
+      const hi = parseOne("<=" + hy[2]);
+      return [lo, hi];
+    }
+    const items = p.replace(/(>=|<=|=>|=<|!=|~>|[><=~^])\s+/g, "$1").split(/[\s,]+/).filter(Boolean);
+    if (items.length === 0) throw new GoFuncError(`improper constraint: ${text}`);
+    return items.map(parseOne);
+  });
+  return (v) => ors.some((ands) => ands.every((c) => c(v)));
+}
+
+/** The semver functions. */
+export const SEMVER_FUNCS: FuncMap = {
+  semver: fn(["string"], (a) => parseVersion(a[0] as string)),
+  semverCompare: fn(["string", "string"], (a) => {
+    const c = constraint(a[0] as string);
+    return c(parseVersion(a[1] as string));
+  }),
+};

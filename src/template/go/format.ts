@@ -1,0 +1,359 @@
+/**
+ * Go's fmt package as templates see it: %v of every value shape, Sprint/Sprintln/Sprintf with
+ * verbs, flags, width and precision, and Go's error markers (%!d(float64=3), %!v(MISSING), ...).
+ */
+import { GoInt, isSpecial, sortedKeys, typeName, type GoMap, type GoSlice, type GoValue } from "./value.js";
+
+/** Parsed flags of one printf directive. */
+interface Spec {
+  plus: boolean;
+  minus: boolean;
+  sharp: boolean;
+  space: boolean;
+  zero: boolean;
+  width: number;
+  prec: number;
+}
+
+const NO_SPEC: Spec = { plus: false, minus: false, sharp: false, space: false, zero: false, width: -1, prec: -1 };
+
+/** strconv.FormatFloat(x, 'g', -1, 64) with fmt's %v rules. */
+export function formatFloatV(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const e = x.toExponential();
+  const exp = Number(e.slice(e.indexOf("e") + 1));
+  if (exp < -4 || exp >= 21) return goExponent(e);
+  if (exp >= 6 || exp < -4) return goExponent(e);
+  return String(x);
+}
+
+/** Rewrites JS exponent notation ("1e+21") as Go's ("1e+21", at least two exponent digits). */
+function goExponent(e: string): string {
+  const i = e.indexOf("e");
+  const mant = e.slice(0, i);
+  const sign = e[i + 1] === "-" ? "-" : "+";
+  const digits = e.slice(i + 2);
+  return `${mant}e${sign}${digits.length < 2 ? "0" + digits : digits}`;
+}
+
+/** Formats a float with a verb (e, E, f, F, g, G) and precision (-1 = default), as strconv does. */
+export function formatFloat(x: number, verb: string, prec: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
+  switch (verb) {
+    case "e":
+    case "E": {
+      const s = goExponent(x.toExponential(Math.min(prec < 0 ? 6 : prec, 100)));
+      return verb === "E" ? s.toUpperCase() : s;
+    }
+    case "f":
+    case "F":
+      return toFixedEven(x, prec < 0 ? 6 : prec);
+    default: {
+      const s = prec < 0 ? formatFloatV(x) : formatG(x, prec === 0 ? 1 : prec);
+      return verb === "G" ? s.toUpperCase() : s;
+    }
+  }
+}
+
+/** %.Ng: N significant digits, trailing zeros removed, exponent form when exp < -4 || exp >= N. */
+function formatG(x: number, prec: number): string {
+  if (x === 0) return "0";
+  const e = x.toExponential(Math.min(prec - 1, 100));
+  const i = e.indexOf("e");
+  const exp = Number(e.slice(i + 1));
+  let mant = e.slice(0, i);
+  if (mant.includes(".")) mant = mant.replace(/\.?0+$/, "");
+  const nd = mant.replace(/^-/, "").replace(".", "").length;
+  let eprec = prec;
+  if (eprec > nd && nd >= exp + 1) eprec = nd;
+  if (exp < -4 || exp >= eprec) return goExponent(`${mant}${e.slice(i)}`);
+  const decimals = Math.max(nd - (exp + 1), 0);
+  return toFixedEven(Number(`${mant}${e.slice(i)}`), decimals);
+}
+
+/** toFixed with Go's round-half-even on exact ties. */
+function toFixedEven(x: number, prec: number): string {
+  if (Math.abs(x) >= 1e21) return BigInt(Math.trunc(x)).toString() + (prec > 0 ? "." + "0".repeat(prec) : "");
+  const s = x.toFixed(Math.min(prec, 100));
+  if (prec >= 100) return s;
+  const exact = x.toFixed(Math.min(100, prec + 60));
+  const dot = exact.indexOf(".");
+  const tail = exact.slice(dot + 1 + prec);
+  if (!/^50*$/.test(tail)) return s;
+  // An exact tie: JS rounded away from zero; Go rounds to even.
+  const truncated = exact.slice(0, prec === 0 ? dot : dot + 1 + prec);
+  const lastDigit = Number(truncated.replace(/[.-]/g, "").slice(-1));
+  return lastDigit % 2 === 0 ? truncated : s;
+}
+
+/** fmt %v of any value (depth > 0 inside containers). */
+export function formatValue(v: GoValue): string {
+  if (v === undefined || v === null) return "<nil>";
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "number":
+      return formatFloatV(v);
+    case "boolean":
+      return v ? "true" : "false";
+  }
+  if (v instanceof GoInt) return v.v.toString();
+  if (Array.isArray(v)) return "[" + v.map(formatValue).join(" ") + "]";
+  if (isSpecial(v)) return v.goString ? v.goString() : v.goFormat ? v.goFormat() : `{${v.goType}}`;
+  return "map[" + sortedKeys(v).map((k) => `${k}:${formatValue(v[k])}`).join(" ") + "]";
+}
+
+/** fmt.Sprint: spaces between operands when neither side is a string. */
+export function sprint(args: GoValue[]): string {
+  let out = "";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (i > 0 && typeof a !== "string" && typeof args[i - 1] !== "string") out += " ";
+    out += formatValue(a);
+  }
+  return out;
+}
+
+/** fmt.Sprintln: always spaces, plus a newline. */
+export function sprintln(args: GoValue[]): string {
+  return args.map(formatValue).join(" ") + "\n";
+}
+
+/** strconv.Quote. */
+export function goQuote(s: string): string {
+  return '"' + quoteBody(s, '"') + '"';
+}
+
+/** strconv.QuoteRune. */
+export function goQuoteRune(r: number): string {
+  return "'" + quoteBody(String.fromCodePoint(r), "'") + "'";
+}
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+function quoteBody(s: string, q: string): string {
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === q || ch === "\\") out += "\\" + ch;
+    else if (c >= 0x20 && c < 0x7f) out += ch;
+    else if (c >= 0x80 && PRINTABLE.test(ch) && !(c >= 0xd800 && c < 0xe000)) out += ch;
+    else out += escapeRune(c);
+  }
+  return out;
+}
+
+function escapeRune(c: number): string {
+  const named: Record<number, string> = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v" };
+  if (named[c]) return named[c];
+  if (c < 0x20 || c === 0x7f) return "\\x" + c.toString(16).padStart(2, "0");
+  if (c >= 0xd800 && c < 0xe000) return "\\ufffd";
+  if (c < 0x10000) return "\\u" + c.toString(16).padStart(4, "0");
+  return "\\U" + c.toString(16).padStart(8, "0");
+}
+
+/** fmt.Sprintf. */
+export function sprintf(format: string, args: GoValue[]): string {
+  let out = "";
+  let argi = 0;
+  let i = 0;
+  while (i < format.length) {
+    const pct = format.indexOf("%", i);
+    if (pct < 0) {
+      out += format.slice(i);
+      break;
+    }
+    out += format.slice(i, pct);
+    i = pct + 1;
+    const spec: Spec = { ...NO_SPEC };
+    i = parseFlags(format, i, spec);
+    [i, argi] = parseWidthPrec(format, i, spec, args, argi);
+    if (i >= format.length) {
+      out += "%!(NOVERB)";
+      break;
+    }
+    const verb = String.fromCodePoint(format.codePointAt(i)!);
+    i += verb.length;
+    if (verb === "%") {
+      out += "%";
+      continue;
+    }
+    if (argi >= args.length) {
+      out += `%!${verb}(MISSING)`;
+      continue;
+    }
+    out += formatArg(args[argi++], verb, spec);
+  }
+  if (argi < args.length) {
+    out += "%!(EXTRA " + args.slice(argi).map((a) => (a == null ? "<nil>" : `${typeName(a)}=${formatValue(a)}`)).join(", ") + ")";
+  }
+  return out;
+}
+
+function parseFlags(f: string, i: number, spec: Spec): number {
+  for (; i < f.length; i++) {
+    const c = f[i];
+    if (c === "+") spec.plus = true;
+    else if (c === "-") spec.minus = true;
+    else if (c === "#") spec.sharp = true;
+    else if (c === " ") spec.space = true;
+    else if (c === "0") spec.zero = true;
+    else break;
+  }
+  return i;
+}
+
+function parseWidthPrec(f: string, i: number, spec: Spec, args: GoValue[], argi: number): [number, number] {
+  [i, spec.width, argi] = parseNum(f, i, args, argi);
+  if (spec.width < -1) {
+    spec.minus = true;
+    spec.width = -spec.width - 2;
+  }
+  if (f[i] === ".") {
+    [i, spec.prec, argi] = parseNum(f, i + 1, args, argi);
+    if (spec.prec < 0) spec.prec = spec.prec === -1 ? 0 : -1;
+  }
+  return [i, argi];
+}
+
+/** Reads digits or '*' (taking an int argument); -1 when absent, <-1 for a negative '*' width. */
+function parseNum(f: string, i: number, args: GoValue[], argi: number): [number, number, number] {
+  if (f[i] === "*") {
+    const a = args[argi];
+    if (a instanceof GoInt) return [i + 1, Number(a.v) < 0 ? -Number(a.v) - 2 + 0 : Number(a.v), argi + 1];
+    return [i + 1, -1, argi + 1];
+  }
+  const start = i;
+  while (i < f.length && f[i]! >= "0" && f[i]! <= "9") i++;
+  return [i, i > start ? Number(f.slice(start, i)) : -1, argi];
+}
+
+function pad(s: string, spec: Spec, numeric = false): string {
+  const n = [...s].length;
+  if (spec.width <= n) return s;
+  const fill = spec.width - n;
+  if (spec.minus) return s + " ".repeat(fill);
+  if (spec.zero && numeric) {
+    const sign = s[0] === "-" || s[0] === "+" || s[0] === " " ? s[0] : "";
+    return sign + "0".repeat(fill) + s.slice(sign.length);
+  }
+  return (spec.zero && !numeric ? "0" : " ").repeat(fill) + s;
+}
+
+function badVerb(v: GoValue, verb: string): string {
+  if (v === undefined || v === null) return `%!${verb}(<nil>)`;
+  return `%!${verb}(${typeName(v)}=${formatValue(v)})`;
+}
+
+/** Formats one argument for one verb. */
+export function formatArg(v: GoValue, verb: string, spec: Spec = NO_SPEC): string {
+  if (verb === "T") return pad(typeName(v), spec);
+  if (v === undefined || v === null) return verb === "v" ? pad("<nil>", spec) : badVerb(v, verb);
+  if (verb === "v" && spec.sharp) return pad(goSyntax(v), spec);
+  switch (typeof v) {
+    case "string":
+      return fmtString(v, verb, spec);
+    case "number":
+      return fmtFloatArg(v, verb, spec);
+    case "boolean":
+      return verb === "v" || verb === "t" ? pad(String(v), spec) : badVerb(v, verb);
+  }
+  if (v instanceof GoInt) return fmtInt(v, verb, spec);
+  if (isSpecial(v)) {
+    if (v.goString && "vsxXq".includes(verb)) return fmtString(v.goString(), verb, spec);
+    return verb === "v" ? pad(formatValue(v), spec) : badVerb(v, verb);
+  }
+  if (Array.isArray(v)) return "[" + (v as GoSlice).map((e) => formatArg(e, verb, spec)).join(" ") + "]";
+  const m = v as GoMap;
+  return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${formatArg(m[k], verb, spec)}`).join(" ") + "]";
+}
+
+function fmtString(s: string, verb: string, spec: Spec): string {
+  if (spec.prec >= 0 && (verb === "s" || verb === "v" || verb === "q")) s = [...s].slice(0, spec.prec).join("");
+  switch (verb) {
+    case "v":
+    case "s":
+      return pad(s, spec);
+    case "q":
+      return pad(spec.sharp && !s.includes("`") ? "`" + s + "`" : goQuote(s), spec);
+    case "x":
+    case "X": {
+      const hex = Buffer.from(s, "utf8").toString("hex");
+      return pad(verb === "X" ? hex.toUpperCase() : hex, spec);
+    }
+    default:
+      return badVerb(s, verb);
+  }
+}
+
+function fmtFloatArg(x: number, verb: string, spec: Spec): string {
+  if (!"vbgGxXfFeE".includes(verb) || verb === "b" || verb === "x" || verb === "X") {
+    return verb === "v" ? pad(formatFloatV(x), spec, true) : badVerb(x, verb);
+  }
+  let s = verb === "v" ? (spec.prec >= 0 ? formatFloat(x, "g", spec.prec) : formatFloatV(x)) : formatFloat(x, verb, spec.prec);
+  if (spec.sharp && !s.includes(".") && !s.includes("e") && /^[-+]?\d+$/.test(s)) s += ".";
+  if (spec.plus && x >= 0 && !s.startsWith("+")) s = "+" + s;
+  else if (spec.space && x >= 0) s = " " + s;
+  if (!Number.isFinite(x)) return pad(s, { ...spec, zero: false });
+  return pad(s, spec, true);
+}
+
+function fmtInt(n: GoInt, verb: string, spec: Spec): string {
+  const neg = n.v < 0n;
+  const abs = neg ? -n.v : n.v;
+  let digits: string;
+  let prefix = "";
+  switch (verb) {
+    case "v":
+    case "d":
+      digits = abs.toString();
+      break;
+    case "b":
+      digits = abs.toString(2);
+      break;
+    case "o":
+    case "O":
+      digits = abs.toString(8);
+      if (verb === "O") prefix = "0o";
+      else if (spec.sharp) prefix = "0";
+      break;
+    case "x":
+    case "X":
+      digits = abs.toString(16);
+      if (verb === "X") digits = digits.toUpperCase();
+      if (spec.sharp) prefix = verb === "x" ? "0x" : "0X";
+      break;
+    case "c":
+      return pad(String.fromCodePoint(Number(n.v)), spec);
+    case "q":
+      return pad(goQuoteRune(Number(n.v)), spec);
+    case "U": {
+      const u = "U+" + abs.toString(16).toUpperCase().padStart(4, "0");
+      return pad(spec.sharp ? `${u} '${String.fromCodePoint(Number(n.v))}'` : u, spec);
+    }
+    default:
+      return badVerb(n, verb);
+  }
+  if (spec.prec >= 0) digits = spec.prec === 0 && abs === 0n ? "" : digits.padStart(spec.prec, "0");
+  const sign = neg ? "-" : spec.plus ? "+" : spec.space ? " " : "";
+  return pad(sign + prefix + digits, spec.prec >= 0 ? { ...spec, zero: false } : spec, true);
+}
+
+/** %#v: Go-syntax representation. */
+export function goSyntax(v: GoValue): string {
+  if (v === undefined || v === null) return "<nil>";
+  if (typeof v === "string") return goQuote(v);
+  if (typeof v === "number") {
+    const s = formatFloatV(v);
+    return /^-?\d+$/.test(s) ? s + "" : s;
+  }
+  if (typeof v === "boolean") return String(v);
+  if (v instanceof GoInt) return v.kind === "uint8" ? "0x" + v.v.toString(16) : v.v.toString();
+  if (isSpecial(v)) return formatValue(v);
+  if (Array.isArray(v)) return `${typeName(v)}{${v.map(goSyntax).join(", ")}}`;
+  const m = v as GoMap;
+  return `${typeName(m)}{${sortedKeys(m).map((k) => `${goQuote(k)}:${goSyntax(m[k])}`).join(", ")}}`;
+}
