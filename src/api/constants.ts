@@ -355,6 +355,64 @@ export const HELM_DELETE_POLICIES: Readonly<Record<string, HookDeletePolicy>> = 
   "hook-failed": "HookFailed",
 };
 
+/** Helm hook annotation values mapped to Argo CD hook types (unmapped values yield no type). */
+export const HELM_HOOK_TYPES: Readonly<Record<string, HookType>> = {
+  "pre-install": "PreSync",
+  "pre-upgrade": "PreSync",
+  "post-install": "PostSync",
+  "post-upgrade": "PostSync",
+  "pre-delete": "PreDelete",
+  "post-delete": "PostDelete",
+};
+
+/** Sync options (Application `syncPolicy.syncOptions` or the per-resource annotation), verbatim. */
+export const SyncOption = {
+  CreateNamespace: "CreateNamespace=true",
+  ServerSideApply: "ServerSideApply=true",
+  ServerSideApplyOff: "ServerSideApply=false",
+  Replace: "Replace=true",
+  Force: "Force=true",
+  ValidateOff: "Validate=false",
+  SkipDryRunOnMissingResource: "SkipDryRunOnMissingResource=true",
+  PruneLast: "PruneLast=true",
+  PruneOff: "Prune=false",
+  PruneConfirm: "Prune=confirm",
+  DeleteOff: "Delete=false",
+  DeleteConfirm: "Delete=confirm",
+  ApplyOutOfSyncOnly: "ApplyOutOfSyncOnly=true",
+  RespectIgnoreDifferences: "RespectIgnoreDifferences=true",
+  FailOnSharedResource: "FailOnSharedResource=true",
+  ClientSideApplyMigrationOff: "ClientSideApplyMigration=false",
+  PrunePropagationForeground: "PrunePropagationPolicy=foreground",
+  PrunePropagationBackground: "PrunePropagationPolicy=background",
+  PrunePropagationOrphan: "PrunePropagationPolicy=orphan",
+} as const;
+
+/** Compare options (per-resource annotation or Application level), verbatim. */
+export const CompareOption = {
+  IgnoreExtraneous: "IgnoreExtraneous",
+  ServerSideDiff: "ServerSideDiff=true",
+  ServerSideDiffOff: "ServerSideDiff=false",
+  IncludeMutationWebhook: "IncludeMutationWebhook=true",
+} as const;
+
+/** Reasons of the Normal events the ApplicationSet controller records on an ApplicationSet (spec §4.14). */
+export const EventReason = {
+  Created: "created",
+  Updated: "updated",
+  Deleted: "Deleted",
+  FinalizerUpdated: "Updated",
+} as const;
+
+/** Event messages, verbatim (spec §4.14). */
+export const EventMessage = {
+  created: (app: string): string => `created Application ${JSON.stringify(app)}`,
+  updated: (app: string): string => `updated Application ${JSON.stringify(app)}`,
+  deleted: (app: string): string => `Deleted Application ${JSON.stringify(app)}`,
+  finalizerUpdated: (app: string): string =>
+    `Updated Application ${JSON.stringify(app)} finalizer before deletion, because application has an invalid destination`,
+} as const;
+
 /** Application condition types read or written by the controllers. */
 export const AppConditionType = {
   InvalidSpecError: "InvalidSpecError",
