@@ -1,0 +1,55 @@
+/**
+ * The kube edge: the only code that talks to Kubernetes and the only importer of
+ * `@kubernetes/client-node`. Everything else sees the narrow ports ({@link KubeReader},
+ * {@link KubeWriter}, {@link StatusWriter}), plain JSON objects, informers with parsed objects,
+ * and {@link KubeApiError} with a stable reason.
+ *
+ * I/O boundary: HTTP to the apiserver (requests and watch streams) through {@link KubeApiClient};
+ * informers additionally schedule timers on the injected Clock. {@link FakeKubeClient} is an
+ * in-memory recording stand-in for unit tests of callers only.
+ */
+export {
+  KubeApiError,
+  KubeReason,
+  fromStatus,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTransient,
+  toKubeApiError,
+  type KubeStatus,
+} from "./errors.js";
+export {
+  apiVersionOf,
+  objectKey,
+  type DeleteOptions,
+  type JsonPatchOp,
+  type KubeClient,
+  type KubeObject,
+  type KubeObjectMeta,
+  type KubeReader,
+  type KubeWriter,
+  type ListOptions,
+  type ListWatchSource,
+  type ObjectKey,
+  type ObjectList,
+  type Patch,
+  type ResourceDescriptor,
+  type StatusWriter,
+  type WatchEvent,
+  type WatchOptions,
+  type WriteOptions,
+} from "./ports.js";
+export * as resources from "./resources.js";
+export { resourcePath } from "./resources.js";
+export { KubeApiClient, type KubeApiClientOptions } from "./client.js";
+export { KubeTransport, loadKubeConfig, type KubeConfigSource } from "./transport.js";
+export { Discovery } from "./discovery.js";
+export { Informer, type InformerHandlers, type InformerLog, type InformerOptions, type InformerStats } from "./informer.js";
+export { defaultBackoff, backoffDelay, type BackoffPolicy } from "./backoff.js";
+export { FakeKubeClient, type Action, type Interceptor, type Verb } from "./fake.js";
+export { matchesLabelSelector } from "./selector.js";

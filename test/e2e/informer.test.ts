@@ -1,0 +1,175 @@
+/**
+ * The informer against real apiservers: it delivers add/update/delete; it keeps delivering when the
+ * server closes its watch (short `timeoutSeconds`) and when the apiserver process restarts in the
+ * middle of a watch; and after a restart its old resourceVersion is really expired (the new
+ * apiserver's watch cache starts at a later revision, so the watch gets 410 Gone), it relists, and
+ * the relist delivers only real differences, never a second "added" for an unchanged object.
+ */
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { SystemClock } from "../../src/clock/index.js";
+import { Informer, KubeApiClient, resources, type InformerOptions, type KubeObject } from "../../src/kube/index.js";
+import { startControlPlane, type ControlPlane } from "../cluster/control-plane.js";
+
+const { ConfigMaps, Namespaces } = resources;
+
+/** Everything one informer under test delivered, as "verb name@data.v" lines. */
+class Recorder {
+  readonly log: string[] = [];
+
+  attach(informer: Informer<KubeObject>): void {
+    const fmt = (o: KubeObject): string => `${o.metadata?.name}@${(o.data as Record<string, string> | undefined)?.v ?? ""}`;
+    informer.on({
+      add: (o) => this.log.push(`add ${fmt(o)}`),
+      update: (_old, o) => this.log.push(`update ${fmt(o)}`),
+      delete: (o) => this.log.push(`delete ${fmt(o)}`),
+    });
+  }
+
+  /** Waits until `line` has been delivered. */
+  async waitFor(line: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.log.includes(line)) {
+      if (performance.now() > deadline) throw new Error(`not delivered within ${timeoutMs} ms: ${line}; got ${JSON.stringify(this.log)}`);
+      await sleep(50);
+    }
+  }
+
+  count(line: string): number {
+    return this.log.filter((l) => l === line).length;
+  }
+}
+
+const cm = (ns: string, name: string, v: string, labels: Record<string, string> = {}): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: ns, labels },
+  data: { v },
+});
+
+interface Harness {
+  client: KubeApiClient;
+  ns: string;
+  informer: Informer<KubeObject>;
+  rec: Recorder;
+}
+
+const started: Array<{ informer: Informer<KubeObject>; client: KubeApiClient; ns: string }> = [];
+
+/** Creates a namespace of its own and a started, synced informer watching ConfigMaps in it. */
+async function harness(kubeconfigPath: string, options: Partial<InformerOptions<KubeObject>> = {}): Promise<Harness> {
+  const client = KubeApiClient.fromConfig({ kind: "file", path: kubeconfigPath });
+  const ns = `informer-${randomBytes(3).toString("hex")}`;
+  await client.create(Namespaces, { metadata: { name: ns } });
+  const informer = new Informer<KubeObject>({ source: client, resource: ConfigMaps, clock: new SystemClock(), namespace: ns, ...options });
+  const rec = new Recorder();
+  rec.attach(informer);
+  started.push({ informer, client, ns });
+  informer.start();
+  await informer.waitForSync();
+  return { client, ns, informer, rec };
+}
+
+afterEach(async () => {
+  for (const { informer, client, ns } of started.splice(0)) {
+    await informer.stop();
+    await client.delete(Namespaces, { name: ns }).catch(() => undefined);
+    await client.transport.close();
+  }
+});
+
+describe("on the shared control plane", () => {
+  it("delivers add, update and delete, and only for objects matching its label selector", async () => {
+    const { client, ns, informer, rec } = await harness(inject("kubeconfigPath"), { labelSelector: "watched=yes" });
+    await client.create(ConfigMaps, cm(ns, "ignored", "1"));
+    await client.create(ConfigMaps, cm(ns, "a", "1", { watched: "yes" }));
+    await rec.waitFor("add a@1");
+    await client.patch(ConfigMaps, { namespace: ns, name: "a" }, { type: "merge", body: { data: { v: "2" } } });
+    await rec.waitFor("update a@2");
+    await client.delete(ConfigMaps, { namespace: ns, name: "a" });
+    await rec.waitFor("delete a@2");
+    expect(rec.log).toEqual(["add a@1", "update a@2", "delete a@2"]);
+    expect(informer.list(ns)).toEqual([]);
+  });
+
+  it("serves get, list and a secondary index from its cache", async () => {
+    const { client, ns, informer, rec } = await harness(inject("kubeconfigPath"));
+    informer.addIndex("team", (o) => [o.metadata?.labels?.team ?? ""]);
+    await client.create(ConfigMaps, cm(ns, "x", "1", { team: "red" }));
+    await client.create(ConfigMaps, cm(ns, "y", "1", { team: "blue" }));
+    await rec.waitFor("add y@1");
+    expect(informer.get(ns, "x")?.metadata?.labels).toEqual({ team: "red" });
+    expect(informer.byIndex("team", "blue").map((o) => o.metadata?.name)).toEqual(["y"]);
+    expect(informer.list(ns).map((o) => o.metadata?.name)).toEqual(expect.arrayContaining(["x", "y"]));
+    expect(informer.list("some-other-namespace")).toEqual([]);
+    expect(informer.get(ns, "missing")).toBeUndefined();
+  });
+
+  it("keeps delivering, exactly once each, while the server closes its watch every 2 seconds", async () => {
+    const { client, ns, informer, rec } = await harness(inject("kubeconfigPath"), { watchTimeoutSeconds: 2 });
+    await client.create(ConfigMaps, cm(ns, "before", "1"));
+    await rec.waitFor("add before@1");
+    await sleep(5_000);
+    await client.create(ConfigMaps, cm(ns, "after", "1"));
+    await client.patch(ConfigMaps, { namespace: ns, name: "before" }, { type: "merge", body: { data: { v: "2" } } });
+    await rec.waitFor("add after@1");
+    await rec.waitFor("update before@2");
+    const stats = informer.stats();
+    expect(stats.watches).toBeGreaterThanOrEqual(3);
+    expect(stats.lists).toBe(1);
+    expect(rec.count("add before@1")).toBe(1);
+    expect(rec.log.filter((l) => l.startsWith("add ")).length).toBe(new Set(rec.log.filter((l) => l.startsWith("add "))).size);
+  });
+});
+
+describe("on a private control plane whose apiserver restarts", () => {
+  let cp: ControlPlane;
+
+  beforeAll(async () => {
+    cp = await startControlPlane({ components: ["etcd", "apiserver"], installCrds: false });
+  });
+
+  afterAll(async () => {
+    await cp.stop();
+  });
+
+  it("keeps delivering after the apiserver restarts in the middle of a watch", async () => {
+    const { client, ns, informer, rec } = await harness(cp.kubeconfigPath, {
+      backoff: { initialMs: 200, maxMs: 1_000, factor: 2, jitter: 0.1 },
+    });
+    await client.create(ConfigMaps, cm(ns, "one", "1"));
+    await rec.waitFor("add one@1");
+    await cp.restartApiServer();
+    await client.create(ConfigMaps, cm(ns, "two", "1"));
+    await client.patch(ConfigMaps, { namespace: ns, name: "one" }, { type: "merge", body: { data: { v: "2" } } });
+    await rec.waitFor("add two@1");
+    await rec.waitFor("update one@2");
+    expect(rec.count("add one@1")).toBe(1);
+    expect(informer.stats().failures).toBeGreaterThanOrEqual(1);
+  });
+
+  it("relists after its resourceVersion expires (410) and delivers only what changed", async () => {
+    const { client, ns, informer, rec } = await harness(cp.kubeconfigPath, {
+      // A slow, fixed retry leaves time to change objects after the restart before the informer is back.
+      backoff: { initialMs: 4_000, maxMs: 4_000, factor: 1, jitter: 0 },
+    });
+    for (const name of ["same", "changed", "removed"]) await client.create(ConfigMaps, cm(ns, name, "1"));
+    await rec.waitFor("add removed@1");
+    const before = informer.stats();
+
+    await cp.restartApiServer();
+    await client.patch(ConfigMaps, { namespace: ns, name: "changed" }, { type: "merge", body: { data: { v: "2" } } });
+    await client.delete(ConfigMaps, { namespace: ns, name: "removed" });
+    await client.create(ConfigMaps, cm(ns, "new", "1"));
+
+    await rec.waitFor("update changed@2");
+    await rec.waitFor("delete removed@1");
+    await rec.waitFor("add new@1");
+    const after = informer.stats();
+    expect(after.gone).toBeGreaterThan(before.gone);
+    expect(after.lists).toBeGreaterThan(before.lists);
+    for (const name of ["same", "changed", "removed"]) expect(rec.count(`add ${name}@1`)).toBe(1);
+    expect(rec.log.filter((l) => l.includes("same@"))).toEqual(["add same@1"]);
+  });
+});
