@@ -171,9 +171,13 @@ function componentArgs(name: Component, l: Layout): string[] {
   }
 }
 
-function binaryOf(name: Component): string {
-  return name === "controller-manager" ? "kube-controller-manager" : name === "scheduler" ? "kube-scheduler" : name;
-}
+const BINARIES: Record<Component, string> = {
+  etcd: "etcd",
+  apiserver: "kube-apiserver",
+  "controller-manager": "kube-controller-manager",
+  scheduler: "kube-scheduler",
+  kwok: "kwok",
+};
 
 async function layout(bin: string): Promise<Layout> {
   const dir = mkdtempSync(join(tmpdir(), "appset-cp-"));
@@ -200,7 +204,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const etcdEndpoint = `http://127.0.0.1:${l.etcdPort}`;
   const procs = new Map<string, Managed>();
   const start = (name: string, args: string[]): void => {
-    procs.set(name, startProcess(name, join(l.bin, binaryOf(name as Component)), args, l.dir));
+    procs.set(name, startProcess(name, join(l.bin, BINARIES[name as Component]), args, l.dir));
   };
   const exitedEarly = (name: string): void => {
     const p = procs.get(name);

@@ -62,7 +62,7 @@ export function startProcess(name: string, command: string, args: string[], data
       live.delete(pid);
       resolve(code);
     });
-    child.once("error", () => {
+    child.on("error", () => {
       running = false;
       live.delete(pid);
       resolve(null);
