@@ -17,26 +17,14 @@ export function normalize(name: string): string {
   return n.replace(/^[-.]+|[-.]+$/g, "");
 }
 
-/** gosimple/slug.Make with Argo's settings (max length, smart truncation). */
+/** gosimple/slug.Make on already-sanitized input, with Argo's MaxLength and smart truncation. */
 export function slugMake(s: string, maxLength: number, smart: boolean): string {
-  let slug = s
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9-_]/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^[-_]+|[-_]+$/g, "");
-  if (maxLength > 0 && slug.length > maxLength) {
-    if (!smart) slug = slug.slice(0, maxLength);
-    else {
-      let out = "";
-      for (const word of slug.split("-")) {
-        if (out.length + word.length > maxLength) break;
-        out += (out ? "-" : "") + word;
-      }
-      slug = out || slug.slice(0, maxLength);
-    }
-    slug = slug.replace(/^[-_]+|[-_]+$/g, "");
+  let slug = s.trim().toLowerCase();
+  if (!smart && slug.length >= maxLength) slug = slug.slice(0, Math.max(maxLength, 0));
+  slug = slug.replace(/[^a-zA-Z0-9\-_]/g, "-").replace(/-+/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+  if (maxLength > 0 && smart && slug.length > maxLength) {
+    const cut = slug.lastIndexOf("-", maxLength);
+    slug = cut >= 0 ? slug.slice(0, cut) : slug.slice(0, maxLength);
   }
   return slug;
 }

@@ -287,6 +287,10 @@ function parseTimeOrZero(layout: string, value: string, must: boolean): GoValue 
   try {
     return parseTime(layout, value);
   } catch (e) {
+    if (e instanceof RangeErr) {
+      if (must) throw new GoFuncError(`parsing time ${JSON.stringify(value)}: ${e.message}`);
+      return new GoTime(-62135596800000);
+    }
     if (must) throw e;
     return new GoTime(-62135596800000);
   }
@@ -317,6 +321,8 @@ export function parseTime(layout: string, value: string): GoTime {
   return f.offset === null || f.offset === 0 ? new GoTime(ms) : new GoTime(ms, "", f.offset);
 }
 
+class RangeErr extends Error {}
+
 type Fields = { year: number; month: number; day: number; hour: number; min: number; sec: number; ms: number; pm: number; offset: number | null };
 
 // eslint-disable-next-line complexity
@@ -330,7 +336,7 @@ function takeToken(tok: string, v: string, f: Fields, fail: (e: string) => never
   switch (tok) {
     case "2006": [f.year, v] = num(/^\d{4}/); return v;
     case "06": [n, v] = num(/^\d{2}/); f.year = n >= 69 ? 1900 + n : 2000 + n; return v;
-    case "01": case "1": [f.month, v] = num(tok === "01" ? /^\d{2}/ : /^\d{1,2}/); if (f.month < 1 || f.month > 12) throw new GoFuncError(`parsing time: month out of range`); return v;
+    case "01": case "1": [f.month, v] = num(tok === "01" ? /^\d{2}/ : /^\d{1,2}/); if (f.month < 1 || f.month > 12) throw new RangeErr("month out of range"); return v;
     case "02": case "2": case "_2": [f.day, v] = num(tok === "02" ? /^\d{2}/ : /^ ?\d{1,2}/); return v;
     case "15": [f.hour, v] = num(/^\d{2}/); return v;
     case "03": case "3": [f.hour, v] = num(tok === "03" ? /^\d{2}/ : /^\d{1,2}/); return v;

@@ -4,6 +4,7 @@
  * Unmarshal into interface{} with Go's syntax-error texts.
  */
 import { GoFuncError } from "../go/types.js";
+import { jsonSyntaxError } from "./jsonscan.js";
 import { GoInt, isSpecial, sortedKeys, type GoMap, type GoValue } from "../go/value.js";
 
 function quoteJSON(s: string, escapeHTML: boolean): string {
@@ -73,49 +74,7 @@ export function unmarshal(s: string): GoValue {
   try {
     return fromJSValue(JSON.parse(s));
   } catch {
-    throw new GoFuncError(jsonSyntaxError(s));
+    throw new GoFuncError(jsonSyntaxError(s) ?? "unexpected end of JSON input");
   }
 }
 
-/** Approximates Go's scanner error for invalid JSON. */
-function jsonSyntaxError(s: string): string {
-  const t = s.trim();
-  if (t === "") return "unexpected end of JSON input";
-  try {
-    JSON.parse(t + "}");
-    return "unexpected end of JSON input";
-  } catch {
-    /* fall through */
-  }
-  try {
-    JSON.parse(t + "]");
-    return "unexpected end of JSON input";
-  } catch {
-    /* fall through */
-  }
-  const first = [...t][0]!;
-  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${quoteChar(first)} looking for beginning of value`;
-  const m = /position (\d+)/.exec(safeParseMessage(s));
-  if (m) {
-    const ch = s[Number(m[1])];
-    if (ch !== undefined) return `invalid character ${quoteChar(ch)} after top-level value`;
-  }
-  return "unexpected end of JSON input";
-}
-
-function safeParseMessage(s: string): string {
-  try {
-    JSON.parse(s);
-    return "";
-  } catch (e) {
-    return e instanceof Error ? e.message : "";
-  }
-}
-
-function quoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  const code = c.codePointAt(0)!;
-  if (code < 0x20) return `'\\x${code.toString(16).padStart(2, "0")}'`;
-  return `'${c}'`;
-}

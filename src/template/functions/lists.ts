@@ -48,7 +48,7 @@ function sliceList(l: GoValue[], idx: GoValue[]): GoValue {
   const start = idx.length > 0 ? Number(toInt64(idx[0])) : 0;
   const end = idx.length < 2 ? l.length : Number(toInt64(idx[1]));
   if (start < 0 || end < start || end > l.length) {
-    throw new GoFuncError(end > l.length || end < 0 ? `reflect: slice index out of range` : `reflect: slice index out of range`);
+    throw new GoFuncError("reflect.Value.Slice: slice index out of bounds");
   }
   const out = l.slice(start, end);
   const t = (l as GoValue[] & { [k: symbol]: string });
@@ -111,8 +111,8 @@ export const LIST_FUNCS: FuncMap = {
   mustChunk: fn(["int", "any"], (a) => chunk(num(a[0]), asList(a[1], "Cannot chunk type %s"))),
   ...both("first", "Cannot find first on type %s", (l) => (l.length ? l[0] : null)),
   ...both("last", "Cannot find last on type %s", (l) => (l.length ? l[l.length - 1] : null)),
-  ...both("rest", "Cannot find rest on type %s", (l) => (l.length ? l.slice(1) : null)),
-  ...both("initial", "Cannot find initial on type %s", (l) => (l.length ? l.slice(0, -1) : null)),
+  ...both("rest", "Cannot find rest on type %s", (l) => (l.length ? l.slice(1) : [])),
+  ...both("initial", "Cannot find initial on type %s", (l) => (l.length ? l.slice(0, -1) : [])),
   ...both("reverse", "Cannot find reverse on type %s", (l) => [...l].reverse()),
   ...both("compact", "Cannot compact on type %s", (l) => l.filter((x) => !isEmpty(x))),
   ...both("uniq", "Cannot find uniq on type %s", (l) => l.reduce<GoValue[]>((d, x) => (inList(d, x) ? d : [...d, x]), [])),
@@ -127,7 +127,7 @@ export const LIST_FUNCS: FuncMap = {
       if (!Array.isArray(l)) throw new GoFuncError(`Cannot concat type ${kindName(l)} as list`);
       res.push(...l);
     }
-    return res.length ? res : null;
+    return res;
   }, "any"),
   sortAlpha: fn(["any"], (a) => {
     if (Array.isArray(a[0])) return typedSlice([...(strslice(a[0]) as string[])].sort(compareStrings), "[]string");

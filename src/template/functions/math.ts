@@ -36,7 +36,7 @@ function decOp(op: string, a: Dec, b: Dec): Dec {
   const [x, y, e] = align(a, b);
   if (op === "add") return { c: x + y, e };
   if (op === "sub") return { c: x - y, e };
-  if (y === 0n) throw new GoFuncError("decimal division by zero");
+  if (y === 0n) throw new GoFuncError("decimal division by 0");
   // DivRound(d2, 16): quotient rounded half away from zero at 16 fractional digits.
   const scale = 10n ** 17n;
   let q = (x * scale) / y;

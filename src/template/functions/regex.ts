@@ -101,9 +101,20 @@ function quoteMeta(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&");
 }
 
+/** Non-must variants use regexp.MustCompile, whose panic text wraps the compile error. */
 function pair(name: string, f: (a: GoValue[]) => GoValue, params: string[]): Record<string, GoFunc> {
-  const g = fn(params, f);
-  return { [name]: g, ["must" + name[0]!.toUpperCase() + name.slice(1)]: g };
+  const plain = fn(params, (a) => {
+    try {
+      compileRe(a[0] as string);
+    } catch (e) {
+      if (name === "regexMatch") return false;
+      const p = a[0] as string;
+      const q = /^[^`\x00-\x08\x0a-\x1f\x7f]*$/.test(p) ? "`" + p + "`" : JSON.stringify(p);
+      throw new GoFuncError(`regexp: Compile(${q}): ${(e as Error).message}`);
+    }
+    return f(a);
+  });
+  return { [name]: plain, ["must" + name[0]!.toUpperCase() + name.slice(1)]: fn(params, f) };
 }
 
 const S = (v: GoValue): string => v as string;

@@ -5,7 +5,7 @@ import { goQuote } from "../go/format.js";
 import { fn, type FuncMap } from "../go/types.js";
 import { typedMap, typedSlice, type GoValue } from "../go/value.js";
 import { byteRunes, bytes, num, str, strslice, strval } from "./cast.js";
-import { pascalCase, separatedCase, swapCase, titleCase, wrapCustom } from "./textcase.js";
+import { goLower, goUpper, pascalCase, separatedCase, swapCase, titleCase, wrapCustom } from "./textcase.js";
 
 const s = (v: GoValue): string => v as string;
 const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
@@ -127,6 +127,9 @@ export function goSplit(x: string, sep: string, n = -1): string[] {
 /** The string functions. */
 export const STRING_FUNCS: FuncMap = {
   hello: fn([], () => "Hello!"),
+  fail: fn(["string"], (a) => {
+    throw new GoFuncError(s(a[0]));
+  }),
   abbrev: fn(["int", "string"], (a) => (num(a[0]) < 4 ? s(a[1]) : abbreviateFull(s(a[1]), 0, num(a[0])))),
   abbrevboth: fn(["int", "int", "string"], (a) => {
     const [l, r] = [num(a[0]), num(a[1])];
@@ -134,8 +137,8 @@ export const STRING_FUNCS: FuncMap = {
   }),
   trunc: fn(["int", "string"], (a) => trunc(num(a[0]), s(a[1]))),
   trim: fn(["string"], (a) => trimSpace(s(a[0]))),
-  upper: fn(["string"], (a) => s(a[0]).toUpperCase()),
-  lower: fn(["string"], (a) => s(a[0]).toLowerCase()),
+  upper: fn(["string"], (a) => goUpper(s(a[0]))),
+  lower: fn(["string"], (a) => goLower(s(a[0]))),
   title: fn(["string"], (a) => titleCase(s(a[0]))),
   untitle: fn(["string"], (a) => uncapitalize(s(a[0]))),
   substr: fn(["int", "int", "string"], (a) => substr(num(a[0]), num(a[1]), s(a[2]))),

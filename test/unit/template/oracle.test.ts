@@ -20,6 +20,7 @@ describe("the template engine against Go's text/template with Sprig (oracle corp
 
   it.each(CORPUS.map((c, i) => ({ ...c, i })))("renders like Go: $name", (c) => {
     const ours = renderOurs(engine, c, c.params ?? P);
-    expect(difference(c, ours, goResults[c.i]!)).toBeNull();
+    const diff = difference(c, ours, goResults[c.i]!);
+    if (diff !== null) expect.fail(`${c.template}\n${diff}`);
   });
 });
