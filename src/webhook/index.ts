@@ -1,0 +1,4 @@
+/**
+ * The webhook server: verifies Git provider events and refreshes the ApplicationSets they can affect.
+ */
+export {};
