@@ -3,10 +3,11 @@
  * SanitizeName), toYaml, fromYaml and fromYamlArray (sigs.k8s.io/yaml: YAML through JSON, so
  * numbers are float64 and keys are sorted).
  */
-import { parseDocument, stringify } from "yaml";
+import { parseDocument } from "yaml";
+import { goYamlMarshal } from "./yaml.js";
 import { fn, GoFuncError, type FuncMap } from "../go/types.js";
 import { isMap, typeName, type GoMap, type GoValue } from "../go/value.js";
-import { fromJSValue, marshal } from "./json.js";
+import { fromJSValue } from "./json.js";
 import { num } from "./cast.js";
 
 /** Argo's SanitizeName (the `normalize` function and *Normalized params). */
@@ -55,11 +56,9 @@ export function yamlToValue(str: string): GoValue {
   return fromJSValue(JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10000 }) ?? null)));
 }
 
-/** Go values to YAML text, as sigs.k8s.io/yaml Marshal does (JSON first, keys sorted). */
+/** Go values to YAML text, as sigs.k8s.io/yaml Marshal does. */
 export function valueToYaml(v: GoValue): string {
-  const json: unknown = JSON.parse(marshal(v));
-  if (json === null) return "null\n";
-  return stringify(json, { lineWidth: 0, sortMapEntries: true, aliasDuplicateObjects: false });
+  return goYamlMarshal(v);
 }
 
 function fromYaml(str: string): GoValue {

@@ -28,7 +28,7 @@ export interface CorpusCase {
 /** Our result in the oracle's shape. */
 export function renderOurs(engine: TemplateEngine, c: CorpusCase, params: Record<string, unknown>): OracleResult {
   try {
-    return { output: engine.replace(c.template, structuredClone(params), c.goTemplate ?? true, c.options ?? []) };
+    return { output: engine.replace(c.template, JSON.parse(JSON.stringify(params)) as Record<string, unknown>, c.goTemplate ?? true, c.options ?? []) };
   } catch (e) {
     if (e instanceof TemplateRenderError) return { error: e.message };
     return { error: `UNEXPECTED EXCEPTION: ${e instanceof Error ? e.stack : String(e)}` };
