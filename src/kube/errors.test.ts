@@ -127,6 +127,21 @@ describe("fromStatus", () => {
     expect([e.reason, e.status, e.statusReason, e.message]).toEqual([KubeReason.Gone, 410, "Expired", "too old resource version: 1 (200)"]);
   });
 
+  it("appends the causes when the top-level message is generic", () => {
+    const e = fromStatus(422, {
+      kind: "Status",
+      code: 422,
+      message: "the server rejected our request due to an error in our request",
+      details: { causes: [{ message: "testing value /data/a failed: test failed" }] },
+    });
+    expect(e.message).toBe("the server rejected our request due to an error in our request: testing value /data/a failed: test failed");
+  });
+
+  it("does not repeat a cause the message already contains", () => {
+    const e = fromStatus(422, { kind: "Status", message: 'x is invalid: spec.a: Required value', details: { causes: [{ message: "Required value" }] } });
+    expect(e.message).toBe("x is invalid: spec.a: Required value");
+  });
+
   it("ignores a body that is not a Status", () => {
     expect(asStatus({ kind: "ConfigMap", message: "nope" })).toBeUndefined();
     expect(asStatus("{not json")).toBeUndefined();

@@ -99,13 +99,28 @@ export function reasonForStatus(status: number, statusReason?: string): KubeReas
 export function fromStatus(status: number, body: unknown, cause?: unknown): KubeApiError {
   const st = asStatus(body);
   const code = status > 0 ? status : (st?.code ?? 0);
-  const message = st?.message ?? (typeof body === "string" && body !== "" ? body : `HTTP ${code}`);
+  const base = st?.message ?? (typeof body === "string" && body !== "" ? body : `HTTP ${code}`);
+  const causes = causeMessages(st?.details).filter((c) => !base.includes(c));
+  const message = causes.length === 0 ? base : `${base}: ${causes.join("; ")}`;
   return new KubeApiError({
     status: code,
     reason: reasonForStatus(code, st?.reason),
     statusReason: st?.reason,
     message,
     cause,
+  });
+}
+
+/**
+ * The messages of `details.causes`. For some failures (a JSON patch whose `test` fails, for one)
+ * the apiserver's top-level message is generic and the real reason is only there.
+ */
+function causeMessages(details: unknown): string[] {
+  const causes = (details as { causes?: unknown } | undefined)?.causes;
+  if (!Array.isArray(causes)) return [];
+  return causes.flatMap((c) => {
+    const m = (c as { message?: unknown } | null)?.message;
+    return typeof m === "string" && m !== "" ? [m] : [];
   });
 }
 

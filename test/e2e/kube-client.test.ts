@@ -174,7 +174,7 @@ describe("failures map to stable reasons and keep the apiserver's message", () =
       },
       reason: KubeReason.Conflict,
       status: 409,
-      message: "Precondition failed",
+      message: "the UID in the precondition (00000000-0000-0000-0000-000000000000) does not match",
     },
     {
       name: "deleting with a stale resourceVersion precondition is a Conflict",
@@ -185,7 +185,7 @@ describe("failures map to stable reasons and keep the apiserver's message", () =
       },
       reason: KubeReason.Conflict,
       status: 409,
-      message: "Precondition failed",
+      message: "the ResourceVersion in the precondition",
     },
     {
       name: "an invalid object name is Invalid",
@@ -225,7 +225,7 @@ describe("failures map to stable reasons and keep the apiserver's message", () =
       },
       reason: KubeReason.Invalid,
       status: 422,
-      message: "testing value /data/a failed",
+      message: "the server rejected our request due to an error in our request",
     },
   ])("$name", async ({ act, reason, status, message }) => {
     const err = await failure(act());
