@@ -24,7 +24,6 @@ export function formatFloatV(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
   const e = x.toExponential();
   const exp = Number(e.slice(e.indexOf("e") + 1));
-  if (exp < -4 || exp >= 21) return goExponent(e);
   if (exp >= 6 || exp < -4) return goExponent(e);
   return String(x);
 }
@@ -266,9 +265,10 @@ export function formatArg(v: GoValue, verb: string, spec: Spec = NO_SPEC): strin
     if (v.goString && "vsxXq".includes(verb)) return fmtString(v.goString(), verb, spec);
     return verb === "v" ? pad(formatValue(v), spec) : badVerb(v, verb);
   }
-  if (Array.isArray(v)) return "[" + (v as GoSlice).map((e) => formatArg(e, verb, spec)).join(" ") + "]";
+  const inner = (e: GoValue): string => (e === undefined || e === null ? "<nil>" : formatArg(e, verb, spec));
+  if (Array.isArray(v)) return "[" + (v as GoSlice).map(inner).join(" ") + "]";
   const m = v as GoMap;
-  return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${formatArg(m[k], verb, spec)}`).join(" ") + "]";
+  return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${inner(m[k])}`).join(" ") + "]";
 }
 
 function fmtString(s: string, verb: string, spec: Spec): string {
