@@ -1,0 +1,60 @@
+/**
+ * templatePatch (§3.6): the patch text is rendered with the same engine and params, read as JSON
+ * when it starts with "{" (after trimming) and as YAML otherwise, then applied to the rendered
+ * Application as a strategic merge patch typed as Application: objects merge recursively, lists
+ * are replaced except metadata.finalizers (a union), null deletes, and spec.project is kept.
+ */
+import { parse as parseYaml } from "yaml";
+import { AppSetError } from "../errors.js";
+import { goQuote } from "./go/format.js";
+import { RENDER_ERROR_REASON, TemplateRenderError, type TemplateEngine } from "./engine.js";
+import type { Json, RenderOptions } from "./render.js";
+
+type Obj = { [key: string]: Json };
+
+function isObject(v: Json | undefined): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function merge(target: Json | undefined, patch: Json, path: string): Json {
+  if (!isObject(patch)) {
+    if (path === "metadata.finalizers" && Array.isArray(patch) && Array.isArray(target)) {
+      return [...target, ...patch.filter((f) => !target.includes(f))];
+    }
+    return structuredClone(patch);
+  }
+  const out: Obj = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = merge(out[k], v, path ? `${path}.${k}` : k);
+  }
+  return out;
+}
+
+/** Applies a rendered templatePatch to an Application. */
+export function applyTemplatePatch(app: Obj, patchText: string): Obj {
+  let patch: unknown;
+  try {
+    patch = patchText.trim().startsWith("{") ? JSON.parse(patchText) : parseYaml(patchText);
+  } catch (e) {
+    throw new AppSetError(RENDER_ERROR_REASON, `error while applying templatePatch template to json ${goQuote(patchText)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (patch === null || patch === undefined) return app;
+  if (!isObject(patch as Json)) throw new AppSetError(RENDER_ERROR_REASON, `invalid templatePatch ${goQuote(patchText)}: patch is not an object`);
+  const project = (app["spec"] as Obj | undefined)?.["project"];
+  const out = merge(app, patch as Json, "") as Obj;
+  if (project !== undefined && isObject(out["spec"])) out["spec"] = { ...out["spec"], project };
+  return out;
+}
+
+/** Renders a templatePatch with the params and applies it. */
+export function renderTemplatePatch(engine: TemplateEngine, app: Obj, patch: string, params: Readonly<Record<string, unknown>>, opts: RenderOptions): Obj {
+  let text: string;
+  try {
+    text = engine.replace(patch, params, opts.goTemplate, opts.goTemplateOptions ?? []);
+  } catch (e) {
+    if (e instanceof TemplateRenderError) throw new TemplateRenderError(`error replacing values in templatePatch: ${e.message}`, e.budget);
+    throw e;
+  }
+  return applyTemplatePatch(app, text);
+}
