@@ -3,13 +3,24 @@
  * server closes its watch (short `timeoutSeconds`) and when the apiserver process restarts in the
  * middle of a watch; and after a restart its old resourceVersion is really expired (the new
  * apiserver's watch cache starts at a later revision, so the watch gets 410 Gone), it relists, and
- * the relist delivers only real differences, never a second "added" for an unchanged object.
+ * the relist delivers only real differences, never a second "added" for an unchanged object. A
+ * watch whose connection goes silently dead (a TCP proxy stops forwarding without closing) is
+ * detected by the idle watchdog and reopened.
  */
 import { randomBytes } from "node:crypto";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { SystemClock } from "../../src/clock/index.js";
-import { Informer, KubeApiClient, resources, type InformerOptions, type KubeObject } from "../../src/kube/index.js";
+import {
+  Informer,
+  KubeApiClient,
+  KubeTransport,
+  loadKubeConfig,
+  resources,
+  type InformerOptions,
+  type KubeObject,
+} from "../../src/kube/index.js";
 import { startControlPlane, type ControlPlane } from "../cluster/control-plane.js";
 
 const { ConfigMaps, Namespaces } = resources;
@@ -58,17 +69,66 @@ interface Harness {
 const started: Array<{ informer: Informer<KubeObject>; client: KubeApiClient; ns: string }> = [];
 
 /** Creates a namespace of its own and a started, synced informer watching ConfigMaps in it. */
-async function harness(kubeconfigPath: string, options: Partial<InformerOptions<KubeObject>> = {}): Promise<Harness> {
+async function harness(kubeconfigPath: string, options: Partial<InformerOptions<KubeObject>> = {}, server?: string): Promise<Harness> {
   const client = KubeApiClient.fromConfig({ kind: "file", path: kubeconfigPath });
   const ns = `informer-${randomBytes(3).toString("hex")}`;
   await client.create(Namespaces, { metadata: { name: ns } });
-  const informer = new Informer<KubeObject>({ source: client, resource: ConfigMaps, clock: new SystemClock(), namespace: ns, ...options });
+  const source = server === undefined ? client : new KubeApiClient(new KubeTransport(withServer(kubeconfigPath, server)));
+  const informer = new Informer<KubeObject>({ source, resource: ConfigMaps, clock: new SystemClock(), namespace: ns, ...options });
   const rec = new Recorder();
   rec.attach(informer);
   started.push({ informer, client, ns });
   informer.start();
   await informer.waitForSync();
   return { client, ns, informer, rec };
+}
+
+function withServer(kubeconfigPath: string, server: string): ReturnType<typeof loadKubeConfig> {
+  const kc = loadKubeConfig({ kind: "file", path: kubeconfigPath });
+  kc.clusters = kc.clusters.map((c) => ({ ...c, server }));
+  return kc;
+}
+
+/**
+ * A TCP proxy to the apiserver that can make every connection open so far go silently dead: bytes
+ * are swallowed in both directions and nothing is closed, as with a dropped NAT entry or a
+ * half-dead peer. Connections opened later work normally.
+ */
+class SilencingProxy {
+  private readonly pairs: Array<{ client: Socket; upstream: Socket; dead: boolean }> = [];
+  private server: Server | undefined;
+
+  async start(target: URL): Promise<string> {
+    this.server = createServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      const pair = { client, upstream, dead: false };
+      this.pairs.push(pair);
+      client.on("data", (b) => pair.dead || upstream.write(b));
+      upstream.on("data", (b) => pair.dead || client.write(b));
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    const addr = this.server.address();
+    if (addr === null || typeof addr === "string") throw new Error("proxy has no port");
+    return `https://127.0.0.1:${addr.port}`;
+  }
+
+  /** Silences every connection opened so far. */
+  silenceExisting(): number {
+    for (const p of this.pairs) p.dead = true;
+    return this.pairs.length;
+  }
+
+  async stop(): Promise<void> {
+    for (const p of this.pairs) {
+      p.client.destroy();
+      p.upstream.destroy();
+    }
+    await new Promise<void>((resolve) => (this.server === undefined ? resolve() : this.server.close(() => resolve())));
+  }
 }
 
 afterEach(async () => {
@@ -120,6 +180,45 @@ describe("on the shared control plane", () => {
     expect(stats.lists).toBe(1);
     expect(rec.count("add before@1")).toBe(1);
     expect(rec.log.filter((l) => l.startsWith("add ")).length).toBe(new Set(rec.log.filter((l) => l.startsWith("add "))).size);
+  });
+});
+
+describe("stopping", () => {
+  it("stops delivering and opens no further request once stop() has resolved", async () => {
+    const { client, ns, informer, rec } = await harness(inject("kubeconfigPath"), { watchTimeoutSeconds: 1 });
+    await informer.stop();
+    const stats = informer.stats();
+    await client.create(ConfigMaps, cm(ns, "late", "1"));
+    await sleep(2_500);
+    expect(informer.stats()).toEqual(stats);
+    expect(rec.log.filter((l) => l.includes("late@"))).toEqual([]);
+  });
+});
+
+describe("with a connection that goes silently dead", () => {
+  const proxy = new SilencingProxy();
+
+  afterAll(async () => {
+    await proxy.stop();
+  });
+
+  it("notices the silence within its idle timeout and resumes on a new connection", async () => {
+    const kubeconfigPath = inject("kubeconfigPath");
+    const target = new URL(loadKubeConfig({ kind: "file", path: kubeconfigPath }).getCurrentCluster()!.server);
+    const via = await proxy.start(target);
+    const { client, ns, informer, rec } = await harness(kubeconfigPath, { idleTimeoutMs: 3_000, watchTimeoutSeconds: 600 }, via);
+    await client.create(ConfigMaps, cm(ns, "first", "1"));
+    await rec.waitFor("add first@1");
+    const before = informer.stats();
+
+    expect(proxy.silenceExisting()).toBeGreaterThan(0);
+    await client.create(ConfigMaps, cm(ns, "during", "1"));
+    await rec.waitFor("add during@1", 20_000);
+
+    const after = informer.stats();
+    expect(after.idleRestarts).toBeGreaterThan(before.idleRestarts);
+    expect(after.lists).toBe(before.lists);
+    expect(rec.count("add first@1")).toBe(1);
   });
 });
 
