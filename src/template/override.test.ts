@@ -9,6 +9,6 @@ describe("mergeTemplate (generator template override)", () => {
     { name: "merges maps key-wise with the generator winning", gen: { metadata: { labels: { a: "g" } } }, base: { metadata: { labels: { a: "b", c: "d" } } }, want: { metadata: { labels: { a: "g", c: "d" } } } },
     { name: "cannot reset a field to false or empty", gen: { spec: { flag: false, list: [] } }, base: { spec: { flag: true, list: ["x"] } }, want: { spec: { flag: true, list: ["x"] } } },
   ])("$name", ({ gen, base, want }) => {
-    expect(mergeTemplate(gen as Json, base as Json)).toEqual(want);
+    expect(mergeTemplate(gen as unknown as Json, base as unknown as Json)).toEqual(want);
   });
 });

@@ -15,7 +15,7 @@ describe("templatePatch", () => {
   });
 
   it("renders the patch with the same engine and params", () => {
-    const out = renderTemplatePatch(new TemplateEngine({ now: () => 0 }), structuredClone(app), "metadata:\n  labels:\n    env: '{{ .env | upper }}'\n", { env: "prod" }, { goTemplate: true });
+    const out = renderTemplatePatch(new TemplateEngine({ now: () => 0 }), structuredClone(app), "metadata:\n  labels:\n    env: '{{ .env | upper }}'\n", { params: { env: "prod" }, opts: { goTemplate: true } });
     expect(out["metadata"]).toEqual({ name: "a", finalizers: ["f1"], labels: { x: "1", env: "PROD" } });
   });
 });

@@ -48,7 +48,8 @@ export function applyTemplatePatch(app: Obj, patchText: string): Obj {
 }
 
 /** Renders a templatePatch with the params and applies it. */
-export function renderTemplatePatch(engine: TemplateEngine, app: Obj, patch: string, params: Readonly<Record<string, unknown>>, opts: RenderOptions): Obj {
+export function renderTemplatePatch(engine: TemplateEngine, app: Obj, patch: string, with_: { params: Readonly<Record<string, unknown>>; opts: RenderOptions }): Obj {
+  const { params, opts } = with_;
   let text: string;
   try {
     text = engine.replace(patch, params, opts.goTemplate, opts.goTemplateOptions ?? []);

@@ -22,24 +22,35 @@ export interface RenderOptions {
   preserveResourcesOnDeletion?: boolean;
 }
 
-/** Renders every string of `value` with `params`; `path` names the field for errors. */
-export function renderValue(engine: TemplateEngine, value: Json, params: Readonly<Record<string, unknown>>, opts: RenderOptions, path = ""): Json {
-  if (typeof value === "string") return renderString(engine, value, params, opts, path);
-  if (Array.isArray(value)) return value.map((v, i) => renderValue(engine, v, params, opts, `${path}[${i}]`));
+/** One render: the engine, the parameter set and the options. */
+interface Ctx {
+  engine: TemplateEngine;
+  params: Readonly<Record<string, unknown>>;
+  opts: RenderOptions;
+}
+
+/** Renders every string (and map key) of `value` with `params`. */
+export function renderValue(engine: TemplateEngine, value: Json, params: Readonly<Record<string, unknown>>, opts: RenderOptions): Json {
+  return renderAt({ engine, params, opts }, value, "");
+}
+
+function renderAt(ctx: Ctx, value: Json, path: string): Json {
+  if (typeof value === "string") return renderString(ctx, value, path);
+  if (Array.isArray(value)) return value.map((v, i) => renderAt(ctx, v, `${path}[${i}]`));
   if (value === null || typeof value !== "object") return value;
   const out: { [key: string]: Json } = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === null) continue;
     const field = path ? `${path}.${k}` : k;
-    const rendered = renderValue(engine, v, params, opts, field);
-    out[renderString(engine, k, params, opts, `${field} (key)`)] = rendered;
+    const rendered = renderAt(ctx, v, field);
+    out[renderString(ctx, k, `${field} (key)`)] = rendered;
   }
   return out;
 }
 
-function renderString(engine: TemplateEngine, s: string, params: Readonly<Record<string, unknown>>, opts: RenderOptions, field: string): string {
+function renderString(ctx: Ctx, s: string, field: string): string {
   try {
-    return engine.replace(s, params, opts.goTemplate, opts.goTemplateOptions ?? []);
+    return ctx.engine.replace(s, ctx.params, ctx.opts.goTemplate, ctx.opts.goTemplateOptions ?? []);
   } catch (e) {
     if (e instanceof TemplateRenderError) e.field = field;
     throw e;

@@ -6,7 +6,7 @@
 import { parseDocument } from "yaml";
 import { goYamlMarshal } from "./yaml.js";
 import { fn, GoFuncError, type FuncMap } from "../go/types.js";
-import { isMap, typeName, type GoMap, type GoValue } from "../go/value.js";
+import { isMap, typeName, type GoValue } from "../go/value.js";
 import { fromJSValue } from "./json.js";
 import { num } from "./cast.js";
 
@@ -65,7 +65,7 @@ function fromYaml(str: string): GoValue {
   const v = yamlToValue(str);
   if (v === null) return {};
   if (!isMap(v)) throw new GoFuncError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type map[string]interface {}`);
-  return v as GoMap;
+  return v;
 }
 
 function fromYamlArray(str: string): GoValue {

@@ -68,14 +68,14 @@ function merge(override: boolean): GoFunc {
 
 function dig(ps: GoValue[]): GoValue {
   if (ps.length < 3) throw new GoFuncError("dig needs at least three arguments");
-  let dict = ps[ps.length - 1];
+  let dict: GoValue = ps[ps.length - 1];
   if (!isMap(dict) || typeName(dict) !== M) typeAssert(dict, M);
   const def = ps[ps.length - 2];
   const ks = ps.slice(0, -2).map((k) => (typeof k === "string" ? k : typeAssert(k, "string")));
   for (let i = 0; i < ks.length; i++) {
-    const m = dict as GoMap;
+    const m: GoMap = dict;
     if (!mapHas(m, ks[i]!)) return def;
-    const step = m[ks[i]!];
+    const step: GoValue = m[ks[i]!];
     if (i === ks.length - 1) return step;
     if (!isMap(step) || typeName(step) !== M) typeAssert(step, M);
     dict = step;

@@ -51,7 +51,7 @@ export function marshal(v: GoValue, escapeHTML = true, indent = "", depth = 0): 
     if (v.length === 0) return "[]";
     return "[" + v.map((e) => nl + marshal(e, escapeHTML, indent, depth + 1)).join(",") + end + "]";
   }
-  const m = v as GoMap;
+  const m = v;
   const keys = sortedKeys(m);
   if (keys.length === 0) return "{}";
   return "{" + keys.map((k) => nl + quoteJSON(k, escapeHTML) + sep + marshal(m[k], escapeHTML, indent, depth + 1)).join(",") + end + "}";

@@ -102,18 +102,20 @@ class Scan {
         return;
       }
       if (c < " ") this.fail("in string literal");
-      if (c === "\\") {
-        this.i++;
-        const e = this.s[this.i];
-        if (e === "u") {
-          for (let k = 0; k < 4; k++) {
-            this.i++;
-            if (!/[0-9a-fA-F]/.test(this.s[this.i] ?? "")) this.fail("in \\u hexadecimal character escape");
-          }
-        } else if (e === undefined || !'"\\/bfnrt'.includes(e)) this.fail("in string escape code");
-      }
+      if (c === "\\") this.escape();
       this.i++;
     }
+  }
+
+  escape(): void {
+    this.i++;
+    const e = this.s[this.i];
+    if (e === "u") {
+      for (let k = 0; k < 4; k++) {
+        this.i++;
+        if (!/[0-9a-fA-F]/.test(this.s[this.i] ?? "")) this.fail("in \\u hexadecimal character escape");
+      }
+    } else if (e === undefined || !'"\\/bfnrt'.includes(e)) this.fail("in string escape code");
   }
 
   number(): void {

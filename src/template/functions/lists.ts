@@ -4,7 +4,8 @@
  */
 import { goInt } from "../go/value.js";
 import { fn, GoFuncError, type FuncMap, type GoFunc } from "../go/types.js";
-import { compareStrings, GoInt, kindName, typedSlice, type GoValue } from "../go/value.js";
+import type { GoInt} from "../go/value.js";
+import { compareStrings, kindName, typedSlice, type GoValue } from "../go/value.js";
 import { deepEqual, isEmpty } from "./reflect.js";
 import { num, strslice, strval, toInt64 } from "./cast.js";
 
@@ -21,8 +22,8 @@ function listFn(msg: string, f: (l: GoValue[], rest: GoValue[]) => GoValue, para
   return fn(params, (a) => f(asList(a[0], msg), a.slice(1)), variadic);
 }
 
-function both(name: string, msg: string, f: (l: GoValue[], rest: GoValue[]) => GoValue, params?: string[], variadic?: string): Record<string, GoFunc> {
-  const g = listFn(msg, f, params, variadic);
+function both(name: string, msg: string, f: (l: GoValue[], rest: GoValue[]) => GoValue, sig: { params?: string[]; variadic?: string } = {}): Record<string, GoFunc> {
+  const g = listFn(msg, f, sig.params, sig.variadic);
   return { [name]: g, ["must" + name[0]!.toUpperCase() + name.slice(1)]: g };
 }
 
@@ -103,10 +104,10 @@ function range(start: number, stop: number, step: number): number[] {
 export const LIST_FUNCS: FuncMap = {
   list: fn([], (a) => a.map((x) => (x === undefined ? null : x)), "any"),
   tuple: fn([], (a) => a.map((x) => (x === undefined ? null : x)), "any"),
-  ...both("push", "Cannot push on type %s", (l, r) => [...l, r[0]], ["any", "any"]),
+  ...both("push", "Cannot push on type %s", (l, r) => [...l, r[0]], { params: ["any", "any"] }),
   append: listFn("Cannot push on type %s", (l, r) => [...l, r[0]], ["any", "any"]),
   mustAppend: listFn("Cannot push on type %s", (l, r) => [...l, r[0]], ["any", "any"]),
-  ...both("prepend", "Cannot prepend on type %s", (l, r) => [r[0], ...l], ["any", "any"]),
+  ...both("prepend", "Cannot prepend on type %s", (l, r) => [r[0], ...l], { params: ["any", "any"] }),
   chunk: fn(["int", "any"], (a) => chunk(num(a[0]), asList(a[1], "Cannot chunk type %s"))),
   mustChunk: fn(["int", "any"], (a) => chunk(num(a[0]), asList(a[1], "Cannot chunk type %s"))),
   ...both("first", "Cannot find first on type %s", (l) => (l.length ? l[0] : null)),
@@ -116,8 +117,8 @@ export const LIST_FUNCS: FuncMap = {
   ...both("reverse", "Cannot find reverse on type %s", (l) => [...l].reverse()),
   ...both("compact", "Cannot compact on type %s", (l) => l.filter((x) => !isEmpty(x))),
   ...both("uniq", "Cannot find uniq on type %s", (l) => l.reduce<GoValue[]>((d, x) => (inList(d, x) ? d : [...d, x]), [])),
-  ...both("without", "Cannot find without on type %s", (l, omit) => l.filter((x) => !inList(omit, x)), ["any"], "any"),
-  ...both("slice", "list should be type of slice or array but %s", sliceList, ["any"], "any"),
+  ...both("without", "Cannot find without on type %s", (l, omit) => l.filter((x) => !inList(omit, x)), { params: ["any"], variadic: "any" }),
+  ...both("slice", "list should be type of slice or array but %s", sliceList, { params: ["any"], variadic: "any" }),
   has: fn(["any", "any"], (a) => (a[1] === null ? false : inList(asList(a[1], "Cannot find has on type %s"), a[0]))),
   mustHas: fn(["any", "any"], (a) => (a[1] === null ? false : inList(asList(a[1], "Cannot find has on type %s"), a[0]))),
   concat: fn([], (a) => {

@@ -101,6 +101,15 @@ function quoteMeta(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&");
 }
 
+/** strconv.CanBackquote. */
+function canBackquote(s: string): boolean {
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === "`" || c === 0x7f || c === 0xfeff || (c < 0x20 && c !== 9)) return false;
+  }
+  return true;
+}
+
 /** Non-must variants use regexp.MustCompile, whose panic text wraps the compile error. */
 function pair(name: string, f: (a: GoValue[]) => GoValue, params: string[]): Record<string, GoFunc> {
   const plain = fn(params, (a) => {
@@ -109,7 +118,7 @@ function pair(name: string, f: (a: GoValue[]) => GoValue, params: string[]): Rec
     } catch (e) {
       if (name === "regexMatch") return false;
       const p = a[0] as string;
-      const q = /^[^`\x00-\x08\x0a-\x1f\x7f]*$/.test(p) ? "`" + p + "`" : JSON.stringify(p);
+      const q = canBackquote(p) ? "`" + p + "`" : JSON.stringify(p);
       throw new GoFuncError(`regexp: Compile(${q}): ${(e as Error).message}`);
     }
     return f(a);

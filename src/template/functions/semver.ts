@@ -12,14 +12,21 @@ const VERSION = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-
 export class SemVersion implements GoSpecial {
   readonly goType = "*semver.Version";
   readonly goKind = "ptr";
-  constructor(
-    readonly major: bigint,
-    readonly minor: bigint,
-    readonly patch: bigint,
-    readonly pre: string,
-    readonly metadata: string,
-    readonly original: string,
-  ) {}
+  readonly major: bigint;
+  readonly minor: bigint;
+  readonly patch: bigint;
+  readonly pre: string;
+  readonly metadata: string;
+  readonly original: string;
+
+  constructor(v: { major: bigint; minor: bigint; patch: bigint; pre?: string; metadata?: string; original?: string }) {
+    this.major = v.major;
+    this.minor = v.minor;
+    this.patch = v.patch;
+    this.pre = v.pre ?? "";
+    this.metadata = v.metadata ?? "";
+    this.original = v.original ?? "";
+  }
 
   goString(): string {
     return `${this.major}.${this.minor}.${this.patch}${this.pre ? "-" + this.pre : ""}${this.metadata ? "+" + this.metadata : ""}`;
@@ -53,7 +60,7 @@ export function parseVersion(v: string): SemVersion {
     if (/^\d+$/.test(id) && id.length > 1 && id.startsWith("0")) throw new GoFuncError("Version segment starts with 0");
   }
   const part = (s: string | undefined): bigint => (s ? BigInt(s.replace(".", "")) : 0n);
-  return new SemVersion(BigInt(m[1]!), part(m[2]), part(m[3]), pre, m[8] ?? "", v);
+  return new SemVersion({ major: BigInt(m[1]!), minor: part(m[2]), patch: part(m[3]), pre, metadata: m[8] ?? "", original: v });
 }
 
 function comparePre(a: string, b: string): number {
@@ -103,12 +110,12 @@ function parseOne(c: string): Check {
   const preOK = (v: SemVersion): boolean => v.pre === "" || pre !== undefined;
   const cmp = (v: SemVersion): number => compareVersions(v, base);
   const nextUp = (level: "major" | "minor"): SemVersion =>
-    level === "major" ? new SemVersion(base.major + 1n, 0n, 0n, "", "", "") : new SemVersion(base.major, base.minor + 1n, 0n, "", "", "");
+    level === "major" ? new SemVersion({ major: base.major + 1n, minor: 0n, patch: 0n }) : new SemVersion({ major: base.major, minor: base.minor + 1n, patch: 0n });
   const below = (lim: SemVersion) => (v: SemVersion): boolean => compareVersions(v, lim) < 0;
   switch (op) {
     case "":
     case "=":
-      if (dirty) return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(M) ? new SemVersion(1n << 62n, 0n, 0n, "", "", "") : wildcard(N) ? nextUp("major") : nextUp("minor"))(v);
+      if (dirty) return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(M) ? new SemVersion({ major: 1n << 62n, minor: 0n, patch: 0n }) : wildcard(N) ? nextUp("major") : nextUp("minor"))(v);
       return (v) => preOK(v) && cmp(v) === 0;
     case "!=":
       return (v) => preOK(v) && cmp(v) !== 0;
@@ -130,7 +137,7 @@ function parseOne(c: string): Check {
         if (!preOK(v) || cmp(v) < 0) return false;
         if (base.major > 0n || wildcard(N)) return below(nextUp("major"))(v);
         if (base.minor > 0n || wildcard(P)) return below(nextUp("minor"))(v);
-        return below(new SemVersion(0n, 0n, base.patch + 1n, "", "", ""))(v);
+        return below(new SemVersion({ major: 0n, minor: 0n, patch: base.patch + 1n }))(v);
       };
   }
 }

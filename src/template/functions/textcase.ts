@@ -2,6 +2,8 @@
  * Case and wrapping helpers behind Sprig's title, swapcase, camelcase, snakecase, kebabcase, wrap
  * and wrapWith (Go's strings.Title, goutils, huandu/xstrings), on runes as Go does.
  */
+import { isAscii } from "../go/value.js";
+
 const isUpper = (r: string): boolean => /^\p{Lu}$/u.test(r);
 const isLower = (r: string): boolean => /^\p{Ll}$/u.test(r);
 const isTitle = (r: string): boolean => /^\p{Lt}$/u.test(r);
@@ -26,12 +28,12 @@ export function runeLower(r: string): string {
 
 /** strings.ToUpper / ToLower, rune by rune. */
 export function goUpper(s: string): string {
-  return /^[\x00-\x7f]*$/.test(s) ? s.toUpperCase() : [...s].map(runeUpper).join("");
+  return isAscii(s) ? s.toUpperCase() : [...s].map(runeUpper).join("");
 }
 
 /** strings.ToLower. */
 export function goLower(s: string): string {
-  return /^[\x00-\x7f]*$/.test(s) ? s.toLowerCase() : [...s].map(runeLower).join("");
+  return isAscii(s) ? s.toLowerCase() : [...s].map(runeLower).join("");
 }
 
 function isSeparator(r: string): boolean {
@@ -54,19 +56,11 @@ export function titleCase(s: string): string {
 
 /** goutils.SwapCase. */
 export function swapCase(s: string): string {
-  let ws = true;
   let out = "";
   for (const r of s) {
-    if (isUpper(r) || isTitle(r)) {
-      out += runeLower(r);
-      ws = false;
-    } else if (isLower(r)) {
-      out += runeUpper(r);
-      ws = false;
-    } else {
-      out += r;
-      ws = isSpace(r);
-    }
+    if (isUpper(r) || isTitle(r)) out += runeLower(r);
+    else if (isLower(r)) out += runeUpper(r);
+    else out += r;
   }
   return out;
 }

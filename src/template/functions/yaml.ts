@@ -45,7 +45,8 @@ function doubleQuote(s: string): string {
 }
 
 function scalarString(s: string, indent: string): string {
-  if (s.includes("\n") && !/[^\S\n]\n|\n[^\S\n]*$(?<!\n)/.test("") && !/[\x00-\x08\x0b-\x1f\x7f]/.test(s.replace(/\n/g, ""))) {
+  // eslint-disable-next-line no-control-regex
+  if (s.includes("\n") && !/[\x00-\x08\x0b-\x1f\x7f]/.test(s.replace(/\n/g, ""))) {
     const chomp = s.endsWith("\n") ? (s.endsWith("\n\n") ? "+" : "") : "-";
     const body = (s.endsWith("\n") ? s.slice(0, -1) : s).split("\n");
     const lead = /^[ ]/.test(s) ? "2" : "";
@@ -53,6 +54,7 @@ function scalarString(s: string, indent: string): string {
   }
   if (!resolvesToString(s)) return doubleQuote(s);
   if (plainAllowed(s)) return s;
+  // eslint-disable-next-line no-control-regex
   if (!/[\n\x00-\x1f\x7f]/.test(s) && !/^\s|\s$/.test(s.replace(/ /g, "x"))) return `'${s.replace(/'/g, "''")}'`;
   return doubleQuote(s);
 }

@@ -47,7 +47,7 @@ function indexOne(item: GoValue, index: GoValue): GoValue {
     if (typeof index !== "string") throw new GoFuncError(`value has type ${typeName(index)}; should be string`);
     return mapHas(item, index) ? item[index] : zeroOf(elemType(typeName(item)));
   }
-  throw new GoFuncError(`can't index item of type ${typeName(item as GoValue)}`);
+  throw new GoFuncError(`can't index item of type ${typeName(item)}`);
 }
 
 function index(args: GoValue[]): GoValue {

@@ -48,8 +48,10 @@ export class TemplateExecError extends Error {
 
 const MISSING: unique symbol = Symbol("missing");
 type Final = GoValue | typeof MISSING;
-const BREAK = { brk: true };
-const CONTINUE = { cont: true };
+/** Control-flow signals for {{break}} and {{continue}} (Go panics with sentinel errors). */
+class LoopSignal extends Error {}
+const BREAK = new LoopSignal("break");
+const CONTINUE = new LoopSignal("continue");
 const MAX_EXEC_DEPTH = 100000;
 
 interface Dot {
@@ -142,7 +144,7 @@ class State {
         return;
       case "if":
       case "with":
-        return this.walkIfOrWith(node.t, dot, node.pipe, node.list, node.elseList);
+        return this.walkIfOrWith(node, dot);
       case "list":
         for (const n of node.nodes) this.walk(dot, n);
         return;
@@ -157,12 +159,12 @@ class State {
     }
   }
 
-  walkIfOrWith(typ: "if" | "with", dot: Dot, pipe: PipeNode, list: ListNode, elseList: ListNode | null): void {
+  walkIfOrWith(node: BranchNode, dot: Dot): void {
     const mark = this.vars.length;
     try {
-      const val = this.evalPipeline(dot, pipe);
-      if (truth(val)) this.walk(typ === "with" ? { v: val, boxed: false } : dot, list);
-      else if (elseList) this.walk(dot, elseList);
+      const val = this.evalPipeline(dot, node.pipe);
+      if (truth(val)) this.walk(node.t === "with" ? { v: val, boxed: false } : dot, node.list);
+      else if (node.elseList) this.walk(dot, node.elseList);
     } finally {
       this.vars.length = mark;
     }
@@ -353,6 +355,7 @@ class State {
     return this.evalFieldChain(dot, vr.v, vr.boxed, variable, variable.ident.slice(1), args, final);
   }
 
+  // eslint-disable-next-line max-params -- mirrors text/template's evalFieldChain
   evalFieldChain(dot: Dot, receiver: GoValue, boxed: boolean, node: Node, ident: readonly string[], args: readonly ArgNode[] | null, final: Final): GoValue {
     const n = ident.length;
     for (let i = 0; i < n - 1; i++) {
@@ -362,6 +365,7 @@ class State {
     return this.evalField(dot, ident[n - 1]!, node, args, final, receiver, boxed);
   }
 
+  // eslint-disable-next-line max-params -- mirrors text/template's evalFunction
   evalFunction(dot: Dot, node: Extract<ArgNode, { t: "identifier" }>, args: readonly ArgNode[] | null, final: Final, cmd: Node): GoValue {
     this.at(node);
     const name = node.ident;
@@ -371,7 +375,7 @@ class State {
     return this.evalCall(dot, f, own === undefined, cmd, name, args, final);
   }
 
-  // eslint-disable-next-line max-params
+  // eslint-disable-next-line max-params -- mirrors text/template's evalField
   evalField(dot: Dot, name: string, node: Node, args: readonly ArgNode[] | null, final: Final, receiver: GoValue, boxed: boolean): GoValue {
     this.lastBoxed = false;
     if (receiver === undefined) {
@@ -408,7 +412,7 @@ class State {
     }
   }
 
-  // eslint-disable-next-line max-params, complexity
+  // eslint-disable-next-line max-params, complexity -- mirrors text/template's evalCall
   evalCall(dot: Dot, f: GoFunc, isBuiltin: boolean, node: Node, name: string, allArgs: readonly ArgNode[] | null, final: Final): GoValue {
     const args = allArgs ? allArgs.slice(1) : [];
     const numIn = args.length + (final !== MISSING ? 1 : 0);

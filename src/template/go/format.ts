@@ -2,7 +2,7 @@
  * Go's fmt package as templates see it: %v of every value shape, Sprint/Sprintln/Sprintf with
  * verbs, flags, width and precision, and Go's error markers (%!d(float64=3), %!v(MISSING), ...).
  */
-import { GoInt, isSpecial, sortedKeys, typeName, type GoMap, type GoSlice, type GoValue } from "./value.js";
+import { GoInt, isSpecial, sortedKeys, typeName, type GoValue } from "./value.js";
 
 /** Parsed flags of one printf directive. */
 interface Spec {
@@ -205,6 +205,7 @@ function parseFlags(f: string, i: number, spec: Spec): number {
   return i;
 }
 
+// eslint-disable-next-line max-params -- mirrors fmt's argNumber/width/precision state
 function parseWidthPrec(f: string, i: number, spec: Spec, args: GoValue[], argi: number): [number, number] {
   [i, spec.width, argi] = parseNum(f, i, args, argi);
   if (spec.width < -1) {
@@ -266,8 +267,8 @@ export function formatArg(v: GoValue, verb: string, spec: Spec = NO_SPEC): strin
     return verb === "v" ? pad(formatValue(v), spec) : badVerb(v, verb);
   }
   const inner = (e: GoValue): string => (e === undefined || e === null ? "<nil>" : formatArg(e, verb, spec));
-  if (Array.isArray(v)) return "[" + (v as GoSlice).map(inner).join(" ") + "]";
-  const m = v as GoMap;
+  if (Array.isArray(v)) return "[" + (v).map(inner).join(" ") + "]";
+  const m = v;
   return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${inner(m[k])}`).join(" ") + "]";
 }
 
@@ -354,6 +355,6 @@ export function goSyntax(v: GoValue): string {
   if (v instanceof GoInt) return v.kind === "uint8" ? "0x" + v.v.toString(16) : v.v.toString();
   if (isSpecial(v)) return formatValue(v);
   if (Array.isArray(v)) return `${typeName(v)}{${v.map(goSyntax).join(", ")}}`;
-  const m = v as GoMap;
+  const m = v;
   return `${typeName(m)}{${sortedKeys(m).map((k) => `${goQuote(k)}:${goSyntax(m[k])}`).join(", ")}}`;
 }

@@ -166,7 +166,7 @@ class Parser {
     }
   }
 
-  // eslint-disable-next-line complexity
+   
   action(): Node {
     const token = this.nextNonSpace();
     switch (token.typ) {

@@ -98,9 +98,9 @@ export function typeName(v: GoValue): string {
       return "bool";
   }
   if (v instanceof GoInt) return v.kind;
-  if (Array.isArray(v)) return (v as GoSlice)[GOTYPE] ?? IFACE_SLICE;
+  if (Array.isArray(v)) return (v)[GOTYPE] ?? IFACE_SLICE;
   if (isSpecial(v)) return v.goType;
-  return (v as GoMap)[GOTYPE] ?? IFACE_MAP;
+  return (v)[GOTYPE] ?? IFACE_MAP;
 }
 
 /** Go's reflect.Kind name of a value. */
