@@ -1,0 +1,113 @@
+/**
+ * Comparison (sync-engine spec §5, §6): desired objects against live ones → per-resource sync
+ * status and health, the Application's sync status and aggregated health, and which resources are
+ * modified (for ApplyOutOfSyncOnly). Pure.
+ *
+ * A live object is in sync when every field the desired object sets has the same value live
+ * (objects compared key by key, arrays element by element with equal length), ignoring `status`
+ * and metadata other than labels and annotations. Fields the apiserver or controllers add are
+ * therefore never a difference, which is what server-side apply makes true for fields we own.
+ */
+import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceStatus } from "../api/index.js";
+import type { KubeObject } from "../kube/index.js";
+import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/index.js";
+import { isHook } from "./hooks.js";
+import { annotation, keyOf, keyString, versionOf } from "./objects.js";
+import { parseCsv } from "./hooks.js";
+import { objectWave } from "./waves.js";
+import type { HealthResult } from "./types.js";
+
+/** True when every value `desired` sets is equal in `live`. */
+export function isSubset(desired: unknown, live: unknown): boolean {
+  if (desired === null || desired === undefined) return live === null || live === undefined;
+  if (Array.isArray(desired)) {
+    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => isSubset(d, live[i]));
+  }
+  if (typeof desired === "object") {
+    if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
+    const l = live as Record<string, unknown>;
+    return Object.entries(desired as Record<string, unknown>).every(([k, v]) => isSubset(v, l[k]));
+  }
+  return desired === live;
+}
+
+/** The parts of an object that are compared. */
+function comparable(obj: KubeObject): Record<string, unknown> {
+  const { metadata, status: _status, ...rest } = obj;
+  return { ...rest, metadata: { labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} } };
+}
+
+/** True when the live object matches the desired one. */
+export function inSync(desired: KubeObject, live: KubeObject | undefined): boolean {
+  if (live === undefined) return false;
+  const d = comparable(desired);
+  const dm = d.metadata as { labels: object; annotations: object };
+  const l = comparable(live);
+  const lm = l.metadata as { labels: object; annotations: object };
+  return isSubset({ ...d, metadata: undefined }, { ...l, metadata: undefined }) && isSubset(dm.labels, lm.labels) && isSubset(dm.annotations, lm.annotations);
+}
+
+/** The result of comparing an Application. */
+export interface Comparison {
+  readonly sync: SyncStatus;
+  readonly health: HealthResult;
+  /** `status.resources[]`, in a stable order. */
+  readonly resources: ResourceStatus[];
+  /** keyString → false when the live object already matches (ApplyOutOfSyncOnly may skip it). */
+  readonly modified: ReadonlyMap<string, boolean>;
+}
+
+interface Entry {
+  readonly obj: KubeObject;
+  readonly live?: KubeObject;
+  readonly status: SyncStatus;
+  readonly requiresPruning: boolean;
+}
+
+function toStatus(e: Entry, health: HealthResult | undefined): ResourceStatus {
+  const k = keyOf(e.obj);
+  const out: ResourceStatus = { group: k.group, version: versionOf(e.obj), kind: k.kind, namespace: k.namespace, name: k.name, status: e.status };
+  if (health !== undefined) out.health = { status: health.status, ...(health.message ? { message: health.message } : {}) };
+  if (e.requiresPruning) out.requiresPruning = true;
+  const wave = objectWave(e.obj);
+  if (wave !== 0) out.syncWave = wave;
+  return out;
+}
+
+function ignoresExtraneous(obj: KubeObject): boolean {
+  return parseCsv(annotation(obj, Annotation.CompareOptions)).includes(CompareOption.IgnoreExtraneous);
+}
+
+/**
+ * Compares prepared sync targets (non-hooks are compared; hooks are ignored) with the live objects
+ * tracked as the Application's. Live objects no target claims are OutOfSync and require pruning;
+ * with compare option IgnoreExtraneous they do not make the Application OutOfSync.
+ */
+export function compare(targets: readonly KubeObject[], live: readonly KubeObject[]): Comparison {
+  const liveByKey = new Map(live.map((o) => [keyString(keyOf(o)), o]));
+  const entries: Entry[] = [];
+  const claimed = new Set<string>();
+  for (const t of targets.filter((o) => !isHook(o))) {
+    const key = keyString(keyOf(t));
+    claimed.add(key);
+    const l = liveByKey.get(key);
+    entries.push({ obj: t, live: l, status: inSync(t, l) ? SyncStatus.Synced : SyncStatus.OutOfSync, requiresPruning: false });
+  }
+  for (const l of live) {
+    if (claimed.has(keyString(keyOf(l))) || isHook(l)) continue;
+    entries.push({ obj: l, live: l, status: SyncStatus.OutOfSync, requiresPruning: true });
+  }
+  entries.sort((a, b) => keyString(keyOf(a.obj)).localeCompare(keyString(keyOf(b.obj))));
+  const healthInputs: AggregateInput[] = [];
+  const resources: ResourceStatus[] = [];
+  const modified = new Map<string, boolean>();
+  for (const e of entries) {
+    const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live);
+    resources.push(toStatus(e, health));
+    modified.set(keyString(keyOf(e.obj)), e.status !== SyncStatus.Synced);
+    const ignored = annotation(e.obj, Annotation.IgnoreHealthcheck) === "true";
+    healthInputs.push({ key: keyOf(e.obj), health, live: e.live !== undefined, ignored, childApp: e.obj.kind === "Application" });
+  }
+  const outOfSync = entries.some((e) => e.status !== SyncStatus.Synced && !(e.requiresPruning && ignoresExtraneous(e.obj)));
+  return { sync: outOfSync ? SyncStatus.OutOfSync : SyncStatus.Synced, health: aggregateHealth(healthInputs), resources, modified };
+}

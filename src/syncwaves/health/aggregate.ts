@@ -1,0 +1,57 @@
+/**
+ * Application health aggregation (sync-engine spec §5, controller/health.go): the worst health of
+ * the managed, non-hook resources, with Argo CD's exclusions. Pure.
+ */
+import type { HealthStatus } from "../../api/index.js";
+import type { HealthResult, ResourceKey } from "../types.js";
+
+/** Worst-last order of health codes. */
+const SEVERITY: readonly HealthStatus[] = ["Healthy", "Suspended", "Progressing", "Missing", "Degraded", "Unknown"];
+
+/** The worse of two health codes. */
+export function worseHealth(a: HealthStatus, b: HealthStatus): HealthStatus {
+  return SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a;
+}
+
+/** One managed resource as the aggregation sees it. */
+export interface AggregateInput {
+  readonly key: ResourceKey;
+  /** Its health; undefined when it has no health check. */
+  readonly health?: HealthResult;
+  /** True when the live object exists. */
+  readonly live: boolean;
+  /** Hooks and resources annotated `ignore-healthcheck: "true"` are left out. */
+  readonly ignored: boolean;
+  /** A child Application: its Missing/Unknown health is left out. */
+  readonly childApp?: boolean;
+}
+
+function describe(key: ResourceKey): string {
+  return `${key.group}/${key.kind}:${key.namespace}/${key.name}`;
+}
+
+/**
+ * Aggregates resource health: the worst of Healthy < Suspended < Progressing < Missing < Degraded <
+ * Unknown, skipping ignored resources, resources without health, individually Missing resources and
+ * Missing/Unknown child Applications. `Missing` when the app has resources but none is live.
+ * The message names up to three resources at the worst level: `Caused by a, b, c and N more`.
+ */
+export function aggregateHealth(resources: readonly AggregateInput[]): HealthResult {
+  const counted = resources.filter((r) => !r.ignored);
+  if (counted.length > 0 && counted.every((r) => !r.live)) return { status: "Missing" };
+  let status: HealthStatus = "Healthy";
+  const contributors: AggregateInput[] = [];
+  for (const r of counted) {
+    const h = r.health?.status;
+    if (h === undefined || h === "Missing") continue;
+    if (r.childApp === true && h === "Unknown") continue;
+    const next = worseHealth(status, h);
+    if (next !== status) contributors.length = 0;
+    status = next;
+    if (h === status && h !== "Healthy") contributors.push(r);
+  }
+  if (contributors.length === 0) return { status };
+  const names = contributors.slice(0, 3).map((r) => describe(r.key));
+  const more = contributors.length - names.length;
+  return { status, message: `Caused by ${names.join(", ")}${more > 0 ? ` and ${String(more)} more` : ""}` };
+}

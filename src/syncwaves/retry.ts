@@ -1,0 +1,92 @@
+/**
+ * Retry of failed operations (sync-engine spec §3.5): Go-style durations, the backoff schedule and
+ * the retry messages. Pure.
+ */
+import { ApplicationDefaults, type RetryStrategy } from "../api/index.js";
+
+const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Parses a backoff duration: a bare integer is seconds, otherwise a Go duration such as `5s`,
+ * `1m30s`, `250ms`. Returns milliseconds, or undefined when the text is not a duration.
+ */
+export function parseDuration(text: string): number | undefined {
+  const s = text.trim();
+  if (/^\d+$/.test(s)) return Number.parseInt(s, 10) * 1000;
+  const sign = s.startsWith("-") ? -1 : 1;
+  const body = s.replace(/^[+-]/, "");
+  if (body === "0") return 0;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+  let total = 0;
+  let at = 0;
+  while (at < body.length) {
+    re.lastIndex = at;
+    const m = re.exec(body);
+    if (m === null) return undefined;
+    total += Number.parseFloat(m[1] ?? "0") * (UNIT_MS[m[2] ?? ""] ?? 0);
+    at = re.lastIndex;
+  }
+  return at === 0 ? undefined : sign * total;
+}
+
+/** A retry strategy with its defaults resolved. */
+export interface RetryPolicy {
+  /** 0 = no retry; negative = unlimited. */
+  readonly limit: number;
+  readonly durationMs: number;
+  readonly factor: number;
+  /** ≤ 0 disables the cap. */
+  readonly maxDurationMs: number;
+  readonly refresh: boolean;
+}
+
+/** Resolves a retry strategy (absent: no retry); unparsable durations fall back to the defaults. */
+export function retryPolicy(strategy: RetryStrategy | undefined): RetryPolicy {
+  const b = strategy?.backoff;
+  return {
+    limit: strategy?.limit ?? 0,
+    durationMs: parseDuration(b?.duration ?? "") ?? (parseDuration(ApplicationDefaults.backoffDuration) as number),
+    factor: b?.factor ?? ApplicationDefaults.backoffFactor,
+    maxDurationMs: parseDuration(b?.maxDuration ?? "") ?? (parseDuration(ApplicationDefaults.backoffMaxDuration) as number),
+    refresh: strategy?.refresh ?? false,
+  };
+}
+
+/** The wait after the n-th failure: `min(maxDuration, duration × factor^n)`. */
+export function backoffMs(policy: RetryPolicy, n: number): number {
+  const raw = policy.durationMs * Math.pow(policy.factor, Math.max(0, n));
+  return policy.maxDurationMs > 0 ? Math.min(policy.maxDurationMs, raw) : raw;
+}
+
+/** When the operation retries after failing at `finishedAtMs` with `retryCount` retries recorded. */
+export function nextRetryAt(policy: RetryPolicy, finishedAtMs: number, retryCount: number): number {
+  return finishedAtMs + backoffMs(policy, retryCount);
+}
+
+/** True when another retry is allowed after `retryCount` retries. */
+export function canRetry(policy: RetryPolicy, retryCount: number): boolean {
+  return policy.limit < 0 || retryCount < policy.limit;
+}
+
+/** Go's `time.Kitchen` layout (`3:04PM`), in UTC. */
+export function kitchenTime(ms: number): string {
+  const d = new Date(ms);
+  const h = d.getUTCHours();
+  const m = String(d.getUTCMinutes()).padStart(2, "0");
+  return `${String(h % 12 === 0 ? 12 : h % 12)}:${m}${h < 12 ? "AM" : "PM"}`;
+}
+
+/** `<msg>. Retrying attempt #<n> at <time>.` */
+export function retryingMessage(message: string, attempt: number, atMs: number): string {
+  return `${message}. Retrying attempt #${String(attempt)} at ${kitchenTime(atMs)}.`;
+}
+
+/** `Retrying operation[ with latest revisions]. Attempt #<n>` */
+export function restartMessage(attempt: number, refresh: boolean): string {
+  return `Retrying operation${refresh ? " with latest revisions" : ""}. Attempt #${String(attempt)}`;
+}
+
+/** `<msg> (retried <n> times).` */
+export function exhaustedMessage(message: string, retries: number): string {
+  return `${message} (retried ${String(retries)} times).`;
+}
