@@ -1,0 +1,51 @@
+/**
+ * The ApplicationSet-level entry point: runs every top-level generator entry in order and
+ * returns, per generator kind, its parameter sets and effective template (§3.7), plus the
+ * ApplicationSet's requeue interval (§2.10). Any generator failure rejects the whole call, so
+ * callers never act on a partial result.
+ */
+import { mergeTemplate, type Json } from "../template/index.js";
+import type { ApplicationSet, ApplicationSetTemplate, GeneratorKind } from "../api/index.js";
+import type { GeneratorRegistry } from "./registry.js";
+import { entryRequeueAfterMs, kindsOf, transformEntry } from "./transform.js";
+import type { GeneratorContext, GeneratorSettings, ParamSet } from "./types.js";
+
+/** The parameter sets of one generator kind of one top-level entry, and the template they render. */
+export interface GeneratedParams {
+  /** Index of the entry in `spec.generators`. */
+  readonly entry: number;
+  readonly kind: GeneratorKind;
+  readonly params: ParamSet[];
+  /** spec.template with the generator's override merged over it. */
+  readonly template: ApplicationSetTemplate;
+}
+
+/**
+ * Generates the parameter sets of an ApplicationSet. Entries that set no known generator are
+ * skipped with a warning (Argo CD does the same). Rejects with the first GeneratorError.
+ */
+export async function generateParams(appSet: ApplicationSet, ctx: Omit<GeneratorContext, "depth">, registry: GeneratorRegistry): Promise<GeneratedParams[]> {
+  const out: GeneratedParams[] = [];
+  for (const [i, entry] of appSet.spec.generators.entries()) {
+    if (kindsOf(entry).length === 0) {
+      ctx.logger?.warn({ applicationSet: appSet.metadata.name, entry: i }, "ApplicationSet contains unrecognized generators");
+      continue;
+    }
+    const results = await transformEntry(entry, appSet, { ...ctx, depth: 0 }, { registry });
+    for (const r of results) {
+      const template = mergeTemplate(r.template as Json | undefined, appSet.spec.template as unknown as Json) as unknown as ApplicationSetTemplate;
+      out.push({ entry: i, kind: r.kind, params: r.params, template });
+    }
+  }
+  return out;
+}
+
+/** The ApplicationSet's requeue (ms): the minimum non-zero over top-level generators, 0 for none. */
+export function appSetRequeueAfterMs(appSet: ApplicationSet, settings: GeneratorSettings, registry: GeneratorRegistry): number {
+  let min = 0;
+  for (const entry of appSet.spec.generators) {
+    const ms = entryRequeueAfterMs(entry, { settings, depth: 0 }, registry);
+    if (ms > 0 && (min === 0 || ms < min)) min = ms;
+  }
+  return min;
+}

@@ -1,0 +1,160 @@
+/**
+ * Git generator (§2.3): directories or files of a repository at a revision. The revision is
+ * resolved to a commit first; everything else is read at that commit through the {@link GitReader}
+ * (which caches by commit). Directory rules use Go `path.Match`; file rules use git pathspecs, or
+ * doublestar with the new globbing. Files are YAML or JSON: one object, or a list of objects.
+ */
+import { parseAllDocuments } from "yaml";
+import { isRecord, type GitGenerator } from "../api/index.js";
+import { errorMessage } from "../errors.js";
+import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type TreeEntry } from "../git/index.js";
+import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
+import { appendValues, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
+import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
+
+type Rule = { readonly path: string; readonly exclude?: boolean | undefined };
+type Matcher = (path: string) => boolean;
+
+/** Compares two paths segment by segment (the order of a directory walk). */
+export function comparePaths(a: string, b: string): number {
+  const sa = a.split("/");
+  const sb = b.split("/");
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}
+
+function compileRules(rules: readonly Rule[], compile: (p: string) => Matcher, ctx: GeneratorContext): { include: Matcher[]; exclude: Matcher[] } {
+  const include: Matcher[] = [];
+  const exclude: Matcher[] = [];
+  for (const r of rules) {
+    try {
+      (r.exclude === true ? exclude : include).push(compile(r.path));
+    } catch (err) {
+      if (!(err instanceof BadPatternError)) throw err;
+      ctx.logger?.warn({ pattern: r.path }, "skipping a Git generator path with a malformed pattern");
+    }
+  }
+  return { include, exclude };
+}
+
+function selected(path: string, rules: { include: Matcher[]; exclude: Matcher[] }): boolean {
+  return rules.include.some((m) => m(path)) && !rules.exclude.some((m) => m(path));
+}
+
+/** Directories of the tree, minus dot-directories and everything below them. */
+export function treeDirectories(entries: readonly TreeEntry[]): string[] {
+  return entries
+    .filter((e) => e.type === "tree" && !e.path.split("/").some((seg) => seg.startsWith(".")))
+    .map((e) => e.path)
+    .sort(comparePaths);
+}
+
+async function readTree(git: GitReader, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
+  const commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal);
+  return { commit, entries: await git.listTree(spec.repoURL, commit, ctx.signal) };
+}
+
+async function directoryParams(git: GitReader, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
+  let tree;
+  try {
+    tree = await readTree(git, spec, ctx);
+  } catch (err) {
+    throw wrapError("error retrieving Git Directories", err);
+  }
+  const rules = compileRules(spec.directories ?? [], compilePathMatch, ctx);
+  const prefix = spec.pathParamPrefix ?? "";
+  return treeDirectories(tree.entries)
+    .filter((d) => selected(d, rules))
+    .map((d) => appendValues(pathParams({ path: d, prefix }, mode.goTemplate), spec.values, mode, ctx.renderer));
+}
+
+/** Resolves a symlink inside the tree to the blob it points at; undefined when it leaves the repository. */
+function followLink(entry: TreeEntry, target: string, blobs: ReadonlyMap<string, TreeEntry>): TreeEntry | undefined {
+  if (target.startsWith("/")) return undefined;
+  const parts = dirname(entry.path) === "." ? [] : dirname(entry.path).split("/");
+  for (const seg of target.split("/")) {
+    if (seg === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else if (seg !== "." && seg !== "") parts.push(seg);
+  }
+  const hit = blobs.get(parts.join("/"));
+  return hit === undefined ? undefined : { ...hit, path: entry.path };
+}
+
+/** The files selected by the rules, sorted by path, symlinks resolved (or dropped when they leave the tree). */
+async function selectFiles(git: GitReader, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; files: TreeEntry[] }> {
+  const tree = await readTree(git, spec, ctx);
+  const compile = ctx.settings.newGitFileGlobbing ? compileDoublestar : compilePathspec;
+  const rules = compileRules(spec.files ?? [], compile, ctx);
+  const chosen = tree.entries.filter((e) => e.type === "blob" && selected(e.path, rules)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const links = chosen.filter((e) => e.mode === "120000");
+  if (links.length === 0) return { commit: tree.commit, files: chosen };
+  const blobs = new Map(tree.entries.filter((e) => e.type === "blob" && e.mode !== "120000").map((e) => [e.path, e]));
+  const targets = await git.readBlobs(spec.repoURL, tree.commit, links, ctx.signal);
+  const resolved = new Map(links.map((l, i) => [l.path, followLink(l, targets[i]!.toString("utf8"), blobs)]));
+  const files = chosen.flatMap((e) => (e.mode === "120000" ? (resolved.get(e.path) ?? []) : [e]));
+  return { commit: tree.commit, files };
+}
+
+/** Parses a file as one object (empty → {}) or a list of objects (§2.3). */
+export function parseParamFile(text: string): Record<string, unknown>[] {
+  const docs = parseAllDocuments(text, { version: "1.1" });
+  const first = Array.isArray(docs) ? docs[0] : docs;
+  if (first === undefined) return [{}];
+  if (first.errors.length > 0) throw new Error(first.errors[0]!.message);
+  const value: unknown = first.toJS({ maxAliasCount: 1000 });
+  if (value === null || value === undefined) return [{}];
+  if (isRecord(value)) return [value];
+  if (Array.isArray(value) && value.every(isRecord)) return value;
+  throw new Error("error unmarshaling JSON: cannot unmarshal into an object or a list of objects");
+}
+
+function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerator, mode: TemplateMode): ParamSet {
+  const info = { path: dirname(path), filename: basename(path), prefix: spec.pathParamPrefix ?? "" };
+  const base = mode.goTemplate ? cloneJson(obj) : flattenParams(obj);
+  return { ...base, ...pathParams(info, mode.goTemplate) };
+}
+
+async function filesParams(git: GitReader, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
+  let selection;
+  let contents;
+  try {
+    selection = await selectFiles(git, spec, ctx);
+    contents = await git.readBlobs(spec.repoURL, selection.commit, selection.files, ctx.signal);
+  } catch (err) {
+    throw wrapError("error retrieving Git files", err);
+  }
+  const out: ParamSet[] = [];
+  selection.files.forEach((f, i) => {
+    let objects;
+    try {
+      objects = parseParamFile(contents[i]!.toString("utf8"));
+    } catch (err) {
+      throw new GeneratorError(`unable to process file '${f.path}' from repository '${spec.repoURL}': unable to parse file: ${errorMessage(err)}`);
+    }
+    for (const o of objects) out.push(appendValues(fileParams(o, f.path, spec, mode), spec.values, mode, ctx.renderer));
+  });
+  return out;
+}
+
+/** The Git generator. */
+export const gitGenerator: Generator<GitGenerator> = {
+  async generate(spec, appSet, ctx) {
+    const hasDirs = (spec.directories ?? []).length > 0;
+    if (!hasDirs && (spec.files ?? []).length === 0) throw new GeneratorError(GeneratorMessage.EmptyAppSet);
+    const git = ctx.ports.git;
+    if (git === undefined) throw new GeneratorError(`${GeneratorWrap.Git}: no Git reader configured`);
+    const mode = templateMode(appSet);
+    try {
+      return hasDirs ? await directoryParams(git, spec, mode, ctx) : await filesParams(git, spec, mode, ctx);
+    } catch (err) {
+      throw wrapError(GeneratorWrap.Git, err);
+    }
+  },
+  requeueAfterMs: (spec, settings) =>
+    spec.requeueAfterSeconds === undefined ? settings.defaultRequeueAfterMs : Math.max(0, spec.requeueAfterSeconds) * 1000,
+  template: (spec) => spec.template,
+};

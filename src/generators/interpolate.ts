@@ -1,0 +1,57 @@
+/**
+ * Matrix interpolation (§2.4): every string of the second child's spec (map keys included) is
+ * rendered with a parameter set of the first child. `values` entries are rendered with
+ * `missingkey=error` in goTemplate mode, and an entry that fails on a missing key is left verbatim
+ * so the child can resolve it later against its own parameters.
+ */
+import { isRecord } from "../api/index.js";
+import { TemplateRenderError } from "../template/index.js";
+import { GeneratorError, wrapError } from "./errors.js";
+import type { ParamSet, StringRenderer, TemplateMode } from "./types.js";
+
+interface Walk {
+  readonly params: ParamSet;
+  readonly mode: TemplateMode;
+  readonly renderer: StringRenderer;
+}
+
+const MISSING_KEY = /map has no entry for key/;
+
+function renderString(s: string, w: Walk): string {
+  return w.renderer.replace(s, w.params, w.mode.goTemplate, w.mode.options);
+}
+
+function renderValuesEntry(s: string, w: Walk): string {
+  if (!w.mode.goTemplate) return renderString(s, w);
+  try {
+    return w.renderer.replace(s, w.params, true, [...w.mode.options, "missingkey=error"]);
+  } catch (err) {
+    if (err instanceof TemplateRenderError && MISSING_KEY.test(err.message)) return s;
+    throw err;
+  }
+}
+
+function walk(v: unknown, w: Walk, inValues: boolean): unknown {
+  if (typeof v === "string") return inValues ? renderValuesEntry(v, w) : renderString(v, w);
+  if (Array.isArray(v)) return v.map((x) => walk(x, w, false));
+  if (!isRecord(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    out[renderString(k, w)] = walk(x, w, k === "values" && isRecord(x));
+  }
+  return out;
+}
+
+/**
+ * Renders a generator entry with `params`. An empty `params` returns the entry unchanged.
+ * Template errors become a GeneratorError.
+ */
+export function interpolateEntry<T extends Record<string, unknown>>(entry: T, params: ParamSet, mode: TemplateMode, renderer: StringRenderer): T {
+  if (Object.keys(params).length === 0) return entry;
+  try {
+    return walk(entry, { params, mode, renderer }, false) as T;
+  } catch (err) {
+    if (err instanceof GeneratorError) throw err;
+    throw wrapError("error interpolating params for generator", err);
+  }
+}

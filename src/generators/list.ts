@@ -1,0 +1,59 @@
+/**
+ * List generator (§2.1): one parameter set per element of `elements`, then per item of the YAML
+ * list in `elementsYaml`. In fasttemplate mode element values must be strings (a `values` object
+ * becomes `values.<k>` keys); in goTemplate mode elements are used as they are.
+ */
+import { parse as parseYaml } from "yaml";
+import { isRecord, type ListGenerator } from "../api/index.js";
+import { errorMessage } from "../errors.js";
+import { GeneratorError } from "./errors.js";
+import { cloneJson } from "./params.js";
+import { templateMode, type Generator, type ParamSet } from "./types.js";
+
+function fastElement(element: Record<string, unknown>): ParamSet {
+  const out: ParamSet = {};
+  for (const [k, v] of Object.entries(element)) {
+    if (k === "values") {
+      if (!isRecord(v)) throw new GeneratorError("error parsing values map");
+      for (const [vk, vv] of Object.entries(v)) {
+        if (typeof vv !== "string") throw new GeneratorError("error parsing values map");
+        out[`values.${vk}`] = vv;
+      }
+    } else if (typeof v === "string") {
+      out[k] = v;
+    } else {
+      throw new GeneratorError("error parsing value as string %!w(<nil>)");
+    }
+  }
+  return out;
+}
+
+function elementsFromYaml(text: string): ParamSet[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new GeneratorError(`error unmarshling decoded ElementsYaml ${errorMessage(err)}`);
+  }
+  if (doc === null || doc === undefined) return [];
+  if (!Array.isArray(doc) || !doc.every(isRecord)) {
+    throw new GeneratorError("error unmarshling decoded ElementsYaml error unmarshaling JSON: expected a list of objects");
+  }
+  return doc;
+}
+
+/** The List generator. */
+export const listGenerator: Generator<ListGenerator> = {
+  generate(spec, appSet) {
+    const mode = templateMode(appSet);
+    const out: ParamSet[] = [];
+    for (const element of spec.elements ?? []) {
+      if (!isRecord(element)) throw new GeneratorError(`error unmarshling list element: expected an object, got ${JSON.stringify(element)}`);
+      out.push(mode.goTemplate ? cloneJson(element) : fastElement(element));
+    }
+    if (spec.elementsYaml !== undefined && spec.elementsYaml.trim() !== "") out.push(...elementsFromYaml(spec.elementsYaml));
+    return Promise.resolve(out);
+  },
+  requeueAfterMs: () => 0,
+  template: (spec) => spec.template,
+};

@@ -1,0 +1,131 @@
+/**
+ * Plugin generator (§2.9): POSTs `input.parameters` to an HTTP plugin named by a ConfigMap
+ * (`baseUrl`, `token` as a `$key` or `$secret:key` reference, `requestTimeout` in seconds) and uses
+ * each object of `output.parameters` as a parameter set, with `generator.input.parameters` added.
+ */
+import { secretValue, type PluginGenerator } from "../api/index.js";
+import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
+import { appendValues, cloneJson, flattenParams } from "./params.js";
+import { isRecord } from "../api/index.js";
+import { templateMode, type Generator, type GeneratorContext, type ParamSet } from "./types.js";
+
+/** Default request timeout (Argo CD: 30 s). */
+export const DEFAULT_PLUGIN_TIMEOUT_MS = 30_000;
+/** Default requeue of plugin generators (Argo CD: 30 min). */
+export const PLUGIN_REQUEUE_MS = 30 * 60_000;
+/** The Secret a bare `$key` token refers to. */
+export const ARGOCD_SECRET = "argocd-secret";
+
+/** The plugin's connection settings. */
+interface PluginConfig {
+  readonly url: string;
+  readonly tokenRef: string;
+  readonly timeoutMs: number;
+}
+
+/** Reads the plugin ConfigMap (baseUrl, token, requestTimeout). */
+export function pluginConfig(data: Readonly<Record<string, string>>): PluginConfig {
+  const baseUrl = data["baseUrl"] ?? "";
+  if (baseUrl === "") throw new GeneratorError(GeneratorMessage.BaseUrlNotFound);
+  const token = data["token"] ?? "";
+  if (token === "") throw new GeneratorError(GeneratorMessage.TokenNotFound);
+  let timeoutMs = DEFAULT_PLUGIN_TIMEOUT_MS;
+  const raw = data["requestTimeout"];
+  if (raw !== undefined && raw !== "") {
+    if (!/^[+-]?\d+$/.test(raw.trim())) throw new GeneratorError(`error set requestTimeout : strconv.Atoi: parsing "${raw}": invalid syntax`);
+    timeoutMs = Number.parseInt(raw.trim(), 10) * 1000;
+  }
+  const path = "api/v1/getparams.execute";
+  return { url: baseUrl.endsWith("/") ? `${baseUrl}${path}` : `${baseUrl}/${path}`, tokenRef: token, timeoutMs };
+}
+
+/** Resolves `$key` (Secret argocd-secret) or `$secret:key`; an unknown key leaves the literal. */
+async function resolveToken(ref: string, ctx: GeneratorContext): Promise<string> {
+  if (!ref.startsWith("$")) {
+    throw new GeneratorError(`token is empty, or does not reference a secret key starting with '$': ${ref}`);
+  }
+  const body = ref.slice(1);
+  const colon = body.indexOf(":");
+  const [name, key] = colon < 0 ? [ARGOCD_SECRET, body] : [body.slice(0, colon), body.slice(colon + 1)];
+  const secret = await ctx.ports.secrets?.getSecret(name, ctx.signal);
+  const value = secret === undefined ? undefined : secretValue(secret, key);
+  if (value === undefined) {
+    ctx.logger?.warn({ secret: name, key }, "plugin token key not found; sending the reference as the token");
+    return ref;
+  }
+  return value.trim();
+}
+
+function apiErrorText(status: number, body: string): string {
+  let message = body;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isRecord(parsed)) {
+      const m = parsed["message"] ?? parsed["error"];
+      if (typeof m === "string" && m !== "") message = m;
+    }
+  } catch {
+    // not JSON: the raw body is the message
+  }
+  return `API error with status code ${String(status)}: ${message}`;
+}
+
+async function post(cfg: PluginConfig, token: string, body: string, ctx: GeneratorContext): Promise<string> {
+  const http = ctx.ports.fetch;
+  if (http === undefined) throw new Error("no HTTP client configured");
+  const abort = new AbortController();
+  const onParent = (): void => abort.abort(ctx.signal?.reason);
+  ctx.signal?.addEventListener("abort", onParent, { once: true });
+  const timer = ctx.clock.setTimeout(() => abort.abort(new Error(`Post "${cfg.url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)), cfg.timeoutMs);
+  try {
+    const headers = { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "User-Agent": "argocd-applicationset" };
+    const res = await http(cfg.url, { method: "POST", headers, body, signal: abort.signal });
+    const text = await res.text();
+    if (res.status < 200 || res.status > 299) throw new Error(apiErrorText(res.status, text));
+    return text;
+  } catch (err) {
+    if (abort.signal.aborted && abort.signal.reason instanceof Error) throw abort.signal.reason;
+    throw err;
+  } finally {
+    ctx.clock.clearTimeout(timer);
+    ctx.signal?.removeEventListener("abort", onParent);
+  }
+}
+
+function outputParameters(text: string): Record<string, unknown>[] {
+  if (text.trim() === "") return [];
+  const parsed: unknown = JSON.parse(text);
+  const output = isRecord(parsed) ? parsed["output"] : undefined;
+  const list = isRecord(output) ? output["parameters"] : undefined;
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list) || !list.every(isRecord)) throw new Error("output.parameters is not a list of objects");
+  return list;
+}
+
+async function callPlugin(spec: PluginGenerator, appSetName: string, ctx: GeneratorContext): Promise<Record<string, unknown>[]> {
+  if (ctx.ports.configMaps === undefined) throw new GeneratorError("error fetching ConfigMap: no ConfigMap source configured");
+  const data = await ctx.ports.configMaps.getConfigMapData(spec.configMapRef.name, ctx.signal);
+  const cfg = pluginConfig(data);
+  const token = await resolveToken(cfg.tokenRef, ctx);
+  const body = JSON.stringify({ applicationSetName: appSetName, input: { parameters: spec.input?.parameters ?? {} } });
+  try {
+    return outputParameters(await post(cfg, token, body, ctx));
+  } catch (err) {
+    throw wrapError(GeneratorWrap.PluginParams, wrapError(`error get api '${spec.configMapRef.name}'`, err));
+  }
+}
+
+/** The Plugin generator. */
+export const pluginGenerator: Generator<PluginGenerator> = {
+  async generate(spec, appSet, ctx) {
+    const mode = templateMode(appSet);
+    const objects = await callPlugin(spec, appSet.metadata.name ?? "", ctx);
+    const generator = { input: { parameters: cloneJson(spec.input?.parameters ?? {}) } };
+    return objects.map((o) => {
+      const base: ParamSet = mode.goTemplate ? cloneJson(o) : flattenParams(o);
+      return appendValues({ ...base, generator }, spec.values, mode, ctx.renderer);
+    });
+  },
+  requeueAfterMs: (spec) => (spec.requeueAfterSeconds === undefined ? PLUGIN_REQUEUE_MS : Math.max(0, spec.requeueAfterSeconds) * 1000),
+  template: (spec) => spec.template,
+};

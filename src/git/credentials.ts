@@ -1,0 +1,139 @@
+/**
+ * Repository credentials, Argo CD style: a Secret labelled `argocd.argoproj.io/secret-type:
+ * repository` whose `url` equals the repository URL, or else the `repo-creds` Secret whose `url` is
+ * the longest prefix of it. Keys: `username`/`password` (HTTPS basic; a token goes in `password`),
+ * `bearerToken` (HTTPS bearer), `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks).
+ *
+ * Credentials reach git through the environment only (GIT_CONFIG_* and GIT_SSH_COMMAND with a
+ * temporary 0600 key file): never on a command line, where `ps` and logs would show them.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isClusterSecret, Label, secretValue, SecretType, type Secret } from "../api/index.js";
+
+/** What authenticates git against one repository. */
+export interface RepoCredentials {
+  readonly username?: string;
+  readonly password?: string;
+  readonly bearerToken?: string;
+  readonly sshPrivateKey?: string;
+  /** Skip TLS verification (HTTPS) or host key checking (SSH). */
+  readonly insecure?: boolean;
+}
+
+/** Finds the credentials of a repository URL; undefined means anonymous access. */
+export type CredentialsLookup = (repoURL: string) => Promise<RepoCredentials | undefined>;
+
+/** Anonymous access for every repository. */
+export const noCredentials: CredentialsLookup = () => Promise.resolve(undefined);
+
+function credsOf(secret: Secret): RepoCredentials {
+  const get = (k: string): string | undefined => {
+    const v = secretValue(secret, k);
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const out: { -readonly [K in keyof RepoCredentials]: RepoCredentials[K] } = {};
+  const username = get("username");
+  const password = get("password");
+  const bearerToken = get("bearerToken");
+  const sshPrivateKey = get("sshPrivateKey");
+  if (username !== undefined) out.username = username;
+  if (password !== undefined) out.password = password;
+  if (bearerToken !== undefined) out.bearerToken = bearerToken;
+  if (sshPrivateKey !== undefined) out.sshPrivateKey = sshPrivateKey;
+  if (get("insecure") === "true") out.insecure = true;
+  return out;
+}
+
+/** Normalises a URL for comparison the way Argo CD does: lower case, no trailing `/` or `.git`. */
+export function normalizeRepoURL(url: string): string {
+  return url.trim().toLowerCase().replace(/\/+$/, "").replace(/\.git$/, "");
+}
+
+/**
+ * Builds a lookup over Argo CD repository Secrets: an exact `repository` match wins, else the
+ * `repo-creds` template with the longest URL prefix. Other Secrets are ignored.
+ */
+export function credentialsFromSecrets(secrets: readonly Secret[]): CredentialsLookup {
+  const repos = new Map<string, RepoCredentials>();
+  const templates: { prefix: string; creds: RepoCredentials }[] = [];
+  for (const s of secrets) {
+    if (isClusterSecret(s)) continue;
+    const type = s.metadata.labels?.[Label.SecretType];
+    const url = secretValue(s, "url");
+    if (url === undefined) continue;
+    if (type === SecretType.Repository) repos.set(normalizeRepoURL(url), credsOf(s));
+    if (type === SecretType.RepoCreds) templates.push({ prefix: url.trim().toLowerCase(), creds: credsOf(s) });
+  }
+  templates.sort((a, b) => b.prefix.length - a.prefix.length);
+  return (repoURL) => {
+    const exact = repos.get(normalizeRepoURL(repoURL));
+    if (exact !== undefined) return Promise.resolve(exact);
+    const lower = repoURL.trim().toLowerCase();
+    return Promise.resolve(templates.find((t) => lower.startsWith(t.prefix))?.creds);
+  };
+}
+
+/** Environment that authenticates one git command, and how to clean up after it. */
+export interface GitAuth {
+  readonly env: Record<string, string>;
+  /** Values to mask in error messages. */
+  readonly secrets: string[];
+  cleanup(): Promise<void>;
+}
+
+function configEnv(pairs: readonly (readonly [string, string])[]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };
+  pairs.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${String(i)}`] = k;
+    env[`GIT_CONFIG_VALUE_${String(i)}`] = v;
+  });
+  return env;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function httpHeader(creds: RepoCredentials): string | undefined {
+  if (creds.bearerToken !== undefined) return `Authorization: Bearer ${creds.bearerToken}`;
+  if (creds.password === undefined && creds.username === undefined) return undefined;
+  const basic = Buffer.from(`${creds.username ?? "x-access-token"}:${creds.password ?? ""}`, "utf8").toString("base64");
+  return `Authorization: Basic ${basic}`;
+}
+
+/**
+ * Prepares the environment for a git command against a repository with `creds`. HTTPS gets an
+ * `http.extraHeader` through GIT_CONFIG_* variables; SSH gets GIT_SSH_COMMAND with a temporary key
+ * file, removed by `cleanup`.
+ */
+export async function prepareGitAuth(creds: RepoCredentials | undefined): Promise<GitAuth> {
+  const pairs: [string, string][] = [];
+  const secrets: string[] = [];
+  let keyDir: string | undefined;
+  const env: Record<string, string> = {};
+  if (creds !== undefined) {
+    const header = httpHeader(creds);
+    if (header !== undefined) {
+      pairs.push(["http.extraHeader", header]);
+      secrets.push(header.slice("Authorization: ".length), creds.password ?? "", creds.bearerToken ?? "");
+    }
+    if (creds.insecure === true) pairs.push(["http.sslVerify", "false"]);
+    if (creds.sshPrivateKey !== undefined) {
+      keyDir = await mkdtemp(join(tmpdir(), "appset-git-key-"));
+      const keyFile = join(keyDir, "id");
+      await writeFile(keyFile, creds.sshPrivateKey.endsWith("\n") ? creds.sshPrivateKey : `${creds.sshPrivateKey}\n`, { mode: 0o600 });
+      const hostCheck = creds.insecure === true ? " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null" : "";
+      env["GIT_SSH_COMMAND"] = `ssh -i ${shellQuote(keyFile)} -o IdentitiesOnly=yes -o BatchMode=yes${hostCheck}`;
+    }
+  }
+  const dir = keyDir;
+  return {
+    env: { ...env, ...(pairs.length > 0 ? configEnv(pairs) : {}) },
+    secrets: secrets.filter((s) => s !== ""),
+    cleanup: async () => {
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * A Git reader over the real `git` program, for the Git generator now and Application sources
+ * later. A revision is first resolved to a commit with one `git ls-remote` (the only network
+ * round-trip when nothing changed); the commit is then fetched shallowly (`--depth 1`) into a bare
+ * cache repository per repository URL, and what was read from it (the tree, the blobs) is kept in
+ * memory by commit and object id. Commands against one repository run one at a time.
+ */
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { AppSetError } from "../errors.js";
+import { noCredentials, prepareGitAuth, type CredentialsLookup } from "./credentials.js";
+import { runGit, GitCommandError } from "./exec.js";
+
+/** Reason of a revision that names no branch, tag or commit of the repository. */
+export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
+
+/** One entry of a commit's tree. */
+export interface TreeEntry {
+  /** Path from the repository root, `/`-separated. */
+  readonly path: string;
+  readonly type: "blob" | "tree" | "commit";
+  /** Git file mode: 100644, 100755, 120000 (symlink), 040000, 160000 (submodule). */
+  readonly mode: string;
+  readonly oid: string;
+}
+
+/** Reads repositories at a commit. The generators depend on this port only. */
+export interface GitReader {
+  /** Resolves a branch, tag, `HEAD` (or ""), full ref or commit SHA to a commit SHA. */
+  resolveRevision(repoURL: string, revision: string, signal?: AbortSignal): Promise<string>;
+  /** Every entry of the commit's tree, recursively, directories included, in git's order. */
+  listTree(repoURL: string, commit: string, signal?: AbortSignal): Promise<readonly TreeEntry[]>;
+  /** The content of blobs of the commit, in the order asked. */
+  readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal): Promise<Buffer[]>;
+}
+
+/** Counters of the git commands run (what the cache saves is visible here). */
+export interface GitStats {
+  lsRemote: number;
+  fetch: number;
+  lsTree: number;
+  catFile: number;
+}
+
+/** Options of {@link GitRepoReader}. */
+export interface GitRepoReaderOptions {
+  /** Where the bare cache repositories live (one per repository URL). */
+  readonly cacheDir: string;
+  /** The scrubbed base environment of every git command (see `baseGitEnv`). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly credentials?: CredentialsLookup;
+  /** Trees kept in memory (default 256 commits). */
+  readonly maxTrees?: number;
+  /** Blobs kept in memory (default 50 000). */
+  readonly maxBlobs?: number;
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
+export class GitRepoReader implements GitReader {
+  readonly stats: GitStats = { lsRemote: 0, fetch: 0, lsTree: 0, catFile: 0 };
+  private readonly trees = new Map<string, readonly TreeEntry[]>();
+  private readonly blobs = new Map<string, Buffer>();
+  private readonly present = new Set<string>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly credentials: CredentialsLookup;
+
+  constructor(private readonly opts: GitRepoReaderOptions) {
+    this.credentials = opts.credentials ?? noCredentials;
+  }
+
+  async resolveRevision(repoURL: string, revision: string, signal?: AbortSignal): Promise<string> {
+    const rev = revision.trim();
+    if (SHA.test(rev)) return rev;
+    const out = await this.git(repoURL, ["ls-remote", "--", repoURL], signal);
+    this.stats.lsRemote++;
+    const refs = parseLsRemote(out.toString("utf8"));
+    const sha = pickRef(refs, rev);
+    if (sha === undefined) {
+      throw new AppSetError(REVISION_NOT_FOUND_REASON, `unable to resolve '${rev}' to a commit SHA in ${repoURL}`);
+    }
+    return sha;
+  }
+
+  async listTree(repoURL: string, commit: string, signal?: AbortSignal): Promise<readonly TreeEntry[]> {
+    const key = `${repoURL}\u0000${commit}`;
+    const cached = this.trees.get(key);
+    if (cached !== undefined) return cached;
+    const dir = await this.ensureCommit(repoURL, commit, signal);
+    const out = await this.git(repoURL, ["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
+    this.stats.lsTree++;
+    const entries = parseLsTree(out);
+    remember(this.trees, key, entries, this.opts.maxTrees ?? 256);
+    return entries;
+  }
+
+  async readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal): Promise<Buffer[]> {
+    const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
+    if (missing.length > 0) {
+      const dir = await this.ensureCommit(repoURL, commit, signal);
+      const out = await this.git(repoURL, ["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
+      this.stats.catFile++;
+      for (const [oid, content] of parseBatch(out)) remember(this.blobs, oid, content, this.opts.maxBlobs ?? 50_000);
+    }
+    return entries.map((e) => {
+      const b = this.blobs.get(e.oid);
+      if (b === undefined) throw new GitCommandError(`git cat-file: object ${e.oid} (${e.path}) missing`, undefined);
+      return b;
+    });
+  }
+
+  /** Makes sure `commit` is in the cache repository of `repoURL`; returns that repository's path. */
+  private async ensureCommit(repoURL: string, commit: string, signal?: AbortSignal): Promise<string> {
+    const dir = this.cachePath(repoURL);
+    const key = `${repoURL}\u0000${commit}`;
+    if (this.present.has(key)) return dir;
+    await this.serialized(repoURL, async () => {
+      await mkdir(dir, { recursive: true });
+      await this.git(repoURL, ["init", "--bare", "--quiet", "."], signal, { cwd: dir });
+      const has = await this.git(repoURL, ["cat-file", "-e", `${commit}^{commit}`], signal, { cwd: dir }).then(
+        () => true,
+        () => false,
+      );
+      if (!has) {
+        await this.git(repoURL, ["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], signal, { cwd: dir });
+        this.stats.fetch++;
+      }
+    });
+    this.present.add(key);
+    return dir;
+  }
+
+  private cachePath(repoURL: string): string {
+    const h = createHash("sha256").update(repoURL).digest("hex").slice(0, 24);
+    return join(this.opts.cacheDir, h);
+  }
+
+  private serialized<T>(repoURL: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(repoURL) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.locks.set(repoURL, tail);
+    void tail.then(() => {
+      if (this.locks.get(repoURL) === tail) this.locks.delete(repoURL);
+    });
+    return next;
+  }
+
+  private async git(repoURL: string, args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string } = {}): Promise<Buffer> {
+    const { cwd, input } = at;
+    const needsAuth = args[0] === "ls-remote" || args.includes("fetch");
+    const auth = await prepareGitAuth(needsAuth ? await this.credentials(repoURL) : undefined);
+    try {
+      return await runGit(this.opts.env, args, {
+        env: auth.env,
+        secrets: auth.secrets,
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(signal === undefined ? {} : { signal }),
+        ...(input === undefined ? {} : { input }),
+      });
+    } finally {
+      await auth.cleanup();
+    }
+  }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+/** Parses `git ls-remote` output into ref → SHA. */
+export function parseLsRemote(text: string): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const [sha, ref] = line.split("\t");
+    if (sha !== undefined && ref !== undefined && SHA.test(sha)) refs.set(ref.trim(), sha);
+  }
+  return refs;
+}
+
+/**
+ * Picks the commit a revision names among advertised refs: "" and HEAD → HEAD; then a branch, an
+ * (annotated tags peeled) tag, or a full ref name.
+ */
+export function pickRef(refs: ReadonlyMap<string, string>, revision: string): string | undefined {
+  if (revision === "" || revision === "HEAD") return refs.get("HEAD");
+  const candidates = [
+    `refs/heads/${revision}`,
+    `refs/tags/${revision}^{}`,
+    `refs/tags/${revision}`,
+    `${revision}^{}`,
+    revision,
+  ];
+  for (const c of candidates) {
+    const sha = refs.get(c);
+    if (sha !== undefined) return sha;
+  }
+  return undefined;
+}
+
+/** Parses `git ls-tree -r -t -z` output. */
+export function parseLsTree(out: Buffer): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const rec of out.toString("utf8").split("\u0000")) {
+    const tab = rec.indexOf("\t");
+    if (tab < 0) continue;
+    const [mode = "", type = "", oid = ""] = rec.slice(0, tab).split(" ");
+    if (type === "blob" || type === "tree" || type === "commit") entries.push({ path: rec.slice(tab + 1), type, mode, oid });
+  }
+  return entries;
+}
+
+/** Parses `git cat-file --batch` output: `<oid> <type> <size>\n<content>\n` per object. */
+export function parseBatch(out: Buffer): Map<string, Buffer> {
+  const res = new Map<string, Buffer>();
+  let pos = 0;
+  while (pos < out.length) {
+    const nl = out.indexOf(0x0a, pos);
+    if (nl < 0) break;
+    const [oid = "", type = "", size = ""] = out.subarray(pos, nl).toString("utf8").split(" ");
+    if (type === "missing" || size === "") {
+      pos = nl + 1;
+      continue;
+    }
+    const n = Number.parseInt(size, 10);
+    res.set(oid, Buffer.from(out.subarray(nl + 1, nl + 1 + n)));
+    pos = nl + 1 + n + 1;
+  }
+  return res;
+}

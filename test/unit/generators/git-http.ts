@@ -1,0 +1,89 @@
+/**
+ * git's own smart-HTTP backend (`git http-backend`) behind a node:http CGI bridge on 127.0.0.1,
+ * optionally requiring HTTP basic auth: real remote repositories for tests.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gitEnv } from "./support.js";
+
+/** A running server; `stop` closes it. */
+export interface GitHttpServer {
+  readonly url: string;
+  /** Requests served, by path (for asserting round-trips). */
+  readonly requests: string[];
+  stop(): Promise<void>;
+}
+
+function authorized(req: IncomingMessage, auth: { username: string; password: string } | undefined): boolean {
+  if (auth === undefined) return true;
+  const header = req.headers.authorization ?? "";
+  const want = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
+  return header === want;
+}
+
+function cgi(root: string, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const child = spawn("git", ["http-backend"], {
+    env: {
+      ...gitEnv(),
+      GIT_PROJECT_ROOT: root,
+      GIT_HTTP_EXPORT_ALL: "1",
+      PATH_INFO: decodeURIComponent(url.pathname),
+      QUERY_STRING: url.search.slice(1),
+      REQUEST_METHOD: req.method ?? "GET",
+      CONTENT_TYPE: req.headers["content-type"] ?? "",
+      GIT_PROTOCOL: String(req.headers["git-protocol"] ?? ""),
+      HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"] ?? ""),
+      REMOTE_ADDR: "127.0.0.1",
+    },
+  });
+  req.pipe(child.stdin);
+  let head = Buffer.alloc(0);
+  let headersDone = false;
+  child.stdout.on("data", (chunk: Buffer) => {
+    if (headersDone) {
+      res.write(chunk);
+      return;
+    }
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf("\r\n\r\n");
+    if (end < 0) return;
+    headersDone = true;
+    let status = 200;
+    for (const line of head.subarray(0, end).toString("utf8").split("\r\n")) {
+      const i = line.indexOf(":");
+      const k = line.slice(0, i).trim();
+      const v = line.slice(i + 1).trim();
+      if (k.toLowerCase() === "status") status = Number.parseInt(v, 10);
+      else res.setHeader(k, v);
+    }
+    res.statusCode = status;
+    res.write(head.subarray(end + 4));
+  });
+  child.on("close", () => res.end());
+}
+
+/** Serves the bare repositories under `root` at http://127.0.0.1:<port>/<name>. */
+export async function serveGitHttp(root: string, auth?: { username: string; password: string }): Promise<GitHttpServer> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method ?? ""} ${req.url ?? ""}`);
+    if (!authorized(req, auth)) {
+      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' }).end();
+      return;
+    }
+    cgi(root, req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    requests,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
