@@ -9,7 +9,9 @@
  * `KubeConfig.applySecurityAuthentication` builds a fresh undici Agent on every call, so every
  * request would open a new TLS connection; the transport keeps the first one and reuses it (headers,
  * which may carry a rotating token, are still computed per request). {@link KubeTransport.close}
- * closes it.
+ * closes it. Streams (watches) are the exception: each gets a connection of its own (see
+ * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
+ * client-node supplies no dispatcher and undici's global one is used for everything.
  */
 import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
@@ -78,16 +80,22 @@ export class KubeTransport {
    * Sends a request whose response is a stream of newline-delimited JSON and calls `onLine` for each
    * line. Resolves when the server ends the stream; rejects on an HTTP error, a network failure or
    * an abort of `req.signal`.
+   *
+   * A stream gets a connection of its own, destroyed when the stream ends however it ends. undici
+   * does not drop a connection when a request on it is aborted mid-body, and it queues the next
+   * request onto that same socket: a watch aborted because its connection went silent would be
+   * reopened on the dead connection forever.
    */
   async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
-    const res = await this.send(req);
-    if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
-    const body = res.body.stream();
-    if (body === null) return;
+    const { res, dispatcher } = await this.sendOn(req, "dedicated");
     try {
-      await readLines(body, onLine);
+      if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
+      const body = res.body.stream();
+      if (body !== null) await readLines(body, onLine);
     } catch (err) {
       throw toKubeApiError(err);
+    } finally {
+      await dispatcher?.destroy().catch(() => undefined);
     }
   }
 
@@ -99,6 +107,11 @@ export class KubeTransport {
   }
 
   private async send(req: HttpRequest): Promise<ResponseContext> {
+    return (await this.sendOn(req, "pooled")).res;
+  }
+
+  /** Sends on the pooled connection, or on a dedicated one returned for the caller to destroy. */
+  private async sendOn(req: HttpRequest, connection: "pooled" | "dedicated"): Promise<{ res: ResponseContext; dispatcher: Dispatcher }> {
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v));
@@ -110,11 +123,14 @@ export class KubeTransport {
       ctx.setBody(JSON.stringify(req.body));
     }
     if (req.signal !== undefined) ctx.setSignal(req.signal);
+    let dedicated: Dispatcher;
     try {
       await this.kc.applySecurityAuthentication(ctx);
-      this.reuseDispatcher(ctx);
-      return await this.http.send(ctx).toPromise();
+      if (connection === "pooled") this.reuseDispatcher(ctx);
+      else dedicated = ctx.getDispatcher();
+      return { res: await this.http.send(ctx).toPromise(), dispatcher: dedicated };
     } catch (err) {
+      await dedicated?.destroy().catch(() => undefined);
       throw toKubeApiError(err);
     }
   }
