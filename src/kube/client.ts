@@ -37,6 +37,8 @@ const watchEventTypes = new Set<string>(["ADDED", "MODIFIED", "DELETED", "BOOKMA
 export interface KubeApiClientOptions {
   /** fieldManager sent on writes that do not name their own. */
   fieldManager?: string;
+  /** Bound on every non-watch request (default 60 s). */
+  requestTimeoutMs?: number;
 }
 
 /** {@link KubeClient} and {@link ListWatchSource} over the apiserver's REST API. */
@@ -48,7 +50,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
 
   /** Builds a client from a kubeconfig file, the in-cluster service account, or the defaults. */
   static fromConfig(source: KubeConfigSource, options?: KubeApiClientOptions): KubeApiClient {
-    return new KubeApiClient(new KubeTransport(loadKubeConfig(source)), options);
+    return new KubeApiClient(new KubeTransport(loadKubeConfig(source), { requestTimeoutMs: options?.requestTimeoutMs }), options);
   }
 
   async get<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey): Promise<T> {

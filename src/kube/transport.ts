@@ -54,7 +54,15 @@ export class KubeTransport {
   private readonly http = new IsomorphicFetchHttpLibrary();
   private dispatcher: Dispatcher;
 
-  constructor(private readonly kc: KubeConfig) {}
+  private readonly requestTimeoutMs: number;
+
+  /** `requestTimeoutMs` bounds every non-streaming request (default 60 s). */
+  constructor(
+    private readonly kc: KubeConfig,
+    options: { requestTimeoutMs?: number } = {},
+  ) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  }
 
   /** The apiserver URL of the current context. */
   get server(): string {
@@ -63,10 +71,24 @@ export class KubeTransport {
     return cluster.server.replace(/\/+$/, "");
   }
 
-  /** Sends a request and returns the parsed JSON body; throws a `KubeApiError` on any failure. */
+  /**
+   * Sends a request and returns the parsed JSON body; throws a `KubeApiError` on any failure. A
+   * request unanswered within `requestTimeoutMs` fails with Timeout and drops the pooled connection,
+   * which may be dead, so the next request opens a fresh one.
+   */
   async request(req: HttpRequest): Promise<unknown> {
-    const res = await this.send(req);
-    const text = await readText(res);
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
+    let res: ResponseContext;
+    let text: string;
+    try {
+      res = await this.send({ ...req, signal });
+      text = await readText(res);
+    } catch (err) {
+      if (!timeout.aborted) throw err;
+      await this.close();
+      throw new KubeApiError({ status: 0, reason: KubeReason.Timeout, message: `no answer within ${this.requestTimeoutMs} ms: ${req.method} ${req.path}`, cause: err });
+    }
     if (res.httpStatusCode < 200 || res.httpStatusCode > 299) throw fromStatus(res.httpStatusCode, text);
     if (text === "") return undefined;
     try {
@@ -99,11 +121,11 @@ export class KubeTransport {
     }
   }
 
-  /** Closes the pooled connection; later requests open a new one. */
+  /** Drops the pooled connection (in-flight requests on it fail); later requests open a new one. */
   async close(): Promise<void> {
     const d = this.dispatcher;
     this.dispatcher = undefined;
-    await d?.close();
+    await d?.destroy().catch(() => undefined);
   }
 
   private async send(req: HttpRequest): Promise<ResponseContext> {

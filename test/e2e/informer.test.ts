@@ -222,6 +222,29 @@ describe("with a connection that goes silently dead", () => {
   });
 });
 
+describe("a plain request on a silently dead connection", () => {
+  const proxy = new SilencingProxy();
+
+  afterAll(async () => {
+    await proxy.stop();
+  });
+
+  it("times out, and the next request gets a fresh connection", async () => {
+    const kubeconfigPath = inject("kubeconfigPath");
+    const target = new URL(loadKubeConfig({ kind: "file", path: kubeconfigPath }).getCurrentCluster()!.server);
+    const client = new KubeApiClient(new KubeTransport(withServer(kubeconfigPath, await proxy.start(target)), { requestTimeoutMs: 1_500 }));
+    try {
+      await client.get(Namespaces, { name: "default" });
+      proxy.silenceExisting();
+      const err = await client.get(Namespaces, { name: "default" }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ reason: "Timeout", status: 0 });
+      expect((await client.get(Namespaces, { name: "default" })).metadata?.name).toBe("default");
+    } finally {
+      await client.transport.close();
+    }
+  });
+});
+
 describe("on a private control plane whose apiserver restarts", () => {
   let cp: ControlPlane;
 
