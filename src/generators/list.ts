@@ -42,18 +42,19 @@ function elementsFromYaml(text: string): ParamSet[] {
   return doc;
 }
 
+function listParams(spec: ListGenerator, goTemplate: boolean): ParamSet[] {
+  const out: ParamSet[] = [];
+  for (const element of spec.elements ?? []) {
+    if (!isRecord(element)) throw new GeneratorError(`error unmarshling list element: expected an object, got ${JSON.stringify(element)}`);
+    out.push(goTemplate ? cloneJson(element) : fastElement(element));
+  }
+  if (spec.elementsYaml !== undefined && spec.elementsYaml.trim() !== "") out.push(...elementsFromYaml(spec.elementsYaml));
+  return out;
+}
+
 /** The List generator. */
 export const listGenerator: Generator<ListGenerator> = {
-  generate(spec, appSet) {
-    const mode = templateMode(appSet);
-    const out: ParamSet[] = [];
-    for (const element of spec.elements ?? []) {
-      if (!isRecord(element)) throw new GeneratorError(`error unmarshling list element: expected an object, got ${JSON.stringify(element)}`);
-      out.push(mode.goTemplate ? cloneJson(element) : fastElement(element));
-    }
-    if (spec.elementsYaml !== undefined && spec.elementsYaml.trim() !== "") out.push(...elementsFromYaml(spec.elementsYaml));
-    return Promise.resolve(out);
-  },
+  generate: (spec, appSet) => Promise.resolve().then(() => listParams(spec, templateMode(appSet).goTemplate)),
   requeueAfterMs: () => 0,
   template: (spec) => spec.template,
 };

@@ -1,0 +1,165 @@
+/**
+ * `appset generate`: renders the Applications of an ApplicationSet file offline, without a
+ * controller, like `argocd appset generate`. Cluster Secrets come from `--clusters FILE` (Secrets
+ * as YAML or JSON: several documents, a List, or an array; `data` base64 or `stringData`) or from
+ * the current kubeconfig's cluster with `--from-cluster`; the implicit local cluster is there as
+ * in the controller. Git generators read real repositories (a path, a file:// URL or a remote URL),
+ * with credentials from repository Secrets in the same sources. Output: the Applications sorted by
+ * name, as YAML documents or (`-o json`) a JSON array; on failure, the error on stderr and exit 1.
+ */
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { parseAllDocuments, stringify } from "yaml";
+import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
+import { SystemClock } from "../clock/index.js";
+import { errorMessage } from "../errors.js";
+import { baseGitEnv, credentialsFromSecrets, GitRepoReader } from "../git/index.js";
+import { createRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
+import { generateApplications, type RenderedApplication } from "../generators/applications.js";
+import { portsFromKubeReader, portsFromObjects, type ObjectPorts } from "../generators/object-ports.js";
+import { KubeApiClient, loadKubeConfig, type KubeObject } from "../kube/index.js";
+import { TemplateEngine } from "../template/index.js";
+
+const USAGE = `Usage: appset generate -f FILE [flags]
+
+Renders the Applications an ApplicationSet generates, sorted by name.
+
+Flags:
+  -f, --file FILE            the ApplicationSet (YAML or JSON; "-" reads stdin)
+  -o, --output FORMAT        yaml (default) or json
+      --clusters FILE        cluster and repository Secrets (YAML/JSON documents, a List or an array)
+      --objects FILE         other objects the generators read (ConfigMaps, Secrets, decision resources)
+      --from-cluster         read Secrets, ConfigMaps and resources from the current kubeconfig's cluster
+      --namespace NS         the Argo CD namespace (default: the ApplicationSet's, else "argocd")
+      --git-cache DIR        where fetched repositories are cached
+      --new-git-file-globbing  doublestar globbing for Git files generators
+      --max-nesting-depth N  deepest matrix/merge nesting accepted (default ${String(DEFAULT_GENERATOR_SETTINGS.maxNestingDepth)})
+`;
+
+/** The process surroundings the command uses (injected, so tests run it in-process). */
+export interface GenerateIO {
+  out(s: string): void;
+  err(s: string): void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readStdin?(): Promise<string>;
+}
+
+class UsageError extends Error {}
+
+/** Reads Kubernetes objects from YAML or JSON text: documents, Lists, or arrays. */
+export function parseObjects(text: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  const add = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (isRecord(v) && Array.isArray(v["items"]) && typeof v["kind"] === "string" && v["kind"].endsWith("List")) v["items"].forEach(add);
+    else if (isRecord(v)) out.push(v);
+  };
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
+    add(doc.toJS());
+  }
+  return out;
+}
+
+async function readText(path: string, io: GenerateIO): Promise<string> {
+  if (path === "-") {
+    if (io.readStdin === undefined) throw new UsageError("reading stdin is not supported here");
+    return io.readStdin();
+  }
+  return readFile(path, "utf8");
+}
+
+function parseFlags(args: readonly string[]) {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      file: { type: "string", short: "f" },
+      output: { type: "string", short: "o", default: "yaml" },
+      clusters: { type: "string" },
+      objects: { type: "string" },
+      "from-cluster": { type: "boolean", default: false },
+      namespace: { type: "string" },
+      "git-cache": { type: "string" },
+      "new-git-file-globbing": { type: "boolean", default: false },
+      "max-nesting-depth": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.output !== "yaml" && values.output !== "json") throw new UsageError(`unknown output format "${values.output}"`);
+  const depth = values["max-nesting-depth"] === undefined ? DEFAULT_GENERATOR_SETTINGS.maxNestingDepth : Number(values["max-nesting-depth"]);
+  if (!Number.isInteger(depth) || depth < 1) throw new UsageError("--max-nesting-depth must be a positive integer");
+  return { ...values, depth };
+}
+
+type Flags = ReturnType<typeof parseFlags>;
+
+async function loadAppSets(flags: Flags, io: GenerateIO): Promise<ApplicationSet[]> {
+  if (flags.file === undefined) throw new UsageError("-f FILE is required");
+  const objects = parseObjects(await readText(flags.file, io)).filter((o) => o.kind === undefined || o.kind === "ApplicationSet");
+  if (objects.length === 0) throw new Error(`${flags.file}: no ApplicationSet found`);
+  return objects.map((o) => {
+    const res = parseApplicationSet(o);
+    if (!res.ok) throw res.error;
+    return res.value;
+  });
+}
+
+function currentNamespace(): string | undefined {
+  const kc = loadKubeConfig({ kind: "default" });
+  return kc.getContextObject(kc.getCurrentContext())?.namespace;
+}
+
+async function objectPorts(flags: Flags, namespace: string, io: GenerateIO): Promise<ObjectPorts> {
+  if (flags["from-cluster"]) return portsFromKubeReader(KubeApiClient.fromConfig({ kind: "default" }), namespace);
+  const objects: KubeObject[] = [];
+  for (const f of [flags.clusters, flags.objects]) if (f !== undefined) objects.push(...parseObjects(await readText(f, io)));
+  return portsFromObjects(objects, namespace);
+}
+
+function toOutput(apps: RenderedApplication[], format: string): string {
+  if (format === "json") return `${JSON.stringify(apps, null, 2)}\n`;
+  return apps.map((a) => stringify(a, { lineWidth: 0 })).join("---\n");
+}
+
+async function render(flags: Flags, io: GenerateIO): Promise<string> {
+  const appSets = await loadAppSets(flags, io);
+  const clock = new SystemClock();
+  const engine = new TemplateEngine({ now: () => clock.now() });
+  const registry = createRegistry();
+  const cacheDir = flags["git-cache"] ?? join(tmpdir(), "appset-git-cache");
+  const all: RenderedApplication[] = [];
+  for (const appSet of appSets) {
+    const namespace = flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace() : undefined) ?? "argocd";
+    const objects = await objectPorts(flags, namespace, io);
+    const credentials = credentialsFromSecrets(await objects.allSecrets());
+    const ports: GeneratorPorts = { ...objects, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials }), fetch };
+    const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };
+    all.push(...(await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine })));
+  }
+  all.sort((a, b) => ((a.metadata.name ?? "") < (b.metadata.name ?? "") ? -1 : (a.metadata.name ?? "") > (b.metadata.name ?? "") ? 1 : 0));
+  return toOutput(all, flags.output);
+}
+
+/** Runs `appset generate ARGS`; resolves to the exit code (0 ok, 1 generation failed, 2 usage). */
+export async function generateCommand(args: readonly string[], io: GenerateIO): Promise<number> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(args);
+    if (flags.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    io.out(await render(flags, io));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || (isRecord(err) && typeof err["code"] === "string" && err["code"].startsWith("ERR_PARSE_ARGS"))) {
+      io.err(`appset generate: ${errorMessage(err)}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`appset generate: ${errorMessage(err)}\n`);
+    return 1;
+  }
+}
