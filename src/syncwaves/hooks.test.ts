@@ -17,7 +17,7 @@ const HELM = "helm.sh/hook";
 const POLICY = "argocd.argoproj.io/hook-delete-policy";
 const HELM_POLICY = "helm.sh/hook-delete-policy";
 
-const withAnn = (annotations: Record<string, string>) => obj("Job", "j", { annotations });
+const withAnn = (annotations: Record<string, string | undefined>) => obj("Job", "j", { annotations: annotations as Record<string, string> });
 
 describe("parseCsv", () => {
   it.each([

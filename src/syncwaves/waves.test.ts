@@ -18,7 +18,7 @@ describe("objectWave", () => {
     { name: "rejects spaces like Go's Atoi", ann: { "argocd.argoproj.io/sync-wave": " 4" }, wave: 0 },
     { name: "defaults to 0", ann: {}, wave: 0 },
   ])("$name", ({ ann, wave: w }) => {
-    expect(objectWave(obj("ConfigMap", "c", { annotations: ann }))).toBe(w);
+    expect(objectWave(obj("ConfigMap", "c", { annotations: ann as Record<string, string> }))).toBe(w);
   });
 });
 
