@@ -195,18 +195,21 @@ describe("stopping", () => {
   });
 });
 
-describe("with a connection that goes silently dead", () => {
+describe("over a connection that goes silently dead", () => {
   const proxy = new SilencingProxy();
+  const kubeconfigPath = (): string => inject("kubeconfigPath");
+  let via: string;
+
+  beforeAll(async () => {
+    via = await proxy.start(new URL(loadKubeConfig({ kind: "file", path: kubeconfigPath() }).getCurrentCluster()!.server));
+  });
 
   afterAll(async () => {
     await proxy.stop();
   });
 
-  it("notices the silence within its idle timeout and resumes on a new connection", async () => {
-    const kubeconfigPath = inject("kubeconfigPath");
-    const target = new URL(loadKubeConfig({ kind: "file", path: kubeconfigPath }).getCurrentCluster()!.server);
-    const via = await proxy.start(target);
-    const { client, ns, informer, rec } = await harness(kubeconfigPath, { idleTimeoutMs: 3_000, watchTimeoutSeconds: 600 }, via);
+  it("the informer notices the silence within its idle timeout and resumes on a new connection", async () => {
+    const { client, ns, informer, rec } = await harness(kubeconfigPath(), { idleTimeoutMs: 3_000, watchTimeoutSeconds: 600 }, via);
     await client.create(ConfigMaps, cm(ns, "first", "1"));
     await rec.waitFor("add first@1");
     const before = informer.stats();
@@ -220,19 +223,9 @@ describe("with a connection that goes silently dead", () => {
     expect(after.lists).toBe(before.lists);
     expect(rec.count("add first@1")).toBe(1);
   });
-});
 
-describe("a plain request on a silently dead connection", () => {
-  const proxy = new SilencingProxy();
-
-  afterAll(async () => {
-    await proxy.stop();
-  });
-
-  it("times out, and the next request gets a fresh connection", async () => {
-    const kubeconfigPath = inject("kubeconfigPath");
-    const target = new URL(loadKubeConfig({ kind: "file", path: kubeconfigPath }).getCurrentCluster()!.server);
-    const client = new KubeApiClient(new KubeTransport(withServer(kubeconfigPath, await proxy.start(target)), { requestTimeoutMs: 1_500 }));
+  it("a plain request times out, and the next request gets a fresh connection", async () => {
+    const client = new KubeApiClient(new KubeTransport(withServer(kubeconfigPath(), via), { requestTimeoutMs: 1_500 }));
     try {
       await client.get(Namespaces, { name: "default" });
       proxy.silenceExisting();
