@@ -129,6 +129,21 @@ describe("Informer", () => {
     await informer.stop();
   });
 
+  it("treats an ERROR event other than 410 as a failure: backs off, then watches again without relisting", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "ERROR", object: { kind: "Status", code: 500, reason: "InternalError", message: "etcd hiccup" } });
+    await settle();
+    expect(source.sessions).toHaveLength(1);
+    await clock.advanceAsync(500);
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    expect(informer.stats()).toMatchObject({ lists: 1, gone: 0, failures: 1 });
+    await informer.stop();
+  });
+
   it("backs off after a failure and resumes the watch from the last resourceVersion without relisting", async () => {
     const { clock, source, informer } = setup();
     source.lists = [() => list("10")];

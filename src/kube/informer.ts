@@ -7,7 +7,8 @@
  *   jittered exponential backoff ({@link backoffDelay}) on the injected Clock, never in a tight loop;
  * - HTTP 410 / an `ERROR` event with code 410 (expired resourceVersion or continue token) relists;
  * - a watch that is silently dead (no event and no bookmark for `idleTimeoutMs`; bookmarks are
- *   requested and arrive about once a minute) is aborted and reopened from the last resourceVersion;
+ *   requested and arrive about once a minute) is aborted and reopened from the last resourceVersion
+ *   (on a new connection: the transport gives every watch a connection of its own);
  * - a server-side close (`timeoutSeconds`) reopens the watch from the last resourceVersion at once;
  * - a relist is diffed against the cache ({@link diffRelist}): unchanged objects deliver nothing, so
  *   a relist never repeats an "added";
@@ -36,7 +37,10 @@ export interface InformerLog {
   warn(obj: object, msg: string): void;
 }
 
-/** Callbacks for cache changes. Exceptions thrown by a handler are logged and swallowed. */
+/**
+ * Callbacks for cache changes, called synchronously as events arrive, so keep them short (enqueue a
+ * key). Exceptions thrown by a handler are logged and swallowed.
+ */
 export interface InformerHandlers<T> {
   add?(obj: T): void;
   update?(oldObj: T, newObj: T): void;
