@@ -31,14 +31,21 @@ function renderValuesEntry(s: string, w: Walk): string {
   }
 }
 
-function walk(v: unknown, w: Walk, inValues: boolean): unknown {
-  if (typeof v === "string") return inValues ? renderValuesEntry(v, w) : renderString(v, w);
-  if (Array.isArray(v)) return v.map((x) => walk(x, w, false));
+function walk(v: unknown, w: Walk): unknown {
+  if (typeof v === "string") return renderString(v, w);
+  if (Array.isArray(v)) return v.map((x) => walk(x, w));
   if (!isRecord(v)) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    out[renderString(k, w)] = walk(x, w, k === "values" && isRecord(x));
+    out[renderString(k, w)] = k === "values" && isRecord(x) ? walkValues(x, w) : walk(x, w);
   }
+  return out;
+}
+
+/** A generator's `values` map: string entries get the missing-key-tolerant rendering. */
+function walkValues(values: Record<string, unknown>, w: Walk): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(values)) out[renderString(k, w)] = typeof x === "string" ? renderValuesEntry(x, w) : walk(x, w);
   return out;
 }
 
@@ -49,7 +56,7 @@ function walk(v: unknown, w: Walk, inValues: boolean): unknown {
 export function interpolateEntry<T extends Record<string, unknown>>(entry: T, params: ParamSet, mode: TemplateMode, renderer: StringRenderer): T {
   if (Object.keys(params).length === 0) return entry;
   try {
-    return walk(entry, { params, mode, renderer }, false) as T;
+    return walk(entry, { params, mode, renderer }) as T;
   } catch (err) {
     if (err instanceof GeneratorError) throw err;
     throw wrapError("error interpolating params for generator", err);
