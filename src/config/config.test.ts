@@ -1,0 +1,229 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ConfigSchema, configUsage, effectiveLogLevel, parseConfig, type Config, type Env } from "./config.js";
+import { OPTIONS } from "./options.js";
+
+const ACS = "ARGOCD_APPLICATIONSET_CONTROLLER_";
+
+function config(argv: string[] = [], env: Env = {}): { config: Config; warnings: string[] } {
+  const r = parseConfig(argv, env);
+  if (r.kind !== "config") throw new Error(`expected a config, got ${JSON.stringify(r)}`);
+  return r;
+}
+
+function errorOf(argv: string[], env: Env = {}): string {
+  const r = parseConfig(argv, env);
+  if (r.kind !== "error") throw new Error(`expected an error, got ${r.kind}`);
+  return r.message;
+}
+
+describe("parseConfig defaults", () => {
+  it("gives Argo CD's defaults with no flags and an empty environment", () => {
+    const { config: c, warnings } = config();
+    expect(warnings).toEqual([]);
+    expect(c).toMatchObject({
+      metricsAddr: ":8080",
+      probeAddr: ":8081",
+      webhookAddr: ":7000",
+      enableLeaderElection: false,
+      applicationSetNamespaces: [],
+      argocdRepoServer: "argocd-repo-server:8081",
+      policy: "",
+      enablePolicyOverride: true,
+      logFormat: "json",
+      logLevel: "info",
+      enableScmProviders: true,
+      dryRun: false,
+      concurrentReconciliations: 10,
+      concurrentApplicationUpdates: 1,
+      webhookParallelismLimit: 50,
+      maxResourcesStatusCount: 5000,
+      cacheSyncPeriodMs: 36_000_000,
+      requeueAfterMs: 180_000,
+      repoServerTimeoutSeconds: 60,
+      enableSyncEngine: false,
+      refreshGracePeriodSeconds: 30,
+    });
+  });
+
+  it("describes every setting of the table in the schema, and nothing else", () => {
+    expect(OPTIONS.map((o) => o.key).sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
+    expect(new Set(OPTIONS.map((o) => o.key)).size).toBe(OPTIONS.length);
+  });
+});
+
+describe("parseConfig precedence", () => {
+  it.each([
+    // argv/env: the inputs; key: the Config field; expected: its value
+    { name: "an env int replaces the default", argv: [], env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "4" }, key: "concurrentReconciliations", expected: 4 },
+    {
+      name: "a flag int replaces the env",
+      argv: ["--concurrent-reconciliations", "7"],
+      env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "4" },
+      key: "concurrentReconciliations",
+      expected: 7,
+    },
+    { name: "an env bool in any case is read", argv: [], env: { [`${ACS}DRY_RUN`]: "TrUe" }, key: "dryRun", expected: true },
+    { name: "a bare bool flag means true", argv: ["--enable-leader-election"], env: {}, key: "enableLeaderElection", expected: true },
+    {
+      name: "a bool flag with =false beats a true env",
+      argv: ["--enable-progressive-syncs=false"],
+      env: { [`${ACS}ENABLE_PROGRESSIVE_SYNCS`]: "true" },
+      key: "enableProgressiveSyncs",
+      expected: false,
+    },
+    { name: "an env list is split and trimmed", argv: ["--enable-scm-providers=false"], env: { [`${ACS}NAMESPACES`]: " team-*, /^prod-/ " }, key: "applicationSetNamespaces", expected: ["team-*", "/^prod-/"] },
+    {
+      name: "a repeated list flag appends, and its first use replaces the env",
+      argv: ["--preserved-labels=a,b", "--preserved-labels", "c"],
+      env: { [`${ACS}GLOBAL_PRESERVED_LABELS`]: "x" },
+      key: "preservedLabels",
+      expected: ["a", "b", "c"],
+    },
+    { name: "an env duration accepts days", argv: [], env: { [`${ACS}CACHE_SYNC_PERIOD`]: "1d" }, key: "cacheSyncPeriodMs", expected: 86_400_000 },
+    { name: "a flag duration uses Go syntax", argv: ["--cache-sync-period=90m"], env: {}, key: "cacheSyncPeriodMs", expected: 5_400_000 },
+    { name: "an env-only duration is read", argv: [], env: { [`${ACS}REQUEUE_AFTER`]: "30s" }, key: "requeueAfterMs", expected: 30_000 },
+    { name: "the refresh grace period has a flag", argv: ["--refresh-grace-period-seconds", "0"], env: {}, key: "refreshGracePeriodSeconds", expected: 0 },
+    {
+      name: "the refresh grace period has an env",
+      argv: [],
+      env: { [`${ACS}REFRESH_GRACE_PERIOD_SECONDS`]: "45" },
+      key: "refreshGracePeriodSeconds",
+      expected: 45,
+    },
+    { name: "the sync engine is enabled by env", argv: [], env: { [`${ACS}ENABLE_SYNC_ENGINE`]: "true" }, key: "enableSyncEngine", expected: true },
+    { name: "KUBECONFIG is the kubeconfig default", argv: [], env: { KUBECONFIG: "kc.yaml" }, key: "kubeconfig", expected: "kc.yaml" },
+    { name: "an empty env value leaves the default", argv: [], env: { [`${ACS}LOGFORMAT`]: "" }, key: "logFormat", expected: "json" },
+    { name: "a string flag with = may contain =", argv: ["--argocd-repo-server=a=b:1"], env: {}, key: "argocdRepoServer", expected: "a=b:1" },
+  ])("$name", ({ argv, env, key, expected }) => {
+    expect(config(argv, env).config[key as keyof Config]).toEqual(expected);
+  });
+
+  it("reads any in-range int the same from a flag and from the env", () => {
+    const ints = OPTIONS.filter((o) => o.kind === "int" && o.flag !== undefined && o.env !== undefined);
+    fc.assert(
+      fc.property(fc.constantFrom(...ints), fc.integer({ min: 0, max: 1_000 }), (opt, n) => {
+        const value = Math.min(Math.max(n, opt.min ?? n), opt.max ?? n);
+        const fromFlag = config([`--${opt.flag}=${value}`]).config[opt.key as keyof Config];
+        const fromEnv = config([], { [opt.env!]: String(value) }).config[opt.key as keyof Config];
+        expect([fromFlag, fromEnv]).toEqual([value, value]);
+      }),
+    );
+  });
+});
+
+describe("parseConfig environment fallbacks", () => {
+  it.each([
+    // env: one bad environment value; key: the field that keeps its default; fallback: that default
+    { name: "a bool that is not true/false", env: { [`${ACS}DRY_RUN`]: "yes" }, key: "dryRun", fallback: false },
+    { name: "an unparsable int", env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "many" }, key: "concurrentReconciliations", fallback: 10 },
+    { name: "an int below its minimum", env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "0" }, key: "concurrentReconciliations", fallback: 10 },
+    { name: "an int above its maximum", env: { [`${ACS}WEBHOOK_PARALLELISM_LIMIT`]: "1001" }, key: "webhookParallelismLimit", fallback: 50 },
+    { name: "a duration above its maximum", env: { [`${ACS}CACHE_SYNC_PERIOD`]: "25h" }, key: "cacheSyncPeriodMs", fallback: 36_000_000 },
+    { name: "a duration below its minimum", env: { [`${ACS}REQUEUE_AFTER`]: "500ms" }, key: "requeueAfterMs", fallback: 180_000 },
+  ])("falls back to the default with a warning for $name", ({ env, key, fallback }) => {
+    const { config: c, warnings } = config([], env);
+    expect(c[key as keyof Config]).toEqual(fallback);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(Object.keys(env)[0]);
+  });
+});
+
+describe("parseConfig errors", () => {
+  it.each([
+    // argv/env: the inputs; message: the error
+    { name: "an unknown flag", argv: ["--frobnicate"], env: {}, message: "unknown flag: --frobnicate" },
+    { name: "a flag without its argument", argv: ["--policy"], env: {}, message: "flag needs an argument: --policy" },
+    {
+      name: "a bad int flag",
+      argv: ["--concurrent-reconciliations=ten"],
+      env: {},
+      message: 'invalid argument "ten" for "--concurrent-reconciliations" flag: invalid integer "ten"',
+    },
+    {
+      name: "an int flag out of range",
+      argv: ["--webhook-parallelism-limit", "0"],
+      env: {},
+      message: 'invalid argument "0" for "--webhook-parallelism-limit" flag: 0 is outside the allowed range [1, 1000]',
+    },
+    { name: "a bad bool flag value", argv: ["--dry-run=yes"], env: {}, message: 'invalid argument "yes" for "--dry-run" flag: invalid boolean "yes"' },
+    { name: "a bool flag with a separate value", argv: ["--dry-run", "false"], env: {}, message: 'unexpected argument "false"' },
+    { name: "a days duration on a flag", argv: ["--cache-sync-period=1d"], env: {}, message: 'invalid argument "1d" for "--cache-sync-period" flag: invalid duration "1d"' },
+    { name: "a shorthand flag", argv: ["-v"], env: {}, message: 'unknown shorthand flag: "-v"' },
+    { name: "an argument after --", argv: ["--", "extra"], env: {}, message: 'unexpected argument "extra"' },
+    {
+      name: "an unknown policy flag",
+      argv: ["--policy=delete-all"],
+      env: {},
+      message: "Policy value can be: sync, create-only, create-update, create-delete, default value: sync",
+    },
+    {
+      name: "an unknown policy from the env",
+      argv: [],
+      env: { [`${ACS}POLICY`]: "nope" },
+      message: "Policy value can be: sync, create-only, create-update, create-delete, default value: sync",
+    },
+    { name: "an unknown log level", argv: ["--loglevel=verbose"], env: {}, message: "Unknown log level 'verbose'" },
+    { name: "an unknown log format", argv: [], env: { [`${ACS}LOGFORMAT`]: "xml" }, message: "Unknown log format 'xml'" },
+    {
+      name: "a client cert without its key",
+      argv: ["--repo-server-client-cert-path=c.crt"],
+      env: {},
+      message: "--repo-server-client-cert-key-path is required when --repo-server-client-cert-path is specified",
+    },
+    {
+      name: "a client key without its cert",
+      argv: [],
+      env: { [`${ACS}REPO_SERVER_CLIENT_CERT_KEY_PATH`]: "c.key" },
+      message: "--repo-server-client-cert-path is required when --repo-server-client-cert-key-path is specified",
+    },
+    {
+      name: "cluster-wide namespaces with every SCM provider allowed",
+      argv: ["--applicationset-namespaces=team-*"],
+      env: {},
+      message:
+        "When enabling applicationset in any namespace using applicationset-namespaces, you must either set --enable-scm-providers=false or specify --allowed-scm-providers",
+    },
+  ])("rejects $name", ({ argv, env, message }) => {
+    expect(errorOf(argv, env)).toBe(message);
+  });
+
+  it.each([
+    { name: "SCM providers are disabled", argv: ["--applicationset-namespaces=team-*", "--enable-scm-providers=false"] },
+    { name: "an SCM allow-list is given", argv: ["--applicationset-namespaces=team-*", "--allowed-scm-providers=https://github.com/"] },
+  ])("accepts cluster-wide namespaces when $name", ({ argv }) => {
+    expect(config(argv).config.applicationSetNamespaces).toEqual(["team-*"]);
+  });
+
+  it("accepts a client cert and key given together", () => {
+    expect(config(["--repo-server-client-cert-path=c.crt", "--repo-server-client-cert-key-path=c.key"]).config.repoServerClientCertKeyPath).toBe("c.key");
+  });
+});
+
+describe("parseConfig quirks kept from Argo CD", () => {
+  it.each([
+    // the policy override default follows the env policy, not the flag
+    { name: "no policy anywhere enables it", argv: [], env: {}, expected: true },
+    { name: "a policy flag alone leaves it enabled", argv: ["--policy=create-only"], env: {}, expected: true },
+    { name: "a policy in the env disables it", argv: [], env: { [`${ACS}POLICY`]: "create-only" }, expected: false },
+    { name: "the flag can still turn it back on", argv: ["--enable-policy-override"], env: { [`${ACS}POLICY`]: "sync" }, expected: true },
+  ])("policy override default: $name", ({ argv, env, expected }) => {
+    expect(config(argv, env).config.enablePolicyOverride).toBe(expected);
+  });
+
+  it("forces the debug level when --debug is set, whatever --loglevel says", () => {
+    expect(effectiveLogLevel(config(["--debug", "--loglevel=error"]).config)).toBe("debug");
+    expect(effectiveLogLevel(config(["--loglevel=error"]).config)).toBe("error");
+  });
+});
+
+describe("parseConfig help", () => {
+  it("returns the usage, listing every flag with its environment variable", () => {
+    const r = parseConfig(["--dry-run", "--help"], {});
+    expect(r.kind).toBe("help");
+    const text = r.kind === "help" ? r.text : "";
+    expect(text).toBe(configUsage());
+    expect(text).toContain(`--concurrent-reconciliations  How many ApplicationSets are reconciled at once. [env ${ACS}CONCURRENT_RECONCILIATIONS]`);
+    expect(text).toContain("(DEPRECATED: use --repo-server-ca-cert-path instead)");
+  });
+});

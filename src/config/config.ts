@@ -1,0 +1,229 @@
+/**
+ * The controller's configuration: one zod-validated object built from the command line and the
+ * environment by the pure {@link parseConfig}. Precedence is flag > environment > default, as in
+ * Argo CD, where each flag's default is read from its environment variable at startup.
+ *
+ * - Environment values follow Argo CD's lenient rules: a boolean that is not `true`/`false` (any
+ *   case), an unparsable number or duration, or one outside its range falls back to the default
+ *   with a warning; lists are comma-split and trimmed; durations also accept `Nd`.
+ * - Flags are strict: an unknown flag, a missing argument or a bad value is an error, as cobra's are.
+ * - Whatever the source, the log level, log format and policy must be known values, and the
+ *   cross-flag rules of spec §6.1 and §4.12 hold; otherwise the result is an error whose message is
+ *   the one Argo CD exits with.
+ */
+import { z } from "zod";
+import { OPTIONS, POLICIES, type OptionDef, type OptionValue } from "./options.js";
+import { parseEnvBool, parseEnvDuration, parseFlagBool, parseGoDuration, parseInteger, parseList, type Parsed } from "./values.js";
+
+/** The environment as the composition root passes it (`process.env`). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const list = z.array(z.string()).readonly();
+const int = z.number().int();
+
+/** The resolved configuration. Durations are in milliseconds. */
+export const ConfigSchema = z
+  .object({
+    metricsAddr: z.string(),
+    probeAddr: z.string(),
+    webhookAddr: z.string(),
+    enableLeaderElection: z.boolean(),
+    applicationSetNamespaces: list,
+    argocdRepoServer: z.string(),
+    policy: z.enum(POLICIES, { error: "Policy value can be: sync, create-only, create-update, create-delete, default value: sync" }),
+    enablePolicyOverride: z.boolean(),
+    debug: z.boolean(),
+    logFormat: z.enum(["json", "text"], { error: (iss) => `Unknown log format '${String(iss.input)}'` }),
+    logLevel: z.enum(["debug", "info", "warn", "error"], { error: (iss) => `Unknown log level '${String(iss.input)}'` }),
+    allowedScmProviders: list,
+    enableScmProviders: z.boolean(),
+    dryRun: z.boolean(),
+    tokenRefStrictMode: z.boolean(),
+    enableProgressiveSyncs: z.boolean(),
+    enableNewGitFileGlobbing: z.boolean(),
+    repoServerPlaintext: z.boolean(),
+    repoServerStrictTls: z.boolean(),
+    repoServerTimeoutSeconds: int,
+    repoServerCaCertPath: z.string(),
+    repoServerClientCertPath: z.string(),
+    repoServerClientCertKeyPath: z.string(),
+    concurrentReconciliations: int.min(1),
+    scmRootCaPath: z.string(),
+    scmProxyUrl: z.string(),
+    scmNoProxy: z.string(),
+    preservedAnnotations: list,
+    preservedLabels: list,
+    webhookParallelismLimit: int.min(1).max(1000),
+    metricsApplicationSetLabels: list,
+    enableGithubApiMetrics: z.boolean(),
+    maxResourcesStatusCount: int.min(0),
+    cacheSyncPeriodMs: z.number().min(0),
+    concurrentApplicationUpdates: int.min(1).max(200),
+    requeueAfterMs: z.number().min(0),
+    kubeconfig: z.string(),
+    context: z.string(),
+    namespace: z.string(),
+    enableSyncEngine: z.boolean(),
+    refreshGracePeriodSeconds: int.min(0),
+  })
+  .strict();
+
+/** The controller's configuration. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** What {@link parseConfig} returns. */
+export type ConfigResult =
+  | { kind: "config"; config: Config; warnings: string[] }
+  | { kind: "help"; text: string }
+  | { kind: "error"; message: string };
+
+/** An error a flag or a rule produced, carried out of the parsing loop. */
+class ConfigError extends Error {}
+
+/** Values being resolved, and which settings were set explicitly (by flag or environment). */
+interface Resolution {
+  values: Record<string, OptionValue>;
+  explicit: Set<string>;
+  warnings: string[];
+}
+
+const byFlag = new Map(OPTIONS.filter((o) => o.flag !== undefined).map((o) => [o.flag!, o]));
+
+/**
+ * Builds the configuration from the arguments after the subcommand and the environment. Pure: it
+ * reads nothing else.
+ */
+export function parseConfig(argv: readonly string[], env: Env): ConfigResult {
+  const res = defaultsFromEnv(env);
+  try {
+    if (applyFlags(argv, res) === "help") return { kind: "help", text: configUsage() };
+    return { kind: "config", config: validate(res), warnings: res.warnings };
+  } catch (err) {
+    if (err instanceof ConfigError) return { kind: "error", message: err.message };
+    throw err;
+  }
+}
+
+/** The level the logger should use: `--debug` forces debug. */
+export function effectiveLogLevel(config: Config): Config["logLevel"] {
+  return config.debug ? "debug" : config.logLevel;
+}
+
+/** Every default, overridden by its environment variable where one is set and valid. */
+function defaultsFromEnv(env: Env): Resolution {
+  const res: Resolution = { values: {}, explicit: new Set(), warnings: [] };
+  for (const opt of OPTIONS) {
+    const fallback = typeof opt.default === "function" ? opt.default(env) : opt.default;
+    res.values[opt.key] = fallback;
+    const text = opt.env === undefined ? undefined : env[opt.env];
+    if (text === undefined || text === "") continue;
+    const parsed = parseValue(opt, text, "env");
+    if (parsed.ok) {
+      res.values[opt.key] = parsed.value;
+      res.explicit.add(opt.key);
+    } else {
+      res.warnings.push(`${opt.env}: ${parsed.error}; using the default ${JSON.stringify(fallback)}`);
+    }
+  }
+  return res;
+}
+
+/** Applies the flags in order; returns "help" when help was asked for. */
+function applyFlags(argv: readonly string[], res: Resolution): "help" | undefined {
+  const listsSeen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "-h" || token === "--help") return "help";
+    if (token === "--") {
+      if (i + 1 < argv.length) throw new ConfigError(`unexpected argument "${argv[i + 1]}"`);
+      break;
+    }
+    const { opt, text, consumed } = readFlag(argv, i);
+    i += consumed;
+    const parsed = parseValue(opt, text, "flag");
+    if (!parsed.ok) throw new ConfigError(`invalid argument ${JSON.stringify(text)} for "--${opt.flag}" flag: ${parsed.error}`);
+    res.values[opt.key] = appendList(opt, parsed.value, res.values[opt.key], listsSeen);
+    res.explicit.add(opt.key);
+  }
+  return undefined;
+}
+
+/**
+ * Reads the flag at `argv[i]`: `--name=value`, `--name value`, or a bare `--name` for a boolean
+ * (pflag's rules). `consumed` is 1 when the value was the next argument.
+ */
+function readFlag(argv: readonly string[], i: number): { opt: OptionDef; text: string; consumed: number } {
+  const token = argv[i]!;
+  if (!token.startsWith("--")) {
+    throw new ConfigError(token.startsWith("-") ? `unknown shorthand flag: ${JSON.stringify(token)}` : `unexpected argument "${token}"`);
+  }
+  const eq = token.indexOf("=");
+  const name = token.slice(2, eq < 0 ? undefined : eq);
+  const opt = byFlag.get(name);
+  if (opt === undefined) throw new ConfigError(`unknown flag: --${name}`);
+  if (eq >= 0) return { opt, text: token.slice(eq + 1), consumed: 0 };
+  if (opt.kind === "bool") return { opt, text: "true", consumed: 0 };
+  const next = argv[i + 1];
+  if (next === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
+  return { opt, text: next, consumed: 1 };
+}
+
+/** A repeated list flag appends (pflag's StringSlice); its first use replaces the default. */
+function appendList(opt: OptionDef, value: OptionValue, previous: OptionValue | undefined, seen: Set<string>): OptionValue {
+  if (opt.kind !== "list") return value;
+  const first = !seen.has(opt.key);
+  seen.add(opt.key);
+  return first ? value : [...(previous as readonly string[]), ...(value as readonly string[])];
+}
+
+/** Parses one value by its kind, with the environment's or the flag's syntax, and checks its range. */
+function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parsed<OptionValue> {
+  switch (opt.kind) {
+    case "bool":
+      return source === "env" ? parseEnvBool(text) : parseFlagBool(text);
+    case "list":
+      return { ok: true, value: parseList(text) };
+    case "string":
+      return { ok: true, value: text };
+    case "int":
+      return inRange(opt, parseInteger(text), String);
+    case "duration":
+      return inRange(opt, source === "env" ? parseEnvDuration(text) : parseGoDuration(text), (ms) => `${ms}ms`);
+  }
+}
+
+function inRange(opt: OptionDef, parsed: Parsed<number>, show: (n: number) => string): Parsed<OptionValue> {
+  if (!parsed.ok) return parsed;
+  const { min = -Infinity, max = Infinity } = opt;
+  if (parsed.value < min || parsed.value > max) {
+    return { ok: false, error: `${show(parsed.value)} is outside the allowed range [${show(min)}, ${show(max)}]` };
+  }
+  return parsed;
+}
+
+/** Checks the resolved values and the rules that span several settings. */
+function validate(res: Resolution): Config {
+  const parsed = ConfigSchema.safeParse(res.values);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join("; "));
+  const config = parsed.data;
+  const certSet = res.explicit.has("repoServerClientCertPath");
+  const keySet = res.explicit.has("repoServerClientCertKeyPath");
+  if (certSet && !keySet) throw new ConfigError("--repo-server-client-cert-key-path is required when --repo-server-client-cert-path is specified");
+  if (keySet && !certSet) throw new ConfigError("--repo-server-client-cert-path is required when --repo-server-client-cert-key-path is specified");
+  if (config.applicationSetNamespaces.length > 0 && config.enableScmProviders && config.allowedScmProviders.length === 0) {
+    throw new ConfigError(
+      "When enabling applicationset in any namespace using applicationset-namespaces, you must either set --enable-scm-providers=false or specify --allowed-scm-providers",
+    );
+  }
+  return config;
+}
+
+/** The `--help` text: every flag with its default and environment variable. */
+export function configUsage(): string {
+  const lines = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
+    const env = o.env === undefined ? "" : ` [env ${o.env}]`;
+    const dep = o.deprecated === undefined ? "" : ` (DEPRECATED: ${o.deprecated})`;
+    return `      --${o.flag}  ${o.description}${dep}${env}`;
+  });
+  return `Usage: appset controller [flags]\n\nFlags:\n${lines.join("\n")}\n  -h, --help  help for controller\n`;
+}

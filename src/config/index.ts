@@ -1,0 +1,10 @@
+/**
+ * Configuration of the controller process: the table of flags, environment variables and
+ * `argocd-cmd-params-cm` keys (Argo CD's names, plus this controller's own), the pure parser that
+ * turns argv and an environment into one validated {@link Config}, and the generated reference.
+ * No I/O: the composition root (src/cli) passes `process.argv` and `process.env` in.
+ */
+export { ConfigSchema, configUsage, effectiveLogLevel, parseConfig, type Config, type ConfigResult, type Env } from "./config.js";
+export { OPTIONS, POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./options.js";
+export { CMD_PARAMS_CONFIGMAP, configReference, deploymentEnv, type ConfigMapEnvVar, type ConfigReferenceRow } from "./reference.js";
+export { formatGoDuration, parseGoDuration } from "./values.js";
