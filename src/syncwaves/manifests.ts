@@ -1,0 +1,104 @@
+/**
+ * Manifest sources: the {@link ManifestSource} port the engine reads desired objects through, and
+ * the pure parsing of a directory source (plain YAML/JSON, multi-document files, `recurse`,
+ * `include`/`exclude` globs). A Git-backed source plugs in behind the same port: it resolves
+ * `targetRevision` to a commit, lists the tree under `path` and hands the files to
+ * {@link parseDirectory}.
+ */
+import { minimatch } from "minimatch";
+import { parseAllDocuments } from "yaml";
+import type { Application, ApplicationSource, DirectorySource } from "../api/index.js";
+import { AppSetError } from "../errors.js";
+import type { KubeObject } from "../kube/index.js";
+
+/** The desired objects of an Application at a resolved revision. */
+export interface Manifests {
+  /** The resolved revision (a commit SHA for Git). */
+  readonly revision: string;
+  readonly objects: readonly KubeObject[];
+}
+
+/** Where the engine gets desired objects from. Fails with an {@link AppSetError} the engine reports as a ComparisonError. */
+export interface ManifestSource {
+  /** Reads the manifests of `source`, at `revision` when given (a sync's pinned revision), else its targetRevision. */
+  read(app: Application, source: ApplicationSource, revision?: string): Promise<Manifests>;
+}
+
+/** A file of a source tree, its path relative to the source's `path`. */
+export interface SourceFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** The reason of manifest errors. */
+export const MANIFEST_ERROR = "ManifestError";
+
+const MANIFEST_EXT = /\.(ya?ml|json)$/i;
+
+/** True when a file of the tree is read, given the directory options (`include`/`exclude` may be `{a,b}` lists). */
+export function selectsFile(path: string, dir: DirectorySource | undefined): boolean {
+  if (!MANIFEST_EXT.test(path)) return false;
+  if (dir?.recurse !== true && path.includes("/")) return false;
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const match = (glob: string): boolean => minimatch(path, glob) || minimatch(base, glob);
+  if (dir?.include && !match(dir.include)) return false;
+  if (dir?.exclude && match(dir.exclude)) return false;
+  return true;
+}
+
+function isObject(v: unknown): v is KubeObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The objects of one file: every YAML document (JSON is YAML); `List` kinds are flattened; empty documents skipped. */
+export function parseFile(file: SourceFile): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const doc of parseAllDocuments(file.content)) {
+    if (doc.errors.length > 0) {
+      throw new AppSetError(MANIFEST_ERROR, `${file.path}: ${doc.errors.map((e) => e.message).join("; ")}`);
+    }
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) continue;
+    if (!isObject(value)) throw new AppSetError(MANIFEST_ERROR, `${file.path}: a document is not an object`);
+    if (typeof value.kind === "string" && value.kind.endsWith("List") && Array.isArray(value.items)) {
+      out.push(...(value.items as unknown[]).filter(isObject));
+    } else {
+      if (typeof value.kind !== "string" || typeof value.apiVersion !== "string") {
+        throw new AppSetError(MANIFEST_ERROR, `${file.path}: an object without apiVersion or kind`);
+      }
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/** The objects of a directory source, files in path order. */
+export function parseDirectory(files: readonly SourceFile[], dir: DirectorySource | undefined): KubeObject[] {
+  return [...files]
+    .filter((f) => selectsFile(f.path, dir))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .flatMap(parseFile);
+}
+
+/**
+ * A source backed by an in-memory map of `repoURL` → `path` → files and a fixed revision: used by
+ * tests, benchmarks and demos that do not need Git.
+ */
+export class StaticManifestSource implements ManifestSource {
+  private readonly trees = new Map<string, { revision: string; files: SourceFile[] }>();
+
+  /** Sets the files under `repoURL`/`path`. */
+  set(repoURL: string, path: string, files: SourceFile[], revision = "0000000000000000000000000000000000000000"): void {
+    this.trees.set(`${repoURL}#${path}`, { revision, files });
+  }
+
+  read(_app: Application, source: ApplicationSource): Promise<Manifests> {
+    const tree = this.trees.get(`${source.repoURL}#${source.path ?? ""}`);
+    if (tree === undefined) return Promise.reject(new AppSetError(MANIFEST_ERROR, `no manifests at ${source.repoURL} ${source.path ?? ""}`));
+    try {
+      return Promise.resolve({ revision: tree.revision, objects: parseDirectory(tree.files, source.directory) });
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
