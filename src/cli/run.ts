@@ -2,11 +2,14 @@
  * The `appset` command's dispatcher: maps a subcommand to what runs it and returns the exit code.
  */
 import { readFileSync } from "node:fs";
+import { text } from "node:stream/consumers";
+import { generateCommand } from "./generate.js";
 
 const USAGE = `Usage: appset <command> [flags]
 
 Commands:
   version     print the version
+  generate    render the Applications of an ApplicationSet file (appset generate -h)
   help        print this help
 `;
 
@@ -22,6 +25,12 @@ export function run(argv: readonly string[], out: (s: string) => void, err: (s: 
     case "version":
     case "--version":
       out(`appset ${version()}\n`);
+      return 0;
+    case "generate":
+      // Asynchronous: the exit code is set when rendering finishes (run() itself stays synchronous).
+      void generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) }).then((code) => {
+        process.exitCode = code;
+      });
       return 0;
     case undefined:
     case "help":

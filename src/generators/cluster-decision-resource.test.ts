@@ -3,7 +3,6 @@ import { appSet, clusterSecret, context } from "../../test/unit/generators/suppo
 import type { KubeObject } from "../kube/index.js";
 import { clusterDecisionResourceGenerator as cdr } from "./cluster-decision-resource.js";
 import { portsFromObjects } from "./object-ports.js";
-import type { ClusterDecisionResourceGenerator } from "../api/index.js";
 
 const configMap = (data: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "ocm-placement", namespace: "argocd" }, data });
 const placement = (name: string, labels: Record<string, string>, decisions: Record<string, unknown>[] | undefined): KubeObject => ({
@@ -15,7 +14,7 @@ const placement = (name: string, labels: Record<string, string>, decisions: Reco
 const OCM = { apiVersion: "cluster.open-cluster-management.io/v1beta1", kind: "placementdecisions", statusListKey: "decisions", matchKey: "clusterName" };
 const objects = (cm: Record<string, string>, ...rest: KubeObject[]): KubeObject[] => [
   configMap(cm),
-  clusterSecret("cluster-a", "https://a.example.com") as KubeObject,
+  clusterSecret("cluster-a", "https://a.example.com"),
   ...rest,
 ];
 
@@ -58,7 +57,7 @@ describe("the Cluster Decision Resource generator", () => {
       want: [],
     },
   ])("$name", async ({ objects: objs, spec, goTemplate, want }) => {
-    const got = await cdr.generate(spec as ClusterDecisionResourceGenerator, appSet([], { goTemplate }), context(portsFromObjects(objs, "argocd")));
+    const got = await cdr.generate(spec, appSet([], { goTemplate }), context(portsFromObjects(objs, "argocd")));
     expect(got).toEqual(want);
   });
 

@@ -63,20 +63,34 @@ async function listResources(spec: ClusterDecisionResourceGenerator, cfg: DuckCo
   }
 }
 
+async function readConfig(spec: ClusterDecisionResourceGenerator, ctx: GeneratorContext): Promise<DuckConfig> {
+  let data: Readonly<Record<string, string>>;
+  try {
+    if (ctx.ports.configMaps === undefined) throw new Error("no ConfigMap source configured");
+    data = await ctx.ports.configMaps.getConfigMapData(spec.configMapRef, ctx.signal);
+  } catch (err) {
+    throw new GeneratorError(`error reading configMapRef: ${errorMessage(err)}`, { cause: err });
+  }
+  const cfg = duckConfig(data);
+  const hasName = (spec.name ?? "") !== "";
+  const hasSelector = spec.labelSelector !== undefined && !isEmptySelector(spec.labelSelector);
+  if (hasName === hasSelector) throw new GeneratorError(GeneratorMessage.CdrBadDefinition);
+  return cfg;
+}
+
+function decisionParams(d: Record<string, unknown>, server: string, spec: ClusterDecisionResourceGenerator, goTemplate: boolean): ParamSet {
+  const params: ParamSet = { server };
+  for (const [k, v] of Object.entries(d)) params[k] = formatV(v);
+  const values = spec.values ?? {};
+  if (goTemplate) params["values"] = { ...values };
+  else for (const [k, v] of Object.entries(values)) params[`values.${k}`] = v;
+  return params;
+}
+
 /** The Cluster Decision Resource generator. */
 export const clusterDecisionResourceGenerator: Generator<ClusterDecisionResourceGenerator> = {
   async generate(spec, appSet, ctx) {
-    let data: Readonly<Record<string, string>>;
-    try {
-      if (ctx.ports.configMaps === undefined) throw new Error("no ConfigMap source configured");
-      data = await ctx.ports.configMaps.getConfigMapData(spec.configMapRef, ctx.signal);
-    } catch (err) {
-      throw new GeneratorError(`error reading configMapRef: ${errorMessage(err)}`, { cause: err });
-    }
-    const cfg = duckConfig(data);
-    const hasName = (spec.name ?? "") !== "";
-    const hasSelector = spec.labelSelector !== undefined && !isEmptySelector(spec.labelSelector);
-    if (hasName === hasSelector) throw new GeneratorError(GeneratorMessage.CdrBadDefinition);
+    const cfg = await readConfig(spec, ctx);
     if (cfg.matchKey === "") return [];
     const items = await listResources(spec, cfg, ctx);
     if (items.length === 0) throw new GeneratorError(GeneratorMessage.CdrNotFound);
@@ -86,13 +100,7 @@ export const clusterDecisionResourceGenerator: Generator<ClusterDecisionResource
     for (const d of decisionsOf(items, cfg.statusListKey)) {
       const name = d[cfg.matchKey] === undefined ? "" : formatV(d[cfg.matchKey]);
       const server = servers.get(name);
-      if (name === "" || server === undefined) continue;
-      const params: ParamSet = { name, server };
-      for (const [k, v] of Object.entries(d)) params[k] = formatV(v);
-      const values = spec.values ?? {};
-      if (goTemplate) params["values"] = { ...values };
-      else for (const [k, v] of Object.entries(values)) params[`values.${k}`] = v;
-      out.push(params);
+      if (name !== "" && server !== undefined) out.push({ name, ...decisionParams(d, server, spec, goTemplate) });
     }
     return out;
   },

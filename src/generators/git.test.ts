@@ -70,7 +70,7 @@ describe("the Git directory generator", () => {
       want: [{ "p.path": "config", "p.path.basename": "config", "p.path.basenameNormalized": "config", "p.path[0]": "config", "values.where": "at-config" }],
     },
   ])("$name", async ({ spec, goTemplate, want }) => {
-    await expect(gen(spec, goTemplate)).resolves.toEqual(want);
+    await expect(gen(spec as Partial<GitGenerator>, goTemplate)).resolves.toEqual(want);
   });
 });
 

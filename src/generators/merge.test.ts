@@ -91,7 +91,7 @@ describe("the Merge generator", () => {
     const keys = fc.constantFrom("k1", "k2", "k3", "k4", "k5", "k6");
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(keys), fc.array(keys, { maxLength: 8 }), fc.boolean(), async (base, other, goTemplate) => {
-        const overrides = [...new Set(other)];
+        const overrides: string[] = [...new Set(other)];
         const got = await params(merge(["key"], list(...base.map((k) => ({ key: k, from: "base" }))), list(...overrides.map((k) => ({ key: k, from: "override" })))), goTemplate);
         const seen = got.map((p) => mergeKeyOf(p, ["key"]));
         expect(new Set(seen).size).toBe(seen.length);

@@ -83,7 +83,7 @@ describe("the Plugin generator against a real HTTP server", () => {
     { name: "a bad requestTimeout is refused", reply: { status: 200, body: "" }, cm: { requestTimeout: "soon" }, error: "error set requestTimeout : " },
   ])("$name", async (row) => {
     reply = row.reply;
-    const run = pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl, token: "$plugin.token", ...row.cm })));
+    const run = pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl, token: "$plugin.token", ...(row.cm as Record<string, string>) })));
     if (row.error === undefined) await expect(run).resolves.toEqual(row.want);
     else await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: expect.stringContaining(row.error) });
   });

@@ -29,8 +29,18 @@ const repo = makeRepo(temp, {
 const fixture = (name: string) => new URL(`../../fixtures/generators/${name}`, import.meta.url);
 const clustersFile = fixture("clusters.yaml").pathname;
 
+/** The fields of a rendered Application these tests look at. */
+interface App {
+  metadata: { name: string; namespace: string; finalizers?: string[] };
+  spec: {
+    project: string;
+    destination: { server: string; namespace: string };
+    source: { path: string; repoURL: string; helm?: { parameters: { name: string; value: string }[] } };
+  };
+}
+
 /** Runs `appset generate` on one document of a fixture; returns the Applications. */
-async function generate(file: string, doc: number): Promise<Record<string, any>[]> {
+async function generate(file: string, doc: number): Promise<App[]> {
   const text = readFileSync(fixture(file), "utf8").split(/^---$/m)[doc]!.replaceAll("REPO_URL", `file://${repo}`);
   const path = join(temp.make(), "appset.yaml");
   writeFileSync(path, text);
@@ -43,7 +53,7 @@ async function generate(file: string, doc: number): Promise<Record<string, any>[
   });
   expect(err).toBe("");
   expect(code).toBe(0);
-  return JSON.parse(out) as Record<string, any>[];
+  return JSON.parse(out) as App[];
 }
 
 const modes = [
@@ -100,7 +110,7 @@ describe.each(modes)("Argo CD's documented examples in $mode mode", ({ doc }) =>
 
   it("merges cluster defaults with per-label and per-server overrides", async () => {
     const apps = await generate("merge.yaml", doc);
-    const params = (a: Record<string, any>) => Object.fromEntries(a.spec.source.helm.parameters.map((p: { name: string; value: string }) => [p.name, p.value]));
+    const params = (a: App) => Object.fromEntries((a.spec.source.helm?.parameters ?? []).map((p) => [p.name, p.value]));
     expect(apps.map((a) => [a.metadata.name, params(a)])).toEqual([
       ["in-cluster", { kafka: "true", redis: "false" }],
       ["production", { kafka: "false", redis: "true" }],

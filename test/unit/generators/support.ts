@@ -27,7 +27,7 @@ export function appSet(generators: ApplicationSetGenerator[], opts: { goTemplate
         spec: { project: "default", destination: { server: "{{server}}" }, source: { repoURL: "https://example.com/repo.git", path: "x" } },
       },
     },
-  } as ApplicationSet;
+  };
 }
 
 /** A cluster Secret with base64 `data`. */
