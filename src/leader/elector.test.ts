@@ -54,7 +54,8 @@ async function pass(clock: FakeClock, ms: number): Promise<void> {
 }
 
 function holder(client: FakeKubeClient): string | undefined {
-  return (client.peek(Leases, { namespace: NS, name: LEASE_NAME }) as Lease | undefined)?.spec?.holderIdentity;
+  const lease: Lease | undefined = client.peek(Leases, { namespace: NS, name: LEASE_NAME });
+  return lease?.spec?.holderIdentity;
 }
 
 const serverError = (): KubeApiError => new KubeApiError({ status: 500, reason: KubeReason.ServerError, message: "etcdserver: request timed out" });
