@@ -30,7 +30,7 @@ export interface LeaderElectorOptions {
   releaseOnCancel?: boolean;
   /** Called once leadership starts; `signal` aborts when it ends (lost or stopped). */
   onStartedLeading: (signal: AbortSignal) => void;
-  /** Called once when leadership that had started ends. */
+  /** Called once when leadership that had started ends (before the lease is released). */
   onStoppedLeading?: () => void;
   /** Called when the observed holder changes (including to this candidate). */
   onNewLeader?: (identity: string) => void;
@@ -80,9 +80,10 @@ export class LeaderElector {
     const end = await this.renewLoop(signal);
     this.renewedAt = undefined;
     leadership.abort(new Error(end === "lost" ? "leader election lost" : "leader election stopped"));
-    if (end === "stopped" && this.options.releaseOnCancel !== false) await this.release();
     if (end === "lost") logger.error({ lease: this.leaseRef() }, "leader election lost");
+    // Leader-only work is told to stop before the lease is released, so it never overlaps the next leader's.
     onStoppedLeading?.();
+    if (end === "stopped" && this.options.releaseOnCancel !== false) await this.release();
     return end;
   }
 
@@ -104,9 +105,16 @@ export class LeaderElector {
   /** Renews every retry period until the lease is lost or `signal` aborts. */
   private async renewLoop(signal: AbortSignal): Promise<ElectionEnd> {
     for (;;) {
-      if (!(await this.sleep(this.timings.retryPeriodMs, signal))) return "stopped";
+      if (!(await this.sleep(this.renewWait(), signal))) return "stopped";
       if ((await this.tryAcquireOrRenew()) === "lost") return "lost";
     }
+  }
+
+  /** The retry period, shortened so that a leader notices its renew deadline when it passes. */
+  private renewWait(): number {
+    if (this.renewedAt === undefined) return this.timings.retryPeriodMs;
+    const untilDeadline = this.renewedAt + this.timings.renewDeadlineMs - this.options.clock.now();
+    return Math.max(0, Math.min(this.timings.retryPeriodMs, untilDeadline));
   }
 
   /** One round: read the lease, decide, write. */
