@@ -7,7 +7,7 @@
 import { InCluster, isClusterSecret, isRecord, secretValue, type ClusterDecisionResourceGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import { GeneratorError, GeneratorMessage, wrapError } from "./errors.js";
-import { formatV } from "./params.js";
+import { formatV, requeueFrom } from "./params.js";
 import { isEmptySelector } from "./selector.js";
 import { templateMode, type DuckResource, type Generator, type GeneratorContext, type ParamSet } from "./types.js";
 
@@ -104,7 +104,6 @@ export const clusterDecisionResourceGenerator: Generator<ClusterDecisionResource
     }
     return out;
   },
-  requeueAfterMs: (spec, settings) =>
-    spec.requeueAfterSeconds === undefined ? settings.defaultRequeueAfterMs : Math.max(0, spec.requeueAfterSeconds) * 1000,
+  requeueAfterMs: (spec, settings) => requeueFrom(spec.requeueAfterSeconds, settings.defaultRequeueAfterMs),
   template: (spec) => spec.template,
 };

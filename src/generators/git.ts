@@ -9,7 +9,7 @@ import { isRecord, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type TreeEntry } from "../git/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
-import { appendValues, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
+import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
 
 type Rule = { readonly path: string; readonly exclude?: boolean | undefined };
@@ -154,7 +154,6 @@ export const gitGenerator: Generator<GitGenerator> = {
       throw wrapError(GeneratorWrap.Git, err);
     }
   },
-  requeueAfterMs: (spec, settings) =>
-    spec.requeueAfterSeconds === undefined ? settings.defaultRequeueAfterMs : Math.max(0, spec.requeueAfterSeconds) * 1000,
+  requeueAfterMs: (spec, settings) => requeueFrom(spec.requeueAfterSeconds, settings.defaultRequeueAfterMs),
   template: (spec) => spec.template,
 };

@@ -156,3 +156,8 @@ export function pathParams(info: PathInfo, goTemplate: boolean): ParamSet {
   });
   return out;
 }
+
+/** A generator's requeue (ms): `requeueAfterSeconds` when set (0 = none), else the default. */
+export function requeueFrom(requeueAfterSeconds: number | undefined, defaultMs: number): number {
+  return requeueAfterSeconds === undefined ? defaultMs : Math.max(0, requeueAfterSeconds) * 1000;
+}

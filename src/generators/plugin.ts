@@ -3,10 +3,9 @@
  * (`baseUrl`, `token` as a `$key` or `$secret:key` reference, `requestTimeout` in seconds) and uses
  * each object of `output.parameters` as a parameter set, with `generator.input.parameters` added.
  */
-import { secretValue, type PluginGenerator } from "../api/index.js";
+import { isRecord, secretValue, type PluginGenerator } from "../api/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
-import { appendValues, cloneJson, flattenParams } from "./params.js";
-import { isRecord } from "../api/index.js";
+import { appendValues, cloneJson, flattenParams, requeueFrom } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet } from "./types.js";
 
 /** Default request timeout (Argo CD: 30 s). */
@@ -126,6 +125,6 @@ export const pluginGenerator: Generator<PluginGenerator> = {
       return appendValues({ ...base, generator }, spec.values, mode, ctx.renderer);
     });
   },
-  requeueAfterMs: (spec) => (spec.requeueAfterSeconds === undefined ? PLUGIN_REQUEUE_MS : Math.max(0, spec.requeueAfterSeconds) * 1000),
+  requeueAfterMs: (spec) => requeueFrom(spec.requeueAfterSeconds, PLUGIN_REQUEUE_MS),
   template: (spec) => spec.template,
 };

@@ -5,6 +5,7 @@
  */
 import type { PullRequestGenerator, ScmProviderGenerator } from "../api/index.js";
 import { GeneratorError, GeneratorMessage } from "./errors.js";
+import { requeueFrom } from "./params.js";
 import type { Generator } from "./types.js";
 
 /** Default requeue of SCM Provider and Pull Request generators (Argo CD: 30 min). */
@@ -13,7 +14,7 @@ export const SCM_REQUEUE_MS = 30 * 60_000;
 function unsupported<S extends { requeueAfterSeconds?: number | undefined; template?: unknown }>(message: string): Generator<S> {
   return {
     generate: () => Promise.reject(new GeneratorError(message)),
-    requeueAfterMs: (spec) => (spec.requeueAfterSeconds === undefined ? SCM_REQUEUE_MS : Math.max(0, spec.requeueAfterSeconds) * 1000),
+    requeueAfterMs: (spec) => requeueFrom(spec.requeueAfterSeconds, SCM_REQUEUE_MS),
     template: (spec) => spec.template as ReturnType<Generator<S>["template"]>,
   };
 }
