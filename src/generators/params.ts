@@ -5,7 +5,7 @@
  * fasttemplate mode).
  */
 import { isRecord } from "../api/index.js";
-import { normalize } from "../template/functions/argo.js";
+import { normalize } from "../template/index.js";
 import { formatValue } from "../template/go/format.js";
 import type { GoValue } from "../template/go/value.js";
 import { duplicateKeyMessage, GeneratorError, wrapError, GeneratorWrap } from "./errors.js";
