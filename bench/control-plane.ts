@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cp = await startControlPlane();
     times.push(performance.now() - t0);
+    console.log(`run ${i + 1}: ${Object.entries(cp.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")}`);
     if (i === runs - 1) {
       await new Promise((r) => setTimeout(r, 10_000));
       const pgids = new Set(readFileSync(join(cp.dataDir, "pgids"), "utf8").trim().split("\n").map(Number));

@@ -34,23 +34,20 @@ async function createJson(api: ApiAccess, path: string, body: unknown): Promise<
 /** Creates every CRD found in `dir` (files named `*-crd.yaml`) and waits until each is Established. */
 export async function installCrds(api: ApiAccess, dir: string): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => f.endsWith("-crd.yaml")).sort();
-  const names: string[] = [];
   const base = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-  for (const file of files) {
-    for (const doc of parseAllDocuments(readFileSync(join(dir, file), "utf8"))) {
-      const crd = doc.toJS() as Obj | null;
-      if (crd?.metadata?.name === undefined) continue;
+  const crds = files
+    .flatMap((file) => parseAllDocuments(readFileSync(join(dir, file), "utf8")).map((doc) => doc.toJS() as Obj | null))
+    .filter((crd): crd is Obj & { metadata: { name: string } } => crd?.metadata?.name !== undefined);
+  await Promise.all(
+    crds.map(async (crd) => {
       await createJson(api, base, crd);
-      names.push(crd.metadata.name);
-    }
-  }
-  for (const name of names) {
-    await waitFor(`CRD ${name} Established`, async () => {
-      const crd = await getJson(api, `${base}/${name}`);
-      return crd?.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
-    });
-  }
-  return names;
+      await waitFor(`CRD ${crd.metadata.name} Established`, async () => {
+        const live = await getJson(api, `${base}/${crd.metadata.name}`);
+        return live?.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
+      }, { intervalMs: 100 });
+    }),
+  );
+  return crds.map((crd) => crd.metadata.name);
 }
 
 /** Creates a node that KWOK manages (annotation `kwok.x-k8s.io/node: fake`), without taints. */

@@ -43,6 +43,8 @@ export interface ControlPlane {
   readonly dataDir: string;
   /** etcd's client URL (HTTP, with the v3 JSON gateway). */
   readonly etcdEndpoint: string;
+  /** Milliseconds from the start to each phase being ready (etcd, apiserver, crds, node, ready). */
+  readonly timings: Readonly<Record<string, number>>;
   stopApiServer(): Promise<void>;
   startApiServer(): Promise<void>;
   restartApiServer(): Promise<void>;
@@ -151,6 +153,7 @@ function componentArgs(name: Component, l: Layout): string[] {
         `--root-ca-file=${join(l.dir, "pki", "apiserver.crt")}`,
         "--concurrent-deployment-syncs=10",
         "--concurrent-gc-syncs=20",
+        "--node-monitor-period=1s",
       ];
     case "scheduler":
       return [kubeconfig, "--leader-elect=false", "--bind-address=127.0.0.1", `--secure-port=${l.schedPort}`];
@@ -217,7 +220,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       exitedEarly("apiserver");
       const r = await httpCall("GET", `${server}/readyz`, { token: l.token, timeoutMs: 2_000 });
       return r.status === 200 ? true : undefined;
-    }, { timeoutMs: 90_000 });
+    }, { timeoutMs: 90_000, intervalMs: 100 });
   };
   const stopApiServer = async (): Promise<void> => {
     const p = procs.get("apiserver");
@@ -232,24 +235,36 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     rmSync(l.dir, { recursive: true, force: true });
   };
 
+  const t0 = Date.now();
+  const timings: Record<string, number> = {};
+  const mark = (phase: string): void => {
+    timings[phase] = Date.now() - t0;
+  };
   try {
     start("etcd", etcdArgs(l));
     await waitFor("etcd /health", async () => {
       exitedEarly("etcd");
       const r = await httpCall("GET", `${etcdEndpoint}/health`, { timeoutMs: 2_000 });
       return r.status === 200 ? true : undefined;
-    });
+    }, { intervalMs: 50 });
+    mark("etcd");
     await startApiServer();
+    mark("apiserver");
     writeFileSync(join(l.dir, "kubeconfig"), kubeconfigYaml(server, l.token));
     for (const name of components) {
       if (name !== "etcd" && name !== "apiserver") start(name, componentArgs(name, l));
     }
     const api = { server, token: l.token };
-    if (opts.installCrds ?? true) await installCrds(api, join(repoRoot, "deploy", "crds"));
-    if (components.includes("kwok")) {
-      await createKwokNode(api, "kwok-node-0");
-      await waitForNodeReady(api, "kwok-node-0", components.includes("controller-manager"));
-    }
+    // The CRDs and the node come up independently: do both at once.
+    await Promise.all([
+      (opts.installCrds ?? true) ? installCrds(api, join(repoRoot, "deploy", "crds")).then(() => mark("crds")) : undefined,
+      components.includes("kwok")
+        ? createKwokNode(api, "kwok-node-0")
+            .then(() => waitForNodeReady(api, "kwok-node-0", components.includes("controller-manager")))
+            .then(() => mark("node"))
+        : undefined,
+    ]);
+    mark("ready");
   } catch (err) {
     await stop();
     throw err;
@@ -261,6 +276,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     token: l.token,
     dataDir: l.dir,
     etcdEndpoint,
+    timings,
     stopApiServer,
     startApiServer,
     restartApiServer: async () => {
