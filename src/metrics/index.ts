@@ -1,4 +1,27 @@
 /**
  * Prometheus metrics with Argo CD's metric names, registered on an injected registry.
+ *
+ * {@link ControllerMetrics} holds controller-runtime's and client-go's process metrics and is the
+ * worker pool's and the work queue's metric port; {@link AppSetMetrics} holds Argo CD's
+ * ApplicationSet metrics, computed at scrape time from the informer cache. No I/O: the HTTP
+ * endpoint that serves a registry is in src/server.
  */
-export {};
+import { collectDefaultMetrics, Registry } from "prom-client";
+
+export { ControllerMetrics, RECONCILE_TIME_BUCKETS, WORKQUEUE_BUCKETS, type ControllerMetricsOptions } from "./controller.js";
+export {
+  AppSetMetrics,
+  labelMetricName,
+  type AppSetMetricsOptions,
+  type AppSetMetricsView,
+  type GithubRateLimitLabels,
+  type GithubRequestLabels,
+} from "./appset.js";
+export { Registry } from "prom-client";
+
+/** A fresh registry, with Node's process metrics (the counterpart of Go's and the process's) unless turned off. */
+export function createRegistry(options: { processMetrics?: boolean } = {}): Registry {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  return registry;
+}
