@@ -18,8 +18,8 @@ function version(): string {
   return pkg.version;
 }
 
-/** Runs one invocation and returns the process exit code. */
-export function run(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): number {
+/** Runs one invocation and resolves to the process exit code. */
+export async function run(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const [command] = argv;
   switch (command) {
     case "version":
@@ -27,11 +27,7 @@ export function run(argv: readonly string[], out: (s: string) => void, err: (s: 
       out(`appset ${version()}\n`);
       return 0;
     case "generate":
-      // Asynchronous: the exit code is set when rendering finishes (run() itself stays synchronous).
-      void generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) }).then((code) => {
-        process.exitCode = code;
-      });
-      return 0;
+      return generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
     case undefined:
     case "help":
     case "--help":
