@@ -1,9 +1,12 @@
 /**
  * The sync engine's loop: an informer on Applications feeds a de-duplicating queue; each key is
  * reconciled by {@link AppReconciler} (never two at once for one key), and requeued after the delay
- * the reconcile asks for, or with capped exponential backoff after an error.
+ * the reconcile asks for, or with capped exponential backoff after an error. Changes to managed
+ * resources (watched per cluster and kind, see {@link ResourceWatches}) requeue the Applications
+ * that track them; a running operation is then re-checked on those events, with a slow poll as the
+ * backstop.
  *
- * I/O boundary: the informer's list/watch, the reconciler's requests, timers on the injected Clock.
+ * I/O boundary: the informers' list/watch, the reconciler's requests, timers on the injected Clock.
  */
 import pLimit from "p-limit";
 import { parseApplication, type Application } from "../api/index.js";
@@ -12,6 +15,7 @@ import { errorMessage } from "../errors.js";
 import { Informer, objectKey, resources, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { AppReconciler, type ReconcilerDeps } from "./reconcile.js";
+import { ResourceWatches } from "./watches.js";
 
 /**
  * True when an update touched nothing but `status` (our own writes): such updates do not requeue,
@@ -30,6 +34,11 @@ export interface SyncEngineOptions extends ReconcilerDeps {
   readonly namespace?: string;
   /** Reconciles running at once (default 10). */
   readonly concurrency?: number;
+  /**
+   * Watch managed resources and requeue their Applications on change (default true). With watches
+   * a running operation is polled every `operationPollMs` (default then 10 s) only as a backstop.
+   */
+  readonly watchResources?: boolean;
 }
 
 /** Runs the sync engine until stopped. */
@@ -44,11 +53,25 @@ export class SyncEngine {
   private stopped = false;
   private readonly clock: Clock;
   private readonly log: Logger;
+  private readonly watches: ResourceWatches | undefined;
+  /** Tracking name → Application keys. */
+  private readonly byTrackingName = new Map<string, Set<string>>();
+  private readonly trackingName: (app: Application) => string;
 
   constructor(options: SyncEngineOptions) {
     this.clock = options.clock;
     this.log = options.log;
-    this.reconciler = new AppReconciler(options);
+    this.trackingName = (app) => options.trackingName?.(app) ?? app.metadata.name ?? "";
+    const watch = options.watchResources !== false;
+    this.watches = watch ? new ResourceWatches({ clock: options.clock, onChange: (name) => this.changed(name) }) : undefined;
+    this.reconciler = new AppReconciler({
+      ...options,
+      ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
+      onManaged: (access, descriptors) => {
+        this.watches?.ensure(access, descriptors);
+        options.onManaged?.(access, descriptors);
+      },
+    });
     this.limit = pLimit(options.concurrency ?? 10);
     this.informer = new Informer<Application>({
       source: options.watch,
@@ -62,12 +85,34 @@ export class SyncEngine {
       },
     });
     this.informer.on({
-      add: (app) => this.add(objectKey(app)),
+      add: (app) => {
+        this.index(app, true);
+        this.add(objectKey(app));
+      },
       update: (old, app) => {
+        this.index(old, false);
+        this.index(app, true);
         if (!statusOnlyChange(old, app)) this.add(objectKey(app));
       },
-      delete: (app) => this.add(objectKey(app)),
+      delete: (app) => {
+        this.index(app, false);
+        this.add(objectKey(app));
+      },
     });
+  }
+
+  private index(app: Application, present: boolean): void {
+    const name = this.trackingName(app);
+    const keys = this.byTrackingName.get(name) ?? new Set<string>();
+    if (present) keys.add(objectKey(app));
+    else keys.delete(objectKey(app));
+    if (keys.size > 0) this.byTrackingName.set(name, keys);
+    else this.byTrackingName.delete(name);
+  }
+
+  /** A managed object of `trackingName` changed: requeue its Applications. */
+  private changed(trackingName: string): void {
+    for (const key of this.byTrackingName.get(trackingName) ?? []) this.add(key);
   }
 
   /** Starts watching and reconciling. */
@@ -80,7 +125,7 @@ export class SyncEngine {
     this.stopped = true;
     for (const t of this.timers.values()) this.clock.clearTimeout(t);
     this.timers.clear();
-    await this.informer.stop();
+    await Promise.all([this.informer.stop(), this.watches?.stop()]);
   }
 
   /** Queues a key now. */

@@ -142,7 +142,8 @@ export function hasDeletePolicy(obj: KubeObject, policy: HookDeletePolicy): bool
 export interface HookNameInput {
   /** The resolved revision of the operation. */
   readonly revision: string;
-  readonly phase: SyncPhase;
+  /** The sync phase, or PreDelete/PostDelete for deletion hooks. */
+  readonly phase: string;
   /** The operation's `startedAt`, in milliseconds since the epoch. */
   readonly startedAtMs: number;
 }

@@ -1,9 +1,11 @@
 /**
- * The per-Application reconcile: read the Application fresh, read its manifests and live objects,
- * compare (status.sync, status.health, status.resources, status.reconciledAt), start or continue
- * its sync operation by one step, start automated syncs, and write everything back in one update
- * of the Application (which has no status subresource; a stale resourceVersion conflicts and the
- * Application is simply reconciled again).
+ * The per-Application reconcile: read the Application fresh, find its destination cluster, read its
+ * manifests and live objects, compare (status.sync, status.health, status.resources,
+ * status.reconciledAt), start, continue by one step or terminate its sync operation, start
+ * automated syncs, keep the deletion-hook finalizers in line with the manifests, and write
+ * everything back in one update of the Application (which has no status subresource; a stale
+ * resourceVersion conflicts and the Application is simply reconciled again). A deleted
+ * Application is handed to {@link AppFinalizer}, after its running operation is terminated.
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
  */
@@ -13,7 +15,6 @@ import {
   OperationPhase,
   SyncStatus,
   type Application,
-  type ApplicationSource,
   type Operation,
   type OperationState,
 } from "../api/index.js";
@@ -21,52 +22,50 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
-import { buildTasks, isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
-import { compare, type Comparison } from "./compare.js";
+import { automatedOperation } from "./automated.js";
+import { buildTasks } from "./build.js";
+import { hookFinalizers } from "./deletion.js";
+import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
-import { candidateOf, candidatesFrom, readLive } from "./live.js";
+import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
 import { keyOf, keyString } from "./objects.js";
-import { propagationPolicy } from "./options.js";
+import { observe, sourceOf, type Observed } from "./observe.js";
 import { appendHistory, isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
+import { Message } from "./messages.js";
+import { propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
-import { automatedOperation } from "./automated.js";
+import { terminate } from "./terminate.js";
+import type { SyncTask } from "./types.js";
 
 /** What the reconciler needs. */
 export interface ReconcilerDeps {
+  /** Reads and writes Applications (and, without `destinations`, the managed resources). */
   readonly client: KubeClient;
   readonly resolve: (obj: KubeObject) => Promise<ResourceDescriptor>;
   readonly source: ManifestSource;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Where each Application's resources live; default: the cluster of `client`. */
+  readonly destinations?: DestinationResolver;
   /** Pause after a wave before the next step (ARGOCD_SYNC_WAVE_DELAY; 0 by default here). */
   readonly waveDelayMs?: number;
-  /** How often a running operation is re-checked while it waits on health. */
+  /** How often an idle Application is re-compared (default 3 min). */
   readonly pollMs?: number;
+  /** How often a running operation is re-checked while it waits (default 1 s). */
+  readonly operationPollMs?: number;
   /** Optional per-operation deadline. */
   readonly deadlineMs?: number;
   /** The name tracking ids carry; defaults to the Application's name. */
   readonly trackingName?: (app: Application) => string;
+  /** Told, after each comparison, which kinds of which cluster the Application uses. */
+  readonly onManaged?: (access: ClusterAccess, descriptors: readonly ResourceDescriptor[]) => void;
 }
 
 /** The outcome of one reconcile: when to look again. */
 export interface ReconcileResult {
   readonly requeueAfterMs?: number;
-}
-
-/** What one reconcile read. */
-interface Observed {
-  readonly revision: string;
-  readonly targets: KubeObject[];
-  readonly live: KubeObject[];
-  readonly comparison: Comparison;
-  readonly scope: Map<string, boolean>;
-  readonly invalid: Map<string, string>;
-}
-
-function sourceOf(app: Application): ApplicationSource | undefined {
-  return app.spec.source ?? app.spec.sources?.[0];
 }
 
 /** True when two versions of an Application differ at most in `status.reconciledAt`. */
@@ -77,10 +76,13 @@ function sameExceptReconciledAt(a: Application, b: Application): boolean {
 
 /** Reconciles Applications one at a time. */
 export class AppReconciler {
-  private readonly executor: SyncExecutor;
+  private readonly executors = new WeakMap<ClusterAccess, SyncExecutor>();
+  private readonly destinations: DestinationResolver;
+  private readonly finalizer: AppFinalizer;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.executor = new SyncExecutor({ client: deps.client, resolve: deps.resolve });
+    this.destinations = deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
+    this.finalizer = new AppFinalizer({ ...deps, trackingName: (app) => this.trackingName(app) });
   }
 
   /** Reconciles `namespace/name`. */
@@ -92,47 +94,34 @@ export class AppReconciler {
       if (isNotFound(err)) return {};
       throw err;
     }
-    if (app.metadata.deletionTimestamp) return {};
+    if (app.metadata.deletionTimestamp && !this.operationRunning(app)) {
+      let access: ClusterAccess | undefined;
+      try {
+        access = await this.destinations.access(app);
+      } catch (err) {
+        this.deps.log.warn({ app: name, err: errorMessage(err) }, "destination of a deleted Application is unknown");
+      }
+      return this.finalizer.finalize(app, access);
+    }
     return this.reconcileApp(app);
+  }
+
+  private operationRunning(app: Application): boolean {
+    const phase = app.status?.operationState?.phase;
+    return phase === OperationPhase.Running || phase === OperationPhase.Terminating || (app.operation?.sync !== undefined && (phase === undefined || isCompletedPhase(phase)));
   }
 
   private trackingName(app: Application): string {
     return this.deps.trackingName?.(app) ?? app.metadata.name ?? "";
   }
 
-  private async observe(app: Application, revision: string | undefined): Promise<Observed> {
-    const source = sourceOf(app);
-    if (source === undefined) throw new Error("spec.source is required");
-    const manifests = await this.deps.source.read(app, source, revision);
-    const raw = manifests.objects.filter(isSyncTarget);
-    const scope = new Map<string, boolean>();
-    const invalid = new Map<string, string>();
-    const crdKinds = new Set(raw.filter((o) => o.kind === "CustomResourceDefinition").map((o) => {
-      const spec = o.spec as { group?: string; names?: { kind?: string } } | undefined;
-      return `${spec?.group ?? ""}/${spec?.names?.kind ?? ""}`;
-    }));
-    await Promise.all(raw.map(async (o) => {
-      try {
-        scope.set(`${o.apiVersion ?? ""}/${o.kind ?? ""}`, (await this.deps.resolve(o)).namespaced);
-      } catch (err) {
-        const group = (o.apiVersion ?? "").includes("/") ? (o.apiVersion ?? "").split("/")[0] : "";
-        if (!crdKinds.has(`${group ?? ""}/${o.kind ?? ""}`)) invalid.set(`${o.apiVersion ?? ""}/${o.kind ?? ""}`, errorMessage(err));
-      }
-    }));
-    const appName = this.trackingName(app);
-    const destinationNamespace = app.spec.destination.namespace ?? "";
-    const isNamespaced = (o: KubeObject): boolean | undefined => scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`);
-    const targets = raw.map((o) => prepareTarget(o, { appName, destinationNamespace, isNamespaced }));
-    const candidates = [
-      ...targets.map(candidateOf),
-      ...candidatesFrom(app.status?.resources ?? []),
-      ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? []),
-    ];
-    const targetKeys = new Set(targets.map((t) => keyString(keyOf(t))));
-    const found = await readLive({ client: this.deps.client, resolve: this.deps.resolve }, candidates);
-    const live = found.filter((o) => isTrackedBy(o, appName) || targetKeys.has(keyString(keyOf(o))));
-    const comparison = compare(targets, live.filter((o) => isTrackedBy(o, appName) || targetKeys.has(keyString(keyOf(o)))));
-    return { revision: manifests.revision, targets, live, comparison, scope, invalid };
+  private executor(access: ClusterAccess): SyncExecutor {
+    let exec = this.executors.get(access);
+    if (exec === undefined) {
+      exec = new SyncExecutor({ client: access.client, resolve: access.resolve });
+      this.executors.set(access, exec);
+    }
+    return exec;
   }
 
   private async reconcileApp(app: Application): Promise<ReconcileResult> {
@@ -142,17 +131,21 @@ export class AppReconciler {
     if (operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase))) {
       state = newOperationState(operation, now);
     }
-    const running = state !== undefined && state.phase === OperationPhase.Running;
-    const pinned = running ? state?.syncResult?.revision || state?.operation.sync?.revision || undefined : undefined;
+    if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
+    const active = state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating);
+    const pinned = active ? state?.syncResult?.revision || state?.operation.sync?.revision || undefined : undefined;
     let observed: Observed;
     try {
-      observed = await this.observe(app, pinned);
+      const access = await this.destinations.access(app);
+      observed = await observe({ app, access, source: this.deps.source, trackingName: this.trackingName(app), ...(pinned ? { revision: pinned } : {}) });
     } catch (err) {
+      if (app.metadata.deletionTimestamp && active && state !== undefined) return this.abandon(app, state, errorMessage(err));
       return this.writeComparisonError(app, errorMessage(err));
     }
+    this.deps.onManaged?.(observed.access, observed.descriptors);
     let requeueAfterMs = this.deps.pollMs ?? 180_000;
-    if (running && state !== undefined) {
-      const stepped = await this.step(app, state, observed, now);
+    if (active && state !== undefined) {
+      const stepped = state.phase === OperationPhase.Terminating ? await this.terminate(app, state, observed, now) : await this.step(app, state, observed, now);
       state = stepped.state;
       requeueAfterMs = stepped.requeueAfterMs;
       if (isCompletedPhase(state.phase)) operation = null;
@@ -167,6 +160,40 @@ export class AppReconciler {
     return { requeueAfterMs };
   }
 
+  /** The operation's tasks with their recorded states, validity and diff. */
+  private tasksOf(app: Application, state: OperationState, observed: Observed): SyncTask[] {
+    const sync = state.operation.sync ?? {};
+    const built = buildTasks({
+      targets: observed.targets,
+      live: observed.live,
+      appName: this.trackingName(app),
+      destinationNamespace: app.spec.destination.namespace ?? "",
+      revision: observed.revision,
+      startedAtMs: Date.parse(state.startedAt),
+      skipHooks: sync.syncStrategy?.apply !== undefined || (sync.resources?.length ?? 0) > 0,
+      appOptions: sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [],
+      ...(sync.resources ? { selected: sync.resources } : {}),
+      isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
+      namespaceExists: true,
+    });
+    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => {
+      const obj = t.target ?? t.live ?? {};
+      const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
+      const modified = observed.comparison.modified.get(keyString(keyOf(obj)));
+      return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
+    });
+  }
+
+  private async terminate(app: Application, state: OperationState, observed: Observed, now: number): Promise<{ state: OperationState; requeueAfterMs: number }> {
+    const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
+    const done = await terminate(state, this.tasksOf(app, state, observed), this.executor(observed.access), {
+      nowMs: now,
+      options: { dryRun: false, propagation: propagationPolicy(appOptions) },
+    });
+    this.deps.log.info({ app: app.metadata.name, phase: done.phase }, "operation terminated");
+    return { state: done, requeueAfterMs: 0 };
+  }
+
   private async step(app: Application, initial: OperationState, observed: Observed, now: number): Promise<{ state: OperationState; requeueAfterMs: number }> {
     let state = initial;
     if (isAwaitingRetry(state)) {
@@ -178,29 +205,10 @@ export class AppReconciler {
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const startedAtMs = Date.parse(state.startedAt);
     const stored = state.syncResult?.resources ?? [];
-    const built = buildTasks({
-      targets: observed.targets,
-      live: observed.live,
-      appName: this.trackingName(app),
-      destinationNamespace: app.spec.destination.namespace ?? "",
-      revision: observed.revision,
-      startedAtMs,
-      skipHooks: sync.syncStrategy?.apply !== undefined || (sync.resources?.length ?? 0) > 0,
-      appOptions,
-      ...(sync.resources ? { selected: sync.resources } : {}),
-      isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
-      namespaceExists: true,
-    });
-    const tasks = restoreStates(built, stored).map((t) => {
-      const obj = t.target ?? t.live ?? {};
-      const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
-      const modified = observed.comparison.modified.get(keyString(keyOf(obj)));
-      return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
-    });
     const approved = Date.parse(app.metadata.annotations?.[Annotation.DeletionApproved] ?? "");
     const result = await runSyncStep(
       {
-        tasks,
+        tasks: this.tasksOf(app, state, observed),
         started: stored.length > 0,
         validated: false,
         dryRun: sync.dryRun === true,
@@ -211,13 +219,15 @@ export class AppReconciler {
         ...(Number.isNaN(approved) ? {} : { deletionApprovedAtMs: approved }),
         ...(this.deps.deadlineMs !== undefined ? { deadlineMs: this.deps.deadlineMs } : {}),
       },
-      this.executor,
+      this.executor(observed.access),
       { dryRun: sync.dryRun === true, propagation: propagationPolicy(appOptions) },
     );
-    state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(sourceOf(app) ? { source: sourceOf(app) } : {}) } };
+    const source = sourceOf(app);
+    state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
     state = recordOutcome(state, { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) }, this.deps.clock.now());
     this.deps.log.info({ app: app.metadata.name, phase: state.phase, message: state.message }, "sync step");
-    const requeueAfterMs = isCompletedPhase(state.phase) ? 0 : result.waveDelay ? (this.deps.waveDelayMs ?? 0) : 1000;
+    const poll = this.deps.operationPollMs ?? 1000;
+    const requeueAfterMs = isCompletedPhase(state.phase) ? 0 : result.waveDelay ? (this.deps.waveDelayMs ?? 0) : poll;
     return { state, requeueAfterMs: isAwaitingRetry(state) ? retryDelayMs(state, this.deps.clock.now()) : requeueAfterMs };
   }
 
@@ -242,12 +252,24 @@ export class AppReconciler {
     }
     const annotations = { ...(app.metadata.annotations ?? {}) };
     delete annotations[Annotation.Refresh];
-    const next: Application = { ...app, metadata: { ...app.metadata, annotations }, status };
+    const current = Array.isArray(app.metadata.finalizers) ? app.metadata.finalizers : [];
+    const finalizers = app.metadata.deletionTimestamp ? current : hookFinalizers(current, w.observed.preHooks.length > 0, w.observed.postHooks.length > 0);
+    const metadata = { ...app.metadata, annotations, ...(finalizers.length > 0 || current.length > 0 ? { finalizers } : {}) };
+    const next: Application = { ...app, metadata, status };
     if (w.operation === null) delete next.operation;
     else if (w.operation !== undefined) next.operation = w.operation;
     const refreshed = app.metadata.annotations?.[Annotation.Refresh] !== undefined || app.status?.reconciledAt == null;
     if (!refreshed && sameExceptReconciledAt(app, next)) return;
     await this.deps.client.update(resources.Applications, next);
+  }
+
+  /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
+  private async abandon(app: Application, state: OperationState, reason: string): Promise<ReconcileResult> {
+    const finished = { ...state, phase: OperationPhase.Error, message: `${Message.TerminationErrors}: ${reason}`, finishedAt: rfc3339(this.deps.clock.now()) };
+    const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
+    delete next.operation;
+    await this.deps.client.update(resources.Applications, next);
+    return { requeueAfterMs: 0 };
   }
 
   private async writeComparisonError(app: Application, message: string): Promise<ReconcileResult> {

@@ -1,0 +1,178 @@
+/**
+ * Application deletion, the shell around {@link planDeletion}: reads what the plan needs (the
+ * deletion hooks of the manifests at the deployed revision, the live objects the Application owns),
+ * carries out one decision per pass — create hooks, delete failed hooks and report a
+ * `DeletionError` condition, delete one wave of resources, delete hooks by policy, or drop
+ * finalizers — and says when to look again. When the last of our finalizers is gone the apiserver
+ * removes the Application.
+ *
+ * I/O boundary: the manifest source, reads, creates and deletes on the destination cluster, and
+ * updates of the Application.
+ */
+import { AppConditionType, Finalizer, type Application } from "../api/index.js";
+import { rfc3339, type Clock } from "../clock/index.js";
+import { errorMessage } from "../errors.js";
+import { isAlreadyExists, isNotFound, resources, type KubeClient, type KubeObject } from "../kube/index.js";
+import type { Logger } from "../log/logger.js";
+import { isTrackedBy, prepareTarget } from "./build.js";
+import { planDeletion, type DeletionStep } from "./deletion.js";
+import type { ClusterAccess } from "./destinations.js";
+import { hookName } from "./hooks.js";
+import { candidateOf, candidatesFrom, readLive } from "./live.js";
+import type { ManifestSource } from "./manifests.js";
+import { observe } from "./observe.js";
+import type { ReconcileResult } from "./reconcile.js";
+
+/** Our finalizers on Applications. */
+const OURS: ReadonlySet<string> = new Set([
+  Finalizer.Resources,
+  Finalizer.ResourcesForeground,
+  Finalizer.ResourcesBackground,
+  Finalizer.PreDelete,
+  Finalizer.PreDeleteCleanup,
+  Finalizer.PostDelete,
+  Finalizer.PostDeleteCleanup,
+]);
+
+const HOOK_FINALIZERS: ReadonlySet<string> = new Set([Finalizer.PreDelete, Finalizer.PreDeleteCleanup, Finalizer.PostDelete, Finalizer.PostDeleteCleanup]);
+
+/** What deletion needs. */
+export interface FinalizerDeps {
+  readonly client: KubeClient;
+  readonly source: ManifestSource;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly trackingName: (app: Application) => string;
+  /** How soon a pass that waits looks again (default 1 s; resource watches usually come first). */
+  readonly operationPollMs?: number;
+}
+
+/** What one pass read. */
+interface DeletionView {
+  readonly preHooks: KubeObject[];
+  readonly postHooks: KubeObject[];
+  readonly live: KubeObject[];
+}
+
+function finalizersOf(app: Application): string[] {
+  return Array.isArray(app.metadata.finalizers) ? app.metadata.finalizers : [];
+}
+
+/**
+ * Names generateName deletion hooks after the revision, the stage and the deletion time (stable
+ * across passes), and marks every hook with the Application's tracking id.
+ */
+function nameHooks(hooks: readonly KubeObject[], stage: string, app: Application, at: { revision: string; trackingName: string }): KubeObject[] {
+  const deletedAt = Date.parse(app.metadata.deletionTimestamp ?? "");
+  return hooks.map((h) => {
+    const name = hookName(h, { revision: at.revision, phase: stage, startedAtMs: Number.isNaN(deletedAt) ? 0 : deletedAt });
+    const named = name === undefined ? h : { ...h, metadata: { ...h.metadata, name } };
+    return prepareTarget(named, { appName: at.trackingName, destinationNamespace: "", isNamespaced: () => undefined });
+  });
+}
+
+/** Runs the deletion of Applications. */
+export class AppFinalizer {
+  constructor(private readonly deps: FinalizerDeps) {}
+
+  /** One pass of an Application's deletion; `access` is undefined when its destination is unknown. */
+  async finalize(app: Application, access: ClusterAccess | undefined): Promise<ReconcileResult> {
+    const ours = finalizersOf(app).filter((f) => OURS.has(f));
+    if (ours.length === 0) return {};
+    if (access === undefined) {
+      this.deps.log.warn({ app: app.metadata.name }, "destination unknown; resources left in place");
+      return this.removeFinalizers(app, ours);
+    }
+    let view: DeletionView;
+    try {
+      view = await this.read(app, access);
+    } catch (err) {
+      return this.deletionError(app, errorMessage(err));
+    }
+    const appOptions = app.spec.syncPolicy?.syncOptions ?? [];
+    const step = planDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions });
+    this.deps.log.info({ app: app.metadata.name, step: step.kind }, "deletion step");
+    return this.carryOut(app, access, step);
+  }
+
+  /**
+   * Reads the deletion hooks (when a hook stage is pending) and the owned live objects: the
+   * manifests' targets and hooks, `status.resources` and the last operation's results.
+   */
+  private async read(app: Application, access: ClusterAccess): Promise<DeletionView> {
+    const trackingName = this.deps.trackingName(app);
+    const needsHooks = finalizersOf(app).some((f) => HOOK_FINALIZERS.has(f));
+    const recorded = [...candidatesFrom(app.status?.resources ?? []), ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? [])];
+    let preHooks: KubeObject[] = [];
+    let postHooks: KubeObject[] = [];
+    let targets: KubeObject[] = [];
+    try {
+      const revision = app.status?.sync?.revision || undefined;
+      const observed = await observe({ app, access, source: this.deps.source, trackingName, ...(revision ? { revision } : {}) });
+      const at = { revision: observed.revision, trackingName };
+      preHooks = nameHooks(observed.preHooks, "PreDelete", app, at);
+      postHooks = nameHooks(observed.postHooks, "PostDelete", app, at);
+      targets = observed.targets;
+    } catch (err) {
+      if (needsHooks) throw err;
+      this.deps.log.warn({ app: app.metadata.name, err: errorMessage(err) }, "manifests unreadable; deleting the recorded resources");
+    }
+    const candidates = [...recorded, ...[...targets, ...preHooks, ...postHooks].map(candidateOf)];
+    const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
+    return { preHooks, postHooks, live: found.filter((o) => isTrackedBy(o, trackingName)) };
+  }
+
+  private async carryOut(app: Application, access: ClusterAccess, step: DeletionStep): Promise<ReconcileResult> {
+    const poll = { requeueAfterMs: this.deps.operationPollMs ?? 1000 };
+    switch (step.kind) {
+      case "createHooks":
+        await Promise.all(step.hooks.map((h) => this.create(access, h)));
+        return poll;
+      case "hooksFailed":
+        await Promise.all(step.remove.map((o) => this.delete(access, o, "Foreground")));
+        return this.deletionError(app, step.message);
+      case "delete":
+        await Promise.all(step.objects.map((o) => this.delete(access, o, step.propagation)));
+        return poll;
+      case "deleteHooks":
+        await Promise.all(step.objects.map((o) => this.delete(access, o, "Foreground")));
+        return poll;
+      case "removeFinalizers":
+        return this.removeFinalizers(app, step.finalizers);
+      case "wait":
+        return poll;
+      case "done":
+        return {};
+    }
+  }
+
+  private async create(access: ClusterAccess, obj: KubeObject): Promise<void> {
+    try {
+      await access.client.create(await access.resolve(obj), obj);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+
+  private async delete(access: ClusterAccess, obj: KubeObject, propagation: "Foreground" | "Background"): Promise<void> {
+    const key = { name: obj.metadata?.name ?? "", ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}) };
+    try {
+      await access.client.delete(await access.resolve(obj), key, { propagationPolicy: propagation });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async removeFinalizers(app: Application, remove: readonly string[]): Promise<ReconcileResult> {
+    const finalizers = finalizersOf(app).filter((f) => !remove.includes(f));
+    await this.deps.client.update(resources.Applications, { ...app, metadata: { ...app.metadata, finalizers } });
+    return {};
+  }
+
+  private async deletionError(app: Application, message: string): Promise<ReconcileResult> {
+    const conditions = (app.status?.conditions ?? []).filter((c) => c.type !== AppConditionType.DeletionError);
+    const status = { ...(app.status ?? {}), conditions: [...conditions, { type: AppConditionType.DeletionError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }] };
+    await this.deps.client.update(resources.Applications, { ...app, status });
+    return { requeueAfterMs: 5_000 };
+  }
+}

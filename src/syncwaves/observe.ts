@@ -1,0 +1,110 @@
+/**
+ * What one reconcile reads about an Application: its destination cluster, its manifests at a
+ * revision (sync targets prepared with namespace and tracking; PreDelete/PostDelete hooks kept
+ * apart), the scope of each kind, the live objects it owns (read fresh), and the comparison.
+ *
+ * I/O boundary: the manifest source, discovery and GETs on the destination cluster.
+ */
+import type { Application, ApplicationSource } from "../api/index.js";
+import { errorMessage } from "../errors.js";
+import type { KubeObject, ResourceDescriptor } from "../kube/index.js";
+import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
+import { compare, type Comparison } from "./compare.js";
+import type { ClusterAccess } from "./destinations.js";
+import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
+import { candidateOf, candidatesFrom, readLive } from "./live.js";
+import type { ManifestSource } from "./manifests.js";
+import { groupOf, keyOf, keyString } from "./objects.js";
+
+/** What one reconcile read. */
+export interface Observed {
+  readonly access: ClusterAccess;
+  readonly revision: string;
+  readonly targets: KubeObject[];
+  readonly live: KubeObject[];
+  readonly comparison: Comparison;
+  /** `apiVersion/kind` → namespaced. */
+  readonly scope: Map<string, boolean>;
+  /** `apiVersion/kind` → why the kind cannot be used. */
+  readonly invalid: Map<string, string>;
+  /** The deletion hooks of the manifests, prepared. */
+  readonly preHooks: KubeObject[];
+  readonly postHooks: KubeObject[];
+  /** The resources of every kind the Application uses (for watches). */
+  readonly descriptors: ResourceDescriptor[];
+}
+
+/** The source the engine reads: the first one (multi-source is not supported). */
+export function sourceOf(app: Application): ApplicationSource | undefined {
+  return app.spec.source ?? app.spec.sources?.[0];
+}
+
+const kindKey = (o: KubeObject): string => `${o.apiVersion ?? ""}/${o.kind ?? ""}`;
+
+/** Resolves the scope of every kind; kinds a CRD of the same manifests defines are not invalid. */
+async function resolveKinds(access: ClusterAccess, raw: readonly KubeObject[]): Promise<Pick<Observed, "scope" | "invalid" | "descriptors">> {
+  const scope = new Map<string, boolean>();
+  const invalid = new Map<string, string>();
+  const descriptors = new Map<string, ResourceDescriptor>();
+  const crdKinds = new Set(
+    raw.filter((o) => o.kind === "CustomResourceDefinition").map((o) => {
+      const spec = o.spec as { group?: string; names?: { kind?: string } } | undefined;
+      return `${spec?.group ?? ""}/${spec?.names?.kind ?? ""}`;
+    }),
+  );
+  await Promise.all(
+    [...new Map(raw.map((o) => [kindKey(o), o])).values()].map(async (o) => {
+      try {
+        const d = await access.resolve(o);
+        scope.set(kindKey(o), d.namespaced);
+        descriptors.set(kindKey(o), d);
+      } catch (err) {
+        if (!crdKinds.has(`${groupOf(o)}/${o.kind ?? ""}`)) invalid.set(kindKey(o), errorMessage(err));
+      }
+    }),
+  );
+  return { scope, invalid, descriptors: [...descriptors.values()] };
+}
+
+/** What {@link observe} needs. */
+export interface ObserveInput {
+  readonly app: Application;
+  readonly access: ClusterAccess;
+  readonly source: ManifestSource;
+  readonly trackingName: string;
+  /** The revision to read (a running sync's pinned one), else the source's targetRevision. */
+  readonly revision?: string;
+}
+
+/** Reads manifests and live objects and compares them. */
+export async function observe(input: ObserveInput): Promise<Observed> {
+  const { app, access, trackingName } = input;
+  const source = sourceOf(app);
+  if (source === undefined) throw new Error("spec.source is required");
+  const manifests = await input.source.read(app, source, input.revision);
+  const raw = manifests.objects.filter(isSyncTarget);
+  const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
+  const kinds = await resolveKinds(access, [...raw, ...deletion]);
+  const destinationNamespace = app.spec.destination.namespace ?? "";
+  const prepare = (o: KubeObject): KubeObject =>
+    prepareTarget(o, { appName: trackingName, destinationNamespace, isNamespaced: (x) => kinds.scope.get(kindKey(x)) });
+  const targets = raw.map(prepare);
+  const candidates = [
+    ...targets.map(candidateOf),
+    ...candidatesFrom(app.status?.resources ?? []),
+    ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? []),
+  ];
+  const targetKeys = new Set(targets.map((t) => keyString(keyOf(t))));
+  const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
+  const live = found.filter((o) => isTrackedBy(o, trackingName) || targetKeys.has(keyString(keyOf(o))));
+  return {
+    access,
+    revision: manifests.revision,
+    targets,
+    live,
+    comparison: compare(targets, live),
+    ...kinds,
+    preHooks: deletion.filter(isPreDeleteHook).map(prepare),
+    postHooks: deletion.filter(isPostDeleteHook).map(prepare),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Terminating a running operation (sync-engine spec §3.6): `status.operationState.phase =
+ * Terminating` (set by whoever asks, or by us when a running operation's Application is deleted).
+ * Completed hooks lose the hook finalizer; each running hook is read, loses its finalizer and is
+ * deleted when it is still running, its health is Unknown, or it has HookFailed; its result becomes
+ * its real completed phase, else Failed "Terminated". Non-hook resources are left alone. The
+ * operation ends `Failed` "Operation terminated" (`Error` "Operation termination had errors" when a
+ * finalizer removal or deletion failed) and is never retried. The plan is pure; {@link terminate}
+ * runs it through the {@link StepExecutor}.
+ */
+import { Finalizer, HookDeletePolicy, OperationPhase, type OperationState } from "../api/index.js";
+import { rfc3339 } from "../clock/index.js";
+import type { ExecuteOptions } from "./executor.js";
+import { resourceHealth } from "./health/index.js";
+import { hasDeletePolicy } from "./hooks.js";
+import { Message } from "./messages.js";
+import { NO_ACTIONS } from "./plan.js";
+import type { StepExecutor } from "./step.js";
+import { hookPhaseFromHealth, isCompleted, isRunning, mergeResults, withState } from "./tasks.js";
+import type { SyncTask } from "./types.js";
+
+/** What terminating does: finalizers to remove, hooks to delete, and the tasks' final states. */
+export interface TerminatePlan {
+  readonly removeFinalizers: readonly SyncTask[];
+  readonly deleteHooks: readonly SyncTask[];
+  readonly tasks: readonly SyncTask[];
+}
+
+function hasLiveFinalizer(t: SyncTask): boolean {
+  const f = t.live?.metadata?.finalizers;
+  return Array.isArray(f) && f.includes(Finalizer.Hook);
+}
+
+/** Plans the termination of the running hooks among `tasks`. */
+export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
+  const removeFinalizers: SyncTask[] = [];
+  const deleteHooks: SyncTask[] = [];
+  const out = tasks.map((t) => {
+    if (!t.hook) return t;
+    if (isCompleted(t) && hasLiveFinalizer(t)) removeFinalizers.push(t);
+    if (!isRunning(t)) return t;
+    if (t.live === undefined) return withState(t, { ...t.state, hookPhase: OperationPhase.Succeeded, message: "Terminated" });
+    const health = resourceHealth(t.live, { isHook: true });
+    const next = hookPhaseFromHealth(health, t.live.metadata?.name ?? "");
+    const stillRunning = next.phase === OperationPhase.Running;
+    if (stillRunning || health?.status === "Unknown" || hasDeletePolicy(t.target ?? t.live, HookDeletePolicy.HookFailed)) {
+      deleteHooks.push(t);
+    } else if (hasLiveFinalizer(t)) {
+      removeFinalizers.push(t);
+    }
+    return withState(t, stillRunning ? { ...t.state, hookPhase: OperationPhase.Failed, message: "Terminated" } : { ...t.state, hookPhase: next.phase, message: next.message });
+  });
+  return { removeFinalizers, deleteHooks, tasks: out };
+}
+
+/**
+ * Terminates an operation: runs the plan and returns the final, never retried, operation state
+ * (`finishedAt` set; the caller clears `operation`).
+ */
+export async function terminate(
+  state: OperationState,
+  tasks: readonly SyncTask[],
+  exec: StepExecutor,
+  at: { nowMs: number; options: ExecuteOptions },
+): Promise<OperationState> {
+  const plan = planTerminate(tasks);
+  const report = await exec.execute({ ...NO_ACTIONS, removeFinalizers: plan.removeFinalizers, deleteHooks: plan.deleteHooks }, plan.tasks, { ...at.options, dryRun: false });
+  const errors = report.tasks.some((t) => t.state.hookPhase === OperationPhase.Error);
+  const stored = state.syncResult?.resources ?? [];
+  return {
+    ...state,
+    phase: errors ? OperationPhase.Error : OperationPhase.Failed,
+    message: errors ? Message.TerminationErrors : Message.Terminated,
+    finishedAt: rfc3339(at.nowMs),
+    ...(state.syncResult ? { syncResult: { ...state.syncResult, resources: mergeResults(stored, report.tasks) } } : {}),
+  };
+}
