@@ -94,6 +94,9 @@ describe("parseConfig precedence", () => {
     { name: "the sync engine is enabled by env", argv: [], env: { [`${ACS}ENABLE_SYNC_ENGINE`]: "true" }, key: "enableSyncEngine", expected: true },
     { name: "KUBECONFIG is the kubeconfig default", argv: [], env: { KUBECONFIG: "kc.yaml" }, key: "kubeconfig", expected: "kc.yaml" },
     { name: "an empty env value leaves the default", argv: [], env: { [`${ACS}LOGFORMAT`]: "" }, key: "logFormat", expected: "json" },
+    { name: "kubectl's -n sets the namespace", argv: ["-n", "argocd"], env: {}, key: "namespace", expected: "argocd" },
+    { name: "kubectl's -n takes an inline value", argv: ["-nargocd"], env: {}, key: "namespace", expected: "argocd" },
+    { name: "kubectl's -n takes an = value", argv: ["-n=argocd"], env: {}, key: "namespace", expected: "argocd" },
     { name: "a string flag with = may contain =", argv: ["--argocd-repo-server=a=b:1"], env: {}, key: "argocdRepoServer", expected: "a=b:1" },
   ])("$name", ({ argv, env, key, expected }) => {
     expect(config(argv, env).config[key as keyof Config]).toEqual(expected);
@@ -149,7 +152,8 @@ describe("parseConfig errors", () => {
     { name: "a bad bool flag value", argv: ["--dry-run=yes"], env: {}, message: 'invalid argument "yes" for "--dry-run" flag: invalid boolean "yes"' },
     { name: "a bool flag with a separate value", argv: ["--dry-run", "false"], env: {}, message: 'unexpected argument "false"' },
     { name: "a days duration on a flag", argv: ["--cache-sync-period=1d"], env: {}, message: 'invalid argument "1d" for "--cache-sync-period" flag: invalid duration "1d"' },
-    { name: "a shorthand flag", argv: ["-v"], env: {}, message: 'unknown shorthand flag: "-v"' },
+    { name: "an unknown shorthand flag", argv: ["-v"], env: {}, message: 'unknown shorthand flag: "v" in -v' },
+    { name: "a shorthand flag without its argument", argv: ["-n"], env: {}, message: 'flag needs an argument: "n" in -n' },
     { name: "an argument after --", argv: ["--", "extra"], env: {}, message: 'unexpected argument "extra"' },
     {
       name: "an unknown policy flag",

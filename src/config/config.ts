@@ -154,9 +154,8 @@ function applyFlags(argv: readonly string[], res: Resolution): "help" | undefine
  */
 function readFlag(argv: readonly string[], i: number): { opt: OptionDef; text: string; consumed: number } {
   const token = argv[i]!;
-  if (!token.startsWith("--")) {
-    throw new ConfigError(token.startsWith("-") ? `unknown shorthand flag: ${JSON.stringify(token)}` : `unexpected argument "${token}"`);
-  }
+  if (!token.startsWith("-")) throw new ConfigError(`unexpected argument "${token}"`);
+  if (!token.startsWith("--")) return readShorthand(argv, i);
   const eq = token.indexOf("=");
   const name = token.slice(2, eq < 0 ? undefined : eq);
   const opt = byFlag.get(name);
@@ -165,6 +164,21 @@ function readFlag(argv: readonly string[], i: number): { opt: OptionDef; text: s
   if (opt.kind === "bool") return { opt, text: "true", consumed: 0 };
   const next = argv[i + 1];
   if (next === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
+  return { opt, text: next, consumed: 1 };
+}
+
+/** kubectl's one-letter flags that the controller accepts. */
+const SHORTHANDS: Readonly<Record<string, string>> = { n: "namespace" };
+
+/** Reads `-n value`, `-n=value` or `-nvalue` (pflag's shorthand forms). */
+function readShorthand(argv: readonly string[], i: number): { opt: OptionDef; text: string; consumed: number } {
+  const token = argv[i]!;
+  const opt = byFlag.get(SHORTHANDS[token.charAt(1)] ?? "");
+  if (opt === undefined) throw new ConfigError(`unknown shorthand flag: ${JSON.stringify(token.charAt(1))} in ${token}`);
+  const inline = token.slice(2).replace(/^=/, "");
+  if (inline !== "") return { opt, text: inline, consumed: 0 };
+  const next = argv[i + 1];
+  if (next === undefined) throw new ConfigError(`flag needs an argument: ${JSON.stringify(token.charAt(1))} in ${token}`);
   return { opt, text: next, consumed: 1 };
 }
 

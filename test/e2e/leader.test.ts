@@ -149,6 +149,17 @@ class Election {
   }
 }
 
+/** A watched election between candidates "a" and "b", once one of them has led for a second. */
+async function twoCandidates(releaseOnCancel: boolean): Promise<{ e: Election; first: { c: Candidate; at: number } }> {
+  const e = new Election(await namespace());
+  e.watchLease();
+  e.start("a", releaseOnCancel);
+  e.start("b", releaseOnCancel);
+  const first = await e.leader(10_000);
+  await sleep(1_000);
+  return { e, first };
+}
+
 describe("leader election on a real Lease", () => {
   it("lets exactly one of three candidates lead, named by the Lease", async () => {
     const e = new Election(await namespace());
@@ -164,12 +175,7 @@ describe("leader election on a real Lease", () => {
   });
 
   it("hands over only after the lease expires when the leader is killed without releasing", async () => {
-    const e = new Election(await namespace());
-    e.watchLease();
-    e.start("a", false);
-    e.start("b", false);
-    const first = await e.leader(10_000);
-    await sleep(1_000);
+    const { e, first } = await twoCandidates(false);
     const killedAt = performance.now();
     first.c.stop.abort();
     await first.c.ended;
@@ -187,12 +193,7 @@ describe("leader election on a real Lease", () => {
   });
 
   it("hands over at once when the leader releases the lease on a clean stop", async () => {
-    const e = new Election(await namespace());
-    e.watchLease();
-    e.start("a", true);
-    e.start("b", true);
-    const first = await e.leader(10_000);
-    await sleep(1_000);
+    const { e, first } = await twoCandidates(true);
     const stoppedAt = performance.now();
     first.c.stop.abort();
     const next = await e.leader(TIMINGS.leaseDurationMs, [first.c.id]);
@@ -205,12 +206,7 @@ describe("leader election on a real Lease", () => {
   });
 
   it("makes a leader cut off from the apiserver step down before another candidate takes over", async () => {
-    const e = new Election(await namespace());
-    e.watchLease();
-    e.start("a", true);
-    e.start("b", true);
-    const first = await e.leader(10_000);
-    await sleep(1_000);
+    const { e, first } = await twoCandidates(true);
     const cutAt = performance.now();
     first.c.cut.on = true;
     await expect(first.c.ended).resolves.toBe("lost");
