@@ -202,6 +202,22 @@ export class WorkQueue {
     return this.processing.size;
   }
 
+  /**
+   * Work in progress (client-go's unfinished-work metrics): the seconds all keys being processed have
+   * spent so far, and the longest any one of them has.
+   */
+  unfinishedWork(): { seconds: number; longestSeconds: number } {
+    const now = this.clock.now();
+    let seconds = 0;
+    let longestSeconds = 0;
+    for (const started of this.startedAt.values()) {
+      const s = (now - started) / 1000;
+      seconds += s;
+      longestSeconds = Math.max(longestSeconds, s);
+    }
+    return { seconds, longestSeconds };
+  }
+
   /** Keys waiting for their {@link addAfter} time. */
   waitingCount(): number {
     return this.waiting.size;

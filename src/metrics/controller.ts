@@ -44,9 +44,11 @@ export class ControllerMetrics {
   private readonly workDurationHist: Histogram<"name" | "controller">;
   private readonly leaderStatus: Gauge<"name">;
   private readonly leaseName: string;
+  private readonly registry: Registry;
 
   constructor(options: ControllerMetricsOptions) {
     const registers = [options.registry];
+    this.registry = options.registry;
     this.controller = options.controller ?? "applicationset";
     this.leaseName = options.leaseName ?? "";
     const c = ["controller"] as const;
@@ -117,6 +119,34 @@ export class ControllerMetrics {
   /** Work queue port. */
   workDuration(seconds: number): void {
     this.workDurationHist.observe(this.queueLabels(), seconds);
+  }
+
+  /**
+   * Exports the queue's work in progress, read at each scrape: `workqueue_unfinished_work_seconds`
+   * and `workqueue_longest_running_processor_seconds`. Call once, with the queue these metrics feed.
+   */
+  trackUnfinishedWork(source: () => { seconds: number; longestSeconds: number }): void {
+    const labels = this.queueLabels();
+    const registers = [this.registry];
+    const q = ["name", "controller"] as const;
+    new Gauge({
+      name: "workqueue_unfinished_work_seconds",
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
+      labelNames: q,
+      registers,
+      collect() {
+        this.set(labels, source().seconds);
+      },
+    });
+    new Gauge({
+      name: "workqueue_longest_running_processor_seconds",
+      help: "How many seconds has the longest running processor for workqueue been running.",
+      labelNames: q,
+      registers,
+      collect() {
+        this.set(labels, source().longestSeconds);
+      },
+    });
   }
 
   /** Leader election: whether this process holds the lease. */

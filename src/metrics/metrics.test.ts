@@ -64,6 +64,24 @@ describe("ControllerMetrics", () => {
     await pool.stop(0);
   });
 
+  it("exports the queue's unfinished work and longest running processor at scrape time", async () => {
+    const registry = new Registry();
+    const metrics = new ControllerMetrics({ registry, maxConcurrentReconciles: 2 });
+    const clock = new FakeClock();
+    const queue = new WorkQueue({ clock, metrics });
+    metrics.trackUnfinishedWork(() => queue.unfinishedWork());
+    queue.add("a");
+    queue.add("b");
+    queue.tryGet();
+    clock.advance(3_000);
+    queue.tryGet();
+    clock.advance(1_500);
+    expect(await lines(registry, "workqueue_unfinished_work_seconds")).toEqual(['workqueue_unfinished_work_seconds{name="applicationset",controller="applicationset"} 6']);
+    expect(await lines(registry, "workqueue_longest_running_processor_seconds")).toEqual([
+      'workqueue_longest_running_processor_seconds{name="applicationset",controller="applicationset"} 4.5',
+    ]);
+  });
+
   it("reports leadership as 1 and its loss as 0", async () => {
     const registry = new Registry();
     const metrics = new ControllerMetrics({ registry, maxConcurrentReconciles: 1, leaseName: "l" });
