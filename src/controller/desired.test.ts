@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { ApplicationSet } from "../api/index.js";
+import { appChange, desiredFrom, jqPathTokens } from "./desired.js";
+import { appSet, live, rendered, settings } from "./testkit.js";
+
+const owner = appSet("guestbook");
+
+interface Row {
+  /** What the row shows. */
+  name: string;
+  /** The ApplicationSet (preserved fields, ignore rules). */
+  set?: ApplicationSet;
+  /** The rendered Application. */
+  app: ReturnType<typeof rendered>;
+  /** The live Application. */
+  liveApp: ReturnType<typeof live>;
+  /** Controller-wide preserved keys. */
+  global?: { preservedAnnotations?: string[]; preservedLabels?: string[] };
+  /** The expected merge patch, or null for no write. */
+  patch: Record<string, unknown> | null;
+}
+
+const rows: Row[] = [
+  {
+    name: "keeps Argo CD's default preserved annotations from the live Application",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { annotations: { "notified.notifications.argoproj.io": "{}", "argocd.argoproj.io/refresh": "hard" } } }),
+    patch: null,
+  },
+  {
+    name: "drops a live label the template does not declare",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { labels: { stray: "x" } } }),
+    patch: { metadata: { labels: { stray: null }, resourceVersion: "5" } },
+  },
+  {
+    name: "keeps a live label listed in the ApplicationSet's preservedFields, over the template's value",
+    set: appSet("guestbook", { spec: { preservedFields: { labels: ["team"] } } }),
+    app: rendered("a", { metadata: { labels: { team: "template" } } }),
+    liveApp: live("a", owner, { metadata: { labels: { team: "live" } } }),
+    patch: null,
+  },
+  {
+    name: "keeps a live annotation listed in --preserved-annotations",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { annotations: { keep: "me" } } }),
+    global: { preservedAnnotations: ["keep"] },
+    patch: null,
+  },
+  {
+    name: "keeps PreDelete and PostDelete finalizers by prefix",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io", "pre-delete-finalizer.argocd.argoproj.io/cleanup"] } }),
+    patch: null,
+  },
+  {
+    name: "drops other live finalizers",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io", "example.com/other"] } }),
+    patch: { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io"], resourceVersion: "5" } },
+  },
+  {
+    name: "patches only the changed spec field, guarded by the live resourceVersion",
+    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    liveApp: live("a", owner),
+    patch: { spec: { source: { targetRevision: "v2" } }, metadata: { resourceVersion: "5" } },
+  },
+  {
+    name: "keeps the live value of a field ignored by a JSON pointer",
+    set: appSet("guestbook", { spec: { ignoreApplicationDifferences: [{ jsonPointers: ["/spec/source/targetRevision"] }] } }),
+    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    liveApp: live("a", owner),
+    patch: null,
+  },
+  {
+    name: "keeps the live value of a field ignored by a jq path for the named Application only",
+    set: appSet("guestbook", { spec: { ignoreApplicationDifferences: [{ name: "b", jqPathExpressions: [".spec.source.targetRevision"] }] } }),
+    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    liveApp: live("a", owner),
+    patch: { spec: { source: { targetRevision: "v2" } }, metadata: { resourceVersion: "5" } },
+  },
+  {
+    name: "treats an empty project as default and an empty sync policy as absent",
+    app: rendered("a", { spec: { project: "", syncPolicy: { syncOptions: [] } } }),
+    liveApp: live("a", owner),
+    patch: null,
+  },
+  {
+    name: "replaces the owner reference of a recreated ApplicationSet with the same name",
+    app: rendered("a"),
+    liveApp: live("a", appSet("guestbook", { metadata: { uid: "old-uid" } })),
+    patch: { metadata: { ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: "uid-guestbook", controller: true, blockOwnerDeletion: true }], resourceVersion: "5" } },
+  },
+];
+
+describe("appChange", () => {
+  it.each(rows)("$name", ({ set, app, liveApp, global, patch }) => {
+    const d = desiredFrom(app, set ?? owner, settings(global));
+    const change = appChange(d, liveApp);
+    expect(change.kind === "update" ? change.patch : change.kind === "none" ? null : change).toEqual(patch);
+  });
+
+  it("creates a new Application with the controller owner reference and the template's metadata", () => {
+    const d = desiredFrom(rendered("a", { metadata: { labels: { env: "prod" } } }), owner, settings());
+    expect(appChange(d, undefined)).toEqual({
+      kind: "create",
+      object: {
+        apiVersion: "argoproj.io/v1alpha1",
+        kind: "Application",
+        metadata: {
+          name: "a",
+          namespace: "argocd",
+          labels: { env: "prod" },
+          finalizers: ["resources-finalizer.argocd.argoproj.io"],
+          ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: "uid-guestbook", controller: true, blockOwnerDeletion: true }],
+        },
+        spec: d.spec,
+      },
+    });
+  });
+});
+
+describe("jqPathTokens", () => {
+  it.each([
+    { name: "a dotted path", expr: ".spec.source.targetRevision", want: ["spec", "source", "targetRevision"] },
+    { name: "quoted keys and indexes", expr: '.metadata.annotations["a/b"].x[0]', want: ["metadata", "annotations", "a/b", "x", "0"] },
+    { name: "a pipe it does not support", expr: ".spec.sources[] | select(.name == \"x\")", want: undefined },
+  ])("reads $name", ({ expr, want }) => {
+    expect(jqPathTokens(expr)).toEqual(want);
+  });
+});

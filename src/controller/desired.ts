@@ -1,0 +1,200 @@
+/**
+ * What each generated Application should look like, and what it takes to get there from the live
+ * one (spec §4.4): the desired object (normalised spec, labels, annotations, finalizers, controller
+ * owner reference), the live values kept (preserved annotations and labels, PreDelete/PostDelete
+ * finalizers, the operation), `ignoreApplicationDifferences` (ignored fields keep their live
+ * values), and the JSON merge patch from live to desired (none when they are semantically equal).
+ * Pure: the executor re-runs {@link appChange} on a freshly read live object after a conflict.
+ */
+import {
+  DEFAULT_PRESERVED_ANNOTATIONS,
+  Finalizer,
+  GROUP_VERSION,
+  Kind,
+  type Application,
+  type ApplicationSet,
+  type IgnoreApplicationDifference,
+  type OwnerReference,
+} from "../api/index.js";
+import type { RenderedApplication } from "../generators/applications.js";
+import { createMergePatch, getPath, isObject, pointerTokens, semanticEqual, setPath, type Json, type JsonObject } from "./json.js";
+import { alreadyOwnedMessage } from "./messages.js";
+import { normalizeSpec } from "./normalize.js";
+import type { PlanSettings } from "./snapshot.js";
+
+/** A generated Application as the controller wants it, with what to keep from the live one. */
+export interface DesiredApp {
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly finalizers: readonly string[];
+  /** The normalised spec. */
+  readonly spec: JsonObject;
+  /** Set only when the controller attaches an operation (never cleared otherwise). */
+  readonly operation?: JsonObject;
+  readonly owner: OwnerReference;
+  /** Annotation and label keys whose live values win. */
+  readonly preserveAnnotations: readonly string[];
+  readonly preserveLabels: readonly string[];
+  /** The `ignoreApplicationDifferences` rules that apply to this Application, as JSON paths. */
+  readonly ignorePaths: readonly (readonly string[])[];
+}
+
+/** What one Application needs. */
+export type AppChange =
+  | { readonly kind: "none" }
+  | { readonly kind: "create"; readonly object: JsonObject }
+  | { readonly kind: "update"; readonly patch: JsonObject }
+  | { readonly kind: "error"; readonly message: string };
+
+/** The controller owner reference an ApplicationSet puts on its Applications. */
+export function ownerReferenceOf(appSet: ApplicationSet): OwnerReference {
+  return {
+    apiVersion: GROUP_VERSION,
+    kind: Kind.ApplicationSet,
+    name: appSet.metadata.name ?? "",
+    uid: appSet.metadata.uid ?? "",
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/** Path tokens of a simple jq path (`.spec.a["b"][0]`); undefined for anything more complex. */
+export function jqPathTokens(expr: string): string[] | undefined {
+  const re = /\.([A-Za-z_][\w-]*)|\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]/y;
+  const tokens: string[] = [];
+  const text = expr.trim();
+  let pos = 0;
+  while (pos < text.length) {
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    if (m === null) return undefined;
+    tokens.push(m[1] ?? (m[2] !== undefined ? (JSON.parse(`"${m[2]}"`) as string) : m[3]!));
+    pos = re.lastIndex;
+  }
+  return tokens.length === 0 ? undefined : tokens;
+}
+
+/** The paths ignored for Application `name`; paths into name, namespace, operation or TypeMeta are dropped. */
+export function ignorePathsFor(rules: readonly IgnoreApplicationDifference[], name: string): string[][] {
+  const out: string[][] = [];
+  for (const rule of rules) {
+    if (rule.name !== undefined && rule.name !== "" && rule.name !== name) continue;
+    const paths = [...(rule.jsonPointers ?? []).map(pointerTokens), ...(rule.jqPathExpressions ?? []).map(jqPathTokens)];
+    for (const p of paths) if (p !== undefined && !protectedPath(p)) out.push(p);
+  }
+  return out;
+}
+
+function protectedPath(p: readonly string[]): boolean {
+  const [a, b] = p;
+  return p.length === 0 || a === "apiVersion" || a === "kind" || a === "operation" || (a === "metadata" && (b === undefined || b === "name" || b === "namespace"));
+}
+
+function stringMap(v: Json | undefined): Record<string, string> {
+  if (!isObject(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+/** The desired form of one valid rendered Application. */
+export function desiredFrom(app: RenderedApplication, appSet: ApplicationSet, settings: Pick<PlanSettings, "preservedAnnotations" | "preservedLabels">): DesiredApp {
+  const meta = app.metadata as JsonObject;
+  const name = app.metadata.name ?? "";
+  const finalizers = Array.isArray(meta["finalizers"]) ? meta["finalizers"].filter((f): f is string => typeof f === "string") : [];
+  const preserved = appSet.spec.preservedFields;
+  return {
+    name,
+    namespace: appSet.metadata.namespace ?? "",
+    labels: stringMap(meta["labels"]),
+    annotations: stringMap(meta["annotations"]),
+    finalizers,
+    spec: normalizeSpec(app.spec),
+    owner: ownerReferenceOf(appSet),
+    preserveAnnotations: [...DEFAULT_PRESERVED_ANNOTATIONS, ...settings.preservedAnnotations, ...(preserved?.annotations ?? [])],
+    preserveLabels: [...settings.preservedLabels, ...(preserved?.labels ?? [])],
+    ignorePaths: ignorePathsFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
+  };
+}
+
+/** The object to create when no Application has the name. */
+export function newApplication(d: DesiredApp): JsonObject {
+  const metadata: JsonObject = { name: d.name, namespace: d.namespace, ownerReferences: [d.owner as unknown as Json] };
+  if (Object.keys(d.labels).length > 0) metadata["labels"] = { ...d.labels };
+  if (Object.keys(d.annotations).length > 0) metadata["annotations"] = { ...d.annotations };
+  if (d.finalizers.length > 0) metadata["finalizers"] = [...d.finalizers];
+  return { apiVersion: GROUP_VERSION, kind: Kind.Application, metadata, spec: structuredClone(d.spec), ...(d.operation ? { operation: d.operation } : {}) };
+}
+
+function withPreserved(desired: Readonly<Record<string, string>>, live: Readonly<Record<string, string>> | undefined, keys: readonly string[]): Record<string, string> {
+  const out = { ...desired };
+  for (const k of keys) {
+    const v = live?.[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function isKeptFinalizer(f: string): boolean {
+  return f.startsWith(Finalizer.PreDelete) || f.startsWith(Finalizer.PostDelete);
+}
+
+function sameOwner(a: OwnerReference, b: OwnerReference): boolean {
+  const group = (v: string): string => v.split("/")[0] ?? "";
+  return group(a.apiVersion) === group(b.apiVersion) && a.kind === b.kind && a.name === b.name;
+}
+
+/** controller-runtime's SetControllerReference: the live references with ours upserted, or an error. */
+function withOwner(live: Application, owner: OwnerReference): OwnerReference[] | string {
+  const refs = live.metadata.ownerReferences ?? [];
+  const other = refs.find((r) => r.controller === true && !sameOwner(r, owner));
+  if (other !== undefined) return alreadyOwnedMessage(live.metadata.namespace ?? "", live.metadata.name ?? "", other.kind, other.name);
+  const i = refs.findIndex((r) => sameOwner(r, owner));
+  return i < 0 ? [...refs, owner] : refs.map((r, j) => (j === i ? owner : r));
+}
+
+/** The comparable view of a live Application: the fields the controller manages. */
+function liveView(live: Application): JsonObject {
+  const m = live.metadata;
+  return {
+    metadata: { labels: m.labels ?? {}, annotations: m.annotations ?? {}, finalizers: m.finalizers ?? [], ownerReferences: (m.ownerReferences ?? []) as unknown as Json },
+    spec: normalizeSpec(live.spec as unknown as Json),
+    ...(live.operation ? { operation: live.operation as unknown as Json } : {}),
+  };
+}
+
+function targetView(d: DesiredApp, live: Application, owners: OwnerReference[]): JsonObject {
+  const m = live.metadata;
+  const finalizers = [...d.finalizers, ...(m.finalizers ?? []).filter((f) => isKeptFinalizer(f) && !d.finalizers.includes(f))];
+  return {
+    metadata: {
+      labels: withPreserved(d.labels, m.labels, d.preserveLabels),
+      annotations: withPreserved(d.annotations, m.annotations, d.preserveAnnotations),
+      finalizers,
+      ownerReferences: owners as unknown as Json,
+    },
+    spec: structuredClone(d.spec),
+    ...(d.operation ? { operation: d.operation } : live.operation ? { operation: live.operation as unknown as Json } : {}),
+  };
+}
+
+/** Ignored fields take their live values in the target (Argo CD's ignore normaliser on targets). */
+function applyIgnores(target: JsonObject, live: JsonObject, paths: DesiredApp["ignorePaths"]): void {
+  for (const p of paths) setPath(target, p, structuredClone(getPath(live, p)));
+  if (paths.length > 0) target["spec"] = normalizeSpec(target["spec"]);
+}
+
+/** What it takes to make `live` (undefined: absent) match `d`. */
+export function appChange(d: DesiredApp, live: Application | undefined): AppChange {
+  if (live === undefined) return { kind: "create", object: newApplication(d) };
+  const owners = withOwner(live, d.owner);
+  if (typeof owners === "string") return { kind: "error", message: owners };
+  const from = liveView(live);
+  const to = targetView(d, live, owners);
+  applyIgnores(to, from, d.ignorePaths);
+  if (semanticEqual(from, to)) return { kind: "none" };
+  const patch = createMergePatch(from, to);
+  const meta = isObject(patch["metadata"]) ? patch["metadata"] : {};
+  patch["metadata"] = { ...meta, resourceVersion: live.metadata.resourceVersion ?? null };
+  return { kind: "update", patch };
+}

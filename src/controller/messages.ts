@@ -1,0 +1,41 @@
+/**
+ * The controller's own verbatim texts (spec §4.2 validation, §4.5 destination lookups, §4.7 status
+ * truncation, controller-runtime's owner-reference error). Condition types, reasons and fixed
+ * condition messages live in `src/api/constants.ts`; these are the parameterised ones the reconcile
+ * path builds, kept here so the planner contains no inline literals.
+ */
+
+/** Per-Application validation errors (§4.2). */
+export const ValidationMessage = {
+  noName: (appSet: string): string =>
+    `ApplicationSet ${appSet} contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)`,
+  duplicateName: (appSet: string, name: string): string => `ApplicationSet ${appSet} contains applications with duplicate name: ${name}`,
+  missingProject: (project: string): string => `application references project ${project} which does not exist`,
+  invalidDestination: (cause: string): string => `application destination spec is invalid: ${cause}`,
+} as const;
+
+/** Destination resolution errors (Argo CD's `GetDestinationCluster`, §4.2). */
+export const DestinationMessage = {
+  bothNameAndServer: (name: string, server: string): string => `application destination can't have both name and server defined: ${name} ${server}`,
+  serverMissing: "Destination server missing from app spec",
+  byServer: (server: string, cause: string): string => `error getting cluster by server ${JSON.stringify(server)}: ${cause}`,
+  noClusterWithName: (name: string): string => `there are no clusters with this name: ${name}`,
+  sameName: (count: number, servers: readonly string[]): string => `there are ${String(count)} clusters with the same name: [${servers.join(" ")}]`,
+  /** Argo CD's database answers an unknown server with a gRPC NotFound status. */
+  clusterNotFound: (server: string): string => `rpc error: code = NotFound desc = cluster ${JSON.stringify(server)} not found`,
+} as const;
+
+/** controller-runtime's `AlreadyOwnedError`, returned when another controller owns the Application. */
+export function alreadyOwnedMessage(namespace: string, name: string, ownerKind: string, ownerName: string): string {
+  return `Object ${namespace}/${name} is already owned by another ${ownerKind} controller ${ownerName}`;
+}
+
+/** The error returned when writing `status.resources` fails (§4.1 step 14). */
+export function resourcesStatusError(cause: string): string {
+  return `failed to update resources status for application set: ${cause}`;
+}
+
+/** The warning logged when `status.resources` is truncated (§4.7). */
+export function truncationWarning(appSet: string, from: number, to: number): string {
+  return `Truncating ApplicationSet ${appSet} resource status from ${String(from)} to max allowed ${String(to)} entries`;
+}

@@ -1,0 +1,107 @@
+/**
+ * The pure planner: `planAppSet(snapshot, now, settings) → Plan`, Argo CD's reconcile flow (spec §4.1)
+ * without I/O. Generate (already done, in the snapshot) → validate (§4.2) → policy (§4.3) → creates and
+ * updates (§4.4) → stale deletes (§4.5) → status (§4.7) → refresh annotation (§4.8) → requeue (§4.9);
+ * or the deletion path (§4.6). The same snapshot and time always give the same plan.
+ */
+import {
+  Annotation,
+  Reason,
+  StrategyType,
+  type Application,
+  type ApplicationSet,
+  type ApplicationsSyncPolicy,
+} from "../api/index.js";
+import { rfc3339 } from "../clock/index.js";
+import type { RenderedApplication } from "../generators/applications.js";
+import type { PassOutcome } from "./conditions.js";
+import { planDeletion } from "./deletion.js";
+import { appChange, desiredFrom } from "./desired.js";
+import { knownClusters } from "./destination.js";
+import { truncationWarning } from "./messages.js";
+import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
+import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan } from "./plantypes.js";
+import { requeueAfterMs } from "./requeue.js";
+import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
+import { planStale } from "./stale.js";
+import { nextStatus, resourcesFor } from "./status.js";
+import { validateApplications, validationMessage } from "./validate.js";
+
+/** True for a RollingSync ApplicationSet (the exact type string and a `rollingSync` block). */
+export function isRollingSync(appSet: ApplicationSet): boolean {
+  return appSet.spec.strategy?.type === StrategyType.RollingSync && appSet.spec.strategy.rollingSync !== undefined;
+}
+
+function nameOf(a: { metadata: { name?: string } }): string {
+  return a.metadata.name ?? "";
+}
+
+/** Creates and updates for the valid Applications under the policy; Applications already in order are left out. */
+function planWrites(valid: readonly RenderedApplication[], s: AppSetSnapshot, policy: ApplicationsSyncPolicy, settings: PlanSettings): AppWrite[] {
+  const ownedNames = new Set(s.owned.map(nameOf));
+  const writes: AppWrite[] = [];
+  for (const app of valid) {
+    const name = nameOf(app);
+    if (!allowsUpdate(policy) && ownedNames.has(name)) continue;
+    const desired = desiredFrom(app, s.appSet, settings);
+    const change = appChange(desired, s.live.get(name));
+    if (change.kind !== "none") writes.push({ name, desired, change });
+  }
+  return writes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The owned Applications once the writes and deletes are done (created ones have no status yet). */
+function afterState(s: AppSetSnapshot, writes: readonly AppWrite[], deletes: readonly AppDelete[]): Application[] {
+  const gone = new Set(deletes.map((d) => d.name));
+  const byName = new Map<string, Application>();
+  for (const a of s.owned) if (!gone.has(nameOf(a)) && a.metadata.deletionTimestamp == null) byName.set(nameOf(a), a);
+  for (const w of writes) {
+    if (w.change.kind === "error") continue;
+    const live = s.live.get(w.name);
+    byName.set(w.name, live ?? ({ metadata: { name: w.name, namespace: w.desired.namespace }, spec: w.desired.spec } as unknown as Application));
+  }
+  return [...byName.values()];
+}
+
+function refreshPatch(appSet: ApplicationSet): Plan["appSetPatch"] {
+  return appSet.metadata.annotations?.[Annotation.ApplicationSetRefresh] === undefined
+    ? undefined
+    : { metadata: { annotations: { [Annotation.ApplicationSetRefresh]: null } } };
+}
+
+function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: false }>, now: number): Plan {
+  const outcome: PassOutcome = { kind: "error", reason: gen.reason, message: gen.message, paramsGenerated: false };
+  const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
+  return { ...EMPTY_PLAN, ...(status ? { status } : {}), requeueAfterMs: requeueAfterMs({ kind: "generation-error" }) };
+}
+
+/** Plans one reconcile of the ApplicationSet in `s` at time `now` (ms). */
+export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSettings): Plan {
+  if (s.appSet.metadata.deletionTimestamp != null) return planDeletion(s, settings);
+  const gen = s.generation;
+  if (gen === undefined) throw new Error("planAppSet: the snapshot of a live ApplicationSet needs its generation");
+  if (!gen.ok) return planGenerationError(s, gen, now);
+  const known = knownClusters(s.clusters, settings.inClusterEnabled);
+  const validation = validateApplications(s.appSet, gen.apps, { projects: s.projects, clusters: known });
+  const policy = effectivePolicy(s.appSet, settings);
+  const writes = planWrites(validation.valid, s, policy, settings);
+  const deletes = allowsDelete(policy) ? planStale(s.owned, new Set(gen.apps.map(nameOf)), known) : [];
+  const invalid = validation.errors.size > 0;
+  const outcome: PassOutcome = invalid
+    ? { kind: "error", reason: Reason.ApplicationValidationError, message: validationMessage(validation.errors), paramsGenerated: true }
+    : { kind: "ok" };
+  const resources = resourcesFor(afterState(s, writes, deletes), settings.maxResourcesStatusCount);
+  const status = nextStatus(s.appSet.status, { outcome, resources, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
+  const appSetPatch = refreshPatch(s.appSet);
+  const warnings = resources.truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", resources.truncatedFrom, settings.maxResourcesStatusCount)];
+  return {
+    writes,
+    writeErrorReason: allowsUpdate(policy) ? Reason.UpdateApplicationError : Reason.CreateApplicationError,
+    deletes,
+    ownerStrips: [],
+    ...(status ? { status } : {}),
+    ...(appSetPatch ? { appSetPatch } : {}),
+    requeueAfterMs: requeueAfterMs({ kind: "done", generatorRequeueMs: gen.requeueAfterMs, validationErrors: invalid }),
+    warnings,
+  };
+}

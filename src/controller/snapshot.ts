@@ -1,0 +1,67 @@
+/**
+ * What one reconcile reads, frozen into plain data so the planner is a pure function: the
+ * ApplicationSet, the outcome of generating its Applications, the Applications it owns and the live
+ * Applications that share a generated name, the AppProject names and the known clusters. The
+ * reconciler builds it from the informer caches (and the generators); tests build it by hand.
+ */
+import type { Application, ApplicationSet, ApplicationsSyncPolicy, Cluster, Reason } from "../api/index.js";
+import type { RenderedApplication } from "../generators/applications.js";
+
+/** The outcome of running the generators and rendering the template. */
+export type Generation =
+  | {
+      readonly ok: true;
+      /** The rendered Applications, sorted by name (invalid ones included). */
+      readonly apps: readonly RenderedApplication[];
+      /** The ApplicationSet's generator requeue (ms): the minimum non-zero, 0 for none (§2.10). */
+      readonly requeueAfterMs: number;
+    }
+  | {
+      readonly ok: false;
+      /** `ApplicationGenerationFromParamsError` or `RenderTemplateParamsError`. */
+      readonly reason: Reason;
+      readonly message: string;
+    };
+
+/** Everything a reconcile of one ApplicationSet looks at. */
+export interface AppSetSnapshot {
+  readonly appSet: ApplicationSet;
+  /** Absent when the ApplicationSet is being deleted (nothing is generated then). */
+  readonly generation?: Generation;
+  /** Applications in the ApplicationSet's namespace whose controller owner is this ApplicationSet. */
+  readonly owned: readonly Application[];
+  /**
+   * Live Applications of the ApplicationSet's namespace by name, for every generated name (owned or
+   * not: an unowned one is adopted, one owned by another controller is an error).
+   */
+  readonly live: ReadonlyMap<string, Application>;
+  /** Names of the AppProjects in the controller namespace. */
+  readonly projects: ReadonlySet<string>;
+  /** Clusters decoded from the cluster Secrets of the controller namespace. */
+  readonly clusters: readonly Cluster[];
+}
+
+/** The controller-wide settings the planner honours (resolved once from the config). */
+export interface PlanSettings {
+  /** `--policy`, with "" already resolved to `sync`. */
+  readonly policy: ApplicationsSyncPolicy;
+  /** `--enable-policy-override`: honour the ApplicationSet's `syncPolicy.applicationsSync`. */
+  readonly enablePolicyOverride: boolean;
+  /** `--preserved-annotations` / `--preserved-labels`. */
+  readonly preservedAnnotations: readonly string[];
+  readonly preservedLabels: readonly string[];
+  /** `--max-resources-status-count` (0 = unlimited). */
+  readonly maxResourcesStatusCount: number;
+  /** Whether the implicit in-cluster destination is available (Argo CD's `cluster.inClusterEnabled`). */
+  readonly inClusterEnabled: boolean;
+}
+
+/** Defaults matching Argo CD's. */
+export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
+  policy: "sync",
+  enablePolicyOverride: true,
+  preservedAnnotations: [],
+  preservedLabels: [],
+  maxResourcesStatusCount: 5000,
+  inClusterEnabled: true,
+};

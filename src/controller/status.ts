@@ -1,0 +1,73 @@
+/**
+ * The ApplicationSet status a pass leaves behind (spec §1.6, §4.7): conditions (through
+ * {@link mergeConditions}), health, and `resources` / `resourcesCount` built from the owned
+ * Applications, sorted by name and truncated to `--max-resources-status-count`. Returns the new
+ * status only when it differs from the current one, so an unchanged pass writes nothing. Pure.
+ */
+import { API_GROUP, API_VERSION, Kind, type Application, type ApplicationSetStatus, type ResourceStatus } from "../api/index.js";
+import { conditionFor, conditionsEqual, healthFor, mergeConditions, type PassOutcome } from "./conditions.js";
+import { jsonEqual } from "./json.js";
+
+/** `status.resources` and `resourcesCount`, and how many entries were cut. */
+export interface ResourcesStatus {
+  readonly resources: ResourceStatus[];
+  readonly count: number;
+  /** Set when the list was truncated: the total before truncation. */
+  readonly truncatedFrom?: number;
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One `status.resources` entry per Application (App health status only, no message). */
+export function resourcesFor(apps: readonly Application[], max: number): ResourcesStatus {
+  const byName = new Map(apps.map((a) => [a.metadata.name ?? "", a]));
+  const all = [...byName.values()]
+    .sort((a, b) => compareNames(a.metadata.name ?? "", b.metadata.name ?? ""))
+    .map((app): ResourceStatus => {
+      const health = app.status?.health?.status;
+      const sync = app.status?.sync?.status;
+      return {
+        group: API_GROUP,
+        version: API_VERSION,
+        kind: Kind.Application,
+        name: app.metadata.name ?? "",
+        namespace: app.metadata.namespace ?? "",
+        ...(sync ? { status: sync } : {}),
+        health: health ? { status: health } : {},
+      };
+    });
+  if (max > 0 && all.length > max) return { resources: all.slice(0, max), count: all.length, truncatedFrom: all.length };
+  return { resources: all, count: all.length };
+}
+
+/** What a pass decided about the status. */
+export interface StatusInput {
+  readonly outcome: PassOutcome;
+  /** The new resources; omitted when the pass did not get far enough to write them. */
+  readonly resources?: ResourcesStatus;
+  /** RFC 3339 time of the pass. */
+  readonly now: string;
+  readonly rollingSync: boolean;
+}
+
+function sameResources(current: ApplicationSetStatus | undefined, next: ResourcesStatus | undefined): boolean {
+  if (next === undefined) return true;
+  return jsonEqual(current?.resources ?? [], next.resources) && (current?.resourcesCount ?? 0) === next.count;
+}
+
+/** The new status, or undefined when nothing the controller writes would change. */
+export function nextStatus(current: ApplicationSetStatus | undefined, input: StatusInput): ApplicationSetStatus | undefined {
+  const existing = current?.conditions ?? [];
+  const conditions = mergeConditions(existing, conditionFor(input.outcome), { now: input.now, rollingSync: input.rollingSync });
+  const health = healthFor(conditions);
+  const same = conditionsEqual(existing, conditions) && jsonEqual(current?.health ?? {}, health) && sameResources(current, input.resources);
+  if (same) return undefined;
+  const next: ApplicationSetStatus = { ...current, conditions, health };
+  if (input.resources !== undefined) {
+    next.resources = input.resources.resources;
+    next.resourcesCount = input.resources.count;
+  }
+  return next;
+}
