@@ -1,0 +1,245 @@
+/**
+ * The sync engine's lifecycle on the real control plane (KWOK runs the pods), everything asserted
+ * from what watches of the cluster saw: pruning in reverse wave order, the hook delete policies,
+ * Application deletion (PreDelete hooks, cascade, PostDelete hooks), retry after a transient
+ * failure, a destination described by a cluster Secret, and an engine killed mid-sync that resumes
+ * without re-running finished hooks. The engine runs with slow polls, so progress comes from its
+ * watches on the managed resources.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { encodeSecretData, type Application } from "../../src/api/index.js";
+import { SystemClock } from "../../src/clock/index.js";
+import { Discovery, KubeApiClient, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { ClusterSecretDestinations } from "../../src/syncwaves/destinations.js";
+import { SyncEngine } from "../../src/syncwaves/engine.js";
+import { GitManifestSource } from "../../src/syncwaves/git-source.js";
+import { StaticManifestSource, type ManifestSource } from "../../src/syncwaves/manifests.js";
+import { gitReader, makeRepo, TempDirs } from "../unit/generators/support.js";
+import { createNamespace, deleteNamespace, sharedKubeConfig } from "./support/namespace.js";
+import { application, configMap, hookJob, operationDone, R, record, waitFor } from "./syncwaves-support/cluster.js";
+
+const clock = new SystemClock();
+const kc = sharedKubeConfig();
+const kubeconfigPath = inject("kubeconfigPath");
+const client = KubeApiClient.fromConfig({ kind: "file", path: kubeconfigPath });
+const discovery = new Discovery(client.transport);
+const resolve = (o: KubeObject): Promise<ResourceDescriptor> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
+const local = { id: "local", client, resolve };
+const source = new StaticManifestSource();
+const REPO = "https://example.com/lifecycle.git";
+const temp = new TempDirs();
+const namespaces: string[] = [];
+const engines: SyncEngine[] = [];
+let appNs = "";
+
+/** An engine on `ns` whose polls are too slow to matter: only watches move it on. */
+function startEngine(ns: string, manifests: ManifestSource): SyncEngine {
+  const engine = new SyncEngine({
+    watch: client,
+    namespace: ns,
+    client,
+    resolve,
+    source: manifests,
+    destinations: new ClusterSecretDestinations({ local, namespace: ns, clock }),
+    clock,
+    log: silentLogger(),
+    waveDelayMs: 0,
+    pollMs: 120_000,
+    operationPollMs: 120_000,
+  });
+  engine.start();
+  engines.push(engine);
+  return engine;
+}
+
+async function newNamespace(prefix: string): Promise<string> {
+  const ns = await createNamespace(kc, prefix);
+  namespaces.push(ns);
+  return ns;
+}
+
+async function requestSync(name: string, operation: Application["operation"]): Promise<void> {
+  const app = await client.get<Application>(resources.Applications, { namespace: appNs, name });
+  await client.update(resources.Applications, { ...app, operation });
+}
+
+beforeAll(async () => {
+  appNs = await newNamespace("swl-apps");
+  startEngine(appNs, source);
+});
+
+afterAll(async () => {
+  await Promise.all(engines.map((e) => e.stop()));
+  for (const ns of namespaces) await deleteNamespace(kc, ns).catch(() => undefined);
+  temp.cleanup();
+});
+
+describe("sync engine lifecycle on a real control plane", () => {
+  it("prunes resources in reverse wave order, waiting for each deletion", async () => {
+    const ns = await newNamespace("swl-prune");
+    source.set(REPO, "prune", [{ path: "all.yaml", content: [configMap("a", 0), configMap("b", 1), configMap("c", 2), configMap("keep")].join("---\n") }]);
+    await client.create(resources.Applications, application("prune", appNs, ns, { repoURL: REPO, path: "prune", operation: { sync: { prune: true } } }));
+    expect((await operationDone(client, appNs, "prune")).status?.operationState?.phase).toBe("Succeeded");
+    source.set(REPO, "prune", [{ path: "all.yaml", content: configMap("keep") }]);
+    const seen = record(client, ns, [R.ConfigMaps]);
+    await requestSync("prune", { sync: { prune: true } });
+    const app = await operationDone(client, appNs, "prune");
+    seen.stop();
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    expect(seen.ordered("DELETED")).toEqual(["ConfigMap/c", "ConfigMap/b", "ConfigMap/a"]);
+  });
+
+  it("deletes hooks by policy: HookSucceeded after success, BeforeHookCreation before re-creation, HookFailed after failure", async () => {
+    const ns = await newNamespace("swl-policy");
+    source.set(REPO, "policy", [
+      { path: "hs.json", content: hookJob("hs", "PreSync", { "argocd.argoproj.io/hook-delete-policy": "HookSucceeded" }) },
+      { path: "hf.json", content: hookJob("hf", "PreSync", { "argocd.argoproj.io/hook-delete-policy": "HookFailed" }) },
+      { path: "bhc.json", content: hookJob("bhc", "PreSync") },
+      { path: "cm.yaml", content: configMap("cfg") },
+    ]);
+    const seen = record(client, ns, [R.Jobs]);
+    await client.create(resources.Applications, application("policy", appNs, ns, { repoURL: REPO, path: "policy", operation: { sync: {} } }));
+    expect((await operationDone(client, appNs, "policy")).status?.operationState?.phase).toBe("Succeeded");
+    await waitFor("HookSucceeded hook deleted", () => Promise.resolve(seen.ordered("DELETED").includes("Job/hs") ? true : undefined));
+    const jobs = await client.list(R.Jobs, { namespace: ns });
+    expect(jobs.items.map((j) => j.metadata?.name).sort()).toEqual(["bhc", "hf"]);
+    const firstBhc = jobs.items.find((j) => j.metadata?.name === "bhc")?.metadata?.uid;
+
+    await requestSync("policy", { sync: {} });
+    expect((await operationDone(client, appNs, "policy")).status?.operationState?.phase).toBe("Succeeded");
+    const bhc = seen.events.filter((e) => e.name === "Job/bhc");
+    expect(bhc.map((e) => e.type)).toContain("DELETED");
+    expect(new Set(bhc.filter((e) => e.type === "ADDED").map((e) => e.uid)).size).toBe(2);
+    const secondBhc = (await client.get(R.Jobs, { namespace: ns, name: "bhc" })).metadata?.uid;
+    expect(secondBhc).not.toBe(firstBhc);
+
+    // A failing PreSync hook with HookFailed: its pod can never be scheduled, the deadline fails it.
+    const failing = hookJob("doomed", "PreSync", { "argocd.argoproj.io/hook-delete-policy": "HookFailed" }, { activeDeadlineSeconds: 2 });
+    const spec = JSON.parse(failing) as { spec: { template: { spec: Record<string, unknown> } } };
+    spec.spec.template.spec.nodeSelector = { "example.com/none": "true" };
+    source.set(REPO, "policy-fail", [{ path: "doomed.json", content: JSON.stringify(spec) }]);
+    await client.create(resources.Applications, application("policy-fail", appNs, ns, { repoURL: REPO, path: "policy-fail", operation: { sync: {} } }));
+    expect((await operationDone(client, appNs, "policy-fail")).status?.operationState?.phase).toBe("Failed");
+    await waitFor("HookFailed hook deleted", () => Promise.resolve(seen.ordered("DELETED").includes("Job/doomed") ? true : undefined));
+    seen.stop();
+  });
+
+  it("deletes an Application: PreDelete hook first, then resources from the highest wave down, then the PostDelete hook", async () => {
+    const ns = await newNamespace("swl-delete");
+    source.set(REPO, "delete", [
+      { path: "cms.yaml", content: [configMap("first", 0), configMap("second", 1)].join("---\n") },
+      { path: "pre.json", content: hookJob("pre-delete", "PreDelete") },
+      { path: "post.json", content: hookJob("post-delete", "PostDelete") },
+    ]);
+    const finalizers = ["resources-finalizer.argocd.argoproj.io"];
+    await client.create(resources.Applications, application("delete", appNs, ns, { repoURL: REPO, path: "delete", operation: { sync: {} }, finalizers }));
+    await operationDone(client, appNs, "delete");
+    await waitFor("deletion-hook finalizers", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "delete" });
+      return app.metadata.finalizers?.includes("post-delete-finalizer.argocd.argoproj.io") ? app : undefined;
+    });
+    const seen = record(client, ns, [R.ConfigMaps, R.Jobs]);
+    await clock.sleep(300);
+    await client.delete(resources.Applications, { namespace: appNs, name: "delete" });
+    await waitFor("the Application to be gone", async () => {
+      try {
+        await client.get(resources.Applications, { namespace: appNs, name: "delete" });
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    seen.stop();
+    const order = [...seen.events].filter((e) => e.rv > 0 && (e.type === "DELETED" || (e.type === "ADDED" && e.name.startsWith("Job/")))).sort((a, b) => a.rv - b.rv);
+    const at = (type: string, name: string): number => order.findIndex((e) => e.type === type && e.name === name);
+    expect(at("ADDED", "Job/pre-delete")).toBeGreaterThanOrEqual(0);
+    expect(at("ADDED", "Job/pre-delete")).toBeLessThan(at("DELETED", "ConfigMap/second"));
+    expect(at("DELETED", "ConfigMap/second")).toBeLessThan(at("DELETED", "ConfigMap/first"));
+    expect(at("DELETED", "ConfigMap/first")).toBeLessThan(at("ADDED", "Job/post-delete"));
+  });
+
+  it("retries a sync that failed transiently and succeeds once the cause is gone", async () => {
+    const later = `swl-later-${randomBytes(3).toString("hex")}`;
+    const ns = await newNamespace("swl-retry");
+    source.set(REPO, "retry", [{ path: "cm.yaml", content: configMap("elsewhere").replace("name: elsewhere", `name: elsewhere\n  namespace: ${later}`) }]);
+    const retry = { limit: 5, backoff: { duration: "1s", factor: 1 } };
+    await client.create(resources.Applications, application("retry", appNs, ns, { repoURL: REPO, path: "retry", operation: { sync: {}, retry } }));
+    await waitFor("a first failed attempt", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "retry" });
+      return (app.status?.operationState?.retryCount ?? 0) >= 1 ? app : undefined;
+    });
+    await client.create(resources.Namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: later } });
+    namespaces.push(later);
+    const app = await operationDone(client, appNs, "retry");
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    expect(app.status?.operationState?.retryCount).toBeGreaterThanOrEqual(1);
+    await expect(client.get(R.ConfigMaps, { namespace: later, name: "elsewhere" })).resolves.toMatchObject({ data: { k: "v" } });
+  });
+
+  it("deploys to a cluster described by a cluster Secret", async () => {
+    const ns = await newNamespace("swl-remote");
+    const token = kc.getCurrentUser()?.token ?? "";
+    await client.create(resources.Secrets, {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "remote", namespace: appNs, labels: { "argocd.argoproj.io/secret-type": "cluster" } },
+      data: encodeSecretData({ name: "remote", server: client.transport.server, config: JSON.stringify({ bearerToken: token, tlsClientConfig: { insecure: true } }) }),
+    });
+    source.set(REPO, "remote", [{ path: "cm.yaml", content: configMap("over-there") }]);
+    await client.create(resources.Applications, application("remote", appNs, ns, { repoURL: REPO, path: "remote", destination: { name: "remote", namespace: ns }, operation: { sync: {} } }));
+    const app = await operationDone(client, appNs, "remote");
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    const cm = await client.get(R.ConfigMaps, { namespace: ns, name: "over-there" });
+    expect(cm.metadata?.annotations?.["argocd.argoproj.io/tracking-id"]).toBe(`remote:/ConfigMap:${ns}/over-there`);
+  });
+
+  it("resumes a sync after the engine is killed between waves, without re-running finished hooks", async () => {
+    const killNs = await newNamespace("swl-kill-apps");
+    const ns = await newNamespace("swl-kill");
+    const repo = makeRepo(temp, {
+      "pre.json": hookJob("pre", "PreSync"),
+      "cm.yaml": configMap("cfg", 0),
+      "gate.json": hookJob("gate", "Sync", { "argocd.argoproj.io/sync-wave": "1" }, { suspend: true }),
+      "post.json": hookJob("post", "PostSync"),
+    });
+    const repoURL = `file://${repo}`;
+    const child = spawnEngine(killNs, temp.make("swl-cache-"));
+    try {
+      await waitFor("the child engine", () => Promise.resolve(child.ready ? true : undefined));
+      await client.create(resources.Applications, application("kill", killNs, ns, { repoURL, path: "", operation: { sync: {} } }));
+      await waitFor("the sync to wait on the gate hook", async () => {
+        const app = await client.get<Application>(resources.Applications, { namespace: killNs, name: "kill" });
+        return app.status?.operationState?.message === "waiting for completion of hook batch/Job/gate" ? app : undefined;
+      });
+    } finally {
+      child.process.kill("SIGKILL");
+    }
+    await new Promise((done) => child.process.once("exit", done));
+    const before = await client.get(R.Jobs, { namespace: ns, name: "pre" });
+    const cfgBefore = await client.get(R.ConfigMaps, { namespace: ns, name: "cfg" });
+    const seen = record(client, ns, [R.Jobs, R.ConfigMaps]);
+    startEngine(killNs, new GitManifestSource(gitReader(temp)));
+    await client.patch(R.Jobs, { namespace: ns, name: "gate" }, { type: "merge", body: { spec: { suspend: false } } });
+    const app = await operationDone(client, killNs, "kill");
+    seen.stop();
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    const pre = seen.events.filter((e) => e.name === "Job/pre");
+    expect(pre.every((e) => e.uid === before.metadata?.uid && e.type !== "DELETED")).toBe(true);
+    expect(seen.events.filter((e) => e.name === "ConfigMap/cfg").every((e) => e.uid === cfgBefore.metadata?.uid)).toBe(true);
+    expect(seen.events.some((e) => e.name === "Job/post" && e.type === "ADDED")).toBe(true);
+    expect((await client.get(R.Jobs, { namespace: ns, name: "pre" })).metadata?.creationTimestamp).toBe(before.metadata?.creationTimestamp);
+  });
+});
+
+/** Starts the engine of test/e2e/syncwaves-support/engine.ts in a process of its own. */
+function spawnEngine(ns: string, cacheDir: string): { process: ChildProcess; ready: boolean } {
+  const proc = spawn(process.execPath, ["--import", "tsx", "test/e2e/syncwaves-support/engine.ts", kubeconfigPath, ns, cacheDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const handle = { process: proc, ready: false };
+  proc.stdout?.on("data", (chunk: Buffer) => {
+    if (chunk.toString("utf8").includes("ready")) handle.ready = true;
+  });
+  return handle;
+}
