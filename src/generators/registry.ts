@@ -22,8 +22,10 @@ import { listGenerator } from "./list.js";
 import { matrixGenerator } from "./matrix.js";
 import { mergeGenerator } from "./merge.js";
 import { pluginGenerator } from "./plugin.js";
+import { createPullRequestGenerator } from "./pull-request.js";
+import { createScmProviderGenerator } from "./scm-provider.js";
+import { ScmServices } from "../scm/services.js";
 import type { Generator } from "./types.js";
-import { pullRequestGenerator, scmProviderGenerator } from "./unsupported.js";
 
 /** The spec type of each generator kind. */
 export interface GeneratorSpecs {
@@ -42,17 +44,19 @@ export interface GeneratorSpecs {
 export type GeneratorRegistry = { readonly [K in GeneratorKind]: Generator<GeneratorSpecs[K]> };
 
 /**
- * Builds the registry. `overrides` replaces individual kinds (the SCM Provider and Pull Request
- * implementations plug in here, as do test doubles).
+ * Builds the registry. `overrides` replaces individual kinds (test doubles, or SCM Provider and
+ * Pull Request generators over configured {@link ScmServices}). By default both share one
+ * ScmServices with Argo CD's default settings, so their HTTP cache lives as long as the registry.
  */
 export function createRegistry(overrides: Partial<GeneratorRegistry> = {}): GeneratorRegistry {
+  const scm = new ScmServices();
   const registry: GeneratorRegistry = {
     list: listGenerator,
     clusters: clusterGenerator,
     git: gitGenerator,
-    scmProvider: scmProviderGenerator,
+    scmProvider: createScmProviderGenerator(scm),
     clusterDecisionResource: clusterDecisionResourceGenerator,
-    pullRequest: pullRequestGenerator,
+    pullRequest: createPullRequestGenerator(scm),
     matrix: matrixGenerator(() => registry),
     merge: mergeGenerator(() => registry),
     plugin: pluginGenerator,

@@ -1,0 +1,178 @@
+/**
+ * A provider's view of the HTTP client: one base URL, one set of credentials and TLS settings,
+ * the caller's labels and abort signal. JSON GETs, Link-header and page-number pagination, and
+ * the error text of a failed call (method, URL, status and the provider's message).
+ */
+import { isRecord } from "../api/index.js";
+import type { ScmCaller, ScmHttpClient, ScmResponse } from "./http.js";
+import type { TlsOptions } from "./transport.js";
+import { RateLimitedError } from "./ratelimit.js";
+import { ScmApiError, type Repository } from "./types.js";
+
+/** Where and how one provider instance talks. */
+export interface ApiTarget {
+  readonly http: ScmHttpClient;
+  readonly provider: string;
+  /** Base URL without a trailing slash. */
+  readonly baseUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly tls?: TlsOptions;
+  readonly caller?: ScmCaller;
+  readonly signal?: AbortSignal;
+}
+
+/** `user:password` as a Basic authorization header value. */
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`;
+}
+
+/** Joins a base URL and a path (or returns an absolute URL unchanged). */
+export function joinUrl(base: string, path: string): string {
+  if (/^https?:\/\//.test(path)) return path;
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}
+
+/** Percent-encodes one path segment. */
+export const seg = encodeURIComponent;
+
+function providerMessage(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isRecord(parsed)) {
+      const m = parsed["message"] ?? parsed["error"] ?? parsed["error_description"];
+      if (typeof m === "string") return m;
+      if (isRecord(m) && typeof m["message"] === "string") return m["message"];
+      const errors = parsed["errors"];
+      if (Array.isArray(errors) && isRecord(errors[0]) && typeof errors[0]["message"] === "string") return errors[0]["message"];
+    }
+  } catch {
+    // not JSON
+  }
+  return body.trim().slice(0, 200);
+}
+
+/** The error of a non-2xx answer. */
+export function apiError(method: string, url: string, res: { status: number; body: string }): ScmApiError {
+  return new ScmApiError(res.status, `${method} ${url}: ${String(res.status)} ${providerMessage(res.body)}`.trim());
+}
+
+/** Sends a GET; resolves with any status (rate-limit refusals reject). */
+export function get(t: ApiTarget, path: string, endpoint?: string): Promise<ScmResponse> {
+  return t.http.request({
+    provider: t.provider,
+    url: joinUrl(t.baseUrl, path),
+    headers: { Accept: "application/json", ...t.headers },
+    ...(t.tls === undefined ? {} : { tls: t.tls }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(t.caller === undefined ? {} : { caller: t.caller }),
+    ...(t.signal === undefined ? {} : { signal: t.signal }),
+  });
+}
+
+/** Parses a JSON body; a malformed body is an error naming the URL. */
+export function parseJson(url: string, body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new ScmApiError(200, `GET ${url}: invalid JSON in response`);
+  }
+}
+
+/** GETs JSON; any non-2xx rejects with {@link ScmApiError}. */
+export async function getJson(t: ApiTarget, path: string, endpoint?: string): Promise<unknown> {
+  const res = await get(t, path, endpoint);
+  const url = joinUrl(t.baseUrl, path);
+  if (res.status < 200 || res.status > 299) throw apiError("GET", url, res);
+  return parseJson(url, res.body);
+}
+
+/** GETs JSON, or undefined on 404. */
+export async function getJsonOr404(t: ApiTarget, path: string, endpoint?: string): Promise<unknown> {
+  const res = await get(t, path, endpoint);
+  const url = joinUrl(t.baseUrl, path);
+  if (res.status === 404) return undefined;
+  if (res.status < 200 || res.status > 299) throw apiError("GET", url, res);
+  return parseJson(url, res.body);
+}
+
+/** The `rel="next"` target of a Link header. */
+export function nextLink(link: string | undefined): string | undefined {
+  if (link === undefined) return undefined;
+  for (const part of link.split(",")) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim());
+    if (m?.[1] !== undefined) return m[1];
+  }
+  return undefined;
+}
+
+/** Follows Link-header pagination from `path`, collecting the array every page holds. */
+export async function listByLink(t: ApiTarget, path: string, endpoint?: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let next: string | undefined = path; next !== undefined; ) {
+    const res = await get(t, next, endpoint);
+    const url = joinUrl(t.baseUrl, next);
+    if (res.status < 200 || res.status > 299) throw apiError("GET", url, res);
+    const page = parseJson(url, res.body);
+    if (!Array.isArray(page)) throw new ScmApiError(res.status, `GET ${url}: expected a JSON array`);
+    out.push(...(page as unknown[]));
+    next = nextLink(res.headers["link"]);
+  }
+  return out;
+}
+
+/** A string field of a JSON object ("" when absent). */
+export function str(o: unknown, ...path: string[]): string {
+  const v = at(o, ...path);
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
+}
+
+/** A nested field of a JSON object. */
+export function at(o: unknown, ...path: string[]): unknown {
+  let cur = o;
+  for (const k of path) cur = isRecord(cur) ? cur[k] : undefined;
+  return cur;
+}
+
+/** An array field of a JSON object ([] when absent). */
+export function arr(o: unknown, ...path: string[]): unknown[] {
+  const v = at(o, ...path);
+  return Array.isArray(v) ? v : [];
+}
+
+/** Path existence on a commit never changes: remembered by SHA when there is one. */
+export async function memoPath(t: ApiTarget, at: { scope: string; repo: Repository; path: string }, check: () => Promise<boolean>): Promise<boolean> {
+  const { scope, repo, path } = at;
+  if (repo.sha === "") return check();
+  const key = `path ${scope} ${repo.organization}/${repo.repository}@${repo.sha}:${path}`;
+  const now = t.http.clock.now();
+  const hit = t.http.derived.get<boolean>(key, "", now, Number.POSITIVE_INFINITY);
+  if (hit !== undefined) return hit;
+  const found = await check();
+  t.http.derived.set(key, "", now, found);
+  return found;
+}
+
+/** Argo CD's `fmt.Errorf(prefix + ": %w", err)`, keeping a rate-limit error's type. */
+export function wrap(prefix: string, err: unknown): Error {
+  if (err instanceof ScmApiError) return new ScmApiError(err.status, `${prefix}: ${err.message}`);
+  if (err instanceof RateLimitedError) return err;
+  return new Error(`${prefix}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+
+/** Sends a POST with a JSON body and parses the JSON answer; any non-2xx rejects. */
+export async function postJson(t: ApiTarget, path: string, body: unknown, endpoint?: string): Promise<unknown> {
+  const url = joinUrl(t.baseUrl, path);
+  const res = await t.http.request({
+    provider: t.provider,
+    url,
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/json", ...t.headers },
+    body: JSON.stringify(body),
+    ...(t.tls === undefined ? {} : { tls: t.tls }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(t.caller === undefined ? {} : { caller: t.caller }),
+    ...(t.signal === undefined ? {} : { signal: t.signal }),
+  });
+  if (res.status < 200 || res.status > 299) throw apiError("POST", url, res);
+  return parseJson(url, res.body);
+}

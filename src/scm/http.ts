@@ -1,0 +1,238 @@
+/**
+ * The one HTTP client of every SCM provider. It spends API budget carefully:
+ * - conditional requests: a GET whose earlier 200 carried an `ETag` or `Last-Modified` is re-sent
+ *   with `If-None-Match` / `If-Modified-Since`; a 304 is answered from the cache (GitHub does not
+ *   count such a 304 against the rate limit). Entries are keyed by URL and by a hash of the
+ *   credentials, so two tokens never share an answer;
+ * - rate limits: the figures of every response are kept per host and credential; after a
+ *   refusal (429, or 403 with nothing remaining) no request goes to that host with that credential
+ *   until the reset time, and each attempt fails with the same {@link RateLimitedError};
+ * - a call counter (requests sent, 304s, refusals, calls not sent because of a backoff) per
+ *   provider, for the figures and for tests.
+ * It also keeps provider-derived results keyed by a fingerprint ({@link DerivedCache}), so a
+ * provider can skip per-repository calls when a listing shows nothing changed.
+ */
+import { createHash } from "node:crypto";
+import type { Clock } from "../clock/index.js";
+import { rateLimitFigures, RateLimitedError, refusalBackoffMs, type RateLimitFigures } from "./ratelimit.js";
+import { nodeTransport, type TlsOptions, type Transport, type TransportResponse } from "./transport.js";
+
+/** Who a request is made for (metrics labels). */
+export interface ScmCaller {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** One request through the client. */
+export interface ScmRequest {
+  /** Provider name for counters and metrics (`github`, `gitlab`, …). */
+  readonly provider: string;
+  readonly url: string;
+  /** Default GET. Only GETs are conditional and cached. */
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly tls?: TlsOptions;
+  /** The route template for metrics (`/orgs/{org}/repos`); defaults to the URL path. */
+  readonly endpoint?: string;
+  readonly caller?: ScmCaller;
+  readonly signal?: AbortSignal;
+}
+
+/** A response; `notModified` is true when it came from the cache after a 304. */
+export interface ScmResponse extends TransportResponse {
+  readonly notModified: boolean;
+}
+
+/** Call counts of one provider. */
+export interface CallCounts {
+  /** Requests sent. */
+  requests: number;
+  /** Of those, conditional requests answered 304. */
+  notModified: number;
+  /** Of those, rate-limit refusals. */
+  rateLimited: number;
+  /** Requests not sent because the host was backing off. */
+  suppressed: number;
+}
+
+/** The last rate-limit figures seen for one host and credential. */
+export interface RateLimitState extends RateLimitFigures {
+  readonly provider: string;
+  readonly host: string;
+  /** Until when requests are held back (ms since the epoch), 0 when not backing off. */
+  readonly blockedUntilMs: number;
+}
+
+/** Receives request and rate-limit observations (metrics). */
+export interface ScmObserver {
+  request(o: { provider: string; method: string; endpoint: string; status: number; seconds: number; caller?: ScmCaller }): void;
+  rateLimit(o: { provider: string; endpoint: string; resource: string; figures: RateLimitFigures; resetSeconds: number; caller?: ScmCaller }): void;
+}
+
+/** Options of {@link ScmHttpClient}. */
+export interface ScmHttpOptions {
+  readonly clock: Clock;
+  readonly transport?: Transport;
+  readonly observer?: ScmObserver;
+  /** PEM roots trusted for every provider (`--scm-root-ca-path`). */
+  readonly rootCa?: string;
+  /** Most cached responses kept (least recently used go first). Default 10,000. */
+  readonly maxCacheEntries?: number;
+  /** `User-Agent` sent on every request. */
+  readonly userAgent?: string;
+}
+
+interface CacheEntry {
+  readonly etag?: string;
+  readonly lastModified?: string;
+  readonly response: TransportResponse;
+}
+
+/** A short, non-reversible identity of the credentials a request carries. */
+export function credentialIdentity(headers: Readonly<Record<string, string>> | undefined): string {
+  const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === "authorization")?.[1] ?? "";
+  return auth === "" ? "anonymous" : createHash("sha256").update(auth).digest("hex").slice(0, 16);
+}
+
+/** Results derived from several responses, reused while their fingerprint is unchanged and young enough. */
+export class DerivedCache {
+  private readonly entries = new Map<string, { fingerprint: string; atMs: number; value: unknown }>();
+
+  constructor(private readonly max: number) {}
+
+  /** The value stored under `key` with this fingerprint, no older than `maxAgeMs`. */
+  get<T>(key: string, fingerprint: string, nowMs: number, maxAgeMs: number): T | undefined {
+    const e = this.entries.get(key);
+    if (e === undefined || e.fingerprint !== fingerprint || nowMs - e.atMs > maxAgeMs) return undefined;
+    return e.value as T;
+  }
+
+  set(key: string, fingerprint: string, nowMs: number, value: unknown): void {
+    this.entries.delete(key);
+    this.entries.set(key, { fingerprint, atMs: nowMs, value });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/** The SCM HTTP client (long-lived: its caches and backoffs outlive one reconcile). */
+export class ScmHttpClient {
+  readonly derived: DerivedCache;
+  private readonly transport: Transport;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly limits = new Map<string, RateLimitState>();
+  private readonly counts = new Map<string, CallCounts>();
+  private readonly maxEntries: number;
+
+  constructor(private readonly options: ScmHttpOptions) {
+    this.transport = options.transport ?? nodeTransport;
+    this.maxEntries = options.maxCacheEntries ?? 10_000;
+    this.derived = new DerivedCache(this.maxEntries);
+  }
+
+  /** The clock the client runs on. */
+  get clock(): Clock {
+    return this.options.clock;
+  }
+
+  /** Call counts per provider (a copy). */
+  stats(): Record<string, CallCounts> {
+    return Object.fromEntries([...this.counts].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /** Total requests sent to a provider so far. */
+  requestsTo(provider: string): number {
+    return this.counts.get(provider)?.requests ?? 0;
+  }
+
+  /** The last rate-limit figures per host and credential. */
+  rateLimits(): RateLimitState[] {
+    return [...this.limits.values()];
+  }
+
+  /**
+   * Sends a request (conditionally when a cached answer exists). Resolves with any HTTP status
+   * except a rate-limit refusal, which rejects with {@link RateLimitedError}; also rejects without
+   * sending while the host and credential are backing off.
+   */
+  async request(req: ScmRequest): Promise<ScmResponse> {
+    const method = req.method ?? "GET";
+    const url = new URL(req.url);
+    const identity = credentialIdentity(req.headers);
+    const limitKey = `${url.host} ${identity}`;
+    const counts = this.countsOf(req.provider);
+    const now = this.options.clock.now();
+    const blocked = this.limits.get(limitKey)?.blockedUntilMs ?? 0;
+    if (blocked > now) {
+      counts.suppressed++;
+      throw new RateLimitedError(url.host, blocked - now);
+    }
+    const cacheKey = `${identity} ${req.url}`;
+    const cached = method === "GET" ? this.cache.get(cacheKey) : undefined;
+    const res = await this.send(req, method, cached);
+    counts.requests++;
+    const endpoint = req.endpoint ?? url.pathname;
+    const after = this.options.clock.now();
+    this.options.observer?.request({ provider: req.provider, method, endpoint, status: res.status, seconds: (after - now) / 1000, ...callerOf(req) });
+    const backoff = refusalBackoffMs(res, after);
+    this.recordLimits({ req, host: url.host, limitKey, endpoint, res, blockedUntilMs: backoff === undefined ? 0 : after + backoff });
+    if (backoff !== undefined) {
+      counts.rateLimited++;
+      throw new RateLimitedError(url.host, backoff);
+    }
+    if (res.status === 304 && cached !== undefined) {
+      counts.notModified++;
+      this.touch(cacheKey, cached);
+      return { ...cached.response, notModified: true };
+    }
+    if (method === "GET" && res.status === 200) this.store(cacheKey, res);
+    return { ...res, notModified: false };
+  }
+
+  private send(req: ScmRequest, method: string, cached: CacheEntry | undefined): Promise<TransportResponse> {
+    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "argocd-applicationset", ...req.headers };
+    if (cached?.etag !== undefined) headers["If-None-Match"] = cached.etag;
+    if (cached?.lastModified !== undefined) headers["If-Modified-Since"] = cached.lastModified;
+    const extraCa = [...(this.options.rootCa === undefined ? [] : [this.options.rootCa]), ...(req.tls?.extraCa ?? [])];
+    const tls: TlsOptions = { ...(extraCa.length > 0 ? { extraCa } : {}), ...(req.tls?.insecure === true ? { insecure: true } : {}) };
+    return this.transport({ method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls, ...(req.signal ? { signal: req.signal } : {}) });
+  }
+
+  private recordLimits(o: { req: ScmRequest; host: string; limitKey: string; endpoint: string; res: TransportResponse; blockedUntilMs: number }): void {
+    const now = this.options.clock.now();
+    const figures = rateLimitFigures(o.res.headers, now);
+    const previous = this.limits.get(o.limitKey);
+    if (figures === undefined && o.blockedUntilMs === 0 && previous === undefined) return;
+    const merged: RateLimitState = { ...(figures ?? { resource: previous?.resource ?? "" }), provider: o.req.provider, host: o.host, blockedUntilMs: o.blockedUntilMs };
+    this.limits.set(o.limitKey, merged);
+    if (figures === undefined) return;
+    const resetSeconds = figures.resetAtMs === undefined ? 0 : Math.max(0, Math.round((figures.resetAtMs - now) / 1000));
+    this.options.observer?.rateLimit({ provider: o.req.provider, endpoint: o.endpoint, resource: figures.resource, figures, resetSeconds, ...callerOf(o.req) });
+  }
+
+  private store(key: string, res: TransportResponse): void {
+    const etag = res.headers["etag"];
+    const lastModified = res.headers["last-modified"];
+    if (etag === undefined && lastModified === undefined) return;
+    this.touch(key, { ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }), response: res });
+  }
+
+  private touch(key: string, entry: CacheEntry): void {
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+  }
+
+  private countsOf(provider: string): CallCounts {
+    let c = this.counts.get(provider);
+    if (c === undefined) {
+      c = { requests: 0, notModified: 0, rateLimited: 0, suppressed: 0 };
+      this.counts.set(provider, c);
+    }
+    return c;
+  }
+}
+
+function callerOf(req: ScmRequest): { caller?: ScmCaller } {
+  return req.caller === undefined ? {} : { caller: req.caller };
+}

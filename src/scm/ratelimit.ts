@@ -1,0 +1,92 @@
+/**
+ * Rate limits of SCM provider APIs: reading the figures a response carries (GitHub's
+ * `X-RateLimit-*`, GitLab's `RateLimit-*`, `Retry-After`), recognising a refusal (429, or GitHub's
+ * 403 with no requests remaining or a secondary limit), and the error raised while a host is
+ * backing off. The error's message never changes from one retry to the next (no request id, no
+ * clock reading), so a failing generator does not rewrite the ApplicationSet status on each retry.
+ */
+import { AppSetError } from "../errors.js";
+
+/** The rate-limit figures of one response (absent figures are undefined). */
+export interface RateLimitFigures {
+  readonly limit?: number;
+  readonly remaining?: number;
+  readonly used?: number;
+  /** When the window resets (ms since the epoch). */
+  readonly resetAtMs?: number;
+  /** The limit's bucket (`core`, `search`, `graphql` on GitHub), "" if not given. */
+  readonly resource: string;
+}
+
+/** Backoff when a refusal names no reset time. */
+export const DEFAULT_RATE_LIMIT_BACKOFF_MS = 60_000;
+
+function num(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === "") return undefined;
+  const n = Number(v.trim());
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** `Retry-After` as milliseconds from now (seconds or an HTTP date). */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const secs = num(value);
+  if (secs !== undefined) return Math.max(0, secs * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/**
+ * The rate-limit figures of a response, or undefined when it carries none. A reset given as a small
+ * number is taken as seconds from now (IETF draft), a large one as epoch seconds (GitHub, GitLab).
+ */
+export function rateLimitFigures(headers: Readonly<Record<string, string>>, nowMs: number): RateLimitFigures | undefined {
+  const get = (name: string): string | undefined => headers[`x-ratelimit-${name}`] ?? headers[`ratelimit-${name}`];
+  const limit = num(get("limit"));
+  const remaining = num(get("remaining"));
+  if (limit === undefined && remaining === undefined) return undefined;
+  const reset = num(get("reset"));
+  const resetAtMs = reset === undefined ? undefined : reset > 1e9 ? reset * 1000 : nowMs + reset * 1000;
+  const used = num(get("used")) ?? num(get("observed")) ?? (limit !== undefined && remaining !== undefined ? limit - remaining : undefined);
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(remaining === undefined ? {} : { remaining }),
+    ...(used === undefined ? {} : { used }),
+    ...(resetAtMs === undefined ? {} : { resetAtMs }),
+    resource: get("resource") ?? "",
+  };
+}
+
+/**
+ * When a response is a rate-limit refusal, how long to back off (ms); undefined otherwise.
+ * 429 always is; a 403 is when no requests remain or the provider names a retry time or a
+ * secondary limit (GitHub).
+ */
+export function refusalBackoffMs(res: { status: number; headers: Readonly<Record<string, string>>; body: string }, nowMs: number): number | undefined {
+  const figures = rateLimitFigures(res.headers, nowMs);
+  const retry = retryAfterMs(res.headers["retry-after"], nowMs);
+  const exhausted = figures?.remaining === 0;
+  const refused =
+    res.status === 429 || (res.status === 403 && (exhausted || retry !== undefined || /rate limit/i.test(res.body)));
+  if (!refused) return undefined;
+  if (retry !== undefined) return retry;
+  if (figures?.resetAtMs !== undefined) return Math.max(0, figures.resetAtMs - nowMs);
+  return DEFAULT_RATE_LIMIT_BACKOFF_MS;
+}
+
+/** Stable reason of {@link RateLimitedError}. */
+export const RATE_LIMITED_REASON = "ScmRateLimited";
+
+/**
+ * A provider refused requests for rate-limit reasons, or the host is still backing off from such a
+ * refusal (no request was sent). `retryAfterMs` says when trying again makes sense; the message
+ * holds only the host, so it is identical on every retry within a window.
+ */
+export class RateLimitedError extends AppSetError {
+  constructor(
+    readonly host: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(RATE_LIMITED_REASON, `API rate limit exceeded for ${host}: requests paused until the limit resets, existing Applications are kept`);
+  }
+}
