@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { AppStatusMessage as M } from "../api/index.js";
+import { at, desired, entry, envStep, live, rollingAppSet, spec, ts } from "../../test/unit/progressivesync/builders.js";
+import { autosyncWarning, planRollout, type RolloutInput } from "./index.js";
+
+const steps = [envStep(["dev"]), envStep(["prod"], 1)];
+const autoSpec = spec({ syncPolicy: { automated: { prune: true } } });
+const liveSpec = spec({ syncPolicy: { automated: { prune: true, enabled: false } } });
+const desiredApps = [desired("dev-1", { env: "dev" }, autoSpec), desired("prod-1", { env: "prod" }, autoSpec), desired("prod-2", { env: "prod" }, autoSpec)];
+
+function input(o: Partial<RolloutInput<ReturnType<typeof desired>>> = {}): RolloutInput<ReturnType<typeof desired>> {
+  return {
+    appSet: rollingAppSet(steps),
+    desired: desiredApps,
+    current: desiredApps.map((d) => live(d.metadata.name, { labels: d.metadata.labels, spec: liveSpec, reconciledAt: 0 })),
+    now: at(10),
+    config: { progressiveSyncsEnabled: true },
+    ...o,
+  };
+}
+
+describe("planRollout: modes (spec §5.1)", () => {
+  const withStatus = rollingAppSet(steps, { status: [entry("dev-1", "Healthy")] });
+  const allAtOnce = { ...withStatus, spec: { ...withStatus.spec, strategy: { type: "AllAtOnce" } } };
+
+  it.each([
+    // name; ApplicationSet; flag; expected mode, applicationStatus, removed conditions, log
+    { name: "flag off clears the status and keeps stale RollingSync conditions", a: withStatus, on: false, mode: "disabled", status: [], remove: [], log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"] },
+    { name: "flag off on AllAtOnce removes the rollout conditions", a: allAtOnce, on: false, mode: "disabled", status: [], remove: ["RolloutProgressing", "InvalidRolloutConfig"], log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"] },
+    { name: "AllAtOnce with the flag on clears the status and the conditions", a: allAtOnce, on: true, mode: "allAtOnce", status: [], remove: ["RolloutProgressing", "InvalidRolloutConfig"], log: ["Removing 1 unnecessary AppStatus entries from ApplicationSet guestbook"] },
+    { name: "nothing to clear leaves the status alone", a: rollingAppSet(steps), on: false, mode: "disabled", status: undefined, remove: [], log: [] },
+  ])("$name", ({ a, on, mode, status, remove, log }) => {
+    const d = planRollout(input({ appSet: a, config: { progressiveSyncsEnabled: on } }));
+    expect(d).toMatchObject({ mode, applicationStatus: status, removeConditions: remove, logs: log, writeApplications: true, syncs: [] });
+    expect(d.applications).toBe(desiredApps);
+  });
+
+  it("RollingSync without steps reports the error, writes nothing and requeues in 3 minutes", () => {
+    const d = planRollout(input({ appSet: rollingAppSet([]) }));
+    expect(d).toMatchObject({
+      mode: "noSteps",
+      writeApplications: false,
+      applications: [],
+      applicationStatus: undefined,
+      error: { reason: "ApplicationSetRolloutError", message: "No steps defined for rollout" },
+      requeueAfterMs: 180_000,
+    });
+  });
+});
+
+describe("planRollout: a RollingSync pass", () => {
+  it("turns autosync off on every desired Application and warns for each template that asked for it", () => {
+    const d = planRollout(input());
+    expect(d.applications.map((a) => (a.spec as { syncPolicy: unknown }).syncPolicy)).toEqual(desiredApps.map(() => ({ automated: { prune: true, enabled: false } })));
+    expect(d.autosyncWarnings).toEqual(desiredApps.map((a) => ({ application: a.metadata.name, message: autosyncWarning(a.metadata.name) })));
+  });
+
+  it("creates Waiting entries and promotes the first step in the same pass, without a sync yet", () => {
+    const d = planRollout(input());
+    expect(d.applicationStatus!.map((e) => [e.application, e.status, e.step])).toEqual([
+      ["dev-1", "Pending", "1"],
+      ["prod-1", "Waiting", "2"],
+      ["prod-2", "Waiting", "2"],
+    ]);
+    expect(d.syncs).toEqual([]);
+    expect(d.conditions.map((c) => [c.type, c.status, c.message])).toEqual([
+      ["InvalidRolloutConfig", "False", "Rolling Sync Configured correctly"],
+      ["RolloutProgressing", "True", "ApplicationSet is performing rollout of step 1"],
+    ]);
+  });
+
+  it("attaches the pinned sync to an Application that was Pending before the pass", () => {
+    const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Pending", { targetRevisions: ["r1"], lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2" }), entry("prod-2", "Waiting", { step: "2" })] });
+    const d = planRollout(input({ appSet }));
+    expect(d.syncs.map((s) => [s.application, s.revisions])).toEqual([["dev-1", ["r1"]]]);
+    const dev = d.applications.find((a) => a.metadata.name === "dev-1")!;
+    expect(dev.operation).toMatchObject({ sync: { revision: "r1", prune: true }, initiatedBy: { username: "applicationset-controller", automated: true } });
+    expect(d.applications.find((a) => a.metadata.name === "prod-1")!.operation).toBeUndefined();
+  });
+
+  it("does not attach a sync over an operation already requested on the Application", () => {
+    const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) })] });
+    const current = [live("dev-1", { labels: { env: "dev" }, spec: liveSpec, liveOperation: true })];
+    expect(planRollout(input({ appSet, current })).syncs).toEqual([]);
+  });
+
+  it("holds promotions and syncs while an Application lags behind the latest change, and refreshes it after the grace period", () => {
+    const appSet = rollingAppSet(steps, {
+      status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2", message: M.PendingChangesRevision, lastTransitionTime: ts(8) })],
+    });
+    const current = [
+      live("dev-1", { labels: { env: "dev" }, spec: liveSpec, reconciledAt: 6 }),
+      live("prod-1", { labels: { env: "prod" }, spec: liveSpec, reconciledAt: 8 }),
+    ];
+    const early = planRollout(input({ appSet, current, desired: desiredApps.slice(0, 2), now: at(20) }));
+    expect(early).toMatchObject({ syncs: [], refresh: [], requeueAfterMs: 18_000, gate: { open: false, lagging: ["dev-1"] } });
+    const late = planRollout(input({ appSet, current, desired: desiredApps.slice(0, 2), now: at(40) }));
+    expect(late).toMatchObject({ syncs: [], refresh: ["dev-1"], requeueAfterMs: 30_000 });
+  });
+
+  it("reports the moves of the pass", () => {
+    const d = planRollout(input());
+    expect(d.moves).toEqual([
+      { application: "dev-1", from: undefined, to: "Waiting", message: M.Defaulted },
+      { application: "prod-1", from: undefined, to: "Waiting", message: M.Defaulted },
+      { application: "prod-2", from: undefined, to: "Waiting", message: M.Defaulted },
+      { application: "dev-1", from: "Waiting", to: "Pending", message: M.MovedToPending },
+    ]);
+  });
+
+  it("drops the entries of Applications that no longer exist", () => {
+    const appSet = rollingAppSet(steps, { status: [entry("gone", "Healthy")] });
+    expect(planRollout(input({ appSet })).applicationStatus!.map((e) => e.application)).toEqual(["dev-1", "prod-1", "prod-2"]);
+  });
+});
