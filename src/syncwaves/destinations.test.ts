@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { encodeSecretData, type Application, type Cluster } from "../api/index.js";
+import { FakeClock } from "../clock/index.js";
+import { FakeKubeClient, resources, type KubeObject } from "../kube/index.js";
+import { ClusterSecretDestinations, INVALID_DESTINATION, kubeconfigFor, type ClusterAccess } from "./destinations.js";
+import { trackedName } from "./watches.js";
+
+const cluster = (config: Cluster["config"]): Cluster => ({
+  name: "c",
+  server: "https://10.0.0.1:6443",
+  project: "",
+  namespaces: [],
+  clusterResources: false,
+  config,
+  labels: {},
+  annotations: {},
+  secretName: "c",
+});
+
+describe("a kubeconfig for a cluster Secret", () => {
+  it.each([
+    {
+      name: "a bearer token with TLS verification off",
+      config: { bearerToken: "t0k", tlsClientConfig: { insecure: true } },
+      cluster: { server: "https://10.0.0.1:6443", "insecure-skip-tls-verify": true },
+      user: { token: "t0k" },
+    },
+    {
+      name: "a CA, a server name and a client certificate",
+      config: { tlsClientConfig: { caData: "Q0E=", serverName: "api", certData: "Q0VSVA==", keyData: "S0VZ" } },
+      cluster: { server: "https://10.0.0.1:6443", "certificate-authority-data": "Q0E=", "tls-server-name": "api" },
+      user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" },
+    },
+    {
+      name: "basic authentication",
+      config: { username: "u", password: "p" },
+      cluster: { server: "https://10.0.0.1:6443" },
+      user: { username: "u", password: "p" },
+    },
+  ])("carries $name", ({ config, cluster: wantCluster, user }) => {
+    const doc = parse(kubeconfigFor(cluster(config))) as { clusters: { cluster: unknown }[]; users: { user: unknown }[]; "current-context": string };
+    expect(doc.clusters[0]?.cluster).toEqual(wantCluster);
+    expect(doc.users[0]?.user).toEqual(user);
+    expect(doc["current-context"]).toBe("x");
+  });
+
+  it("refuses exec authentication it cannot run", () => {
+    expect(() => kubeconfigFor(cluster({ execProviderConfig: { command: "x" } }))).toThrow(expect.objectContaining({ reason: INVALID_DESTINATION }) as unknown);
+  });
+});
+
+describe("finding an Application's destination", () => {
+  const fake = new FakeKubeClient();
+  fake.seed(resources.Secrets, {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "remote", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster" } },
+    data: encodeSecretData({ name: "remote", server: "https://10.0.0.1:6443", config: JSON.stringify({ bearerToken: "t" }) }),
+  });
+  const local = { id: "local", client: fake as unknown as ClusterAccess["client"], resolve: (_o: KubeObject) => Promise.reject(new Error("unused")) };
+  const destinations = new ClusterSecretDestinations({ local, namespace: "argocd", clock: new FakeClock(0) });
+  const appTo = (destination: Application["spec"]["destination"]): Application =>
+    ({ metadata: { name: "a" }, spec: { project: "default", destination } });
+
+  it.each([
+    { name: "the in-cluster server is the local cluster", destination: { server: "https://kubernetes.default.svc" }, want: "local" },
+    { name: "the name in-cluster is the local cluster", destination: { name: "in-cluster" }, want: "local" },
+    { name: "a Secret's server reaches that server", destination: { server: "https://10.0.0.1:6443/" }, want: "https://10.0.0.1:6443" },
+    { name: "a Secret's name reaches its server", destination: { name: "remote" }, want: "https://10.0.0.1:6443" },
+  ])("$name", async ({ destination, want }) => {
+    expect((await destinations.access(appTo(destination))).id).toBe(want);
+  });
+
+  it("builds one client per cluster and reuses it", async () => {
+    const a = await destinations.access(appTo({ name: "remote" }));
+    const b = await destinations.access(appTo({ server: "https://10.0.0.1:6443" }));
+    expect(a).toBe(b);
+  });
+
+  it.each([
+    { name: "an unknown server", destination: { server: "https://nowhere" }, message: "there are no clusters with this URL: https://nowhere" },
+    { name: "an unknown name", destination: { name: "nowhere" }, message: "there are no clusters with this name: nowhere" },
+  ])("rejects $name", async ({ destination, message }) => {
+    await expect(destinations.access(appTo(destination))).rejects.toMatchObject({ reason: INVALID_DESTINATION, message });
+  });
+});
+
+describe("the tracking name of a watched object", () => {
+  it.each([
+    { name: "a tracking id names its Application", annotations: { "argocd.argoproj.io/tracking-id": "web:apps/Deployment:ns/web" }, want: "web" },
+    { name: "no tracking id names none", annotations: {}, want: undefined },
+    { name: "a malformed id names none", annotations: { "argocd.argoproj.io/tracking-id": ":x" }, want: undefined },
+  ])("$name", ({ annotations, want }) => {
+    expect(trackedName({ metadata: { name: "x", annotations } })).toBe(want);
+  });
+});
