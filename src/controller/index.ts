@@ -3,4 +3,14 @@
  * snapshot from the caches, asks the pure planner what should change, and applies the plan through the
  * kube ports. I/O only through injected ports (src/kube), time only through the Clock.
  */
-export {};
+export { AppSetController, type ControllerOptions } from "./controller.js";
+export { AppSetReconciler, splitKey, type ControllerCaches, type GenerateFn, type ReconcilerOptions } from "./reconciler.js";
+export { PlanExecutor, ApplyError, type ExecutorOptions } from "./apply.js";
+export { planAppSet, isRollingSync } from "./plan.js";
+export { isNoop, type Plan, type AppWrite, type AppDelete, type OwnerStrip, type PlannedEvent } from "./plantypes.js";
+export { DEFAULT_PLAN_SETTINGS, type AppSetSnapshot, type Generation, type PlanSettings } from "./snapshot.js";
+export { generatorFn } from "./generation.js";
+export { KubeEventSink, MemoryEventSink, type EventSink } from "./events.js";
+export { effectivePolicy, resolvePolicy, allowsDelete, allowsUpdate } from "./policy.js";
+export { namespaceMatcher } from "./predicates.js";
+export { REQUEUE_ON_ERROR_MS } from "./requeue.js";

@@ -1,0 +1,151 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseApplication, parseApplicationSet, type Application, type ApplicationSet } from "../api/index.js";
+import { FakeClock } from "../clock/index.js";
+import { FakeKubeClient, KubeApiError, KubeReason, resources, type Action } from "../kube/index.js";
+import { silentLogger } from "../log/logger.js";
+import { PlanExecutor } from "./apply.js";
+import { MemoryEventSink } from "./events.js";
+import { planAppSet } from "./plan.js";
+import { isNoop } from "./plantypes.js";
+import type { Generation } from "./snapshot.js";
+import { appSet, generated, live, rendered, settings, snapshot } from "./testkit.js";
+
+const NOW = Date.UTC(2026, 0, 1);
+
+function world(set: ApplicationSet, apps: Application[] = []) {
+  const client = new FakeKubeClient();
+  client.seed(resources.ApplicationSets, set);
+  client.seed(resources.Applications, ...apps);
+  const events = new MemoryEventSink();
+  const clock = new FakeClock(NOW);
+  const executor = (dryRun = false, concurrency = 4) => new PlanExecutor({ client, events, clock, logger: silentLogger(), concurrency, dryRun });
+  return { client, events, executor };
+}
+
+/** Reads the fake's state into a snapshot, as the caches would. */
+async function observe(client: FakeKubeClient, name: string, generation: Generation) {
+  const set = parseApplicationSet(await client.get(resources.ApplicationSets, { namespace: "argocd", name }));
+  if (!set.ok) throw set.error;
+  const all = (await client.list(resources.Applications, { namespace: "argocd" })).items.map((o) => {
+    const r = parseApplication(o);
+    if (!r.ok) throw r.error;
+    return r.value;
+  });
+  const owned = all.filter((a) => a.metadata.ownerReferences?.some((r) => r.controller && r.name === name));
+  return snapshot({ appSet: set.value, owned, live: new Map(all.map((a) => [a.metadata.name ?? "", a])), generation });
+}
+
+function verbs(actions: Action[]): string[] {
+  return actions.filter((a) => a.verb !== "get" && a.verb !== "list").map((a) => `${a.verb} ${a.resource}/${a.name ?? ""}`);
+}
+
+const conflict = () => new KubeApiError({ status: 409, reason: KubeReason.Conflict, message: "the object has been modified" });
+
+describe("PlanExecutor", () => {
+  it("creates missing Applications, writes the status once and records a created event for each", async () => {
+    const set = appSet();
+    const w = world(set);
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a"), rendered("b")])), NOW, settings());
+    await w.executor().apply(set, plan);
+    expect(verbs(w.client.actions).sort()).toEqual(["create applications/a", "create applications/b", "patchStatus applicationsets/guestbook"]);
+    expect(w.events.events.map((e) => `${e.reason}: ${e.message}`).sort()).toEqual(['created: created Application "a"', 'created: created Application "b"']);
+  });
+
+  it("re-reads an Application after a conflict and patches it against the fresh version", async () => {
+    const set = appSet();
+    const w = world(set, [live("a", set, { spec: { project: "old" } })]);
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW, settings());
+    let failed = false;
+    w.client.interceptors.patch = (action, next) => {
+      if (!failed && action.resource === "applications") {
+        failed = true;
+        return Promise.reject(conflict());
+      }
+      return next();
+    };
+    w.client.clearActions();
+    await w.executor().apply(set, plan);
+    expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(["patch", "get", "patch"]);
+    expect((w.client.peek(resources.Applications, { namespace: "argocd", name: "a" }) as Application).spec.project).toBe("default");
+  });
+
+  it("treats a create that meets an identical existing Application as done", async () => {
+    const set = appSet();
+    const w = world(set, [live("a", set)]);
+    const stale = snapshot({ appSet: set, generation: generated([rendered("a")]) });
+    w.client.clearActions();
+    await w.executor().apply(set, planAppSet(stale, NOW, settings()));
+    expect(verbs(w.client.actions)).toEqual(["create applications/a", "patchStatus applicationsets/guestbook"]);
+  });
+
+  it("writes the other Applications when one fails, then sets the smallest failing name's error and throws it", async () => {
+    const set = appSet();
+    const w = world(set);
+    w.client.interceptors.create = (action, next) =>
+      action.name === "b" || action.name === "c" ? Promise.reject(new KubeApiError({ status: 422, reason: KubeReason.Invalid, message: `bad ${action.name ?? ""}` })) : next();
+    const plan = planAppSet(await observe(w.client, "guestbook", generated(["a", "b", "c"].map((n) => rendered(n)))), NOW, settings());
+    await expect(w.executor().apply(set, plan)).rejects.toThrow("bad b");
+    expect(w.client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
+    const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
+    expect(status?.conditions?.find((c) => c.type === "ErrorOccurred")).toMatchObject({ status: "True", reason: "UpdateApplicationError", message: "bad b" });
+  });
+
+  it("removes the resources finalizer of a stale Application whose cluster is gone, then deletes it, with both events", async () => {
+    const set = appSet();
+    const w = world(set, [live("gone", set, { spec: { destination: { server: "https://old.example.com" } } })]);
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([])), NOW, settings());
+    w.client.clearActions();
+    await w.executor().apply(set, plan);
+    expect(verbs(w.client.actions)).toEqual(["patch applications/gone", "delete applications/gone", "patchStatus applicationsets/guestbook"]);
+    expect(w.events.events.map((e) => e.reason)).toEqual(["Updated", "Deleted"]);
+  });
+
+  it("sends every write as a dry run under --dry-run", async () => {
+    const set = appSet();
+    const w = world(set, [live("gone", set)]);
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW, settings());
+    w.client.clearActions();
+    await w.executor(true).apply(set, plan);
+    const writes = w.client.actions.filter((a) => a.verb !== "get" && a.verb !== "list");
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every((a) => (a.options as { dryRun?: boolean } | undefined)?.dryRun === true)).toBe(true);
+    expect(w.client.peek(resources.Applications, { namespace: "argocd", name: "gone" })).toBeDefined();
+  });
+
+  it("sends nothing for a plan that changes nothing", async () => {
+    const set = appSet();
+    const w = world(set);
+    const first = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW, settings());
+    await w.executor().apply(set, first);
+    const again = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW + 1000, settings());
+    w.client.clearActions();
+    await w.executor().apply(set, again);
+    expect(isNoop(again)).toBe(true);
+    expect(verbs(w.client.actions)).toEqual([]);
+  });
+});
+
+describe("plan, apply, plan again", () => {
+  const names = fc.uniqueArray(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 5 });
+  const revision = fc.constantFrom("HEAD", "v1", "v2");
+  const policy = fc.constantFrom("sync", "create-only", "create-update", "create-delete" as const);
+
+  it("leaves nothing to do: applying a plan and re-planning gives a plan without writes", async () => {
+    await fc.assert(
+      fc.asyncProperty(names, names, revision, revision, policy, async (want, have, rev, liveRev, pol) => {
+        const set = appSet("guestbook", { spec: { syncPolicy: { applicationsSync: pol } } });
+        const source = (r: string) => ({ repoURL: "https://example.com/repo", path: "p", targetRevision: r });
+        const w = world(set, have.map((n) => live(n, set, { spec: { source: source(liveRev) }, metadata: { labels: { stray: "x" } } })));
+        const gen = generated(want.map((n) => rendered(n, { spec: { source: source(rev) } })));
+        await w.executor().apply(set, planAppSet(await observe(w.client, "guestbook", gen), NOW, settings()));
+        const current = await observe(w.client, "guestbook", gen);
+        const again = planAppSet(current, NOW + 1000, settings());
+        expect(again.writes).toEqual([]);
+        expect(again.deletes).toEqual([]);
+        expect(again.status).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The executor: applies a {@link Plan} through the kube ports, in Argo CD's order — Application creates
+ * and updates, stale deletes, owner-reference strips, the status, then the ApplicationSet's own
+ * metadata — and records the events of the writes that succeeded.
+ *
+ * - Writes run in parallel up to `--concurrent-application-updates` (p-limit). One failure does not
+ *   stop the others; the error reported is the one of the lexicographically smallest failing name.
+ * - An update is a JSON merge patch carrying the live resourceVersion. A conflict (409), or a create
+ *   that meets an existing name, re-reads the Application from the apiserver and recomputes the change
+ *   with the pure {@link appChange}; a fresh read that needs nothing writes nothing.
+ * - A failed write sets ErrorOccurred with the plan's reason (spec §1.7) before the error is thrown, so
+ *   the worker retries with backoff.
+ * - Dry run sends every write with `dryRun=All`.
+ */
+import pLimit from "p-limit";
+import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
+import { rfc3339, type Clock } from "../clock/index.js";
+import { AppSetError, errorMessage } from "../errors.js";
+import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type ObjectKey } from "../kube/index.js";
+import type { Logger } from "../log/logger.js";
+import { appChange, type AppChange } from "./desired.js";
+import type { EventSink } from "./events.js";
+import type { JsonObject } from "./json.js";
+import { resourcesStatusError } from "./messages.js";
+import { isRollingSync } from "./plan.js";
+import type { AppDelete, AppWrite, OwnerStrip, Plan, PlannedEvent } from "./plantypes.js";
+import { nextStatus } from "./status.js";
+
+/** Attempts per Application write before giving up on conflicts. */
+const MAX_ATTEMPTS = 5;
+
+/** What the executor needs. */
+export interface ExecutorOptions {
+  readonly client: KubeClient;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** `--concurrent-application-updates` (≥ 1). */
+  readonly concurrency: number;
+  /** `--dry-run`. */
+  readonly dryRun: boolean;
+}
+
+/** A write that failed, with the reason its condition gets. */
+export class ApplyError extends AppSetError {}
+
+type Outcome = { name: string; error?: unknown };
+
+function keyOf(appSet: ApplicationSet, name: string): ObjectKey {
+  return { namespace: appSet.metadata.namespace, name };
+}
+
+/** Applies plans for one controller. */
+export class PlanExecutor {
+  constructor(private readonly opts: ExecutorOptions) {}
+
+  /** Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). */
+  async apply(appSet: ApplicationSet, plan: Plan, signal?: AbortSignal): Promise<void> {
+    for (const w of plan.warnings) this.opts.logger.warn({ appSet: appSet.metadata.name }, w);
+    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(appSet, w, signal)));
+    await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(appSet, d)));
+    const strips = await this.each(plan.ownerStrips, (s) => this.strip(appSet, s));
+    if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
+    if (plan.status !== undefined) await this.writeStatus(appSet, plan.status);
+    if (plan.appSetPatch !== undefined) await this.patchAppSet(appSet, plan.appSetPatch);
+  }
+
+  /** Runs `fn` on every item with the concurrency limit; returns the error of the smallest failing name. */
+  private async each<T extends { name: string }>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<unknown> {
+    if (items.length === 0) return undefined;
+    const limit = pLimit(this.opts.concurrency);
+    const outcomes = await Promise.all(
+      items.map((item) => limit(async (): Promise<Outcome> => {
+        try {
+          await fn(item);
+          return { name: item.name };
+        } catch (error) {
+          this.opts.logger.error({ application: item.name, error: errorMessage(error) }, "failed to write Application");
+          return { name: item.name, error };
+        }
+      })),
+    );
+    const failed = outcomes.filter((o) => o.error !== undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return failed[0]?.error;
+  }
+
+  /** Sets ErrorOccurred with `reason` and throws, when `error` is set. */
+  private async fail(appSet: ApplicationSet, reason: string, error: unknown): Promise<void> {
+    if (error === undefined) return;
+    const message = errorMessage(error);
+    const status = nextStatus(appSet.status, {
+      outcome: { kind: "error", reason: reason as Reason, message, paramsGenerated: true },
+      now: rfc3339(this.opts.clock.now()),
+      rollingSync: isRollingSync(appSet),
+    });
+    if (status !== undefined) {
+      await this.writeStatus(appSet, status).catch((err: unknown) => this.opts.logger.warn({ error: errorMessage(err) }, "failed to set the error condition"));
+    }
+    throw new ApplyError(reason, message, { cause: error });
+  }
+
+  private async readApp(appSet: ApplicationSet, name: string): Promise<Application | undefined> {
+    try {
+      const raw = await this.opts.client.get(resources.Applications, keyOf(appSet, name));
+      const parsed = parseApplication(raw);
+      if (!parsed.ok) throw parsed.error;
+      return parsed.value;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** One create or update, re-reading and recomputing after a conflict. */
+  private async write(appSet: ApplicationSet, w: AppWrite, signal?: AbortSignal): Promise<void> {
+    let change: AppChange = w.change;
+    for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted();
+      try {
+        await this.writeOnce(appSet, w.name, change);
+        return;
+      } catch (err) {
+        const retry = isConflict(err) || isAlreadyExists(err) || (isNotFound(err) && change.kind === "update");
+        if (!retry || attempt >= MAX_ATTEMPTS) throw err;
+        change = appChange(w.desired, await this.readApp(appSet, w.name));
+      }
+    }
+  }
+
+  private async writeOnce(appSet: ApplicationSet, name: string, change: AppChange): Promise<void> {
+    const options = { dryRun: this.opts.dryRun };
+    switch (change.kind) {
+      case "none":
+        return;
+      case "error":
+        throw new Error(change.message);
+      case "create":
+        await this.opts.client.create(resources.Applications, change.object, options);
+        return this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
+      case "update":
+        await this.opts.client.patch(resources.Applications, keyOf(appSet, name), { type: "merge", body: change.patch }, options);
+        this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
+        return this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
+    }
+  }
+
+  /** Removes the resources finalizer first when asked, then deletes (NotFound counts as done). */
+  private async remove(appSet: ApplicationSet, d: AppDelete): Promise<void> {
+    const key = keyOf(appSet, d.name);
+    if (d.keepFinalizers !== undefined) {
+      await this.opts.client.patch(resources.Applications, key, { type: "merge", body: { metadata: { finalizers: [...d.keepFinalizers] } } }, { dryRun: this.opts.dryRun });
+      await this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
+    }
+    if (!d.delete) return;
+    try {
+      await this.opts.client.delete(resources.Applications, key, { dryRun: this.opts.dryRun, ...(d.uid ? { preconditions: { uid: d.uid } } : {}) });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    await this.event(appSet, { reason: EventReason.Deleted, message: EventMessage.deleted(d.name) });
+  }
+
+  /** Empties the owner references of an Application that must survive its ApplicationSet. */
+  private async strip(appSet: ApplicationSet, s: OwnerStrip): Promise<void> {
+    let rv = s.resourceVersion;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const body = { metadata: { ownerReferences: [], ...(rv ? { resourceVersion: rv } : {}) } };
+        await this.opts.client.patch(resources.Applications, keyOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun });
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= MAX_ATTEMPTS) throw err;
+        const fresh = await this.readApp(appSet, s.name);
+        if (fresh === undefined || (fresh.metadata.ownerReferences ?? []).length === 0) return;
+        rv = fresh.metadata.resourceVersion;
+      }
+    }
+  }
+
+  private async writeStatus(appSet: ApplicationSet, status: NonNullable<ApplicationSet["status"]>): Promise<void> {
+    try {
+      await this.opts.client.patchStatus(resources.ApplicationSets, keyOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body: { status: status } }, { dryRun: this.opts.dryRun });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw new Error(resourcesStatusError(errorMessage(err)), { cause: err });
+    }
+  }
+
+  private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<void> {
+    try {
+      await this.opts.client.patch(resources.ApplicationSets, keyOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body }, { dryRun: this.opts.dryRun });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (appSet.metadata.deletionTimestamp != null) throw err;
+      await this.fail(appSet, Reason.RefreshApplicationError, err);
+    }
+  }
+
+  private event(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
+    return this.opts.events.record(appSet, event);
+  }
+}

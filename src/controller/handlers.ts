@@ -1,0 +1,64 @@
+/**
+ * Event handlers (spec §4.10-4.11): map informer events to queue keys through the pure predicates.
+ * ApplicationSet create/delete always enqueue, updates when {@link appSetChanged}; owned Application
+ * creates are ignored, deletes enqueue the owner, updates when {@link appChanged}; a cluster Secret
+ * event enqueues the ApplicationSets it can affect; an AppProject event those with a validation
+ * error. Objects outside the allowed namespaces are dropped.
+ */
+import type { Application, ApplicationSet, AppProject, Secret } from "../api/index.js";
+import type { Informer } from "../kube/index.js";
+import { affectedByCluster, affectedByProject, appChanged, appSetChanged, keyOf, ownerKey } from "./predicates.js";
+
+/** What the handlers need. */
+export interface HandlerOptions {
+  readonly enqueue: (key: string) => void;
+  readonly allowed: (namespace: string) => boolean;
+  readonly progressiveSyncs: boolean;
+  /** Every cached ApplicationSet (for cluster Secret and AppProject fan-out). */
+  readonly appSets: () => ApplicationSet[];
+}
+
+function allowedKey(opts: HandlerOptions, obj: { metadata: { namespace?: string } }, key: string | undefined): void {
+  if (key !== undefined && opts.allowed(obj.metadata.namespace ?? "")) opts.enqueue(key);
+}
+
+/** ApplicationSet events. */
+export function watchAppSets(informer: Informer<ApplicationSet>, opts: HandlerOptions): () => void {
+  return informer.on({
+    add: (a) => allowedKey(opts, a, keyOf(a)),
+    update: (o, n) => {
+      if (appSetChanged(o, n, opts.progressiveSyncs)) allowedKey(opts, n, keyOf(n));
+    },
+    delete: (a) => allowedKey(opts, a, keyOf(a)),
+  });
+}
+
+/** Owned Application events, mapped to the owning ApplicationSet. */
+export function watchApps(informer: Informer<Application>, opts: HandlerOptions): () => void {
+  return informer.on({
+    update: (o, n) => {
+      if (appChanged(o, n, opts.progressiveSyncs)) allowedKey(opts, n, ownerKey(n) ?? ownerKey(o));
+    },
+    delete: (a) => allowedKey(opts, a, ownerKey(a)),
+  });
+}
+
+function fanOut(opts: HandlerOptions, sets: ApplicationSet[]): void {
+  for (const a of sets) allowedKey(opts, a, keyOf(a));
+}
+
+/** Cluster Secret events. */
+export function watchClusterSecrets(informer: Informer<Secret>, opts: HandlerOptions): () => void {
+  const labels = (s: Secret): Record<string, string> => s.metadata.labels ?? {};
+  return informer.on({
+    add: (s) => fanOut(opts, affectedByCluster(opts.appSets(), [labels(s)])),
+    update: (o, n) => fanOut(opts, affectedByCluster(opts.appSets(), [labels(o), labels(n)])),
+    delete: (s) => fanOut(opts, affectedByCluster(opts.appSets(), [labels(s)])),
+  });
+}
+
+/** AppProject events. */
+export function watchProjects(informer: Informer<AppProject>, opts: HandlerOptions): () => void {
+  const all = (): void => fanOut(opts, affectedByProject(opts.appSets()));
+  return informer.on({ add: all, update: all, delete: all });
+}

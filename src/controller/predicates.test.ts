@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { ApplicationSet } from "../api/index.js";
+import { affectedByCluster, appChanged, appSetChanged, namespaceMatcher, ownerKey } from "./predicates.js";
+import { appSet, live } from "./testkit.js";
+
+const base = appSet("guestbook");
+const refresh = "argocd.argoproj.io/application-set-refresh";
+
+describe("appSetChanged", () => {
+  it.each([
+    { name: "a spec change enqueues", next: appSet("guestbook", { spec: { goTemplate: true } }), want: true },
+    { name: "a label change enqueues", next: appSet("guestbook", { metadata: { labels: { a: "b" } } }), want: true },
+    { name: "a status-only change does not", next: appSet("guestbook", { status: { conditions: [] , resourcesCount: 3 } }), want: false },
+    { name: "an added annotation enqueues", next: appSet("guestbook", { metadata: { annotations: { x: "y" } } }), want: true },
+    { name: "an empty label map equals none", next: appSet("guestbook", { metadata: { labels: {} } }), want: false },
+  ])("$name", ({ next, want }) => {
+    expect(appSetChanged(base, next, false)).toBe(want);
+  });
+
+  it("does not enqueue when the refresh annotation is removed, even with another annotation change", () => {
+    const before = appSet("guestbook", { metadata: { annotations: { [refresh]: "true", a: "1" } } });
+    const after = appSet("guestbook", { metadata: { annotations: { a: "2" } } });
+    expect(appSetChanged(before, after, false)).toBe(false);
+  });
+});
+
+describe("appChanged", () => {
+  const owner = appSet("guestbook");
+  const a = live("a", owner, { status: { health: { status: "Healthy" } } });
+  it.each([
+    { name: "a spec change enqueues", next: live("a", owner, { spec: { project: "x" } }), ps: false, want: true },
+    { name: "a health change alone does not without Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: false, want: false },
+    { name: "a health change enqueues with Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: true, want: true },
+    { name: "a resourceVersion change alone does not", next: live("a", owner, { metadata: { resourceVersion: "99" }, status: { health: { status: "Healthy" } } }), ps: true, want: false },
+  ])("$name", ({ next, ps, want }) => {
+    expect(appChanged(a, next, ps)).toBe(want);
+  });
+
+  it("maps an Application to its controller owner", () => {
+    expect(ownerKey(a)).toBe("argocd/guestbook");
+    expect(ownerKey(live("b", null))).toBeUndefined();
+  });
+});
+
+describe("namespaceMatcher", () => {
+  it.each([
+    { name: "a glob", patterns: ["team-*"], ns: "team-a", want: true },
+    { name: "a glob that does not match", patterns: ["team-*"], ns: "other", want: false },
+    { name: "a regex with a lookahead", patterns: ["/^((?!not-allowed).)*$/"], ns: "allowed", want: true },
+    { name: "a regex that rejects", patterns: ["/^((?!not-allowed).)*$/"], ns: "is-not-allowed", want: false },
+  ])("matches $name", ({ patterns, ns, want }) => {
+    expect(namespaceMatcher(patterns)(ns)).toBe(want);
+  });
+});
+
+describe("affectedByCluster", () => {
+  const withClusters = (name: string, selector?: object): ApplicationSet =>
+    appSet(name, { spec: { generators: [{ matrix: { generators: [{ clusters: selector ? { selector } : {} }, { list: { elements: [] } }] } }] as never } });
+  it("requeues only ApplicationSets whose Cluster generator selects the Secret", () => {
+    const sets = [withClusters("all"), withClusters("prod", { matchLabels: { env: "prod" } }), withClusters("dev", { matchLabels: { env: "dev" } }), appSet("list-only")];
+    expect(affectedByCluster(sets, [{ env: "prod" }]).map((s) => s.metadata.name)).toEqual(["all", "prod"]);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Which cache events matter (spec §4.10-4.12), as pure functions: the ApplicationSet and owned
+ * Application update predicates, the owner lookup, the allowed-namespace patterns, and which
+ * ApplicationSets a cluster Secret can affect (only those with a Cluster generator whose selector
+ * matches the Secret's labels before or after the change; Argo CD requeues them all).
+ */
+import { minimatch } from "minimatch";
+import { Annotation, ConditionStatus, ConditionType, Kind, Reason, isRecord, type Application, type ApplicationSet, type LabelSelector, type ObjectMeta } from "../api/index.js";
+import { compileSelector } from "../generators/index.js";
+import { jsonEqual, semanticEqual } from "./json.js";
+
+/** The `namespace/name` queue key of an object. */
+export function keyOf(obj: { metadata: { namespace?: string; name?: string } }): string {
+  return `${obj.metadata.namespace ?? ""}/${obj.metadata.name ?? ""}`;
+}
+
+/** The key of the ApplicationSet that controls `app`, or undefined. */
+export function ownerKey(app: Application): string | undefined {
+  const ref = (app.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === Kind.ApplicationSet && r.apiVersion.startsWith("argoproj.io/"));
+  return ref === undefined ? undefined : `${app.metadata.namespace ?? ""}/${ref.name}`;
+}
+
+function metaChanged(o: ObjectMeta, n: ObjectMeta, fields: ReadonlyArray<"labels" | "annotations" | "finalizers">): boolean {
+  return fields.some((f) => !semanticEqual(o[f], n[f]));
+}
+
+/**
+ * Argo CD's ApplicationSet update predicate: spec, labels, finalizers, deletionTimestamp,
+ * annotations (unless the refresh annotation was just removed), or (Progressive Syncs) the
+ * applicationStatus changed. Conditions and resources alone never count. Nil and empty are equal.
+ */
+export function appSetChanged(oldSet: ApplicationSet, newSet: ApplicationSet, progressiveSyncs: boolean): boolean {
+  const o = oldSet.metadata;
+  const n = newSet.metadata;
+  if (!jsonEqual(oldSet.spec, newSet.spec) || metaChanged(o, n, ["labels", "finalizers"])) return true;
+  if ((o.deletionTimestamp ?? undefined) !== (n.deletionTimestamp ?? undefined)) return true;
+  if (progressiveSyncs && !semanticEqual(oldSet.status?.applicationStatus, newSet.status?.applicationStatus)) return true;
+  if (!metaChanged(o, n, ["annotations"])) return false;
+  const refreshRemoved = o.annotations?.[Annotation.ApplicationSetRefresh] !== undefined && n.annotations?.[Annotation.ApplicationSetRefresh] === undefined;
+  return !refreshRemoved;
+}
+
+function progressChanged(oldApp: Application, newApp: Application): boolean {
+  const os = oldApp.status;
+  const ns = newApp.status;
+  if (os?.health?.status !== ns?.health?.status || os?.sync?.status !== ns?.sync?.status) return true;
+  const oo = os?.operationState;
+  const no = ns?.operationState;
+  return oo !== undefined && no !== undefined && (oo.phase !== no.phase || oo.startedAt !== no.startedAt);
+}
+
+/**
+ * Argo CD's owned-Application update predicate: spec, annotations, labels or finalizers changed; with
+ * Progressive Syncs also health, sync status and the operation's phase or start time.
+ */
+export function appChanged(oldApp: Application, newApp: Application, progressiveSyncs: boolean): boolean {
+  if (!jsonEqual(oldApp.spec, newApp.spec) || metaChanged(oldApp.metadata, newApp.metadata, ["annotations", "labels", "finalizers"])) return true;
+  return progressiveSyncs && progressChanged(oldApp, newApp);
+}
+
+/** A compiled allowed-namespace list: `/regex/` entries are regular expressions, others globs. */
+export function namespaceMatcher(patterns: readonly string[]): (namespace: string) => boolean {
+  const tests = patterns.map((p): ((ns: string) => boolean) => {
+    if (p.length > 1 && p.startsWith("/") && p.endsWith("/")) {
+      const re = new RegExp(p.slice(1, -1));
+      return (ns) => re.test(ns);
+    }
+    return (ns) => minimatch(ns, p);
+  });
+  return (ns) => tests.some((t) => t(ns));
+}
+
+/** The selectors of every Cluster generator in an entry list, nested matrix/merge included. */
+export function clusterSelectors(generators: readonly unknown[]): Array<LabelSelector | undefined> {
+  const out: Array<LabelSelector | undefined> = [];
+  for (const g of generators) {
+    if (!isRecord(g)) continue;
+    if (isRecord(g["clusters"])) out.push((g["clusters"]["selector"] ?? undefined) as LabelSelector | undefined);
+    for (const k of ["matrix", "merge"]) {
+      const combo = g[k];
+      if (isRecord(combo) && Array.isArray(combo["generators"])) out.push(...clusterSelectors(combo["generators"]));
+    }
+  }
+  return out;
+}
+
+function hasValidationError(appSet: ApplicationSet): boolean {
+  return (appSet.status?.conditions ?? []).some((c) => c.type === ConditionType.ErrorOccurred && c.status === ConditionStatus.True && c.reason === Reason.ApplicationValidationError);
+}
+
+function selects(selector: LabelSelector | undefined, labels: readonly Readonly<Record<string, string>>[]): boolean {
+  try {
+    const match = compileSelector(selector, { strictValues: true, operatorNoun: "label" });
+    return labels.some((l) => match(l));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The ApplicationSets a cluster Secret change can affect: a Cluster generator selecting the Secret's
+ * old or new labels, or a standing validation error (a destination may now resolve).
+ */
+export function affectedByCluster(appSets: readonly ApplicationSet[], labels: readonly Readonly<Record<string, string>>[]): ApplicationSet[] {
+  return appSets.filter((a) => hasValidationError(a) || clusterSelectors(a.spec.generators).some((s) => selects(s, labels)));
+}
+
+/** The ApplicationSets an AppProject change can affect: those with a standing validation error. */
+export function affectedByProject(appSets: readonly ApplicationSet[]): ApplicationSet[] {
+  return appSets.filter(hasValidationError);
+}

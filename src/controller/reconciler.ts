@@ -1,0 +1,83 @@
+/**
+ * The reconciler: read → plan → apply, and nothing else. It reads the ApplicationSet and what the
+ * planner needs from the caches ({@link ControllerCaches}), runs the generators ({@link GenerateFn}),
+ * asks the pure {@link planAppSet} what should change, hands the plan to the {@link PlanExecutor},
+ * and returns the planned requeue. Write failures propagate (the worker retries with backoff).
+ */
+import type { Application, ApplicationSet, Cluster } from "../api/index.js";
+import type { Clock } from "../clock/index.js";
+import type { PlanExecutor } from "./apply.js";
+import { planAppSet } from "./plan.js";
+import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
+import type { ReconcileContext, ReconcileResult, Reconciler } from "./worker.js";
+
+/** The cached state a reconcile reads. Objects are shared with the caches: never modify them. */
+export interface ControllerCaches {
+  appSet(namespace: string, name: string): ApplicationSet | undefined;
+  /** Applications whose controller owner is the ApplicationSet `namespace/name`. */
+  ownedApps(namespace: string, name: string): Application[];
+  app(namespace: string, name: string): Application | undefined;
+  /** AppProject names of the controller namespace. */
+  projectNames(): ReadonlySet<string>;
+  /** Clusters of the controller namespace's cluster Secrets. */
+  clusters(): readonly Cluster[];
+}
+
+/** Runs the generators of an ApplicationSet. Rejects only for failures that are not generator errors. */
+export type GenerateFn = (appSet: ApplicationSet, signal: AbortSignal) => Promise<Generation>;
+
+/** What {@link AppSetReconciler} needs. */
+export interface ReconcilerOptions {
+  readonly caches: ControllerCaches;
+  readonly generate: GenerateFn;
+  readonly executor: PlanExecutor;
+  readonly settings: PlanSettings;
+  readonly clock: Clock;
+  /** Reports the duration of each reconcile (`argocd_appset_reconcile`). */
+  readonly observe?: (appSet: ApplicationSet, seconds: number) => void;
+}
+
+/** Splits a `namespace/name` key. */
+export function splitKey(key: string): { namespace: string; name: string } {
+  const i = key.indexOf("/");
+  return i < 0 ? { namespace: "", name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}
+
+/** The ApplicationSet reconciler. */
+export class AppSetReconciler implements Reconciler {
+  constructor(private readonly opts: ReconcilerOptions) {}
+
+  async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
+    const { namespace, name } = splitKey(key);
+    const appSet = this.opts.caches.appSet(namespace, name);
+    if (appSet === undefined) return {};
+    const started = this.opts.clock.now();
+    try {
+      const snapshot = await this.snapshot(appSet, ctx.signal);
+      const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
+      ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
+      await this.opts.executor.apply(appSet, plan, ctx.signal);
+      return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
+    } finally {
+      this.opts.observe?.(appSet, (this.opts.clock.now() - started) / 1000);
+    }
+  }
+
+  /** Reads everything the planner looks at. */
+  async snapshot(appSet: ApplicationSet, signal: AbortSignal): Promise<AppSetSnapshot> {
+    const { caches } = this.opts;
+    const namespace = appSet.metadata.namespace ?? "";
+    const deleting = appSet.metadata.deletionTimestamp != null;
+    const generation = deleting ? undefined : await this.opts.generate(appSet, signal);
+    const owned = caches.ownedApps(namespace, appSet.metadata.name ?? "");
+    const live = new Map(owned.map((a) => [a.metadata.name ?? "", a]));
+    if (generation?.ok) {
+      for (const g of generation.apps) {
+        const n = g.metadata.name ?? "";
+        const found = n === "" || live.has(n) ? undefined : caches.app(namespace, n);
+        if (found !== undefined) live.set(n, found);
+      }
+    }
+    return { appSet, owned, live, projects: caches.projectNames(), clusters: caches.clusters(), ...(generation ? { generation } : {}) };
+  }
+}
