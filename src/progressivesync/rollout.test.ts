@@ -12,7 +12,8 @@ const assignment = assignSteps(steps, [
   { name: "prod-1", labels: { env: "prod" } },
 ]);
 const all = new Set(["dev-1", "dev-2", "qa-1", "prod-1"]);
-const statuses = (s: Record<string, string>) => new Map(Object.entries(s).map(([n, st]) => [n, entry(n, st)]));
+const statuses = (s: Record<string, string | undefined>) =>
+  new Map(Object.entries(s).flatMap(([n, st]) => (st === undefined ? [] : [[n, entry(n, st)] as const])));
 
 describe("eligibleApps (wave gating)", () => {
   it.each([

@@ -19,7 +19,7 @@ describe("matchStep", () => {
     { name: "every expression must pass (both pass)", exprs: [expr("env", "In", ["dev"]), expr("tier", "NotIn", ["db"])], labels: { env: "dev", tier: "web" }, selected: true },
     { name: "evaluation stops at the first failing expression", exprs: [expr("env", "In", ["dev"]), expr("tier", "Bogus", [])], labels: { env: "prod", tier: "web" }, selected: false },
   ])("$name", ({ exprs, labels, selected, invalid }) => {
-    expect(matchStep({ matchExpressions: exprs }, labels)).toEqual(invalid === undefined ? { selected } : { selected, invalidOperator: invalid });
+    expect(matchStep({ matchExpressions: exprs }, labels as Record<string, string>)).toEqual(invalid === undefined ? { selected } : { selected, invalidOperator: invalid });
   });
 });
 

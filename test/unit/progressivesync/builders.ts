@@ -110,7 +110,7 @@ export function rollingAppSet(steps: RollingSyncStep[], o: { status?: Applicatio
     metadata: { name: "guestbook", namespace: "argocd", ...(o.finalizers ? { finalizers: o.finalizers } : {}) },
     spec: {
       generators: [],
-      template: { metadata: {}, spec: { project: "default", destination: {} } } as never,
+      template: { metadata: {}, spec: { project: "default", destination: {} } },
       strategy: { type: "RollingSync", rollingSync: { steps }, ...(o.deletionOrder ? { deletionOrder: o.deletionOrder } : {}) },
     },
     ...(o.status ? { status: { applicationStatus: o.status } } : {}),
