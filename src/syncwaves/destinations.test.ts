@@ -87,11 +87,12 @@ describe("finding an Application's destination", () => {
 });
 
 describe("the tracking name of a watched object", () => {
-  it.each([
+  const rows: { name: string; annotations: Record<string, string>; want: string | undefined }[] = [
     { name: "a tracking id names its Application", annotations: { "argocd.argoproj.io/tracking-id": "web:apps/Deployment:ns/web" }, want: "web" },
     { name: "no tracking id names none", annotations: { other: "x" }, want: undefined },
     { name: "a malformed id names none", annotations: { "argocd.argoproj.io/tracking-id": ":x" }, want: undefined },
-  ])("$name", ({ annotations, want }) => {
-    expect(trackedName({ metadata: { name: "x", annotations: annotations as Record<string, string> } })).toBe(want);
+  ];
+  it.each(rows)("$name", ({ annotations, want }) => {
+    expect(trackedName({ metadata: { name: "x", annotations } })).toBe(want);
   });
 });
