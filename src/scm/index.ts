@@ -1,0 +1,14 @@
+/**
+ * SCM provider API clients for the SCM Provider and Pull Request generators. The only I/O is HTTP
+ * through {@link ScmHttpClient} (node:http/https, conditional requests, rate-limit backoff, call
+ * counters) and Secret/ConfigMap reads through the injected {@link NamespacedObjects}; filters,
+ * slugs and rate-limit parsing are pure.
+ */
+export { ScmServices, DEFAULT_SCM_SETTINGS, checkScmAllowed, type ScmSettings, type ScmServicesOptions } from "./services.js";
+export { ScmHttpClient, type ScmObserver, type CallCounts, type RateLimitState, type ScmCaller } from "./http.js";
+export { RateLimitedError, RATE_LIMITED_REASON, type RateLimitFigures } from "./ratelimit.js";
+export { githubMetricsObserver, type GithubMetricsSink } from "./metrics.js";
+export type { NamespacedObjects } from "./credentials.js";
+export { nodeTransport, type Transport, type TlsOptions } from "./transport.js";
+export { RepositoryNotFoundError, ScmApiError, type PullRequest, type Repository } from "./types.js";
+export { branchSlug } from "./slug.js";
