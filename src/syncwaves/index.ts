@@ -27,12 +27,30 @@
  * Delete policies. BeforeHookCreation (the default) deletes an existing hook before re-creating it;
  * HookSucceeded deletes hooks when the whole operation succeeds; HookFailed when it fails.
  *
+ * Terminate. `operationState.phase = Terminating` (or deleting an Application whose operation runs)
+ * deletes running hooks and ends the operation Failed "Operation terminated", never retried.
+ *
+ * Deletion. A deleted Application runs, one stage per finalizer: PreDelete hooks
+ * (`pre-delete-finalizer.argocd.argoproj.io`), the cascade (`resources-finalizer.argocd.argoproj.io`,
+ * `/foreground`, `/background`: highest wave first, one wave at a time), PostDelete hooks
+ * (`post-delete-finalizer.argocd.argoproj.io`), then the `/cleanup` stages that delete hooks by
+ * policy. The deletion-hook finalizers are added while the manifests have such hooks.
+ *
+ * Sources and destinations. Manifests come from Git (git-source.ts, the shared src/git reader and
+ * its cache by commit): plain YAML/JSON directory sources. Destinations are the local cluster or
+ * clusters of cluster Secrets (destinations.ts). Managed resources are watched per cluster and kind
+ * (watches.ts); a change requeues the Applications tracking the object.
+ *
  * Modules: pure — order, hooks, waves, options, health/, tasks, build, plan, messages, compare,
- * retry, operation, automated, manifests (parsing); shell — executor (server-side apply, field
- * manager `argocd-controller`), live (fresh reads), step, reconcile, engine.
+ * retry, operation, automated, deletion, manifests (parsing), terminate (plan); shell — executor
+ * (server-side apply, field manager `argocd-controller`), live (fresh reads), observe, step,
+ * finalize, destinations, git-source, watches, reconcile, engine.
  */
 export { buildTasks, isTrackedBy, prepareTarget, trackingId, type BuildInput } from "./build.js";
 export { compare, type Comparison } from "./compare.js";
+export { hookFinalizers, planDeletion, type DeletionInput, type DeletionStep } from "./deletion.js";
+export { ClusterSecretDestinations, LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
+export { GitManifestSource } from "./git-source.js";
 export { SyncEngine, type SyncEngineOptions } from "./engine.js";
 export { FIELD_MANAGER, SyncExecutor } from "./executor.js";
 export { resourceHealth, aggregateHealth } from "./health/index.js";
@@ -41,4 +59,6 @@ export { compareTasks, KIND_ORDER, kindRank, sortTasks } from "./order.js";
 export { planStep, concludeBatch, type Step, type StepContext } from "./plan.js";
 export { AppReconciler, type ReconcilerDeps, type ReconcileResult } from "./reconcile.js";
 export { runSyncStep, type StepExecutor } from "./step.js";
+export { planTerminate } from "./terminate.js";
+export { ResourceWatches } from "./watches.js";
 export type { HealthResult, ResourceKey, SyncTask, TaskState } from "./types.js";
