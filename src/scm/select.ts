@@ -3,8 +3,8 @@
  * precedence, credentials from the ApplicationSet namespace (GitHub App Secrets from the Argo CD
  * namespace), TLS settings, and Argo CD's error texts for each step.
  */
-import type { ApplicationSet, PullRequestGenerator, ScmProviderGenerator, SecretRef } from "../api/index.js";
-import { secretValue } from "../api/index.js";
+import type { ApplicationSet, PullRequestGenerator, PullRequestProviderKey, ScmProviderGenerator, SecretRef } from "../api/index.js";
+import { PULL_REQUEST_PROVIDER_KEYS, SCM_PROVIDER_KEYS, secretValue } from "../api/index.js";
 import type { GeneratorContext } from "../generators/types.js";
 import { basicAuth, type ApiTarget } from "./api.js";
 import { caRefValue, prefixed, secretRefValue, type CredentialSource } from "./credentials.js";
@@ -99,18 +99,18 @@ async function bitbucketHeaders(sel: Selection, o: { bearerToken?: { tokenRef: S
   return {};
 }
 
-/** The SCM provider service of a spec (precedence: github > gitlab > gitea > bitbucketServer > azureDevOps > bitbucket). */
-export async function selectScmProvider(spec: ScmProviderGenerator, sel: Selection): Promise<ScmProviderService> {
-  const memo = sel.services.settings.branchMemoMs;
-  if (spec.github !== undefined) {
-    const g = spec.github;
+type Scm = Required<Pick<ScmProviderGenerator, "github" | "gitlab" | "gitea" | "bitbucketServer" | "azureDevOps" | "bitbucket" | "awsCodeCommit">>;
+type ScmBuilders = { readonly [K in keyof Scm]: (cfg: NonNullable<Scm[K]>, sel: Selection) => Promise<ScmProviderService> };
+
+/** One builder per SCM provider key. */
+const SCM_BUILDERS: ScmBuilders = {
+  github: async (g, sel) => {
     const t = await prefixed("scm provider", () =>
       githubTarget(sel, { api: g.api, appSecretName: g.appSecretName, tokenRef: g.tokenRef, org: g.organization, errs: ["error fetching Github app secret", "error fetching Github token"] }),
     );
-    return new GithubScm(t, { organization: g.organization, allBranches: g.allBranches === true, excludeArchivedRepos: g.excludeArchivedRepos === true, branchMemoMs: memo });
-  }
-  if (spec.gitlab !== undefined) {
-    const g = spec.gitlab;
+    return new GithubScm(t, { organization: g.organization, allBranches: g.allBranches === true, excludeArchivedRepos: g.excludeArchivedRepos === true, branchMemoMs: sel.services.settings.branchMemoMs });
+  },
+  gitlab: async (g, sel) => {
     const tls = await tlsFor(sel, g);
     const tok = await prefixed("error fetching Gitlab token", () => token(sel, g.tokenRef, "gitlab"));
     const t = target(sel, { provider: "gitlab", baseUrl: gitlabBaseUrl(g.api), headers: tok === "" ? {} : { "PRIVATE-TOKEN": tok }, tls });
@@ -122,35 +122,42 @@ export async function selectScmProvider(spec: ScmProviderGenerator, sel: Selecti
       includeArchivedRepos: g.includeArchivedRepos === true,
       topic: g.topic ?? "",
     });
-  }
-  if (spec.gitea !== undefined) {
-    const g = spec.gitea;
+  },
+  gitea: async (g, sel) => {
     const tok = await prefixed("error fetching Gitea token", () => token(sel, g.tokenRef, "gitea"));
     const t = target(sel, { provider: "gitea", baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`, headers: tok === "" ? {} : { Authorization: `token ${tok}` }, tls: g.insecure === true ? { insecure: true } : {} });
     return new GiteaScm(t, { owner: g.owner, allBranches: g.allBranches === true, excludeArchivedRepos: g.excludeArchivedRepos === true });
-  }
-  if (spec.bitbucketServer !== undefined) {
-    const b = spec.bitbucketServer;
+  },
+  bitbucketServer: async (b, sel) => {
     const tls = await tlsFor(sel, b);
     const headers = await bitbucketHeaders(sel, b);
     return new BitbucketServerScm(target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }), { project: b.project, allBranches: b.allBranches === true });
-  }
-  if (spec.azureDevOps !== undefined) {
-    const a = spec.azureDevOps;
+  },
+  azureDevOps: async (a, sel) => {
     const tok = await prefixed("error fetching Azure Devops access token", () => token(sel, a.accessTokenRef, undefined));
     if (tok === "") throw new Error("error initializing Azure Devops service: no access token provided");
-    const base = `${(a.api === undefined || a.api === "" ? "https://dev.azure.com" : a.api).replace(/\/+$/, "")}/${encodeURIComponent(a.organization)}`;
-    const t = target(sel, { provider: "azureDevOps", baseUrl: base, headers: { Authorization: basicAuth("", tok) } });
+    const t = target(sel, { provider: "azureDevOps", baseUrl: azureBase(a.api, a.organization), headers: { Authorization: basicAuth("", tok) } });
     return new AzureDevOpsScm(t, { organization: a.organization, teamProject: a.teamProject, allBranches: a.allBranches === true });
-  }
-  if (spec.bitbucket !== undefined) {
-    const b = spec.bitbucket;
+  },
+  bitbucket: async (b, sel) => {
     const pw = await prefixed("error fetching Bitbucket cloud appPassword", () => token(sel, b.appPasswordRef, undefined));
     const t = target(sel, { provider: "bitbucket", baseUrl: sel.services.settings.bitbucketCloudApi, headers: { Authorization: basicAuth(b.user, pw) } });
-    return new BitbucketCloudScm(t, { owner: b.owner, allBranches: b.allBranches === true, branchMemoMs: memo });
+    return new BitbucketCloudScm(t, { owner: b.owner, allBranches: b.allBranches === true, branchMemoMs: sel.services.settings.branchMemoMs });
+  },
+  awsCodeCommit: () => Promise.reject(new Error("error initializing AWS codecommit service: AWS CodeCommit is not supported yet")),
+};
+
+function azureBase(api: string | undefined, organization: string): string {
+  return `${(api === undefined || api === "" ? "https://dev.azure.com" : api).replace(/\/+$/, "")}/${encodeURIComponent(organization)}`;
+}
+
+/** The SCM provider service of a spec (precedence: github > gitlab > gitea > bitbucketServer > azureDevOps > bitbucket > awsCodeCommit). */
+export function selectScmProvider(spec: ScmProviderGenerator, sel: Selection): Promise<ScmProviderService> {
+  for (const key of SCM_PROVIDER_KEYS) {
+    const cfg = spec[key];
+    if (cfg !== undefined) return (SCM_BUILDERS[key] as (c: typeof cfg, s: Selection) => Promise<ScmProviderService>)(cfg, sel);
   }
-  if (spec.awsCodeCommit !== undefined) throw new Error("error initializing AWS codecommit service: AWS CodeCommit is not supported yet");
-  throw new Error("no SCM provider implementation configured");
+  return Promise.reject(new Error("no SCM provider implementation configured"));
 }
 
 /** The custom API URL the allow-list is checked against. */
@@ -163,44 +170,48 @@ export function pullRequestCustomApiUrl(spec: PullRequestGenerator): string | un
   return spec.github?.api ?? spec.gitlab?.api ?? spec.gitea?.api ?? spec.bitbucketServer?.api ?? spec.bitbucket?.api ?? spec.azuredevops?.api;
 }
 
-/** The pull request service of a spec (precedence: github > gitlab > gitea > bitbucketServer > bitbucket > azuredevops). */
-export async function selectPullRequestService(spec: PullRequestGenerator, sel: Selection): Promise<PullRequestService> {
-  if (spec.github !== undefined) {
-    const g = spec.github;
+type Pr = Required<Pick<PullRequestGenerator, PullRequestProviderKey>>;
+type PrBuilders = { readonly [K in keyof Pr]: (cfg: NonNullable<Pr[K]>, sel: Selection) => Promise<PullRequestService> };
+
+/** One builder per pull request provider key. */
+const PR_BUILDERS: PrBuilders = {
+  github: async (g, sel) => {
     const t = await githubTarget(sel, { api: g.api, appSecretName: g.appSecretName, tokenRef: g.tokenRef, org: g.owner, errs: ["error getting GitHub App secret", "error fetching Secret token"] });
     return new GithubPullRequests(t, { owner: g.owner, repo: g.repo, labels: g.labels ?? [] });
-  }
-  if (spec.gitlab !== undefined) {
-    const g = spec.gitlab;
+  },
+  gitlab: async (g, sel) => {
     const tls = await tlsFor(sel, g);
     const tok = await prefixed("error fetching Secret token", () => token(sel, g.tokenRef, "gitlab"));
     const t = target(sel, { provider: "gitlab", baseUrl: gitlabBaseUrl(g.api), headers: tok === "" ? {} : { "PRIVATE-TOKEN": tok }, tls });
     return new GitlabPullRequests(t, { project: g.project, labels: g.labels ?? [], state: g.pullRequestState ?? "" });
-  }
-  if (spec.gitea !== undefined) {
-    const g = spec.gitea;
+  },
+  gitea: async (g, sel) => {
     const tok = await prefixed("error fetching Secret token", () => token(sel, g.tokenRef, "gitea"));
     const t = target(sel, { provider: "gitea", baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`, headers: tok === "" ? {} : { Authorization: `token ${tok}` }, tls: g.insecure === true ? { insecure: true } : {} });
     return new GiteaPullRequests(t, { owner: g.owner, repo: g.repo, labels: g.labels ?? [] });
-  }
-  if (spec.bitbucketServer !== undefined) {
-    const b = spec.bitbucketServer;
+  },
+  bitbucketServer: async (b, sel) => {
     const tls = await tlsFor(sel, b);
     const headers = await bitbucketHeaders(sel, b);
     return new BitbucketServerPullRequests(target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }), { project: b.project, repo: b.repo });
-  }
-  if (spec.bitbucket !== undefined) {
-    const b = spec.bitbucket;
+  },
+  bitbucket: async (b, sel) => {
     const headers = await bitbucketHeaders(sel, b);
     const base = b.api === undefined || b.api === "" ? sel.services.settings.bitbucketCloudApi : b.api;
     return new BitbucketCloudPullRequests(target(sel, { provider: "bitbucket", baseUrl: base, headers }), { owner: b.owner, repo: b.repo });
-  }
-  if (spec.azuredevops !== undefined) {
-    const a = spec.azuredevops;
+  },
+  azuredevops: async (a, sel) => {
     const tok = await prefixed("error fetching Secret token", () => token(sel, a.tokenRef, undefined));
-    const base = `${(a.api === undefined || a.api === "" ? "https://dev.azure.com" : a.api).replace(/\/+$/, "")}/${encodeURIComponent(a.organization)}`;
-    const t = target(sel, { provider: "azureDevOps", baseUrl: base, headers: tok === "" ? {} : { Authorization: basicAuth("", tok) } });
+    const t = target(sel, { provider: "azureDevOps", baseUrl: azureBase(a.api, a.organization), headers: tok === "" ? {} : { Authorization: basicAuth("", tok) } });
     return new AzureDevOpsPullRequests(t, { project: a.project, repo: a.repo, labels: a.labels ?? [] });
+  },
+};
+
+/** The pull request service of a spec (precedence: github > gitlab > gitea > bitbucketServer > bitbucket > azuredevops). */
+export function selectPullRequestService(spec: PullRequestGenerator, sel: Selection): Promise<PullRequestService> {
+  for (const key of PULL_REQUEST_PROVIDER_KEYS) {
+    const cfg = spec[key];
+    if (cfg !== undefined) return (PR_BUILDERS[key] as (c: typeof cfg, s: Selection) => Promise<PullRequestService>)(cfg, sel);
   }
-  throw new Error("no Pull Request provider implementation configured");
+  return Promise.reject(new Error("no Pull Request provider implementation configured"));
 }
