@@ -1,0 +1,43 @@
+/**
+ * The generated parts of deploy/ and docs/ are what the code generates today: the Deployment's env
+ * (from `deploymentEnv()`), the install bundle (from its kustomization) and the configuration
+ * reference (from `configReference()`). Each fails when someone edits the settings table without
+ * regenerating (`npx tsx test/unit/deploy/generate.ts`), or edits a generated part by hand.
+ */
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { configReference, deploymentEnv } from "../../../src/config/index.js";
+import { ENV_PATH, GENERATED_FILES, configurationTables, readRepoFile, withGeneratedTables } from "./generated.js";
+
+describe("generated files", () => {
+  it.each(GENERATED_FILES.map((f) => ({ name: f.path, file: f })))("$name is up to date with the code it is generated from", ({ file }) => {
+    const current = readRepoFile(file.path);
+    expect(current, `run: npx tsx test/unit/deploy/generate.ts`).toBe(file.expected(current));
+  });
+
+  it("the committed Deployment's env is exactly deploymentEnv(), in order", () => {
+    const deployment = parse(readRepoFile("deploy/base/deployment.yaml")) as Record<string, unknown>;
+    let env: unknown = deployment;
+    for (const step of ENV_PATH) env = (env as Record<string | number, unknown>)[step];
+    expect(env).toEqual(deploymentEnv());
+  });
+});
+
+describe("the configuration reference", () => {
+  it("has one row per setting, naming its flag, environment variable and ConfigMap key", () => {
+    const tables = configurationTables();
+    const rows = tables.split("\n").filter((l) => l.startsWith("| `") || l.startsWith("|  |"));
+    expect(rows).toHaveLength(configReference().length);
+    for (const r of configReference()) {
+      const cells = [r.flag, r.env, r.cmKey].filter((c) => c !== "").map((c) => `\`${c}\``);
+      expect(rows.some((row) => cells.every((c) => row.includes(c))), `row of ${r.flag || r.env}`).toBe(true);
+    }
+  });
+
+  it.each([
+    { name: "markers are missing", markdown: "# Configuration\n" },
+    { name: "the end marker comes first", markdown: "<!-- END GENERATED: configuration reference -->\n<!-- BEGIN GENERATED: configuration reference -->\n" },
+  ])("refuses to regenerate a page whose $name", ({ markdown }) => {
+    expect(() => withGeneratedTables(markdown)).toThrow("must contain the markers");
+  });
+});

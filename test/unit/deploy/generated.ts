@@ -1,0 +1,80 @@
+/**
+ * The parts of deploy/ and docs/ generated from code: the Deployment's `env` (from the settings
+ * table's `deploymentEnv()`), the single-file install bundles (rendered from their
+ * kustomizations), and the reference table of docs/configuration.md (from `configReference()`).
+ * `generate.ts` writes them; `generated.test.ts` fails when a committed file differs.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseDocument, stringify } from "yaml";
+import { configReference, deploymentEnv, type ConfigReferenceRow } from "../../../src/config/index.js";
+import { REPO_ROOT, renderKustomization } from "./kustomize.js";
+
+/** One generated file: where it lives and what it must contain, given its current text. */
+export interface GeneratedFile {
+  readonly path: string;
+  readonly expected: (current: string) => string;
+}
+
+/** Where the Deployment keeps the controller container's env. */
+export const ENV_PATH = ["spec", "template", "spec", "containers", 0, "env"] as const;
+
+/** deployment.yaml with its env replaced by the generated one (comments and layout kept). */
+export function withGeneratedEnv(text: string): string {
+  const doc = parseDocument(text);
+  doc.setIn(ENV_PATH, doc.createNode(deploymentEnv()));
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** A kustomization rendered to one multi-document YAML file. */
+export function renderBundle(dir: string): string {
+  const header = `# Generated from deploy/${dir}/kustomization.yaml by test/unit/deploy/generate.ts; do not edit.\n`;
+  const docs = renderKustomization(join("deploy", dir)).map((o) => stringify(o, { lineWidth: 0 }));
+  return header + docs.map((d) => `---\n${d}`).join("");
+}
+
+const BEGIN = "<!-- BEGIN GENERATED: configuration reference -->";
+const END = "<!-- END GENERATED: configuration reference -->";
+
+function cell(text: string): string {
+  return text === "" ? "" : `\`${text.replaceAll("|", "\\|")}\``;
+}
+
+function tableOf(rows: readonly ConfigReferenceRow[]): string {
+  const head = "| Flag | Environment variable | `argocd-cmd-params-cm` key | Default | Description |\n| --- | --- | --- | --- | --- |\n";
+  const body = rows.map((r) => `| ${cell(r.flag)} | ${cell(r.env)} | ${cell(r.cmKey)} | ${cell(r.default)} | ${r.description.replaceAll("|", "\\|")} |\n`);
+  return head + body.join("");
+}
+
+const SECTIONS: ReadonlyArray<{ origin: ConfigReferenceRow["origin"]; title: string }> = [
+  { origin: "argo-cd", title: "Argo CD's settings" },
+  { origin: "appset", title: "Settings this controller adds" },
+  { origin: "kubectl", title: "Kubernetes client" },
+];
+
+/** The reference tables of every setting, one per origin, from `configReference()`. */
+export function configurationTables(): string {
+  const rows = configReference();
+  const parts = SECTIONS.map(({ origin, title }) => `### ${title}\n\n${tableOf(rows.filter((r) => r.origin === origin))}`);
+  return `${BEGIN}\n${parts.join("\n")}${END}`;
+}
+
+/** docs/configuration.md with its generated section replaced. */
+export function withGeneratedTables(markdown: string): string {
+  const start = markdown.indexOf(BEGIN);
+  const end = markdown.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/configuration.md must contain the markers ${BEGIN} and ${END}`);
+  return markdown.slice(0, start) + configurationTables() + markdown.slice(end + END.length);
+}
+
+/** Every generated file. */
+export const GENERATED_FILES: readonly GeneratedFile[] = [
+  { path: "deploy/base/deployment.yaml", expected: withGeneratedEnv },
+  { path: "deploy/install.yaml", expected: () => renderBundle("install") },
+  { path: "docs/configuration.md", expected: withGeneratedTables },
+];
+
+/** The committed text of a repository file. */
+export function readRepoFile(path: string): string {
+  return readFileSync(join(REPO_ROOT, path), "utf8");
+}

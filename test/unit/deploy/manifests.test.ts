@@ -1,0 +1,193 @@
+/**
+ * The manifests of deploy/ hold together without an apiserver: the install renders to the expected
+ * objects in one namespace, the Deployment's ports, probes and Services agree with each other and
+ * with the controller's defaults, the pod is locked down, the Role names the controller's Lease,
+ * and the configuration examples of docs/configuration.md parse to the same settings whether given
+ * through argocd-cmd-params-cm or as flags.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { OPTIONS, deploymentEnv, parseConfig, type Config } from "../../../src/config/index.js";
+import { LEASE_NAME } from "../../../src/leader/index.js";
+import { codeBlocks, shellCommands, shellWords } from "./docs.js";
+import { readRepoFile } from "./generated.js";
+import { manifestId, renderKustomization, type Manifest } from "./kustomize.js";
+
+type Obj = Record<string, unknown>;
+const NAME = "argocd-applicationset-controller";
+
+const install = renderKustomization("deploy/install");
+const clusterWide = renderKustomization("deploy/install-cluster-wide");
+const find = (objs: Manifest[], kind: string, name = NAME): Manifest => {
+  const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
+  if (o === undefined) throw new Error(`no ${kind} ${name}`);
+  return o;
+};
+const deployment = find(install, "Deployment");
+const pod = (deployment["spec"] as { template: { metadata: { labels: Record<string, string> }; spec: Obj } }).template;
+const container = (pod.spec["containers"] as Obj[])[0]!;
+
+describe("the rendered installs", () => {
+  it.each([
+    {
+      name: "the namespaced install",
+      objects: install,
+      ids: [
+        "Namespace/argocd",
+        "CustomResourceDefinition/applications.argoproj.io",
+        "CustomResourceDefinition/applicationsets.argoproj.io",
+        "CustomResourceDefinition/appprojects.argoproj.io",
+        `ServiceAccount/argocd/${NAME}`,
+        `Role/argocd/${NAME}`,
+        `RoleBinding/argocd/${NAME}`,
+        `Deployment/argocd/${NAME}`,
+        `Service/argocd/${NAME}`,
+        `Service/argocd/${NAME}-metrics`,
+      ],
+    },
+    { name: "the cluster-wide install", objects: clusterWide, ids: [...install.map(manifestId), `ClusterRole/${NAME}`, `ClusterRoleBinding/${NAME}`] },
+  ])("$name holds exactly the expected objects", ({ objects, ids }) => {
+    expect(objects.map(manifestId)).toEqual(ids);
+  });
+
+  it("binds the Role and the ClusterRole to the controller's ServiceAccount in the install namespace", () => {
+    for (const kind of ["RoleBinding", "ClusterRoleBinding"]) {
+      const binding = find(clusterWide, kind);
+      expect(binding["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME, namespace: "argocd" }]);
+      expect(binding["roleRef"]).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: kind.replace("Binding", ""), name: NAME });
+    }
+    expect(pod.spec["serviceAccountName"]).toBe(NAME);
+  });
+
+  it("gives the leases rule of the Role the controller's own Lease name", () => {
+    const rules = find(install, "Role")["rules"] as Array<{ resources: string[]; resourceNames?: string[]; verbs: string[] }>;
+    expect(rules.filter((r) => r.resources.includes("leases"))).toEqual([
+      { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },
+      { apiGroups: ["coordination.k8s.io"], resources: ["leases"], resourceNames: [LEASE_NAME], verbs: ["get", "update"] },
+    ]);
+  });
+
+  it("never lets the controller write Secrets or ConfigMaps, in its namespace or any other", () => {
+    for (const kind of ["Role", "ClusterRole"]) {
+      const rules = find(clusterWide, kind)["rules"] as Array<{ resources: string[]; verbs: string[] }>;
+      const core = rules.filter((r) => r.resources.includes("secrets") || r.resources.includes("configmaps"));
+      expect(core.flatMap((r) => r.verbs).every((v) => ["get", "list", "watch"].includes(v)), kind).toBe(true);
+    }
+  });
+});
+
+describe("the Deployment", () => {
+  const ports = Object.fromEntries((container["ports"] as Array<{ name: string; containerPort: number }>).map((p) => [p.name, p.containerPort]));
+  const addr = (key: string): number => Number(String(OPTIONS.find((o) => o.key === key)?.default).split(":").pop());
+
+  it.each([
+    { name: "webhook", key: "webhookAddr" },
+    { name: "metrics", key: "metricsAddr" },
+    { name: "probe", key: "probeAddr" },
+  ])("exposes the $name port the controller listens on by default", ({ name, key }) => {
+    expect(ports[name]).toBe(addr(key));
+  });
+
+  it.each([
+    { name: "readiness", probe: "readinessProbe", path: "/readyz" },
+    { name: "liveness", probe: "livenessProbe", path: "/healthz" },
+  ])("probes $name on the probe port", ({ probe, path }) => {
+    expect((container[probe] as { httpGet: Obj }).httpGet).toEqual({ path, port: "probe" });
+  });
+
+  it.each([
+    { name: `${NAME}`, ports: ["webhook", "metrics"] },
+    { name: `${NAME}-metrics`, ports: ["metrics"] },
+  ])("the Service $name selects the controller's pods and targets its named ports", ({ name, ports: names }) => {
+    const spec = find(install, "Service", name)["spec"] as { selector: Record<string, string>; ports: Array<{ name: string; port: number; targetPort: string }> };
+    for (const [k, v] of Object.entries(spec.selector)) expect(pod.metadata.labels[k]).toBe(v);
+    expect(spec.ports.map((p) => [p.name, p.port, p.targetPort])).toEqual(names.map((n) => [n, ports[n], n]));
+  });
+
+  it("runs locked down: non-root, no privilege escalation, no capabilities, read-only root with a writable /tmp", () => {
+    expect(container["securityContext"]).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ["ALL"] },
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    expect(container["volumeMounts"]).toEqual([{ name: "tmp", mountPath: "/tmp" }]);
+    expect(pod.spec["volumes"]).toEqual([{ name: "tmp", emptyDir: {} }]);
+    expect(container["resources"]).toMatchObject({ requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { memory: expect.any(String) } });
+  });
+
+  it("runs the image of this version, whose entrypoint is the controller", () => {
+    const pkg = JSON.parse(readRepoFile("package.json")) as { version: string };
+    expect(container["image"]).toBe(`appset:${pkg.version}`);
+    expect(container["command"]).toBeUndefined();
+    expect(container["args"]).toBeUndefined();
+  });
+});
+
+describe("the kustomize subset", () => {
+  it.each([
+    { name: "an unsupported field", kustomization: "resources: []\npatches: []\n", message: 'unsupported field "patches"' },
+    { name: "a missing resource", kustomization: "resources: [nowhere.yaml]\n", message: 'resource "nowhere.yaml" does not exist' },
+  ])("refuses a kustomization with $name", ({ kustomization, message }) => {
+    const dir = mkdtempSync(join(tmpdir(), "kustomize-"));
+    mkdirSync(join(dir, "k"));
+    writeFileSync(join(dir, "k", "kustomization.yaml"), kustomization);
+    expect(() => renderKustomization(join(dir, "k"))).toThrow(message);
+  });
+});
+
+describe("the examples of docs/configuration.md", () => {
+  const blocks = codeBlocks(readRepoFile("docs/configuration.md"));
+  const configMap = parse(blocks.find((b) => b.lang === "yaml")!.text) as { data: Record<string, string> };
+  const command = shellCommands(blocks.find((b) => b.lang === "sh")!.text);
+
+  /** The environment the Deployment builds from the ConfigMap's keys. */
+  function envFrom(data: Record<string, string>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const e of deploymentEnv()) {
+      const v = data[e.valueFrom.configMapKeyRef.key];
+      if (v !== undefined) env[e.name] = v;
+    }
+    return env;
+  }
+
+  function config(argv: readonly string[], env: Record<string, string>): Config {
+    const res = parseConfig(argv, env);
+    if (res.kind !== "config") throw new Error(JSON.stringify(res));
+    expect(res.warnings).toEqual([]);
+    return res.config;
+  }
+
+  it("maps every key of the example ConfigMap to an environment variable of the Deployment", () => {
+    const keys = new Set(deploymentEnv().map((e) => e.valueFrom.configMapKeyRef.key));
+    expect(Object.keys(configMap.data).filter((k) => !keys.has(k))).toEqual([]);
+  });
+
+  it("gives the same settings through the ConfigMap as through the flags", () => {
+    expect(command).toHaveLength(1);
+    const [appset, sub, ...flags] = command[0]!.argv;
+    expect([appset, sub]).toEqual(["appset", "controller"]);
+    const fromConfigMap = config([], envFrom(configMap.data));
+    expect(fromConfigMap).toEqual(config(flags, {}));
+    expect(fromConfigMap).toMatchObject({ applicationSetNamespaces: ["team-*"], enableProgressiveSyncs: true, refreshGracePeriodSeconds: 60, logFormat: "text", logLevel: "debug" });
+  });
+});
+
+describe("shell examples", () => {
+  it.each([
+    { name: "single quotes keep a glob", line: "appset controller --applicationset-namespaces 'team-*'", words: ["appset", "controller", "--applicationset-namespaces", "team-*"] },
+    { name: "double quotes keep blanks", line: 'a "b c"  d', words: ["a", "b c", "d"] },
+    { name: "an empty quoted word is a word", line: "a ''", words: ["a", ""] },
+  ])("splits a line where $name", ({ line, words }) => {
+    expect(shellWords(line)).toEqual(words);
+  });
+
+  it("feeds a here-document to its command and keeps the commands around it", () => {
+    const cmds = shellCommands("kubectl apply -f - <<'EOF'\nkind: X\nEOF\nkubectl get x\n");
+    expect(cmds).toEqual([{ argv: ["kubectl", "apply", "-f", "-"], stdin: "kind: X\n" }, { argv: ["kubectl", "get", "x"] }]);
+  });
+});
