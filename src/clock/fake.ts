@@ -40,32 +40,33 @@ export class FakeClock implements Clock {
 
   /** Moves time forward by `ms`, firing every timer that falls due, in order. */
   advance(ms: number): void {
-    if (ms < 0) throw new Error("Unable to travel back in time");
-    const target = this.current + ms;
-    for (;;) {
-      const due = this.pending.filter((p) => p.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (due === undefined) break;
-      this.pending = this.pending.filter((p) => p.id !== due.id);
-      this.current = due.at;
-      due.fn();
-    }
+    const target = this.targetOf(ms);
+    while (this.fireNext(target));
     this.current = target;
   }
 
   /** Moves time forward like {@link advance}, letting promise callbacks run between timers. */
   async advanceAsync(ms: number): Promise<void> {
-    if (ms < 0) throw new Error("Unable to travel back in time");
-    const target = this.current + ms;
-    for (;;) {
-      await flushMicrotasks();
-      const due = this.pending.filter((p) => p.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (due === undefined) break;
-      this.pending = this.pending.filter((p) => p.id !== due.id);
-      this.current = due.at;
-      due.fn();
-    }
+    const target = this.targetOf(ms);
+    do await flushMicrotasks();
+    while (this.fireNext(target));
     this.current = target;
     await flushMicrotasks();
+  }
+
+  private targetOf(ms: number): number {
+    if (ms < 0) throw new Error("Unable to travel back in time");
+    return this.current + ms;
+  }
+
+  /** Fires the earliest timer due by `target` (ties in scheduling order); false when none is. */
+  private fireNext(target: number): boolean {
+    const due = this.pending.filter((p) => p.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+    if (due === undefined) return false;
+    this.pending = this.pending.filter((p) => p.id !== due.id);
+    this.current = due.at;
+    due.fn();
+    return true;
   }
 }
 
