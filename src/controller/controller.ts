@@ -22,6 +22,7 @@ import {
   type Secret,
 } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
+import type { ClusterSecretLister } from "../generators/index.js";
 import { Informer, resources, type KubeClient, type KubeObject, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
@@ -45,7 +46,11 @@ export interface ControllerOptions {
   /** `--applicationset-namespaces` patterns (the controller namespace is added). */
   readonly appSetNamespaces: readonly string[];
   readonly settings: PlanSettings;
-  readonly generate: GenerateFn;
+  /**
+   * Runs the generators. Receives the cache-backed cluster Secret lister, so the Cluster generator
+   * reads the same cache the controller watches.
+   */
+  readonly generate: (clusters: ClusterSecretLister) => GenerateFn;
   /** `--concurrent-reconciliations`. */
   readonly concurrentReconciliations: number;
   /** `--concurrent-application-updates`. */
@@ -100,7 +105,7 @@ export class AppSetController {
     });
     const reconciler = new AppSetReconciler({
       caches: this.caches(),
-      generate: opts.generate,
+      generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }),
       executor,
       settings: opts.settings,
       clock: opts.clock,
