@@ -20,7 +20,7 @@ import {
   type Operation,
 } from "../api/index.js";
 import { reconcileGate, type ReconcileGate } from "./gate.js";
-import { transition, type AppStatusEntry } from "./machine.js";
+import { transition, type AppStatusEntry, type ResetCause } from "./machine.js";
 import { defaultSpecsEquivalent, disableAutosync, observeApp, type ObservedApp, type SpecsEquivalent } from "./observe.js";
 import { eligibleApps, progressingCondition, promoteWaiting, syncOperation } from "./rollout.js";
 import { assignSteps, labelsOf, stepLabel, type StepAssignment } from "./steps.js";
@@ -89,6 +89,8 @@ export interface StatusMove {
   readonly from: string | undefined;
   readonly to: string;
   readonly message: string;
+  /** Set when the entry was reset to Waiting by a revision or spec change this pass. */
+  readonly reset?: ResetCause;
 }
 
 /** A warning to log: the template of this Application asked for automated sync, which RollingSync turns off. */
@@ -214,7 +216,8 @@ function observeAll<D extends DesiredApp>(input: RolloutInput<D>, prepared: Read
     const res = transition(before, o, { step: stepLabel(assignment.appStep.get(o.name)) }, input.now);
     observed.push(o);
     entries.push(res.next);
-    if (res.message !== undefined) moves.push({ application: o.name, from: before?.status, to: res.next.status, message: res.message });
+    if (res.message === undefined) continue;
+    moves.push({ application: o.name, from: before?.status, to: res.next.status, message: res.message, ...(res.reset ? { reset: res.reset } : {}) });
   }
   return { observed, entries, moves };
 }
