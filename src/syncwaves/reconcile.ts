@@ -22,16 +22,16 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { nextApplication, needsWrite } from "./app-status.js";
 import { automatedOperation } from "./automated.js";
 import { buildTasks } from "./build.js";
-import { hookFinalizers } from "./deletion.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
 import { keyOf, keyString } from "./objects.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
-import { appendHistory, isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
+import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
 import { propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
@@ -68,10 +68,23 @@ export interface ReconcileResult {
   readonly requeueAfterMs?: number;
 }
 
-/** True when two versions of an Application differ at most in `status.reconciledAt`. */
-function sameExceptReconciledAt(a: Application, b: Application): boolean {
-  const strip = (x: Application): string => JSON.stringify({ ...x, status: { ...(x.status ?? {}), reconciledAt: null } });
-  return strip(a) === strip(b);
+/** What a reconcile decided about the operation. */
+interface Outcome {
+  readonly state: OperationState | undefined;
+  /** null clears the operation; undefined leaves it as it is. */
+  readonly operation: Operation | null | undefined;
+  readonly requeueAfterMs: number;
+}
+
+/**
+ * The operation state to act on, when an operation is active: a newly requested operation starts,
+ * and a running one of a deleted Application is terminated.
+ */
+export function currentOperation(app: Application, nowMs: number): OperationState | undefined {
+  let state = app.status?.operationState;
+  if (app.operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase))) state = newOperationState(app.operation, nowMs);
+  if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
+  return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
 
 /** Reconciles Applications one at a time. */
@@ -126,38 +139,34 @@ export class AppReconciler {
 
   private async reconcileApp(app: Application): Promise<ReconcileResult> {
     const now = this.deps.clock.now();
-    let state = app.status?.operationState;
-    let operation: Operation | null | undefined = app.operation;
-    if (operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase))) {
-      state = newOperationState(operation, now);
-    }
-    if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
-    const active = state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating);
-    const pinned = active ? state?.syncResult?.revision || state?.operation.sync?.revision || undefined : undefined;
+    const state = currentOperation(app, now);
     let observed: Observed;
     try {
       const access = await this.destinations.access(app);
+      const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
       observed = await observe({ app, access, source: this.deps.source, trackingName: this.trackingName(app), ...(pinned ? { revision: pinned } : {}) });
     } catch (err) {
-      if (app.metadata.deletionTimestamp && active && state !== undefined) return this.abandon(app, state, errorMessage(err));
+      if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, errorMessage(err));
       return this.writeComparisonError(app, errorMessage(err));
     }
     this.deps.onManaged?.(observed.access, observed.descriptors);
-    let requeueAfterMs = this.deps.pollMs ?? 180_000;
-    if (active && state !== undefined) {
-      const stepped = state.phase === OperationPhase.Terminating ? await this.terminate(app, state, observed, now) : await this.step(app, state, observed, now);
-      state = stepped.state;
-      requeueAfterMs = stepped.requeueAfterMs;
-      if (isCompletedPhase(state.phase)) operation = null;
-    } else if (operation === undefined) {
-      const auto = automatedOperation(app, observed.comparison.sync, observed.revision);
-      if (auto !== undefined) {
-        operation = auto;
-        requeueAfterMs = 0;
-      }
-    }
-    await this.write(app, { state, operation, observed, now });
-    return { requeueAfterMs };
+    const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
+    await this.write(app, { ...next, observed, now });
+    return { requeueAfterMs: next.requeueAfterMs };
+  }
+
+  /** Moves an active operation on by one step, or terminates it. */
+  private async advance(app: Application, state: OperationState, observed: Observed, now: number): Promise<Outcome> {
+    const stepped = state.phase === OperationPhase.Terminating ? await this.terminate(app, state, observed, now) : await this.step(app, state, observed, now);
+    return { ...stepped, operation: isCompletedPhase(stepped.state.phase) ? null : app.operation };
+  }
+
+  /** No operation runs: start an automated sync when one is due. */
+  private idle(app: Application, observed: Observed): Outcome {
+    const last = app.status?.operationState;
+    const auto = app.operation === undefined ? automatedOperation(app, observed.comparison.sync, observed.revision) : undefined;
+    if (auto !== undefined) return { state: last, operation: auto, requeueAfterMs: 0 };
+    return { state: last, operation: app.operation, requeueAfterMs: this.deps.pollMs ?? 180_000 };
   }
 
   /** The operation's tasks with their recorded states, validity and diff. */
@@ -231,36 +240,17 @@ export class AppReconciler {
     return { state, requeueAfterMs: isAwaitingRetry(state) ? retryDelayMs(state, this.deps.clock.now()) : requeueAfterMs };
   }
 
-  private async write(
-    app: Application,
-    w: { state: OperationState | undefined; operation: Operation | null | undefined; observed: Observed; now: number },
-  ): Promise<void> {
-    const status = { ...(app.status ?? {}) };
-    const c = w.observed.comparison;
-    const source = sourceOf(app);
-    status.sync = { status: c.sync, revision: w.observed.revision, comparedTo: { ...(source ? { source } : {}), destination: app.spec.destination } };
-    const lastTransition = app.status?.health?.status === c.health.status ? app.status.health.lastTransitionTime : rfc3339(w.now);
-    status.health = { status: c.health.status, ...(c.health.message ? { message: c.health.message } : {}), lastTransitionTime: lastTransition ?? rfc3339(w.now) };
-    status.resources = c.resources;
-    status.reconciledAt = rfc3339(w.now);
-    status.conditions = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
-    if (w.state !== undefined) {
-      status.operationState = w.state;
-      if (w.state.phase === OperationPhase.Succeeded && w.operation === null) {
-        status.history = appendHistory(status.history ?? [], w.state, { nowMs: w.now, limit: app.spec.revisionHistoryLimit });
-      }
-    }
-    const annotations = { ...(app.metadata.annotations ?? {}) };
-    delete annotations[Annotation.Refresh];
-    const current = Array.isArray(app.metadata.finalizers) ? app.metadata.finalizers : [];
-    const finalizers = app.metadata.deletionTimestamp ? current : hookFinalizers(current, w.observed.preHooks.length > 0, w.observed.postHooks.length > 0);
-    const metadata = { ...app.metadata, annotations, ...(finalizers.length > 0 || current.length > 0 ? { finalizers } : {}) };
-    const next: Application = { ...app, metadata, status };
-    if (w.operation === null) delete next.operation;
-    else if (w.operation !== undefined) next.operation = w.operation;
-    const refreshed = app.metadata.annotations?.[Annotation.Refresh] !== undefined || app.status?.reconciledAt == null;
-    if (!refreshed && sameExceptReconciledAt(app, next)) return;
-    await this.deps.client.update(resources.Applications, next);
+  private async write(app: Application, w: Outcome & { observed: Observed; now: number }): Promise<void> {
+    const next = nextApplication(app, {
+      state: w.state,
+      operation: w.operation,
+      comparison: w.observed.comparison,
+      revision: w.observed.revision,
+      source: sourceOf(app),
+      deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
+      nowMs: w.now,
+    });
+    if (needsWrite(app, next)) await this.deps.client.update(resources.Applications, next);
   }
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */

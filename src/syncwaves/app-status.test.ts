@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { Application, OperationState } from "../api/index.js";
+import { nextApplication, needsWrite, type AppUpdate } from "./app-status.js";
+import { currentOperation } from "./reconcile.js";
+
+const base = (over: Partial<Application["metadata"]> = {}, status: Application["status"] = {}): Application => ({
+  apiVersion: "argoproj.io/v1alpha1",
+  kind: "Application",
+  metadata: { name: "a", namespace: "argocd", ...over },
+  spec: { project: "default", destination: { namespace: "ns" }, source: { repoURL: "r" } },
+  status,
+});
+
+const update = (over: Partial<AppUpdate> = {}): AppUpdate => ({
+  state: undefined,
+  operation: undefined,
+  comparison: { sync: "Synced", health: { status: "Healthy" }, resources: [], modified: new Map() },
+  revision: "abc",
+  source: { repoURL: "r" },
+  deletionHooks: { pre: false, post: false },
+  nowMs: Date.UTC(2030, 0, 1),
+  ...over,
+});
+
+const succeeded: OperationState = { operation: { sync: {} }, phase: "Succeeded", startedAt: "2030-01-01T00:00:00Z", syncResult: { revision: "abc" } };
+
+describe("the Application a reconcile writes", () => {
+  it.each([
+    { name: "adds the PostDelete finalizers when the manifests have PostDelete hooks", app: base(), hooks: { pre: false, post: true }, want: ["post-delete-finalizer.argocd.argoproj.io", "post-delete-finalizer.argocd.argoproj.io/cleanup"] },
+    { name: "drops the PreDelete finalizers when the hooks are gone", app: base({ finalizers: ["x", "pre-delete-finalizer.argocd.argoproj.io"] }), hooks: { pre: false, post: false }, want: ["x"] },
+    { name: "leaves a deleted Application's finalizers to deletion", app: base({ finalizers: ["pre-delete-finalizer.argocd.argoproj.io"], deletionTimestamp: "2030-01-01T00:00:00Z" }), hooks: { pre: false, post: false }, want: ["pre-delete-finalizer.argocd.argoproj.io"] },
+  ])("$name", ({ app, hooks, want }) => {
+    expect(nextApplication(app, update({ deletionHooks: hooks })).metadata.finalizers).toEqual(want);
+  });
+
+  it("consumes the refresh annotation and always writes when one was set", () => {
+    const app = base({ annotations: { "argocd.argoproj.io/refresh": "normal", keep: "1" } }, { reconciledAt: "2029-01-01T00:00:00Z" });
+    const next = nextApplication(app, update());
+    expect(next.metadata.annotations).toEqual({ keep: "1" });
+    expect(needsWrite(app, next)).toBe(true);
+  });
+
+  it("skips a write that would only move reconciledAt", () => {
+    const first = nextApplication(base(), update());
+    const again = nextApplication(first, update({ nowMs: Date.UTC(2030, 0, 2) }));
+    expect(needsWrite(first, again)).toBe(false);
+  });
+
+  it.each([
+    { name: "records history when a sync completes successfully", operation: null, want: 1 },
+    { name: "records nothing while the operation is still set", operation: undefined, want: 0 },
+  ])("$name", ({ operation, want }) => {
+    const next = nextApplication(base(), update({ state: succeeded, operation }));
+    expect(next.status?.history ?? []).toHaveLength(want);
+    expect(next.status?.operationState?.phase).toBe("Succeeded");
+  });
+
+  it("keeps the health transition time while the health holds", () => {
+    const app = base({}, { health: { status: "Healthy", lastTransitionTime: "2020-01-01T00:00:00Z" } });
+    expect(nextApplication(app, update()).status?.health?.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
+    const degraded = update({ comparison: { sync: "Synced", health: { status: "Degraded" }, resources: [], modified: new Map() } });
+    expect(nextApplication(app, degraded).status?.health?.lastTransitionTime).toBe("2030-01-01T00:00:00Z");
+  });
+});
+
+describe("the operation a reconcile acts on", () => {
+  const running: OperationState = { operation: { sync: {} }, phase: "Running", startedAt: "2030-01-01T00:00:00Z" };
+  it.each([
+    { name: "a requested operation starts Running", app: { ...base(), operation: { sync: {} } }, want: "Running" },
+    { name: "a completed one with no new request is not acted on", app: base({}, { operationState: succeeded }), want: undefined },
+    { name: "a running one of a deleted Application is terminated", app: base({ deletionTimestamp: "2030-01-01T00:00:00Z" }, { operationState: running }), want: "Terminating" },
+    { name: "a Terminating one stays Terminating", app: base({}, { operationState: { ...running, phase: "Terminating" } }), want: "Terminating" },
+  ])("$name", ({ app, want }) => {
+    expect(currentOperation(app, 0)?.phase).toBe(want);
+  });
+});

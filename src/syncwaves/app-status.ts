@@ -1,0 +1,65 @@
+/**
+ * The Application a reconcile writes back, as a pure function of what it read and decided:
+ * `status.sync`, `status.health` (its transition time kept while the status holds),
+ * `status.resources`, `status.reconciledAt`, the operation state and history, the refresh
+ * annotation consumed, the deletion-hook finalizers kept in line with the manifests, and the
+ * operation set or cleared.
+ */
+import { Annotation, AppConditionType, OperationPhase, type Application, type ApplicationStatus, type Operation, type OperationState } from "../api/index.js";
+import { rfc3339 } from "../clock/index.js";
+import type { Comparison } from "./compare.js";
+import { hookFinalizers } from "./deletion.js";
+import { appendHistory } from "./operation.js";
+import type { ApplicationSource } from "../api/index.js";
+
+/** What the next version of the Application is made of. */
+export interface AppUpdate {
+  readonly state: OperationState | undefined;
+  /** null clears the operation; undefined leaves it as it is. */
+  readonly operation: Operation | null | undefined;
+  readonly comparison: Comparison;
+  readonly revision: string;
+  readonly source: ApplicationSource | undefined;
+  /** Whether the manifests have PreDelete / PostDelete hooks. */
+  readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
+  readonly nowMs: number;
+}
+
+function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
+  const status = { ...(app.status ?? {}) };
+  const c = u.comparison;
+  const now = rfc3339(u.nowMs);
+  status.sync = { status: c.sync, revision: u.revision, comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination } };
+  const lastTransition = app.status?.health?.status === c.health.status ? app.status.health.lastTransitionTime : now;
+  status.health = { status: c.health.status, ...(c.health.message ? { message: c.health.message } : {}), lastTransitionTime: lastTransition ?? now };
+  status.resources = c.resources;
+  status.reconciledAt = now;
+  status.conditions = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
+  if (u.state !== undefined) {
+    status.operationState = u.state;
+    if (u.state.phase === OperationPhase.Succeeded && u.operation === null) {
+      status.history = appendHistory(status.history ?? [], u.state, { nowMs: u.nowMs, limit: app.spec.revisionHistoryLimit });
+    }
+  }
+  return status;
+}
+
+/** The Application to write after a reconcile. */
+export function nextApplication(app: Application, u: AppUpdate): Application {
+  const annotations = { ...(app.metadata.annotations ?? {}) };
+  delete annotations[Annotation.Refresh];
+  const current = Array.isArray(app.metadata.finalizers) ? app.metadata.finalizers : [];
+  const finalizers = app.metadata.deletionTimestamp ? current : hookFinalizers(current, u.deletionHooks.pre, u.deletionHooks.post);
+  const metadata = { ...app.metadata, annotations, ...(finalizers.length > 0 || current.length > 0 ? { finalizers } : {}) };
+  const next: Application = { ...app, metadata, status: nextStatus(app, u) };
+  if (u.operation === null) delete next.operation;
+  else if (u.operation !== undefined) next.operation = u.operation;
+  return next;
+}
+
+/** True when the update must be written: a refresh was asked for, it never was compared, or anything but `reconciledAt` changed. */
+export function needsWrite(app: Application, next: Application): boolean {
+  if (app.metadata.annotations?.[Annotation.Refresh] !== undefined || app.status?.reconciledAt == null) return true;
+  const strip = (x: Application): string => JSON.stringify({ ...x, status: { ...(x.status ?? {}), reconciledAt: null } });
+  return strip(app) !== strip(next);
+}
