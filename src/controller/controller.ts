@@ -143,6 +143,11 @@ export class AppSetController {
     return out;
   }
 
+  /** The controller namespace. */
+  get namespace(): string {
+    return this.opts.namespace;
+  }
+
   /** Whether an ApplicationSet namespace is allowed. */
   namespaceAllowed(namespace: string): boolean {
     return this.allowed(namespace);

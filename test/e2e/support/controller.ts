@@ -199,3 +199,41 @@ export function listAppSet(name: string, namespace: string, names: readonly stri
     },
   };
 }
+
+/** An `appset controller` child process and what it logged. */
+export interface ControllerProcess {
+  readonly child: import("node:child_process").ChildProcess;
+  /** Parsed JSON log lines. */
+  readonly logs: Array<Record<string, unknown>>;
+  /** Resolves with the exit code (or the signal name) when the process ends. */
+  readonly exited: Promise<number | string>;
+  /** Waits for a log line whose `msg` is `msg`. */
+  waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+/** Starts `appset controller ARGS` (through tsx, as one Node process) against the shared control plane. */
+export async function spawnController(args: readonly string[]): Promise<ControllerProcess> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "controller", "--kubeconfig", inject("kubeconfigPath"), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let buffer = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    buffer += chunk;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+  });
+  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  const waitForLog = (msg: string, timeoutMs = 60_000): Promise<Record<string, unknown>> =>
+    eventually(`log "${msg}"`, () => Promise.resolve(logs.find((l) => l["msg"] === msg)), timeoutMs);
+  return { child, logs, exited, waitForLog };
+}

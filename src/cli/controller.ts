@@ -1,0 +1,192 @@
+/**
+ * `appset controller`: the composition root of the ApplicationSet controller process. It parses the
+ * flags, environment variables and `argocd-cmd-params-cm` keys (spec §6.1-6.2), builds the logger,
+ * Kubernetes client, generators, metrics and controller, serves `/healthz`, `/readyz` and `/metrics`,
+ * runs leader election when asked (only the leader reconciles; losing the lease exits with 1, as
+ * controller-runtime does), and shuts down cleanly on SIGTERM or SIGINT: no new work, running
+ * reconciles get a grace period, the lease is released, the servers close, exit 0.
+ */
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { SystemClock, type Clock } from "../clock/index.js";
+import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
+import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
+import { errorMessage } from "../errors.js";
+import { baseGitEnv, credentialsFromSecrets, GitRepoReader } from "../git/index.js";
+import { createRegistry as createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
+import { portsFromKubeReader } from "../generators/object-ports.js";
+import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
+import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
+import { createLogger, type Logger } from "../log/logger.js";
+import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/index.js";
+import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
+import { TemplateEngine } from "../template/index.js";
+
+/** How long running reconciles may finish after SIGTERM. */
+const STOP_GRACE_MS = 10_000;
+
+/** The process surroundings (injected so tests can run the command in-process). */
+export interface ControllerIO {
+  out(s: string): void;
+  err(s: string): void;
+  readonly env: Env;
+  /** Registers a handler for SIGTERM/SIGINT; returns a function that unregisters it. */
+  onSignal(handler: (signal: string) => void): () => void;
+}
+
+/** Registers `handler` for SIGTERM and SIGINT on the current process. */
+export function processSignals(handler: (signal: string) => void): () => void {
+  const on = (sig: NodeJS.Signals): void => handler(sig);
+  process.on("SIGTERM", on);
+  process.on("SIGINT", on);
+  return () => {
+    process.off("SIGTERM", on);
+    process.off("SIGINT", on);
+  };
+}
+
+function kubeSource(config: Config): KubeConfigSource {
+  if (config.kubeconfig !== "") return { kind: "file", path: config.kubeconfig, ...(config.context ? { context: config.context } : {}) };
+  return { kind: "default" };
+}
+
+function controllerNamespace(config: Config, env: Env): string {
+  if (config.namespace !== "") return config.namespace;
+  const kc = loadKubeConfig(kubeSource(config));
+  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
+}
+
+/** The generation function over the real ports: cluster Secrets from the cache, the rest from the API. */
+async function generation(rt: Runtime, client: KubeApiClient, namespace: string): Promise<(clusters: ClusterSecretLister) => GenerateFn> {
+  const { config, env, clock } = rt;
+  const objects = portsFromKubeReader(client, namespace);
+  const credentials = credentialsFromSecrets(await objects.allSecrets().catch(() => []));
+  const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
+  const engine = new TemplateEngine({ now: () => clock.now() });
+  const registry = createGeneratorRegistry();
+  const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
+  return (clusters) =>
+    generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
+}
+
+/** What every step of the process shares. */
+interface Runtime {
+  readonly config: Config;
+  readonly env: Env;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+interface Process {
+  readonly controller: AppSetController;
+  readonly servers: HttpEndpoint[];
+  readonly client: KubeApiClient;
+  readonly metrics: ControllerMetrics;
+}
+
+async function build(rt: Runtime): Promise<Process> {
+  const { config, logger, clock } = rt;
+  const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
+  const namespace = controllerNamespace(config, rt.env);
+  const registry = createRegistry({ processMetrics: true });
+  const metrics = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: config.concurrentReconciliations, leaseName: LEASE_NAME });
+  let controller: AppSetController | undefined = undefined;
+  const appSetMetrics = new AppSetMetrics({
+    registry,
+    list: () => controller?.appSets.list() ?? [],
+    namespaceAllowed: (ns) => controller?.namespaceAllowed(ns) ?? false,
+    labels: config.metricsApplicationSetLabels,
+  });
+  controller = new AppSetController({
+    client,
+    clock,
+    logger,
+    namespace,
+    appSetNamespaces: config.applicationSetNamespaces,
+    settings: {
+      policy: resolvePolicy(config.policy),
+      enablePolicyOverride: config.enablePolicyOverride,
+      preservedAnnotations: config.preservedAnnotations,
+      preservedLabels: config.preservedLabels,
+      maxResourcesStatusCount: config.maxResourcesStatusCount,
+      inClusterEnabled: true,
+    },
+    generate: await generation(rt, client, namespace),
+    concurrentReconciliations: config.concurrentReconciliations,
+    concurrentApplicationUpdates: config.concurrentApplicationUpdates,
+    dryRun: config.dryRun,
+    progressiveSyncs: config.enableProgressiveSyncs,
+    metrics,
+    observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
+  });
+  const synced = controller;
+  const ready = { name: "informers", check: () => { if (!synced.appSets.hasSynced()) throw new Error("caches not synced"); } };
+  const servers = [
+    await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
+    await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
+  ];
+  logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
+  return { controller, servers, client, metrics };
+}
+
+/** Runs the controller until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). */
+async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise<"stopped" | "lost"> {
+  const { config, logger, clock } = rt;
+  if (!config.enableLeaderElection) {
+    await p.controller.start(signal).catch((err: unknown) => {
+      if (!signal.aborted) throw err;
+    });
+    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    return "stopped";
+  }
+  const elector = new LeaderElector({
+    client: p.client,
+    namespace: p.controller.namespace,
+    identity: newIdentity(hostname()),
+    clock,
+    logger,
+    onStartedLeading: (leading) => {
+      p.metrics.leading(true);
+      p.controller.start(leading).catch((err: unknown) => logger.error({ error: errorMessage(err) }, "controller failed to start"));
+    },
+    onStoppedLeading: () => p.metrics.leading(false),
+  });
+  return elector.run(signal);
+}
+
+/** Runs `appset controller ARGS`; resolves to the exit code. */
+export async function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
+  const parsed = parseConfig(args, io.env);
+  if (parsed.kind === "help") {
+    io.out(parsed.text);
+    return 0;
+  }
+  if (parsed.kind === "error") {
+    io.err(`appset controller: ${parsed.message}\n`);
+    return 1;
+  }
+  const config = parsed.config;
+  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat });
+  for (const w of parsed.warnings) logger.warn(w);
+  const clock = new SystemClock();
+  const stop = new AbortController();
+  const unregister = io.onSignal((sig) => {
+    logger.info({ signal: sig }, "shutting down");
+    stop.abort(new Error(sig));
+  });
+  try {
+    const rt: Runtime = { config, env: io.env, logger, clock };
+    const p = await build(rt);
+    const end = await runLeading(p, rt, stop.signal);
+    await p.controller.stop(STOP_GRACE_MS);
+    await Promise.all(p.servers.map((s) => s.close()));
+    await p.client.transport.close();
+    logger.info({ end }, "applicationset controller stopped");
+    return end === "lost" ? 1 : 0;
+  } catch (err) {
+    logger.error({ error: errorMessage(err) }, "applicationset controller failed");
+    return 1;
+  } finally {
+    unregister();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `appset controller` as a process on the real control plane: it serves health, readiness and
+ * metrics; SIGTERM in the middle of a reconcile stops it cleanly (exit 0) and a restarted controller
+ * finishes the work with every Application whole; with leader election only one of two processes
+ * reconciles, and when the leader is killed the other takes over.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resources, type KubeApiClient } from "../../src/kube/index.js";
+import { applications, controllerNamespace, eventually, listAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+
+let client: KubeApiClient;
+const namespaces: string[] = [];
+const running: ControllerProcess[] = [];
+
+beforeAll(() => {
+  client = sharedClient();
+});
+
+afterAll(async () => {
+  for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+  await client.transport.close();
+});
+
+async function namespace(prefix: string): Promise<string> {
+  const ns = await controllerNamespace(client, prefix);
+  namespaces.push(ns);
+  return ns;
+}
+
+async function spawn(ns: string, extra: string[] = []): Promise<ControllerProcess> {
+  const p = await spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra]);
+  running.push(p);
+  return p;
+}
+
+const names = (n: number, prefix = "app"): string[] => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}`);
+
+describe("appset controller (process)", () => {
+  it("serves health, readiness and metrics, and exits 0 on SIGTERM", async () => {
+    const ns = await namespace("proc-probe");
+    const p = await spawn(ns);
+    const start = await p.waitForLog("applicationset controller starting");
+    await p.waitForLog("caches synced, starting workers");
+    const probe = String(start["probe"]);
+    const metrics = String(start["metrics"]);
+    expect((await fetch(`${probe}/healthz`)).status).toBe(200);
+    expect((await fetch(`${probe}/readyz`)).status).toBe(200);
+    const text = await (await fetch(`${metrics}/metrics`)).text();
+    expect(text).toContain("controller_runtime_reconcile_total");
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+  });
+
+  it("stops cleanly on SIGTERM mid-reconcile, and a restarted controller completes every Application", async () => {
+    const ns = await namespace("proc-sigterm");
+    const want = names(600);
+    const p = await spawn(ns, ["--concurrent-application-updates", "1"]);
+    await p.waitForLog("caches synced, starting workers");
+    await client.create(resources.ApplicationSets, listAppSet("big", ns, want));
+    await eventually("some Applications", async () => ((await applications(client, ns)).size >= 10 ? true : undefined));
+    const termAt = performance.now();
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    // Running reconciles get a 10 s grace period, then their writes are abandoned.
+    expect(performance.now() - termAt).toBeLessThan(15_000);
+    const partial = (await applications(client, ns)).size;
+    expect(partial).toBeGreaterThanOrEqual(10);
+
+    const q = await spawn(ns, ["--concurrent-application-updates", "8"]);
+    await eventually("every Application", async () => ((await applications(client, ns)).size === want.length ? true : undefined), 110_000);
+    const apps = await applications(client, ns);
+    for (const app of apps.values()) {
+      expect(app.metadata.ownerReferences?.[0]?.name).toBe("big");
+      expect(app.spec.destination.namespace).toBe(app.metadata.name);
+    }
+    q.child.kill("SIGTERM");
+    expect(await q.exited).toBe(0);
+  });
+
+  it("with leader election lets one of two processes reconcile, and the other takes over when the leader is killed", async () => {
+    const ns = await namespace("proc-leader");
+    const a = await spawn(ns, ["--enable-leader-election"]);
+    const b = await spawn(ns, ["--enable-leader-election"]);
+    await client.create(resources.ApplicationSets, listAppSet("web", ns, ["one", "two"]));
+    await eventually("Applications of the first leader", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 60_000);
+    await sleep(1_000);
+    const leading = [a, b].filter((p) => p.logs.some((l) => l["msg"] === "caches synced, starting workers"));
+    expect(leading).toHaveLength(1);
+    const [leader] = leading;
+    const follower = leader === a ? b : a;
+    leader!.child.kill("SIGKILL");
+    await leader!.exited;
+    await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "one" }, { name: "two" }, { name: "three" }] } }] } } });
+    await follower.waitForLog("caches synced, starting workers", 60_000);
+    await eventually("the new leader's Application", async () => ((await applications(client, ns)).has("three") ? true : undefined), 60_000);
+    follower.child.kill("SIGTERM");
+    expect(await follower.exited).toBe(0);
+  });
+});
