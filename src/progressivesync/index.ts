@@ -32,6 +32,7 @@ export * from "./deletion.js";
 export * from "./gate.js";
 export * from "./machine.js";
 export * from "./observe.js";
+export * from "./preview.js";
 export * from "./rollout.js";
 export * from "./steps.js";
 export * from "./strategy.js";
