@@ -6,14 +6,12 @@ import { text } from "node:stream/consumers";
 import { controllerCommand, processSignals } from "./controller.js";
 import { generateCommand } from "./generate.js";
 import { rolloutCommand } from "./rollout.js";
-import { rolloutCommand } from "./rollout.js";
 
 const USAGE = `Usage: appset <command> [flags]
 
 Commands:
   version     print the version
   generate    render the Applications of an ApplicationSet file (appset generate -h)
-  rollout     preview a RollingSync rollout offline (appset rollout plan -h)
   rollout     preview a RollingSync rollout offline (appset rollout plan -h)
   controller  run the ApplicationSet controller (appset controller -h)
   help        print this help
@@ -34,8 +32,6 @@ export async function run(argv: readonly string[], out: (s: string) => void, err
       return 0;
     case "generate":
       return generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
-    case "rollout":
-      return rolloutCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
     case "rollout":
       return rolloutCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
     case "controller":
