@@ -65,6 +65,25 @@ export interface Placement {
   readonly namespace: (ns: string) => string;
 }
 
+/**
+ * Moves what the manifests place in `argocd` to `namespace`, and suffixes the names of
+ * cluster-scoped RBAC objects, so several installs can share one apiserver.
+ */
+export function placement(namespace: string, suffix: string): Placement {
+  const ns = (n: string | undefined): string | undefined => (n === "argocd" ? namespace : n);
+  const object = (obj: Manifest): Manifest => {
+    const o = structuredClone(obj);
+    if (o.kind === "Namespace") o.metadata.name = ns(o.metadata.name)!;
+    else if (isNamespaced(o.kind)) o.metadata.namespace = ns(o.metadata.namespace) ?? namespace;
+    if (o.kind === "ClusterRole" || o.kind === "ClusterRoleBinding") o.metadata.name = `${o.metadata.name}-${suffix}`;
+    const roleRef = o["roleRef"] as { kind: string; name: string } | undefined;
+    if (roleRef?.kind === "ClusterRole") roleRef.name = `${roleRef.name}-${suffix}`;
+    for (const s of (o["subjects"] ?? []) as Array<{ namespace?: string }>) s.namespace = ns(s.namespace);
+    return o;
+  };
+  return { object, namespace: (n) => ns(n)! };
+}
+
 interface Parsed {
   readonly words: string[];
   readonly flags: Map<string, string | true>;
@@ -98,7 +117,8 @@ function objectsOf(p: Parsed, stdin: string | undefined): Manifest[] {
   throw new Error("kubectl apply/delete needs -k or -f");
 }
 
-async function waitForRollout(client: KubeApiClient, namespace: string, name: string, timeoutMs = 90_000): Promise<void> {
+/** Waits until a Deployment's current generation is rolled out and every replica is available. */
+export async function waitForRollout(client: KubeApiClient, namespace: string, name: string, timeoutMs = 90_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const d = await client.get<Manifest & { spec: { replicas?: number }; status?: Record<string, number> }>(Deployments, { namespace, name });
@@ -129,11 +149,13 @@ export async function kubectl(applier: Applier, place: Placement, cmd: ShellComm
   if (verb === "rollout" && a === "status" && b === "deployment" && c !== undefined) return waitForRollout(applier.client, ns, c);
   if (verb === "rollout" && a === "restart" && b === "deployment" && c !== undefined) {
     const body = { spec: { template: { metadata: { annotations: { "kubectl.kubernetes.io/restartedAt": clock().toISOString() } } } } };
-    await applier.client.patch(Deployments, { namespace: ns, name: c }, { type: "merge", body });
+    await applier.client.patch(Deployments, { namespace: ns, name: c }, { type: "merge", body }, { fieldManager: "kubectl-rollout" });
     return;
   }
   if (verb === "scale" && a === "deployment" && b !== undefined && typeof p.flags.get("--replicas") === "string") {
-    await applier.client.patch(Deployments, { namespace: ns, name: b }, { type: "merge", body: { spec: { replicas: Number(p.flags.get("--replicas")) } } });
+    await applier.client.patch(Deployments, { namespace: ns, name: b }, { type: "merge", body: { spec: { replicas: Number(p.flags.get("--replicas")) } } }, {
+      fieldManager: "kubectl-scale",
+    });
     return;
   }
   throw new Error(`unsupported kubectl command: ${cmd.argv.join(" ")}`);

@@ -120,6 +120,10 @@ describe("the Deployment", () => {
     expect(container["resources"]).toMatchObject({ requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { memory: expect.any(String) } });
   });
 
+  it("leaves the replica count to kubectl scale, so re-applying keeps it", () => {
+    expect(deployment["spec"]).not.toHaveProperty("replicas");
+  });
+
   it("runs the image of this version, whose entrypoint is the controller", () => {
     const pkg = JSON.parse(readRepoFile("package.json")) as { version: string };
     expect(container["image"]).toBe(`appset:${pkg.version}`);
