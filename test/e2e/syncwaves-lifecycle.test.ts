@@ -179,6 +179,33 @@ describe("sync engine lifecycle on a real control plane", () => {
     await expect(client.get(R.ConfigMaps, { namespace: later, name: "elsewhere" })).resolves.toMatchObject({ data: { k: "v" } });
   });
 
+  it("syncs automatically, heals drift as soon as a managed resource changes, and re-compares on refresh", async () => {
+    const ns = await newNamespace("swl-auto");
+    source.set(REPO, "auto", [{ path: "cm.yaml", content: configMap("healed") }]);
+    const syncPolicy = { automated: { enabled: true, prune: true, selfHeal: true } };
+    await client.create(resources.Applications, application("auto", appNs, ns, { repoURL: REPO, path: "auto", syncPolicy }));
+    const first = await waitFor("the automated sync", () => client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined));
+    await waitFor("the Application to be Synced", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
+      return app.status?.sync?.status === "Synced" && app.operation === undefined ? app : undefined;
+    });
+    // Polls are two minutes apart: only the watch on ConfigMaps can bring the deletion to the engine.
+    await client.delete(R.ConfigMaps, { namespace: ns, name: "healed" });
+    const healed = await waitFor("self-heal", async () => {
+      const cm = await client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined);
+      return cm !== undefined && cm.metadata?.uid !== first.metadata?.uid ? cm : undefined;
+    }, 30_000);
+    expect(healed.data).toEqual({ k: "v" });
+
+    const before = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
+    await client.patch(resources.Applications, { namespace: appNs, name: "auto" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } } });
+    const refreshed = await waitFor("the refresh", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
+      return app.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined && app.status?.reconciledAt !== before.status?.reconciledAt ? app : undefined;
+    }, 30_000);
+    expect(refreshed.status?.sync?.status).toBe("Synced");
+  });
+
   it("deploys to a cluster described by a cluster Secret", async () => {
     const ns = await newNamespace("swl-remote");
     const token = kc.getCurrentUser()?.token ?? "";
