@@ -19,7 +19,7 @@ import { portsFromObjects } from "../generators/object-ports.js";
 import type { KubeObject } from "../kube/index.js";
 import { previewRollout, type RolloutPreview, type StepPreview } from "../progressivesync/index.js";
 import { TemplateEngine } from "../template/index.js";
-import { parseObjects } from "./generate.js";
+import { parseObjects, type GenerateIO } from "./generate.js";
 
 const USAGE = `Usage: appset rollout plan -f FILE [flags]
 
@@ -33,13 +33,8 @@ Flags:
       --git-cache DIR    where fetched repositories are cached
 `;
 
-/** The process surroundings the command uses (injected, so tests run it in-process). */
-export interface RolloutIO {
-  out(s: string): void;
-  err(s: string): void;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readStdin?(): Promise<string>;
-}
+/** The process surroundings the command uses: the same as `appset generate`. */
+export type RolloutIO = GenerateIO;
 
 class UsageError extends Error {}
 
