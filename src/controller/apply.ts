@@ -136,11 +136,13 @@ export class PlanExecutor {
         throw new Error(change.message);
       case "create":
         await this.opts.client.create(resources.Applications, change.object, options);
-        return this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
+        this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
+        return;
       case "update":
         await this.opts.client.patch(resources.Applications, keyOf(appSet, name), { type: "merge", body: change.patch }, options);
         this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
-        return this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
+        this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
+        return;
     }
   }
 
@@ -149,7 +151,7 @@ export class PlanExecutor {
     const key = keyOf(appSet, d.name);
     if (d.keepFinalizers !== undefined) {
       await this.opts.client.patch(resources.Applications, key, { type: "merge", body: { metadata: { finalizers: [...d.keepFinalizers] } } }, { dryRun: this.opts.dryRun });
-      await this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
+      this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
     }
     if (!d.delete) return;
     try {
@@ -158,7 +160,7 @@ export class PlanExecutor {
       if (isNotFound(err)) return;
       throw err;
     }
-    await this.event(appSet, { reason: EventReason.Deleted, message: EventMessage.deleted(d.name) });
+    this.event(appSet, { reason: EventReason.Deleted, message: EventMessage.deleted(d.name) });
   }
 
   /** Empties the owner references of an Application that must survive its ApplicationSet. */
@@ -198,7 +200,8 @@ export class PlanExecutor {
     }
   }
 
-  private event(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
-    return this.opts.events.record(appSet, event);
+  /** Records an event without waiting for it: events never slow down or fail the writes. */
+  private event(appSet: ApplicationSet, event: PlannedEvent): void {
+    void this.opts.events.record(appSet, event);
   }
 }

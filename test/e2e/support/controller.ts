@@ -7,74 +7,10 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inject } from "vitest";
 import { parseApplication, type Application, type ApplicationSet } from "../../../src/api/index.js";
-import { SystemClock } from "../../../src/clock/index.js";
-import { AppSetController, DEFAULT_PLAN_SETTINGS, generatorFn, type PlanSettings } from "../../../src/controller/index.js";
-import { createRegistry, DEFAULT_GENERATOR_SETTINGS } from "../../../src/generators/index.js";
-import { portsFromKubeReader } from "../../../src/generators/object-ports.js";
-import {
-  KubeApiClient,
-  resources,
-  type DeleteOptions,
-  type KubeClient,
-  type KubeObject,
-  type ListOptions,
-  type ListWatchSource,
-  type ObjectKey,
-  type ObjectList,
-  type Patch,
-  type ResourceDescriptor,
-  type WatchEvent,
-  type WatchOptions,
-  type WriteOptions,
-} from "../../../src/kube/index.js";
-import { silentLogger } from "../../../src/log/logger.js";
-import { TemplateEngine } from "../../../src/template/index.js";
-
-/** A client that counts the writes sent through it, per verb and resource. */
-export class CountingClient implements KubeClient, ListWatchSource {
-  readonly writes: string[] = [];
-
-  constructor(readonly inner: KubeApiClient) {}
-
-  /** Forgets the writes counted so far. */
-  reset(): void {
-    this.writes.length = 0;
-  }
-
-  get<T extends KubeObject = KubeObject>(r: ResourceDescriptor, key: ObjectKey): Promise<T> {
-    return this.inner.get<T>(r, key);
-  }
-  list<T extends KubeObject = KubeObject>(r: ResourceDescriptor, o?: ListOptions): Promise<ObjectList<T>> {
-    return this.inner.list<T>(r, o);
-  }
-  watch(r: ResourceDescriptor, o: WatchOptions, on: (e: WatchEvent) => void): Promise<void> {
-    return this.inner.watch(r, o, on);
-  }
-  create<T extends KubeObject = KubeObject>(r: ResourceDescriptor, obj: T, o?: WriteOptions): Promise<T> {
-    this.writes.push(`create ${r.plural}/${obj.metadata?.name ?? obj.metadata?.generateName ?? ""}`);
-    return this.inner.create(r, obj, o);
-  }
-  update<T extends KubeObject = KubeObject>(r: ResourceDescriptor, obj: T, o?: WriteOptions): Promise<T> {
-    this.writes.push(`update ${r.plural}/${obj.metadata?.name ?? ""}`);
-    return this.inner.update(r, obj, o);
-  }
-  updateStatus<T extends KubeObject = KubeObject>(r: ResourceDescriptor, obj: T, o?: WriteOptions): Promise<T> {
-    this.writes.push(`updateStatus ${r.plural}/${obj.metadata?.name ?? ""}`);
-    return this.inner.updateStatus(r, obj, o);
-  }
-  patch<T extends KubeObject = KubeObject>(r: ResourceDescriptor, key: ObjectKey, p: Patch, o?: WriteOptions): Promise<T> {
-    this.writes.push(`patch ${r.plural}/${key.name}`);
-    return this.inner.patch(r, key, p, o);
-  }
-  patchStatus<T extends KubeObject = KubeObject>(r: ResourceDescriptor, key: ObjectKey, p: Patch, o?: WriteOptions): Promise<T> {
-    this.writes.push(`patchStatus ${r.plural}/${key.name}`);
-    return this.inner.patchStatus(r, key, p, o);
-  }
-  delete(r: ResourceDescriptor, key: ObjectKey, o?: DeleteOptions): Promise<void> {
-    this.writes.push(`delete ${r.plural}/${key.name}`);
-    return this.inner.delete(r, key, o);
-  }
-}
+import type { AppSetController } from "../../../src/controller/index.js";
+import { KubeApiClient, resources, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
+import { CountingClient, inProcessController, type InProcessOptions } from "../../../bench/controller-client.js";
+export { CountingClient };
 
 /** The shared control plane's client. */
 export function sharedClient(): KubeApiClient {
@@ -102,35 +38,12 @@ export interface RunningController {
 }
 
 /** Options of {@link startController}. */
-export interface StartOptions {
-  readonly namespace: string;
-  readonly settings?: Partial<PlanSettings>;
-  readonly dryRun?: boolean;
-  readonly concurrentApplicationUpdates?: number;
-  readonly appSetNamespaces?: readonly string[];
-}
+export type StartOptions = InProcessOptions;
 
 /** Starts a controller for `namespace` and waits until its caches have synced. */
 export async function startController(opts: StartOptions): Promise<RunningController> {
   const client = new CountingClient(sharedClient());
-  const clock = new SystemClock();
-  const engine = new TemplateEngine({ now: () => clock.now() });
-  const registry = createRegistry();
-  const objects = portsFromKubeReader(client, opts.namespace);
-  const controller = new AppSetController({
-    client,
-    clock,
-    logger: silentLogger(),
-    namespace: opts.namespace,
-    appSetNamespaces: opts.appSetNamespaces ?? [],
-    settings: { ...DEFAULT_PLAN_SETTINGS, ...opts.settings },
-    generate: (clusters) =>
-      generatorFn({ registry, engine, ctx: { ports: { clusters, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources }, settings: DEFAULT_GENERATOR_SETTINGS, clock } }),
-    concurrentReconciliations: 4,
-    concurrentApplicationUpdates: opts.concurrentApplicationUpdates ?? 4,
-    dryRun: opts.dryRun ?? false,
-    progressiveSyncs: false,
-  });
+  const controller = inProcessController(client, opts);
   await controller.start();
   return {
     controller,
