@@ -1,19 +1,38 @@
-# The controller image: built on Node.js 24, production dependencies only, non-root, and able to run
-# with a read-only root filesystem.
+# The controller image: Node.js 24, production dependencies only, a non-root user, and a read-only
+# root filesystem (the process writes only under /tmp: the Deployment mounts an emptyDir there).
+# The entrypoint is `appset controller`; arguments given to the container are its flags. The e2e
+# suite (test/e2e/deploy-image.test.ts) starts the built dist/ exactly as ENTRYPOINT does and runs
+# the HEALTHCHECK command against it, since no container engine runs in CI.
+
+# Compiles the TypeScript with the dev dependencies.
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
+
+# Installs the production dependencies alone.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production
+# git (and ssh for SSH repository URLs) runs the Git generator's fetches.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends git openssh-client ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    APPSET_HEALTHCHECK_URL=http://127.0.0.1:8081/readyz
 WORKDIR /app
-COPY --from=build /src/package.json ./
-COPY --from=build /src/node_modules ./node_modules
+COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
-USER 999:999
-ENTRYPOINT ["node", "/app/dist/cli/main.js"]
-CMD ["controller"]
+COPY package.json ./
+RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset
+# The base image's unprivileged "node" user, by number so that runAsNonRoot can verify it.
+USER 1000:1000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch(process.env.APPSET_HEALTHCHECK_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["appset", "controller"]

@@ -15,11 +15,11 @@ describe("generated files", () => {
     expect(current, `run: npx tsx test/unit/deploy/generate.ts`).toBe(file.expected(current));
   });
 
-  it("the committed Deployment's env is exactly deploymentEnv(), in order", () => {
+  it("the committed Deployment's env is the namespace, then exactly deploymentEnv(), in order", () => {
     const deployment = parse(readRepoFile("deploy/base/deployment.yaml")) as Record<string, unknown>;
     let env: unknown = deployment;
     for (const step of ENV_PATH) env = (env as Record<string | number, unknown>)[step];
-    expect(env).toEqual(deploymentEnv());
+    expect(env).toEqual([{ name: "NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }, ...deploymentEnv()]);
   });
 });
 

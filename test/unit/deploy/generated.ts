@@ -19,10 +19,18 @@ export interface GeneratedFile {
 /** Where the Deployment keeps the controller container's env. */
 export const ENV_PATH = ["spec", "template", "spec", "containers", 0, "env"] as const;
 
+/**
+ * The controller container's env: its namespace from the downward API (read when no kubeconfig
+ * context names one), then every `argocd-cmd-params-cm` key.
+ */
+export function containerEnv(): unknown[] {
+  return [{ name: "NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }, ...deploymentEnv()];
+}
+
 /** deployment.yaml with its env replaced by the generated one (comments and layout kept). */
 export function withGeneratedEnv(text: string): string {
   const doc = parseDocument(text);
-  doc.setIn(ENV_PATH, doc.createNode(deploymentEnv()));
+  doc.setIn(ENV_PATH, doc.createNode(containerEnv()));
   return doc.toString({ lineWidth: 0 });
 }
 

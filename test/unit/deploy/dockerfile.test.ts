@@ -1,0 +1,64 @@
+/**
+ * What the Dockerfile promises, read from the Dockerfile itself: every stage on Node.js 24, the
+ * final image holding only production dependencies and the compiled code, a numeric non-root user,
+ * `appset controller` as the entrypoint and a health check on the readiness endpoint.
+ */
+import { describe, expect, it } from "vitest";
+import { OPTIONS } from "../../../src/config/index.js";
+import { dockerfile, envOf, execForm, linkedCommands, parseDockerfile } from "./dockerfile.js";
+
+const stages = dockerfile();
+const final = stages.at(-1)!;
+const copies = final.instructions.filter((i) => i.op === "COPY").map((i) => i.args);
+
+describe("the Dockerfile", () => {
+  it("builds every stage on Node.js 24", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const s of stages) expect(s.from).toMatch(/^node:24[-.]/);
+  });
+
+  it("copies node_modules only from a stage that installed the production dependencies alone", () => {
+    const nodeModules = copies.filter((c) => c.includes("node_modules"));
+    expect(nodeModules).toHaveLength(1);
+    const from = /--from=(\S+)/.exec(nodeModules[0]!)?.[1];
+    const source = stages.find((s) => s.name === from);
+    const installs = source?.instructions.filter((i) => i.op === "RUN" && i.args.includes("npm ci")) ?? [];
+    expect(installs.map((i) => i.args)).toEqual([expect.stringContaining("--omit=dev")]);
+  });
+
+  it("ships the compiled code and package.json, not the sources", () => {
+    expect(copies).toContainEqual(expect.stringMatching(/--from=\S+ \/src\/dist/));
+    expect(copies.some((c) => /\bsrc\b/.test(c.replace("/src/", "")))).toBe(false);
+  });
+
+  it("runs as a numeric non-root user", () => {
+    const user = final.instructions.filter((i) => i.op === "USER").at(-1)?.args ?? "";
+    const [uid, gid] = user.split(":").map(Number);
+    expect(uid).toBeGreaterThan(0);
+    expect(gid).toBeGreaterThan(0);
+  });
+
+  it("enters as `appset controller`, with appset linked to the compiled command", () => {
+    expect(execForm(final, "ENTRYPOINT")).toEqual(["appset", "controller"]);
+    expect(linkedCommands(final)).toEqual({ appset: "/app/dist/cli/main.js" });
+  });
+
+  it("checks health on the readiness endpoint of the default probe address", () => {
+    const probe = OPTIONS.find((o) => o.key === "probeAddr")?.default;
+    expect(envOf(final)["APPSET_HEALTHCHECK_URL"]).toBe(`http://127.0.0.1${String(probe)}/readyz`);
+    expect(execForm(final, "HEALTHCHECK")).toEqual(["node", "-e", expect.stringContaining("process.env.APPSET_HEALTHCHECK_URL")]);
+  });
+});
+
+describe("parseDockerfile", () => {
+  it.each([
+    { name: "continuation lines are joined", text: "FROM a\nRUN x \\\n  && y\n", args: ["x && y"] },
+    { name: "comments are dropped", text: "FROM a\n# RUN no\nRUN yes\n", args: ["yes"] },
+  ])("reads a stage where $name", ({ text, args }) => {
+    expect(parseDockerfile(text)[0]!.instructions.map((i) => i.args)).toEqual(args);
+  });
+
+  it("refuses an instruction before the first FROM", () => {
+    expect(() => parseDockerfile("RUN x\n")).toThrow("RUN before FROM");
+  });
+});
