@@ -161,6 +161,36 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(at("DELETED", "ConfigMap/first")).toBeLessThan(at("ADDED", "Job/post-delete"));
   });
 
+  it("terminates a hung sync when its Application is deleted, deleting the running hook, then deletes the resources", async () => {
+    const ns = await newNamespace("swl-term");
+    source.set(REPO, "term", [
+      { path: "cm.yaml", content: configMap("applied", 0) },
+      { path: "gate.json", content: hookJob("stuck", "Sync", { "argocd.argoproj.io/sync-wave": "1" }, { suspend: true }) },
+    ]);
+    const finalizers = ["resources-finalizer.argocd.argoproj.io"];
+    await client.create(resources.Applications, application("term", appNs, ns, { repoURL: REPO, path: "term", operation: { sync: {} }, finalizers }));
+    await waitFor("the sync to hang on the suspended hook", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "term" });
+      return app.status?.operationState?.message === "waiting for completion of hook batch/Job/stuck" ? app : undefined;
+    });
+    const seen = record(client, ns, [R.ConfigMaps, R.Jobs]);
+    const phases: string[] = [];
+    const ac = new AbortController();
+    void client
+      .watch(resources.Applications, { namespace: appNs, resourceVersion: "0", signal: ac.signal }, (e) => {
+        const op = (e.object as Application).status?.operationState;
+        if (e.object.metadata?.name === "term" && op) phases.push(`${op.phase}: ${op.message ?? ""}`);
+      })
+      .catch(() => undefined);
+    await client.delete(resources.Applications, { namespace: appNs, name: "term" });
+    await waitFor("the Application to be gone", () => client.get(resources.Applications, { namespace: appNs, name: "term" }).then(() => undefined, () => true));
+    seen.stop();
+    ac.abort();
+    expect(phases).toContain("Failed: Operation terminated");
+    expect(seen.ordered("DELETED")).toEqual(expect.arrayContaining(["Job/stuck", "ConfigMap/applied"]));
+    expect((await client.list(R.ConfigMaps, { namespace: ns })).items.map((c) => c.metadata?.name)).not.toContain("applied");
+  });
+
   it("retries a sync that failed transiently and succeeds once the cause is gone", async () => {
     const later = `swl-later-${randomBytes(3).toString("hex")}`;
     const ns = await newNamespace("swl-retry");

@@ -3,11 +3,8 @@
  * (ordered by the etcd revision of each event), Application builders, and waiting on conditions.
  */
 import type { Application } from "../../../src/api/index.js";
-import { errorMessage } from "../../../src/errors.js";
-import { SystemClock } from "../../../src/clock/index.js";
 import { resources, type KubeApiClient, type ResourceDescriptor } from "../../../src/kube/index.js";
-
-const clock = new SystemClock();
+import { eventually } from "../support/controller.js";
 
 /** Resources the tests watch. */
 export const R = {
@@ -50,20 +47,9 @@ export function record(client: KubeApiClient, ns: string, kinds: readonly Resour
   };
 }
 
-/** Polls `probe` until it returns a value, or fails after `timeoutMs` with the last state described. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = clock.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (clock.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${errorMessage(last)}`}`);
-    await clock.sleep(200);
-  }
+/** Polls `probe` until it returns a value, or fails after `timeoutMs` naming what it waited for. */
+export function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  return eventually(what, probe, timeoutMs);
 }
 
 /** An Application of `repoURL`/`path` deploying into `destNs`. */
