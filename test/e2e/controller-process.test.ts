@@ -29,8 +29,8 @@ async function namespace(prefix: string): Promise<string> {
   return ns;
 }
 
-async function spawn(ns: string, extra: string[] = []): Promise<ControllerProcess> {
-  const p = await spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra]);
+function spawn(ns: string, extra: string[] = []): ControllerProcess {
+  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra]);
   running.push(p);
   return p;
 }
@@ -40,7 +40,7 @@ const names = (n: number, prefix = "app"): string[] => Array.from({ length: n },
 describe("appset controller (process)", () => {
   it("serves health, readiness and metrics, and exits 0 on SIGTERM", async () => {
     const ns = await namespace("proc-probe");
-    const p = await spawn(ns);
+    const p = spawn(ns);
     const start = await p.waitForLog("applicationset controller starting");
     await p.waitForLog("caches synced, starting workers");
     const probe = String(start["probe"]);
@@ -56,7 +56,7 @@ describe("appset controller (process)", () => {
   it("stops cleanly on SIGTERM mid-reconcile, and a restarted controller completes every Application", async () => {
     const ns = await namespace("proc-sigterm");
     const want = names(600);
-    const p = await spawn(ns, ["--concurrent-application-updates", "1"]);
+    const p = spawn(ns, ["--concurrent-application-updates", "1"]);
     await p.waitForLog("caches synced, starting workers");
     await client.create(resources.ApplicationSets, listAppSet("big", ns, want));
     await eventually("some Applications", async () => ((await applications(client, ns)).size >= 10 ? true : undefined));
@@ -68,7 +68,7 @@ describe("appset controller (process)", () => {
     const partial = (await applications(client, ns)).size;
     expect(partial).toBeGreaterThanOrEqual(10);
 
-    const q = await spawn(ns, ["--concurrent-application-updates", "8"]);
+    const q = spawn(ns, ["--concurrent-application-updates", "8"]);
     await eventually("every Application", async () => ((await applications(client, ns)).size === want.length ? true : undefined), 110_000);
     const apps = await applications(client, ns);
     for (const app of apps.values()) {
@@ -81,8 +81,8 @@ describe("appset controller (process)", () => {
 
   it("with leader election lets one of two processes reconcile, and the other takes over when the leader is killed", async () => {
     const ns = await namespace("proc-leader");
-    const a = await spawn(ns, ["--enable-leader-election"]);
-    const b = await spawn(ns, ["--enable-leader-election"]);
+    const a = spawn(ns, ["--enable-leader-election"]);
+    const b = spawn(ns, ["--enable-leader-election"]);
     await client.create(resources.ApplicationSets, listAppSet("web", ns, ["one", "two"]));
     await eventually("Applications of the first leader", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 60_000);
     await sleep(1_000);

@@ -212,7 +212,7 @@ describe("the ApplicationSet controller", () => {
     const { ns, run } = await setup("ctl-dryrun", { dryRun: true });
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
-      await eventually("dry-run creates sent", async () => (run.client.writes.filter((w) => w.startsWith("create applications/")).length >= 2 ? true : undefined));
+      await eventually("dry-run creates sent", () => Promise.resolve(run.client.writes.filter((w) => w.startsWith("create applications/")).length >= 2 ? true : undefined));
       await settle(run);
       expect(await names(ns)).toEqual([]);
       expect((await readAppSet(client, ns, "web")).status?.conditions).toBeUndefined();

@@ -3,9 +3,11 @@
  * its own with the `default` AppProject, a client that counts every write the controller sends, and
  * polling helpers.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inject } from "vitest";
+import { errorMessage } from "../../../src/errors.js";
 import { parseApplication, type Application, type ApplicationSet } from "../../../src/api/index.js";
 import type { AppSetController } from "../../../src/controller/index.js";
 import { KubeApiClient, resources, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
@@ -66,7 +68,7 @@ export async function eventually<T>(what: string, fn: () => Promise<T | undefine
     } catch (err) {
       last = err;
     }
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${errorMessage(last)}`}`);
     await sleep(100);
   }
 }
@@ -115,7 +117,7 @@ export function listAppSet(name: string, namespace: string, names: readonly stri
 
 /** An `appset controller` child process and what it logged. */
 export interface ControllerProcess {
-  readonly child: import("node:child_process").ChildProcess;
+  readonly child: ChildProcess;
   /** Parsed JSON log lines. */
   readonly logs: Array<Record<string, unknown>>;
   /** Resolves with the exit code (or the signal name) when the process ends. */
@@ -125,8 +127,7 @@ export interface ControllerProcess {
 }
 
 /** Starts `appset controller ARGS` (through tsx, as one Node process) against the shared control plane. */
-export async function spawnController(args: readonly string[]): Promise<ControllerProcess> {
-  const { spawn } = await import("node:child_process");
+export function spawnController(args: readonly string[]): ControllerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "controller", "--kubeconfig", inject("kubeconfigPath"), ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });
