@@ -220,4 +220,51 @@ describe("the ApplicationSet controller", () => {
       await run.stop();
     }
   });
+
+  it("reconciles ApplicationSets in other allowed namespaces, creating their Applications there, and ignores the rest", async () => {
+    const ctl = await controllerNamespace(client, "ctl-home");
+    namespaces.push(ctl);
+    const team = await controllerNamespace(client, `${ctl}-team`);
+    const other = await controllerNamespace(client, "ctl-other");
+    namespaces.push(team, other);
+    const run = await startController({ namespace: ctl, appSetNamespaces: [`${ctl}-team-*`] });
+    try {
+      await client.create(resources.ApplicationSets, listAppSet("web", team, ["t1"]));
+      await client.create(resources.ApplicationSets, listAppSet("web", other, ["o1"]));
+      await waitForNames(team, ["t1"]);
+      await waitForConditions(team, "web", SUCCESS);
+      await settle(run);
+      expect(await names(other)).toEqual([]);
+      expect((await readAppSet(client, other, "web")).status).toBeUndefined();
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("creates Applications for a cluster Secret added after the ApplicationSet", async () => {
+    const { ns, run } = await setup("ctl-clusters");
+    try {
+      const set = listAppSet("per-cluster", ns, []);
+      const spec = set["spec"] as Record<string, unknown>;
+      spec["generators"] = [{ clusters: { selector: { matchLabels: { env: "prod" } } } }];
+      spec["template"] = {
+        metadata: { name: "{{name}}-app" },
+        spec: { project: "default", source: { repoURL: "https://example.com/repo", path: "p" }, destination: { server: "{{server}}", namespace: "x" } },
+      };
+      await client.create(resources.ApplicationSets, set);
+      await waitForConditions(ns, "per-cluster", SUCCESS);
+      const secret = (name: string, env: string) => ({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name, namespace: ns, labels: { "argocd.argoproj.io/secret-type": "cluster", env } },
+        stringData: { name, server: `https://${name}.example.com` },
+      });
+      await client.create(resources.Secrets, secret("prod-1", "prod"));
+      await client.create(resources.Secrets, secret("dev-1", "dev"));
+      await waitForNames(ns, ["prod-1-app"]);
+      await waitForConditions(ns, "per-cluster", SUCCESS);
+    } finally {
+      await run.stop();
+    }
+  });
 });
