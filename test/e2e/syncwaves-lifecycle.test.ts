@@ -161,6 +161,21 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(at("DELETED", "ConfigMap/first")).toBeLessThan(at("ADDED", "Job/post-delete"));
   });
 
+  it("does not hang on a PreSync Job that completed and was removed by its TTL", async () => {
+    const ns = await newNamespace("swl-ttl");
+    source.set(REPO, "ttl", [
+      { path: "pre.json", content: hookJob("ttl", "PreSync", {}, { ttlSecondsAfterFinished: 0 }) },
+      { path: "cm.yaml", content: configMap("after") },
+    ]);
+    const seen = record(client, ns, [R.Jobs, R.ConfigMaps]);
+    await client.create(resources.Applications, application("ttl", appNs, ns, { repoURL: REPO, path: "ttl", operation: { sync: {} } }));
+    const app = await operationDone(client, appNs, "ttl", 30_000);
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    await waitFor("the TTL controller to remove the Job", () => Promise.resolve(seen.ordered("DELETED").includes("Job/ttl") ? true : undefined), 30_000);
+    seen.stop();
+    expect(seen.ordered("ADDED")).toEqual(["Job/ttl", "ConfigMap/after"]);
+  });
+
   it("terminates a hung sync when its Application is deleted, deleting the running hook, then deletes the resources", async () => {
     const ns = await newNamespace("swl-term");
     source.set(REPO, "term", [
