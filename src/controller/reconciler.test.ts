@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { Application, ApplicationSet } from "../api/index.js";
+import { FakeClock } from "../clock/index.js";
+import { FakeKubeClient, resources } from "../kube/index.js";
+import { silentLogger } from "../log/logger.js";
+import { PlanExecutor } from "./apply.js";
+import { MemoryEventSink } from "./events.js";
+import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
+import type { Generation } from "./snapshot.js";
+import { appSet, generated, live, rendered, settings } from "./testkit.js";
+
+function setup(sets: ApplicationSet[], apps: Application[], generation: Generation) {
+  const client = new FakeKubeClient();
+  client.seed(resources.ApplicationSets, ...sets);
+  client.seed(resources.Applications, ...apps);
+  const caches: ControllerCaches = {
+    appSet: (ns, name) => sets.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
+    ownedApps: (_ns, name) => apps.filter((a) => a.metadata.ownerReferences?.some((r) => r.name === name)),
+    app: (_ns, name) => apps.find((a) => a.metadata.name === name),
+    projectNames: () => new Set(["default"]),
+    clusters: () => [],
+  };
+  const generate: GenerateFn = () => Promise.resolve(generation);
+  const clock = new FakeClock(Date.UTC(2026, 0, 1));
+  const executor = new PlanExecutor({ client, events: new MemoryEventSink(), clock, logger: silentLogger(), concurrency: 2, dryRun: false });
+  const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock });
+  const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal };
+  return { client, reconciler, ctx };
+}
+
+describe("AppSetReconciler", () => {
+  it("does nothing for an ApplicationSet that is not in the cache", async () => {
+    const { client, reconciler, ctx } = setup([], [], generated([]));
+    expect(await reconciler.reconcile("argocd/missing", ctx)).toEqual({});
+    expect(client.actions).toEqual([]);
+  });
+
+  it("on a generator failure writes only the status and asks to come back in 3 minutes", async () => {
+    const set = appSet();
+    const { client, reconciler, ctx } = setup([set], [live("a", set)], { ok: false, reason: "ApplicationGenerationFromParamsError", message: "git fetch failed" });
+    expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({ requeueAfterMs: 180_000 });
+    expect(client.actions.map((a) => `${a.verb} ${a.resource}`)).toEqual(["patchStatus applicationsets"]);
+  });
+
+  it("creates what is missing and returns the generators' requeue", async () => {
+    const set = appSet();
+    const { client, reconciler, ctx } = setup([set], [], generated([rendered("a")], 60_000));
+    expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({ requeueAfterMs: 60_000 });
+    expect(client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
+  });
+});
