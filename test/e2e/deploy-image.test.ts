@@ -107,6 +107,8 @@ describe("the image's entrypoint", () => {
   });
 
   it("reconciles an ApplicationSet into its Application", async () => {
+    // The project first: an ApplicationSet naming a missing project is an error until a later requeue.
+    await client.create(resources.AppProjects, { metadata: { name: "default", namespace: ns }, spec: {} });
     await client.create(resources.ApplicationSets, {
       apiVersion: "argoproj.io/v1alpha1",
       kind: "ApplicationSet",
@@ -119,13 +121,13 @@ describe("the image's entrypoint", () => {
         },
       },
     });
-    await client.create(resources.AppProjects, { metadata: { name: "default", namespace: ns }, spec: {} });
     let found = false;
     for (let i = 0; i < 300 && !found; i++) {
       found = (await client.list(resources.Applications, { namespace: ns })).items.some((a) => a.metadata?.name === "dev-image");
       if (!found) await sleep(100);
     }
-    expect(found).toBe(true);
+    const status = (await client.get(resources.ApplicationSets, { namespace: ns, name: "image" }))["status"];
+    expect(found, JSON.stringify({ status, logs: logs.slice(-5) })).toBe(true);
   });
 
   it("stops cleanly on SIGTERM", async () => {
