@@ -18,10 +18,16 @@ export interface Manifests {
   readonly objects: readonly KubeObject[];
 }
 
+/** How a read may use what a source cached. */
+export interface ReadOptions {
+  /** A hard refresh (`argocd.argoproj.io/refresh: hard`): resolve the revision again, whatever is cached. */
+  readonly hard?: boolean;
+}
+
 /** Where the engine gets desired objects from. Fails with an {@link AppSetError} the engine reports as a ComparisonError. */
 export interface ManifestSource {
   /** Reads the manifests of `source`, at `revision` when given (a sync's pinned revision), else its targetRevision. */
-  read(app: Application, source: ApplicationSource, revision?: string): Promise<Manifests>;
+  read(app: Application, source: ApplicationSource, revision?: string, options?: ReadOptions): Promise<Manifests>;
 }
 
 /** A file of a source tree, its path relative to the source's `path`. */

@@ -5,7 +5,7 @@
  *
  * I/O boundary: the manifest source, discovery and GETs on the destination cluster.
  */
-import type { Application, ApplicationSource } from "../api/index.js";
+import { Annotation, RefreshType, type Application, type ApplicationSource } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import type { KubeObject, ResourceDescriptor } from "../kube/index.js";
 import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
@@ -76,12 +76,17 @@ export interface ObserveInput {
   readonly revision?: string;
 }
 
+/** True when the Application asks for a hard refresh. */
+function hardRefresh(app: Application): boolean {
+  return app.metadata.annotations?.[Annotation.Refresh] === RefreshType.Hard;
+}
+
 /** Reads manifests and live objects and compares them. */
 export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
   const source = sourceOf(app);
   if (source === undefined) throw new Error("spec.source is required");
-  const manifests = await input.source.read(app, source, input.revision);
+  const manifests = await input.source.read(app, source, input.revision, { hard: hardRefresh(app) });
   const raw = manifests.objects.filter(isSyncTarget);
   const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
   const kinds = await resolveKinds(access, [...raw, ...deletion]);
