@@ -54,6 +54,13 @@ describe("planning an Application's deletion", () => {
     expect(plan({ finalizers: [CASCADE], live })).toEqual({ kind: "wait", message: "waiting for deletion of /ConfigMap/a" });
   });
 
+  it("takes the hook finalizer off a sync hook that is being deleted instead of waiting on it forever", () => {
+    const held = obj("Job", "old-hook", { namespace: "ns", deletionTimestamp: "2030-01-01T00:00:00Z", finalizers: ["argocd.argoproj.io/hook-finalizer"] });
+    const step = plan({ finalizers: [CASCADE], live: [held, obj("ConfigMap", "b", { namespace: "ns" })] });
+    expect(step.kind).toBe("delete");
+    if (step.kind === "delete") expect(names(step.objects)).toEqual(["Job/old-hook"]);
+  });
+
   it.each([
     { name: "the plain finalizer deletes in the foreground", finalizer: CASCADE, want: "Foreground" },
     { name: "/foreground deletes in the foreground", finalizer: `${CASCADE}/foreground`, want: "Foreground" },

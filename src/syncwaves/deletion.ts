@@ -9,7 +9,7 @@
  *    (so the next attempt re-creates it) and the deletion reports an error.
  * 2. `resources-finalizer.argocd.argoproj.io` (or its `/foreground`, `/background` variants):
  *    delete the managed objects, highest wave first, one wave per pass, waiting while any is still
- *    being deleted; CRDs, `Delete=false`, `helm.sh/resource-policy: keep` and the Application
+ *    being deleted (a hook left with the hook finalizer loses it); CRDs, `Delete=false`, `helm.sh/resource-policy: keep` and the Application
  *    itself are kept, `Delete=confirm` waits for the deletion-approved annotation.
  * 3. `post-delete-finalizer.argocd.argoproj.io`: the PostDelete hooks, as in 1.
  * 4. The `/cleanup` finalizers: delete the hooks of the stage whose delete policy matches the
@@ -130,14 +130,25 @@ function approved(app: DeletionInput["app"]): boolean {
 function cascadeStage(input: DeletionInput, finalizers: readonly string[]): DeletionStep {
   const doomed = input.live.filter((o) => deletesOnCascade(o, input.app, input.appOptions));
   const deleting = doomed.filter((o) => o.metadata?.deletionTimestamp);
+  const held = deleting.filter(hasHookFinalizer);
+  if (held.length > 0) return { kind: "delete", objects: held, propagation: propagationOf(finalizers) };
   if (deleting.length > 0) return waitingFor("deletion of", deleting);
   if (doomed.length === 0) return { kind: "removeFinalizers", finalizers: finalizers.filter((f) => CASCADE.has(f)) };
   const top = Math.max(...doomed.map(objectWave));
   const wave = doomed.filter((o) => objectWave(o) === top);
   const confirm = wave.filter((o) => optionIs(input.appOptions, OptionKey.Delete, "confirm", o));
   if (confirm.length > 0 && !approved(input.app)) return waitingFor("deletion confirmation of", confirm);
-  const propagation = finalizers.map((f) => CASCADE.get(f)).find((p) => p !== undefined) ?? "Foreground";
-  return { kind: "delete", objects: wave, propagation };
+  return { kind: "delete", objects: wave, propagation: propagationOf(finalizers) };
+}
+
+function propagationOf(finalizers: readonly string[]): "Foreground" | "Background" {
+  return finalizers.map((f) => CASCADE.get(f)).find((p) => p !== undefined) ?? "Foreground";
+}
+
+/** True when a hook left from a sync still carries the hook finalizer (the delete step removes it). */
+export function hasHookFinalizer(obj: KubeObject): boolean {
+  const f = obj.metadata?.finalizers;
+  return Array.isArray(f) && f.includes(Finalizer.Hook);
 }
 
 /** Decides the next step of an Application's deletion; `done` when none of its finalizers is ours. */

@@ -15,8 +15,9 @@ import { errorMessage } from "../errors.js";
 import { isAlreadyExists, isNotFound, resources, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { isTrackedBy, prepareTarget } from "./build.js";
-import { planDeletion, type DeletionStep } from "./deletion.js";
+import { hasHookFinalizer, planDeletion, type DeletionStep } from "./deletion.js";
 import type { ClusterAccess } from "./destinations.js";
+import { SyncExecutor } from "./executor.js";
 import { hookName } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import type { ManifestSource } from "./manifests.js";
@@ -155,6 +156,8 @@ export class AppFinalizer {
   }
 
   private async delete(access: ClusterAccess, obj: KubeObject, propagation: "Foreground" | "Background"): Promise<void> {
+    if (hasHookFinalizer(obj)) await new SyncExecutor({ client: access.client, resolve: access.resolve }).removeHookFinalizer(obj);
+    if (obj.metadata?.deletionTimestamp) return;
     const key = { name: obj.metadata?.name ?? "", ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}) };
     try {
       await access.client.delete(await access.resolve(obj), key, { propagationPolicy: propagation });
