@@ -69,6 +69,7 @@ describe("appset controller (process)", () => {
     expect(partial).toBeGreaterThanOrEqual(10);
 
     const q = spawn(ns, ["--concurrent-application-updates", "8"]);
+    await q.waitForLog("caches synced, starting workers");
     await eventually("every Application", async () => ((await applications(client, ns)).size === want.length ? true : undefined), 110_000);
     const apps = await applications(client, ns);
     for (const app of apps.values()) {
