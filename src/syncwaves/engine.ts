@@ -50,6 +50,8 @@ export class SyncEngine {
   private readonly dirty = new Set<string>();
   private readonly active = new Set<string>();
   private readonly failures = new Map<string, number>();
+  /** Keys whose resource events wait until this time (the wave delay). */
+  private readonly holds = new Map<string, number>();
   private stopped = false;
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -112,7 +114,10 @@ export class SyncEngine {
 
   /** A managed object of `trackingName` changed: requeue its Applications. */
   private changed(trackingName: string): void {
-    for (const key of this.byTrackingName.get(trackingName) ?? []) this.add(key);
+    const now = this.clock.now();
+    for (const key of this.byTrackingName.get(trackingName) ?? []) {
+      if ((this.holds.get(key) ?? 0) <= now) this.add(key);
+    }
   }
 
   /** Starts watching and reconciling. */
@@ -162,6 +167,8 @@ export class SyncEngine {
       const result = await this.reconciler.reconcile(namespace ?? "", name ?? "");
       this.failures.delete(key);
       next = result.requeueAfterMs;
+      if (result.holdMs !== undefined && result.holdMs > 0) this.holds.set(key, this.clock.now() + result.holdMs);
+      else this.holds.delete(key);
     } catch (err) {
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);

@@ -66,6 +66,8 @@ export interface ReconcilerDeps {
 /** The outcome of one reconcile: when to look again. */
 export interface ReconcileResult {
   readonly requeueAfterMs?: number;
+  /** Changes of managed resources do not requeue before this many ms (the wave delay). */
+  readonly holdMs?: number;
 }
 
 /** What a reconcile decided about the operation. */
@@ -74,6 +76,7 @@ interface Outcome {
   /** null clears the operation; undefined leaves it as it is. */
   readonly operation: Operation | null | undefined;
   readonly requeueAfterMs: number;
+  readonly holdMs?: number;
 }
 
 /**
@@ -152,7 +155,7 @@ export class AppReconciler {
     this.deps.onManaged?.(observed.access, observed.descriptors);
     const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
     await this.write(app, { ...next, observed, now });
-    return { requeueAfterMs: next.requeueAfterMs };
+    return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
   }
 
   /** Moves an active operation on by one step, or terminates it. */
@@ -203,7 +206,7 @@ export class AppReconciler {
     return { state: done, requeueAfterMs: 0 };
   }
 
-  private async step(app: Application, initial: OperationState, observed: Observed, now: number): Promise<{ state: OperationState; requeueAfterMs: number }> {
+  private async step(app: Application, initial: OperationState, observed: Observed, now: number): Promise<Omit<Outcome, "operation"> & { state: OperationState }> {
     let state = initial;
     if (isAwaitingRetry(state)) {
       const restarted = restartIfDue(state, now);
@@ -236,8 +239,10 @@ export class AppReconciler {
     state = recordOutcome(state, { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) }, this.deps.clock.now());
     this.deps.log.info({ app: app.metadata.name, phase: state.phase, message: state.message }, "sync step");
     const poll = this.deps.operationPollMs ?? 1000;
-    const requeueAfterMs = isCompletedPhase(state.phase) ? 0 : result.waveDelay ? (this.deps.waveDelayMs ?? 0) : poll;
-    return { state, requeueAfterMs: isAwaitingRetry(state) ? retryDelayMs(state, this.deps.clock.now()) : requeueAfterMs };
+    if (isAwaitingRetry(state)) return { state, requeueAfterMs: retryDelayMs(state, this.deps.clock.now()) };
+    if (isCompletedPhase(state.phase)) return { state, requeueAfterMs: 0 };
+    const delay = this.deps.waveDelayMs ?? 0;
+    return result.waveDelay ? { state, requeueAfterMs: delay, holdMs: delay } : { state, requeueAfterMs: poll };
   }
 
   private async write(app: Application, w: Outcome & { observed: Observed; now: number }): Promise<void> {

@@ -266,6 +266,27 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(cm.metadata?.annotations?.["argocd.argoproj.io/tracking-id"]).toBe(`remote:/ConfigMap:${ns}/over-there`);
   });
 
+  it("waits out the wave delay before the next wave even though the watches report the first wave at once", async () => {
+    const delayNs = await newNamespace("swl-delay-apps");
+    const ns = await newNamespace("swl-delay");
+    const delayed = new StaticManifestSource();
+    delayed.set(REPO, "delay", [{ path: "cms.yaml", content: [configMap("w0", 0), configMap("w1", 1)].join("---\n") }]);
+    const engine = new SyncEngine({ watch: client, namespace: delayNs, client, resolve, source: delayed, clock, log: silentLogger(), waveDelayMs: 1500, pollMs: 120_000 });
+    engine.start();
+    engines.push(engine);
+    const added = new Map<string, number>();
+    const ac = new AbortController();
+    void client
+      .watch(R.ConfigMaps, { namespace: ns, resourceVersion: "0", signal: ac.signal }, (e) => {
+        if (e.type === "ADDED") added.set(e.object.metadata?.name ?? "", clock.now());
+      })
+      .catch(() => undefined);
+    await client.create(resources.Applications, application("delay", delayNs, ns, { repoURL: REPO, path: "delay", operation: { sync: {} } }));
+    expect((await operationDone(client, delayNs, "delay")).status?.operationState?.phase).toBe("Succeeded");
+    ac.abort();
+    expect((added.get("w1") ?? 0) - (added.get("w0") ?? 0)).toBeGreaterThanOrEqual(1400);
+  });
+
   it("resumes a sync after the engine is killed between waves, without re-running finished hooks", async () => {
     const killNs = await newNamespace("swl-kill-apps");
     const ns = await newNamespace("swl-kill");
