@@ -20,6 +20,10 @@ export function ownerKey(app: Application): string | undefined {
   return ref === undefined ? undefined : `${app.metadata.namespace ?? ""}/${ref.name}`;
 }
 
+function refreshRemoved(o: ObjectMeta, n: ObjectMeta): boolean {
+  return o.annotations?.[Annotation.ApplicationSetRefresh] !== undefined && n.annotations?.[Annotation.ApplicationSetRefresh] === undefined;
+}
+
 function metaChanged(o: ObjectMeta, n: ObjectMeta, fields: ReadonlyArray<"labels" | "annotations" | "finalizers">): boolean {
   return fields.some((f) => !semanticEqual(o[f], n[f]));
 }
@@ -32,21 +36,27 @@ function metaChanged(o: ObjectMeta, n: ObjectMeta, fields: ReadonlyArray<"labels
 export function appSetChanged(oldSet: ApplicationSet, newSet: ApplicationSet, progressiveSyncs: boolean): boolean {
   const o = oldSet.metadata;
   const n = newSet.metadata;
-  if (!jsonEqual(oldSet.spec, newSet.spec) || metaChanged(o, n, ["labels", "finalizers"])) return true;
-  if ((o.deletionTimestamp ?? undefined) !== (n.deletionTimestamp ?? undefined)) return true;
-  if (progressiveSyncs && !semanticEqual(oldSet.status?.applicationStatus, newSet.status?.applicationStatus)) return true;
-  if (!metaChanged(o, n, ["annotations"])) return false;
-  const refreshRemoved = o.annotations?.[Annotation.ApplicationSetRefresh] !== undefined && n.annotations?.[Annotation.ApplicationSetRefresh] === undefined;
-  return !refreshRemoved;
+  const structural =
+    !jsonEqual(oldSet.spec, newSet.spec) ||
+    metaChanged(o, n, ["labels", "finalizers"]) ||
+    (o.deletionTimestamp ?? undefined) !== (n.deletionTimestamp ?? undefined) ||
+    (progressiveSyncs && !semanticEqual(oldSet.status?.applicationStatus, newSet.status?.applicationStatus));
+  if (structural) return true;
+  return metaChanged(o, n, ["annotations"]) && !refreshRemoved(o, n);
+}
+
+/** The Progressive Syncs view of an Application's status: what its predicate compares. */
+function progressView(app: Application): { health?: string; sync?: string; op?: { phase: string; startedAt: string } } {
+  const st = app.status;
+  const op = st?.operationState;
+  return { health: st?.health?.status, sync: st?.sync?.status, op: op === undefined ? undefined : { phase: op.phase, startedAt: op.startedAt } };
 }
 
 function progressChanged(oldApp: Application, newApp: Application): boolean {
-  const os = oldApp.status;
-  const ns = newApp.status;
-  if (os?.health?.status !== ns?.health?.status || os?.sync?.status !== ns?.sync?.status) return true;
-  const oo = os?.operationState;
-  const no = ns?.operationState;
-  return oo !== undefined && no !== undefined && (oo.phase !== no.phase || oo.startedAt !== no.startedAt);
+  const o = progressView(oldApp);
+  const n = progressView(newApp);
+  if (o.health !== n.health || o.sync !== n.sync) return true;
+  return o.op !== undefined && n.op !== undefined && (o.op.phase !== n.op.phase || o.op.startedAt !== n.op.startedAt);
 }
 
 /**
