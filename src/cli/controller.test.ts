@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { controllerCommand, type ControllerIO } from "./controller.js";
 
-function io(env: Record<string, string> = {}) {
+function io(env: Readonly<Record<string, string | undefined>> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const handlers: Array<(s: string) => void> = [];
