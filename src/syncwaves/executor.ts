@@ -81,27 +81,35 @@ export class SyncExecutor {
     }
   }
 
-  /** Removes the hook finalizer from a live object (retrying on conflicts); NotFound counts as done. */
+  /**
+   * Removes the hook finalizer from a live object; NotFound counts as done. The patch tests only the
+   * list entry it removes, so other controllers adding or removing their own finalizers at the same
+   * time (the garbage collector's `foregroundDeletion`) rarely conflict; a conflict is retried.
+   */
   async removeHookFinalizer(obj: KubeObject): Promise<void> {
     const resource = await this.deps.resolve(obj);
-    for (let attempt = 0; attempt < 5; attempt++) {
+    let last: unknown;
+    for (let attempt = 0; attempt < 10; attempt++) {
       try {
         const live = await this.deps.client.get<KubeObject>(resource, keyOfObj(obj));
         const current = Array.isArray(live.metadata?.finalizers) ? (live.metadata.finalizers as string[]) : [];
-        if (!current.includes(Finalizer.Hook)) return;
+        const at = current.indexOf(Finalizer.Hook);
+        if (at < 0) return;
         await this.deps.client.patch(resource, keyOfObj(obj), {
           type: "json",
           ops: [
-            { op: "test", path: "/metadata/finalizers", value: current },
-            { op: "replace", path: "/metadata/finalizers", value: current.filter((f) => f !== Finalizer.Hook) },
+            { op: "test", path: `/metadata/finalizers/${String(at)}`, value: Finalizer.Hook },
+            { op: "remove", path: `/metadata/finalizers/${String(at)}` },
           ],
         });
         return;
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isConflict(err) && !isInvalidTest(err)) throw err;
+        last = err;
       }
     }
+    throw new Error(`failed to remove hook finalizer: ${errorMessage(last)}`);
   }
 
   /** Prunes one live object. */

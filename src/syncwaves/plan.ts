@@ -235,7 +235,10 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
   }
   const remaining = tasks.filter((t) => t.phase !== SyncPhase.SyncFail && isPending(t));
   if (remaining.length === 0 && !mine.some((t) => t.hook)) {
-    const done = finish(tasks, OperationPhase.Succeeded, Message.AllTasksRun, { deleteHooks: hooksToDelete(tasks, HookDeletePolicy.HookSucceeded) });
+    const done = finish(tasks, OperationPhase.Succeeded, Message.AllTasksRun, {
+      removeFinalizers: tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t)),
+      deleteHooks: hooksToDelete(tasks, HookDeletePolicy.HookSucceeded),
+    });
     return { ...done, waveDelay: false };
   }
   const running = mine.filter(isRunning);
