@@ -177,7 +177,9 @@ export class SyncEngine {
     } finally {
       this.active.delete(key);
     }
-    if (this.dirty.delete(key)) this.add(key);
+    const held = Math.max(0, (this.holds.get(key) ?? 0) - this.clock.now());
+    // A change seen while reconciling is looked at again at once, unless a wave delay holds the key.
+    if (this.dirty.delete(key)) this.addAfter(key, held);
     else if (next !== undefined) this.addAfter(key, next);
   }
 }
