@@ -21,6 +21,7 @@ import { createLogger, type Logger } from "../log/logger.js";
 import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
+import { scmServices } from "./scm.js";
 
 /** How long running reconciles may finish after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
@@ -57,13 +58,18 @@ function controllerNamespace(config: Config, env: Env): string {
 }
 
 /** The generation function over the real ports: cluster Secrets from the cache, the rest from the API. */
-async function generation(rt: Runtime, client: KubeApiClient, namespace: string): Promise<(clusters: ClusterSecretLister) => GenerateFn> {
+async function generation(
+  rt: Runtime,
+  client: KubeApiClient,
+  namespace: string,
+  metrics: AppSetMetrics,
+): Promise<(clusters: ClusterSecretLister) => GenerateFn> {
   const { config, env, clock } = rt;
   const objects = portsFromKubeReader(client, namespace);
   const credentials = credentialsFromSecrets(await objects.allSecrets().catch(() => []));
   const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
   const engine = new TemplateEngine({ now: () => clock.now() });
-  const registry = createGeneratorRegistry();
+  const registry = createGeneratorRegistry({}, scmServices(config, env, client, metrics));
   const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
   return (clusters) =>
     generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
@@ -111,7 +117,7 @@ async function build(rt: Runtime): Promise<Process> {
       maxResourcesStatusCount: config.maxResourcesStatusCount,
       inClusterEnabled: true,
     },
-    generate: await generation(rt, client, namespace),
+    generate: await generation(rt, client, namespace, appSetMetrics),
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,
