@@ -3,11 +3,13 @@
  * resolved to a commit first; everything else is read at that commit through the {@link GitReader}
  * (which caches by commit). Directory rules use Go `path.Match`; file rules use git pathspecs, or
  * doublestar with the new globbing. Files are YAML or JSON: one object, or a list of objects.
+ * A literal spec-level project is checked first and reads on its behalf (its scoped repository
+ * credentials apply); a templated one reads with global credentials only.
  */
 import { parseAllDocuments } from "yaml";
-import { isRecord, type GitGenerator } from "../api/index.js";
+import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
-import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type TreeEntry } from "../git/index.js";
+import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type RepoAccess, type TreeEntry } from "../git/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
@@ -51,15 +53,21 @@ export function treeDirectories(entries: readonly TreeEntry[]): string[] {
     .sort(comparePaths);
 }
 
-async function readTree(git: GitReader, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
-  const commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal);
-  return { commit, entries: await git.listTree(spec.repoURL, commit, ctx.signal) };
+/** The Git reader and on whose behalf it reads (the literal project, if any). */
+interface Repo {
+  readonly git: GitReader;
+  readonly access: RepoAccess;
 }
 
-async function directoryParams(git: GitReader, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
+async function readTree({ git, access }: Repo, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
+  const commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, access);
+  return { commit, entries: await git.listTree(spec.repoURL, commit, ctx.signal, access) };
+}
+
+async function directoryParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
   let tree;
   try {
-    tree = await readTree(git, spec, ctx);
+    tree = await readTree(repo, spec, ctx);
   } catch (err) {
     throw wrapError("error retrieving Git Directories", err);
   }
@@ -85,15 +93,15 @@ function followLink(entry: TreeEntry, target: string, blobs: ReadonlyMap<string,
 }
 
 /** The files selected by the rules, sorted by path, symlinks resolved (or dropped when they leave the tree). */
-async function selectFiles(git: GitReader, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; files: TreeEntry[] }> {
-  const tree = await readTree(git, spec, ctx);
+async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; files: TreeEntry[] }> {
+  const tree = await readTree(repo, spec, ctx);
   const compile = ctx.settings.newGitFileGlobbing ? compileDoublestar : compilePathspec;
   const rules = compileRules(spec.files ?? [], compile, ctx);
   const chosen = tree.entries.filter((e) => e.type === "blob" && selected(e.path, rules)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const links = chosen.filter((e) => e.mode === "120000");
   if (links.length === 0) return { commit: tree.commit, files: chosen };
   const blobs = new Map(tree.entries.filter((e) => e.type === "blob" && e.mode !== "120000").map((e) => [e.path, e]));
-  const targets = await git.readBlobs(spec.repoURL, tree.commit, links, ctx.signal);
+  const targets = await repo.git.readBlobs(spec.repoURL, tree.commit, links, ctx.signal, repo.access);
   const resolved = new Map(links.map((l, i) => [l.path, followLink(l, targets[i]!.toString("utf8"), blobs)]));
   const files = chosen.flatMap((e) => (e.mode === "120000" ? (resolved.get(e.path) ?? []) : [e]));
   return { commit: tree.commit, files };
@@ -118,12 +126,12 @@ function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerat
   return { ...base, ...pathParams(info, mode.goTemplate) };
 }
 
-async function filesParams(git: GitReader, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
+async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
   let selection;
   let contents;
   try {
-    selection = await selectFiles(git, spec, ctx);
-    contents = await git.readBlobs(spec.repoURL, selection.commit, selection.files, ctx.signal);
+    selection = await selectFiles(repo, spec, ctx);
+    contents = await repo.git.readBlobs(spec.repoURL, selection.commit, selection.files, ctx.signal, repo.access);
   } catch (err) {
     throw wrapError("error retrieving Git files", err);
   }
@@ -140,16 +148,46 @@ async function filesParams(git: GitReader, spec: GitGenerator, mode: TemplateMod
   return out;
 }
 
+/**
+ * The spec-level project when it is literal (no `{{`), else undefined: a templated project is only
+ * known per Application, so only global (unscoped) repository credentials apply (§2.3).
+ */
+export function literalProject(appSet: ApplicationSet): string | undefined {
+  const project = appSet.spec.template?.spec?.project ?? "";
+  return project.includes("{{") ? undefined : project;
+}
+
+/**
+ * Checks that the literal project exists in the controller namespace, as Argo CD does before any
+ * repository access: `error getting project <name>: <cause>`. Without a `projects` port (an offline
+ * preview without objects) the check is skipped.
+ */
+async function checkProject(project: string, ctx: GeneratorContext): Promise<void> {
+  const projects = ctx.ports.projects;
+  if (projects === undefined) return;
+  let found;
+  try {
+    found = await projects.getAppProject(project, ctx.signal);
+  } catch (err) {
+    throw new GeneratorError(`error getting project ${project}: ${errorMessage(err)}`, { cause: err });
+  }
+  if (found === undefined) throw new GeneratorError(`error getting project ${project}: appprojects.argoproj.io "${project}" not found`);
+}
+
 /** The Git generator. */
 export const gitGenerator: Generator<GitGenerator> = {
   async generate(spec, appSet, ctx) {
+    // As in Argo CD: the project check comes first and its error is not wrapped.
+    const project = literalProject(appSet);
+    if (project !== undefined) await checkProject(project, ctx);
     const hasDirs = (spec.directories ?? []).length > 0;
     if (!hasDirs && (spec.files ?? []).length === 0) throw new GeneratorError(GeneratorMessage.EmptyAppSet);
     const git = ctx.ports.git;
     if (git === undefined) throw new GeneratorError(`${GeneratorWrap.Git}: no Git reader configured`);
     const mode = templateMode(appSet);
     try {
-      return hasDirs ? await directoryParams(git, spec, mode, ctx) : await filesParams(git, spec, mode, ctx);
+      const repo: Repo = { git, access: project === undefined ? {} : { project } };
+      return hasDirs ? await directoryParams(repo, spec, mode, ctx) : await filesParams(repo, spec, mode, ctx);
     } catch (err) {
       throw wrapError(GeneratorWrap.Git, err);
     }

@@ -4,10 +4,10 @@
  * --from-cluster`; the controller will bring informer-backed ones). Only the Argo CD namespace's
  * objects are visible, as in the controller.
  */
-import { isClusterSecret, isRecord, parseSecret, type LabelSelector, type Secret } from "../api/index.js";
+import { isClusterSecret, isRecord, parseAppProject, parseSecret, type AppProject, type LabelSelector, type Secret } from "../api/index.js";
 import type { KubeObject, KubeReader, ResourceDescriptor } from "../kube/index.js";
 import { compileSelector } from "./selector.js";
-import type { ClusterSecretLister, ConfigMapReader, DuckResource, DuckResourceLister, SecretReader } from "./types.js";
+import type { AppProjectReader, ClusterSecretLister, ConfigMapReader, DuckResource, DuckResourceLister, SecretReader } from "./types.js";
 
 /** The object-backed ports. */
 export interface ObjectPorts {
@@ -15,12 +15,21 @@ export interface ObjectPorts {
   readonly configMaps: ConfigMapReader;
   readonly secrets: SecretReader;
   readonly resources: DuckResourceLister;
+  readonly projects: AppProjectReader;
   /** Every Secret (repository credentials are looked up among them). */
   readonly allSecrets: () => Promise<Secret[]>;
 }
 
 const CORE_SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
 const CORE_CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
+const APP_PROJECT = { group: "argoproj.io", version: "v1alpha1", plural: "appprojects", kind: "AppProject", namespaced: true } as const;
+
+/** An AppProject as read, or the parse failure thrown (a malformed project is an error, not "absent"). */
+function toAppProject(obj: KubeObject): AppProject {
+  const res = parseAppProject(obj);
+  if (!res.ok) throw res.error;
+  return res.value;
+}
 
 function toSecret(obj: KubeObject): Secret | undefined {
   const res = parseSecret(obj);
@@ -52,6 +61,12 @@ export function portsFromObjects(objects: readonly KubeObject[], namespace: stri
       },
     },
     secrets: { getSecret: (name) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
+    projects: {
+      getAppProject: (name) => {
+        const obj = local.find((o) => o.kind === "AppProject" && o.apiVersion === "argoproj.io/v1alpha1" && o.metadata?.name === name);
+        return obj === undefined ? Promise.resolve(undefined) : Promise.resolve().then(() => toAppProject(obj));
+      },
+    },
     resources: {
       list: (r, select) => {
         const matcher = compileSelector(select.labelSelector, { strictValues: true, operatorNoun: "label" });
@@ -83,6 +98,18 @@ function isNotFound(err: unknown): boolean {
   return isRecord(err) && err["reason"] === "NotFound";
 }
 
+/** Reads one object through the KubeReader and converts it; NotFound gives undefined, other failures reject. */
+async function getOrUndefined<T>(reader: KubeReader, r: ResourceDescriptor, key: { namespace: string; name: string }, convert: (o: KubeObject) => T | undefined): Promise<T | undefined> {
+  let obj: KubeObject;
+  try {
+    obj = await reader.get(r, key);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+  return convert(obj);
+}
+
 /** Ports over a KubeReader (the apiserver, or an informer cache with the same shape). */
 export function portsFromKubeReader(reader: KubeReader, namespace: string): ObjectPorts {
   const listSecrets = async (labelSelector: string): Promise<Secret[]> =>
@@ -95,16 +122,8 @@ export function portsFromKubeReader(reader: KubeReader, namespace: string): Obje
         return isRecord(cm["data"]) ? (cm["data"] as Record<string, string>) : {};
       },
     },
-    secrets: {
-      getSecret: async (name) => {
-        try {
-          return toSecret(await reader.get(CORE_SECRET, { namespace, name }));
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-    },
+    secrets: { getSecret: (name) => getOrUndefined(reader, CORE_SECRET, { namespace, name }, toSecret) },
+    projects: { getAppProject: (name) => getOrUndefined(reader, APP_PROJECT, { namespace, name }, toAppProject) },
     resources: {
       list: async (r, select) => {
         const resource: ResourceDescriptor = { ...r, kind: "", namespaced: true };

@@ -4,7 +4,7 @@
  * the reader interfaces here (the controller implements them over informers, `appset generate`
  * over files or the API), Git through {@link GitReader}, HTTP through a `fetch`.
  */
-import type { ApplicationSet, GeneratorTemplate, LabelSelector, Secret } from "../api/index.js";
+import type { AppProject, ApplicationSet, GeneratorTemplate, LabelSelector, Secret } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { GitReader } from "../git/index.js";
 import type { KubeObject } from "../kube/index.js";
@@ -32,6 +32,12 @@ export interface ConfigMapReader {
 export interface SecretReader {
   /** The Secret, or undefined when it does not exist; rejects on other failures. */
   getSecret(name: string, signal?: AbortSignal): Promise<Secret | undefined>;
+}
+
+/** Reads AppProjects of the Argo CD (controller) namespace. */
+export interface AppProjectReader {
+  /** The AppProject, or undefined when it does not exist; rejects on other failures. */
+  getAppProject(name: string, signal?: AbortSignal): Promise<AppProject | undefined>;
 }
 
 /** A duck-typed resource type, as the Cluster Decision Resource ConfigMap names it. */
@@ -66,6 +72,11 @@ export interface GeneratorPorts {
   readonly secrets?: SecretReader;
   readonly resources?: DuckResourceLister;
   readonly fetch?: HttpFetch;
+  /**
+   * AppProjects of the controller namespace. The Git generator checks a literal spec-level
+   * project through it; when absent (an offline preview without objects) that check is skipped.
+   */
+  readonly projects?: AppProjectReader;
 }
 
 /** Controller-wide generator settings (flags and env, resolved once at the edge). */

@@ -2,7 +2,13 @@
  * Repository credentials, Argo CD style: a Secret labelled `argocd.argoproj.io/secret-type:
  * repository` whose `url` equals the repository URL, or else the `repo-creds` Secret whose `url` is
  * the longest prefix of it. Keys: `username`/`password` (HTTPS basic; a token goes in `password`),
- * `bearerToken` (HTTPS bearer), `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks).
+ * `bearerToken` (HTTPS bearer), `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks),
+ * `project` (a `repository` Secret scoped to one AppProject).
+ *
+ * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the
+ * Secrets scoped to P and the unscoped ones, a scoped one winning for the same URL; a reader with
+ * no project (a templated project) only the unscoped ones. As in Argo CD, `repo-creds` templates
+ * are global: their `project` key is not consulted.
  *
  * Credentials reach git through the environment only (GIT_CONFIG_* and GIT_SSH_COMMAND with a
  * temporary 0600 key file): never on a command line, where `ps` and logs would show them.
@@ -22,8 +28,20 @@ export interface RepoCredentials {
   readonly insecure?: boolean;
 }
 
-/** Finds the credentials of a repository URL; undefined means anonymous access. */
-export type CredentialsLookup = (repoURL: string) => Promise<RepoCredentials | undefined>;
+/** On whose behalf a repository is read. */
+export interface RepoAccess {
+  /**
+   * The AppProject whose scoped credentials are eligible; undefined (a templated or unknown
+   * project) means only unscoped credentials.
+   */
+  readonly project?: string;
+}
+
+/**
+ * Finds the credentials of a repository URL for a project (undefined: only unscoped credentials);
+ * undefined means anonymous access.
+ */
+export type CredentialsLookup = (repoURL: string, project?: string) => Promise<RepoCredentials | undefined>;
 
 /** Anonymous access for every repository. */
 export const noCredentials: CredentialsLookup = () => Promise.resolve(undefined);
@@ -51,27 +69,51 @@ export function normalizeRepoURL(url: string): string {
   return url.trim().toLowerCase().replace(/\/+$/, "").replace(/\.git$/, "");
 }
 
+/** Whether the credentials authenticate at all (Argo CD's `HasCredentials`), beyond flags. */
+function hasCredentials(c: RepoCredentials): boolean {
+  return c.username !== undefined || c.password !== undefined || c.bearerToken !== undefined || c.sshPrivateKey !== undefined;
+}
+
+interface RepoSecret {
+  readonly url: string;
+  readonly project: string;
+  readonly creds: RepoCredentials;
+}
+
 /**
- * Builds a lookup over Argo CD repository Secrets: an exact `repository` match wins, else the
- * `repo-creds` template with the longest URL prefix. Other Secrets are ignored.
+ * The `repository` Secret for a URL as Argo CD picks it: the one scoped to `project` wins, else an
+ * unscoped one; Secrets scoped to another project never apply.
+ */
+function pickRepository(repos: readonly RepoSecret[], url: string, project: string | undefined): RepoCredentials | undefined {
+  const same = repos.filter((r) => r.url === url);
+  const scoped = project === undefined || project === "" ? undefined : same.find((r) => r.project === project);
+  return (scoped ?? same.find((r) => r.project === ""))?.creds;
+}
+
+/**
+ * Builds a lookup over Argo CD repository Secrets: the matching `repository` Secret eligible for
+ * the project (see the module comment); when there is none, or it carries no credentials, the
+ * `repo-creds` template with the longest URL prefix supplies them. Other Secrets are ignored.
  */
 export function credentialsFromSecrets(secrets: readonly Secret[]): CredentialsLookup {
-  const repos = new Map<string, RepoCredentials>();
+  const repos: RepoSecret[] = [];
   const templates: { prefix: string; creds: RepoCredentials }[] = [];
   for (const s of secrets) {
     if (isClusterSecret(s)) continue;
     const type = s.metadata.labels?.[Label.SecretType];
     const url = secretValue(s, "url");
     if (url === undefined) continue;
-    if (type === SecretType.Repository) repos.set(normalizeRepoURL(url), credsOf(s));
+    if (type === SecretType.Repository) repos.push({ url: normalizeRepoURL(url), project: secretValue(s, "project") ?? "", creds: credsOf(s) });
     if (type === SecretType.RepoCreds) templates.push({ prefix: url.trim().toLowerCase(), creds: credsOf(s) });
   }
   templates.sort((a, b) => b.prefix.length - a.prefix.length);
-  return (repoURL) => {
-    const exact = repos.get(normalizeRepoURL(repoURL));
-    if (exact !== undefined) return Promise.resolve(exact);
+  return (repoURL, project) => {
+    const repo = pickRepository(repos, normalizeRepoURL(repoURL), project);
+    if (repo !== undefined && hasCredentials(repo)) return Promise.resolve(repo);
     const lower = repoURL.trim().toLowerCase();
-    return Promise.resolve(templates.find((t) => lower.startsWith(t.prefix))?.creds);
+    const template = templates.find((t) => lower.startsWith(t.prefix))?.creds;
+    if (template === undefined) return Promise.resolve(repo);
+    return Promise.resolve(repo === undefined ? template : { ...template, ...repo });
   };
 }
 

@@ -60,6 +60,13 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out.replace(/(https?:\/\/)[^/@\s]+@/g, "$1***@");
 }
 
+/** The git subcommand of an argument vector, past leading `-c key=value` options. */
+export function gitVerb(args: readonly string[]): string {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith("-")) i += args[i] === "-c" || args[i] === "-C" ? 2 : 1;
+  return args[i] ?? "";
+}
+
 /**
  * Runs `git <args>` and resolves with its stdout. Rejects with {@link GitCommandError} whose
  * message is `git <verb>: <stderr>` (secrets masked).
@@ -84,7 +91,7 @@ export function runGit(base: Readonly<Record<string, string>>, args: readonly st
         }
         const detail = stderr.toString("utf8").trim() || err.message;
         const code = typeof err.code === "number" ? err.code : undefined;
-        reject(new GitCommandError(`git ${args[0] ?? ""}: ${redact(detail, opts.secrets)}`, code));
+        reject(new GitCommandError(`git ${gitVerb(args)}: ${redact(detail, opts.secrets)}`, code));
       },
     );
     child.stdin?.on("error", () => undefined);

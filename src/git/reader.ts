@@ -4,12 +4,18 @@
  * round-trip when nothing changed); the commit is then fetched shallowly (`--depth 1`) into a bare
  * cache repository per repository URL, and what was read from it (the tree, the blobs) is kept in
  * memory by commit and object id. Commands against one repository run one at a time.
+ *
+ * Every read names on whose behalf it is made ({@link RepoAccess}: the project whose scoped
+ * credentials apply). Cached content is only served to a caller whose credentials have already
+ * been accepted by the remote for that repository (a successful `ls-remote` or fetch); otherwise
+ * the commit is fetched again with the caller's credentials, so a project without access cannot
+ * read what another project's credentials brought into the cache, even by commit SHA.
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { AppSetError } from "../errors.js";
-import { noCredentials, prepareGitAuth, type CredentialsLookup } from "./credentials.js";
+import { noCredentials, prepareGitAuth, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
 import { runGit, GitCommandError } from "./exec.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
@@ -25,14 +31,17 @@ export interface TreeEntry {
   readonly oid: string;
 }
 
-/** Reads repositories at a commit. The generators depend on this port only. */
+/**
+ * Reads repositories at a commit. The generators depend on this port only. `access` says on whose
+ * behalf (default: no project, so only unscoped credentials).
+ */
 export interface GitReader {
   /** Resolves a branch, tag, `HEAD` (or ""), full ref or commit SHA to a commit SHA. */
-  resolveRevision(repoURL: string, revision: string, signal?: AbortSignal): Promise<string>;
+  resolveRevision(repoURL: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string>;
   /** Every entry of the commit's tree, recursively, directories included, in git's order. */
-  listTree(repoURL: string, commit: string, signal?: AbortSignal): Promise<readonly TreeEntry[]>;
+  listTree(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]>;
   /** The content of blobs of the commit, in the order asked. */
-  readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal): Promise<Buffer[]>;
+  readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]>;
 }
 
 /** Counters of the git commands run (what the cache saves is visible here). */
@@ -65,16 +74,19 @@ export class GitRepoReader implements GitReader {
   private readonly blobs = new Map<string, Buffer>();
   private readonly present = new Set<string>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** `repoURL \0 credentials fingerprint` the remote has accepted. */
+  private readonly verified = new Set<string>();
   private readonly credentials: CredentialsLookup;
 
   constructor(private readonly opts: GitRepoReaderOptions) {
     this.credentials = opts.credentials ?? noCredentials;
   }
 
-  async resolveRevision(repoURL: string, revision: string, signal?: AbortSignal): Promise<string> {
+  async resolveRevision(repoURL: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
     const rev = revision.trim();
     if (SHA.test(rev)) return rev;
-    const out = await this.git(repoURL, ["ls-remote", "--", repoURL], signal);
+    const auth = await this.auth(repoURL, access);
+    const out = await this.git(["ls-remote", "--", repoURL], signal, { auth });
     this.stats.lsRemote++;
     const refs = parseLsRemote(out.toString("utf8"));
     const sha = pickRef(refs, rev);
@@ -84,23 +96,24 @@ export class GitRepoReader implements GitReader {
     return sha;
   }
 
-  async listTree(repoURL: string, commit: string, signal?: AbortSignal): Promise<readonly TreeEntry[]> {
+  async listTree(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]> {
     const key = `${repoURL}\u0000${commit}`;
+    const dir = await this.ensureCommit(repoURL, commit, signal, access);
     const cached = this.trees.get(key);
     if (cached !== undefined) return cached;
-    const dir = await this.ensureCommit(repoURL, commit, signal);
-    const out = await this.git(repoURL, ["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
+    const out = await this.git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
     this.stats.lsTree++;
     const entries = parseLsTree(out);
     remember(this.trees, key, entries, this.opts.maxTrees ?? 256);
     return entries;
   }
 
-  async readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal): Promise<Buffer[]> {
+  // eslint-disable-next-line max-params -- the port's trailing optional parameters keep existing callers working
+  async readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]> {
+    const dir = await this.ensureCommit(repoURL, commit, signal, access);
     const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
     if (missing.length > 0) {
-      const dir = await this.ensureCommit(repoURL, commit, signal);
-      const out = await this.git(repoURL, ["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
+      const out = await this.git(["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
       this.stats.catFile++;
       for (const [oid, content] of parseBatch(out)) remember(this.blobs, oid, content, this.opts.maxBlobs ?? 50_000);
     }
@@ -111,25 +124,36 @@ export class GitRepoReader implements GitReader {
     });
   }
 
-  /** Makes sure `commit` is in the cache repository of `repoURL`; returns that repository's path. */
-  private async ensureCommit(repoURL: string, commit: string, signal?: AbortSignal): Promise<string> {
+  /**
+   * Makes sure `commit` is in the cache repository of `repoURL` and that the caller's credentials
+   * were accepted by the remote (else fetches with them); returns that repository's path.
+   */
+  private async ensureCommit(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
     const dir = this.cachePath(repoURL);
     const key = `${repoURL}\u0000${commit}`;
-    if (this.present.has(key)) return dir;
+    const auth = await this.auth(repoURL, access);
+    if (this.present.has(key) && this.verified.has(auth.key)) return dir;
     await this.serialized(repoURL, async () => {
       await mkdir(dir, { recursive: true });
-      await this.git(repoURL, ["init", "--bare", "--quiet", "."], signal, { cwd: dir });
-      const has = await this.git(repoURL, ["cat-file", "-e", `${commit}^{commit}`], signal, { cwd: dir }).then(
+      await this.git(["init", "--bare", "--quiet", "."], signal, { cwd: dir });
+      const has = await this.git(["cat-file", "-e", `${commit}^{commit}`], signal, { cwd: dir }).then(
         () => true,
         () => false,
       );
-      if (!has) {
-        await this.git(repoURL, ["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], signal, { cwd: dir });
+      if (!has || !this.verified.has(auth.key)) {
+        await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], signal, { cwd: dir, auth });
         this.stats.fetch++;
       }
     });
     this.present.add(key);
     return dir;
+  }
+
+  /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
+  private async auth(repoURL: string, access: RepoAccess | undefined): Promise<RemoteAuth> {
+    const creds = await this.credentials(repoURL, access?.project);
+    const fingerprint = createHash("sha256").update(JSON.stringify(creds ?? null)).digest("hex");
+    return { creds, key: `${repoURL}\u0000${fingerprint}` };
   }
 
   private cachePath(repoURL: string): string {
@@ -148,22 +172,30 @@ export class GitRepoReader implements GitReader {
     return next;
   }
 
-  private async git(repoURL: string, args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string } = {}): Promise<Buffer> {
+  /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
+  private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
     const { cwd, input } = at;
-    const needsAuth = args[0] === "ls-remote" || args.includes("fetch");
-    const auth = await prepareGitAuth(needsAuth ? await this.credentials(repoURL) : undefined);
+    const env = await prepareGitAuth(at.auth?.creds);
     try {
-      return await runGit(this.opts.env, args, {
-        env: auth.env,
-        secrets: auth.secrets,
+      const out = await runGit(this.opts.env, args, {
+        env: env.env,
+        secrets: env.secrets,
         ...(cwd === undefined ? {} : { cwd }),
         ...(signal === undefined ? {} : { signal }),
         ...(input === undefined ? {} : { input }),
       });
+      if (at.auth !== undefined) this.verified.add(at.auth.key);
+      return out;
     } finally {
-      await auth.cleanup();
+      await env.cleanup();
     }
   }
+}
+
+/** Credentials for one remote operation, and the key recording that the remote accepted them. */
+interface RemoteAuth {
+  readonly creds: RepoCredentials | undefined;
+  readonly key: string;
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
