@@ -12,7 +12,7 @@ import { SystemClock, type Clock } from "../clock/index.js";
 import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader } from "../git/index.js";
+import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
 import { createRegistry as createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
@@ -21,7 +21,9 @@ import { createLogger, type Logger } from "../log/logger.js";
 import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
+import type { SyncEngine } from "../syncwaves/engine.js";
 import { scmServices } from "./scm.js";
+import { buildSyncEngine } from "./sync-engine.js";
 
 /** How long running reconciles may finish after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
@@ -46,27 +48,29 @@ export function processSignals(handler: (signal: string) => void): () => void {
   };
 }
 
-function kubeSource(config: Config): KubeConfigSource {
+/** Where the kubeconfig comes from: `--kubeconfig` (and `--context`), else the default chain. */
+export function kubeSource(config: Config): KubeConfigSource {
   if (config.kubeconfig !== "") return { kind: "file", path: config.kubeconfig, ...(config.context ? { context: config.context } : {}) };
   return { kind: "default" };
 }
 
-function controllerNamespace(config: Config, env: Env): string {
+/** The controller's namespace: `--namespace`, else the kubeconfig context's, else `$NAMESPACE`, else argocd. */
+export function controllerNamespace(config: Config, env: Env): string {
   if (config.namespace !== "") return config.namespace;
   const kc = loadKubeConfig(kubeSource(config));
   return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
 }
 
 /** The generation function over the real ports: cluster Secrets from the cache, the rest from the API. */
-async function generation(
+function generation(
   rt: Runtime,
   client: KubeApiClient,
   namespace: string,
-  metrics: AppSetMetrics,
-): Promise<(clusters: ClusterSecretLister) => GenerateFn> {
+  deps: { metrics: AppSetMetrics; credentials: CredentialsLookup },
+): (clusters: ClusterSecretLister) => GenerateFn {
   const { config, env, clock } = rt;
+  const { metrics, credentials } = deps;
   const objects = portsFromKubeReader(client, namespace);
-  const credentials = credentialsFromSecrets(await objects.allSecrets().catch(() => []));
   const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
   const engine = new TemplateEngine({ now: () => clock.now() });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, metrics));
@@ -88,6 +92,8 @@ interface Process {
   readonly servers: HttpEndpoint[];
   readonly client: KubeApiClient;
   readonly metrics: ControllerMetrics;
+  /** The sync engine, with `--enable-sync-engine`; it runs while this process leads. */
+  readonly engine: SyncEngine | undefined;
 }
 
 async function build(rt: Runtime): Promise<Process> {
@@ -95,6 +101,7 @@ async function build(rt: Runtime): Promise<Process> {
   const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
   const namespace = controllerNamespace(config, rt.env);
   const registry = createRegistry({ processMetrics: true });
+  const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
   const metrics = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: config.concurrentReconciliations, leaseName: LEASE_NAME });
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
@@ -117,7 +124,7 @@ async function build(rt: Runtime): Promise<Process> {
       maxResourcesStatusCount: config.maxResourcesStatusCount,
       inClusterEnabled: true,
     },
-    generate: await generation(rt, client, namespace, appSetMetrics),
+    generate: generation(rt, client, namespace, { metrics: appSetMetrics, credentials }),
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,
@@ -132,13 +139,15 @@ async function build(rt: Runtime): Promise<Process> {
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
   ];
   logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
-  return { controller, servers, client, metrics };
+  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials }) : undefined;
+  return { controller, servers, client, metrics, engine };
 }
 
 /** Runs the controller until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). */
 async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise<"stopped" | "lost"> {
   const { config, logger, clock } = rt;
   if (!config.enableLeaderElection) {
+    p.engine?.start();
     await p.controller.start(signal).catch((err: unknown) => {
       if (!signal.aborted) throw err;
     });
@@ -153,6 +162,7 @@ async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise
     logger,
     onStartedLeading: (leading) => {
       p.metrics.leading(true);
+      p.engine?.start();
       p.controller.start(leading).catch((err: unknown) => logger.error({ error: errorMessage(err) }, "controller failed to start"));
     },
     onStoppedLeading: () => p.metrics.leading(false),
@@ -184,7 +194,7 @@ export async function controllerCommand(args: readonly string[], io: ControllerI
     const rt: Runtime = { config, env: io.env, logger, clock };
     const p = await build(rt);
     const end = await runLeading(p, rt, stop.signal);
-    await p.controller.stop(STOP_GRACE_MS);
+    await Promise.all([p.controller.stop(STOP_GRACE_MS), p.engine?.stop()]);
     await Promise.all(p.servers.map((s) => s.close()));
     await p.client.transport.close();
     logger.info({ end }, "applicationset controller stopped");

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import { controllerCommand, processSignals } from "./controller.js";
+import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
 import { rolloutCommand } from "./rollout.js";
 
@@ -14,6 +15,7 @@ Commands:
   generate    render the Applications of an ApplicationSet file (appset generate -h)
   rollout     preview a RollingSync rollout offline (appset rollout plan -h)
   controller  run the ApplicationSet controller (appset controller -h)
+  sync-engine run only the sync engine (takes the controller's flags)
   help        print this help
 `;
 
@@ -36,6 +38,8 @@ export async function run(argv: readonly string[], out: (s: string) => void, err
       return rolloutCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
     case "controller":
       return controllerCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
+    case "sync-engine":
+      return syncEngineCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
     case undefined:
     case "help":
     case "--help":

@@ -1,0 +1,124 @@
+/**
+ * The sync engine as the process runs it: inside `appset controller` with `--enable-sync-engine`, or
+ * alone as `appset sync-engine` (same flags, logging, probes and leader election, on a Lease of its
+ * own). It syncs the Applications of the controller's namespace (every namespace when
+ * ApplicationSets in other namespaces are allowed), reads their manifests from Git with the
+ * repository Secrets' credentials, and reaches destinations through cluster Secrets.
+ */
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { SystemClock, type Clock } from "../clock/index.js";
+import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
+import { errorMessage } from "../errors.js";
+import { portsFromKubeReader } from "../generators/object-ports.js";
+import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
+import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
+import { LeaderElector, newIdentity } from "../leader/index.js";
+import { createLogger, type Logger } from "../log/logger.js";
+import { probeRoutes, startHttpServer } from "../server/index.js";
+import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
+import { SyncEngine } from "../syncwaves/engine.js";
+import { GitManifestSource } from "../syncwaves/git-source.js";
+import { controllerNamespace, kubeSource, type ControllerIO } from "./controller.js";
+
+/** The Lease the stand-alone sync engine elects its leader on. */
+export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
+
+/** `ARGOCD_SYNC_WAVE_DELAY` (seconds) in ms; unset or invalid → 0 (we gate waves on observed health). */
+export function waveDelayMs(env: Env): number {
+  const raw = env["ARGOCD_SYNC_WAVE_DELAY"];
+  const seconds = raw === undefined || raw.trim() === "" ? 0 : Number(raw);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
+/** What the engine is built from. */
+export interface SyncEngineDeps {
+  readonly config: Config;
+  readonly env: Env;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly client: KubeApiClient;
+  /** The controller's namespace (Argo CD's namespace: cluster Secrets live there). */
+  readonly namespace: string;
+  readonly credentials: CredentialsLookup;
+}
+
+/** Builds (does not start) the sync engine. */
+export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
+  const discovery = new Discovery(d.client.transport);
+  const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
+  const local = { id: "local", client: d.client, resolve };
+  const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(d.env), credentials: d.credentials });
+  const allNamespaces = d.config.applicationSetNamespaces.length > 0;
+  return new SyncEngine({
+    watch: d.client,
+    ...(allNamespaces ? {} : { namespace: d.namespace }),
+    client: d.client,
+    resolve,
+    source: new GitManifestSource(git),
+    clock: d.clock,
+    log: d.logger.child({ component: "sync-engine" }),
+    destinations: new ClusterSecretDestinations({ local, namespace: d.namespace, clock: d.clock }),
+    waveDelayMs: waveDelayMs(d.env),
+  });
+}
+
+/** Runs `appset sync-engine ARGS` (the controller's flags); resolves to the exit code. */
+export async function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
+  const parsed = parseConfig(args, io.env);
+  if (parsed.kind === "help") {
+    io.out(parsed.text);
+    return 0;
+  }
+  if (parsed.kind === "error") {
+    io.err(`appset sync-engine: ${parsed.message}\n`);
+    return 1;
+  }
+  const config = parsed.config;
+  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat });
+  for (const w of parsed.warnings) logger.warn(w);
+  const clock = new SystemClock();
+  const stop = new AbortController();
+  const unregister = io.onSignal((sig) => stop.abort(new Error(sig)));
+  try {
+    const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
+    const namespace = controllerNamespace(config, io.env);
+    const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
+    const engine = buildSyncEngine({ config, env: io.env, logger, clock, client, namespace, credentials });
+    const probe = await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" });
+    logger.info({ namespace, probe: probe.url }, "sync engine starting");
+    const end = await runEngine(engine, { config, client, namespace, logger, clock }, stop.signal);
+    await engine.stop();
+    await probe.close();
+    await client.transport.close();
+    logger.info({ end }, "sync engine stopped");
+    return end === "lost" ? 1 : 0;
+  } catch (err) {
+    logger.error({ error: errorMessage(err) }, "sync engine failed");
+    return 1;
+  } finally {
+    unregister();
+  }
+}
+
+async function runEngine(
+  engine: SyncEngine,
+  d: { config: Config; client: KubeApiClient; namespace: string; logger: Logger; clock: Clock },
+  signal: AbortSignal,
+): Promise<"stopped" | "lost"> {
+  if (!d.config.enableLeaderElection) {
+    engine.start();
+    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    return "stopped";
+  }
+  const elector = new LeaderElector({
+    client: d.client,
+    namespace: d.namespace,
+    name: SYNC_ENGINE_LEASE_NAME,
+    identity: newIdentity(hostname()),
+    clock: d.clock,
+    logger: d.logger,
+    onStartedLeading: () => engine.start(),
+  });
+  return elector.run(signal);
+}
