@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { syncEngineCommand, waveDelayMs } from "./sync-engine.js";
+
+describe("waveDelayMs", () => {
+  it.each([
+    // name; ARGOCD_SYNC_WAVE_DELAY; the delay in ms
+    { name: "unset means no delay", raw: undefined, ms: 0 },
+    { name: "empty means no delay", raw: "", ms: 0 },
+    { name: "seconds become milliseconds", raw: "2", ms: 2000 },
+    { name: "fractions are honoured", raw: "0.5", ms: 500 },
+    { name: "a negative value means no delay", raw: "-3", ms: 0 },
+    { name: "garbage means no delay", raw: "soon", ms: 0 },
+  ])("$name", ({ raw, ms }) => {
+    expect(waveDelayMs(raw === undefined ? {} : { ARGOCD_SYNC_WAVE_DELAY: raw })).toBe(ms);
+  });
+});
+
+describe("appset sync-engine", () => {
+  const io = (): { out: string; err: string; io: Parameters<typeof syncEngineCommand>[1] } => {
+    const r = { out: "", err: "", io: undefined as unknown as Parameters<typeof syncEngineCommand>[1] };
+    r.io = { out: (s) => (r.out += s), err: (s) => (r.err += s), env: {}, onSignal: () => () => undefined };
+    return r;
+  };
+
+  it("rejects an unknown flag with exit code 1 and says which", async () => {
+    const r = io();
+    expect(await syncEngineCommand(["--no-such-flag"], r.io)).toBe(1);
+    expect(r.err).toContain("appset sync-engine:");
+    expect(r.err).toContain("no-such-flag");
+  });
+
+  it("prints the controller's flags for --help", async () => {
+    const r = io();
+    expect(await syncEngineCommand(["--help"], r.io)).toBe(0);
+    expect(r.out).toContain("--enable-sync-engine");
+  });
+});
