@@ -7,7 +7,7 @@ import { silentLogger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { MemoryEventSink } from "./events.js";
 import { planAppSet } from "./plan.js";
-import { isNoop } from "./plantypes.js";
+import { EMPTY_PLAN, isNoop } from "./plantypes.js";
 import type { Generation } from "./snapshot.js";
 import { appSet, generated, live, rendered, settings, snapshot } from "./testkit.js";
 
@@ -147,5 +147,51 @@ describe("plan, apply, plan again", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("PlanExecutor: progressive syncs", () => {
+  const stale = [{ application: "a", status: "Healthy", step: "1", message: "", targetRevisions: ["r1"] }];
+
+  it("clears a stale applicationStatus before writing any Application, and the later status write keeps it cleared", async () => {
+    const set = appSet("guestbook", { status: { applicationStatus: stale } });
+    const w = world(set);
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW, settings());
+    w.client.clearActions();
+    await w.executor().apply(set, plan);
+    expect(verbs(w.client.actions)).toEqual(["patchStatus applicationsets/guestbook", "create applications/a", "patchStatus applicationsets/guestbook"]);
+    const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
+    expect([status?.applicationStatus, status?.conditions?.length]).toEqual([undefined, 3]);
+  });
+
+  it("keeps the new applicationStatus when a later Application write fails and sets its error", async () => {
+    const steps = [{ matchExpressions: [] }];
+    const previous = [...stale, { ...stale[0]!, application: "gone" }];
+    const set = appSet("guestbook", { spec: { strategy: { type: "RollingSync", rollingSync: { steps } } }, status: { applicationStatus: previous } });
+    const w = world(set, [live("a", set)]);
+    w.client.interceptors.create = () => Promise.reject(new KubeApiError({ status: 422, reason: KubeReason.Invalid, message: "bad b" }));
+    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a"), rendered("b")])), NOW, settings({ progressiveSyncs: true }));
+    await expect(w.executor().apply(set, plan)).rejects.toThrow("bad b");
+    const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
+    expect(status?.applicationStatus?.map((e) => e.application)).toEqual(["a"]);
+    expect(status?.conditions?.find((c) => c.type === "ErrorOccurred")?.message).toBe("bad b");
+  });
+
+  it.each([
+    { name: "fails when the API server still has the Application", present: true, reject: undefined, want: "application has not been deleted in over 2 minutes" },
+    { name: "evicts an Application the API server no longer has with a DELETE preconditioned on its UID", present: false, reject: undefined, want: undefined },
+    { name: "reports an Application recreated under the same name", present: false, reject: conflict, want: "application a was recreated while being confirmed as deleted" },
+  ])("Reverse deletion check: $name", async ({ present, reject, want }) => {
+    const set = appSet();
+    const w = world(set, present ? [live("a", set)] : []);
+    const deletes: unknown[] = [];
+    w.client.interceptors.delete = (action, next) => {
+      deletes.push(action.options);
+      return reject ? Promise.reject(reject()) : next();
+    };
+    const run = w.executor().apply(set, { ...EMPTY_PLAN, deletionCheck: { name: "a", uid: "uid-a" }, requeueAfterMs: 10_000 });
+    if (want === undefined) await expect(run).resolves.toBeUndefined();
+    else await expect(run).rejects.toThrow(want);
+    expect(deletes).toEqual(present ? [] : [expect.objectContaining({ preconditions: { uid: "uid-a" } })]);
   });
 });

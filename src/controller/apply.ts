@@ -22,9 +22,10 @@ import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
 import type { JsonObject } from "./json.js";
 import { resourcesStatusError } from "./messages.js";
+import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
-import type { AppDelete, AppWrite, OwnerStrip, Plan, PlannedEvent } from "./plantypes.js";
-import { nextStatus } from "./status.js";
+import type { AppDelete, AppWrite, DeletionCheck, OwnerStrip, Plan, PlannedEvent } from "./plantypes.js";
+import { nextStatus, withApplicationStatus } from "./status.js";
 
 /** Attempts per Application write before giving up on conflicts. */
 const MAX_ATTEMPTS = 5;
@@ -55,14 +56,50 @@ export class PlanExecutor {
   constructor(private readonly opts: ExecutorOptions) {}
 
   /** Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). */
-  async apply(appSet: ApplicationSet, plan: Plan, signal?: AbortSignal): Promise<void> {
-    for (const w of plan.warnings) this.opts.logger.warn({ appSet: appSet.metadata.name }, w);
+  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal): Promise<void> {
+    for (const w of plan.warnings) this.opts.logger.warn({ appSet: before.metadata.name }, w);
+    for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
+    const appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
+    if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
     await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(appSet, w, signal)));
     await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(appSet, d)));
     const strips = await this.each(plan.ownerStrips, (s) => this.strip(appSet, s));
     if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
     if (plan.status !== undefined) await this.writeStatus(appSet, plan.status);
     if (plan.appSetPatch !== undefined) await this.patchAppSet(appSet, plan.appSetPatch);
+  }
+
+  /**
+   * Persists the rollout's `applicationStatus` before any Application is written ([] removes it), and
+   * returns the ApplicationSet as later status writes must see it.
+   */
+  private async writeApplicationStatus(appSet: ApplicationSet, entries: Plan["applicationStatus"]): Promise<ApplicationSet> {
+    if (entries === undefined) return appSet;
+    await this.writeStatus(appSet, { applicationStatus: entries.length === 0 ? null : [...entries] });
+    const status = withApplicationStatus(appSet.status, entries);
+    return { ...appSet, ...(status ? { status } : {}) };
+  }
+
+  /**
+   * Reverse deletion after the cache has shown an Application terminating for over two minutes: a live
+   * GET; still present fails; absent evicts the stale cache entry with a DELETE carrying the UID precondition.
+   */
+  private async checkDeleted(appSet: ApplicationSet, check: DeletionCheck): Promise<void> {
+    let fresh: Application | undefined;
+    try {
+      fresh = await this.readApp(appSet, check.name);
+    } catch (err) {
+      throw new Error(ReverseDeletionError.notVerified(check.name, errorMessage(err)), { cause: err });
+    }
+    if (fresh !== undefined) throw new Error(ReverseDeletionError.StillPresent);
+    try {
+      const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
+      await this.opts.client.delete(resources.Applications, keyOf(appSet, check.name), { dryRun: this.opts.dryRun, ...preconditions });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (isConflict(err)) throw new Error(ReverseDeletionError.recreated(check.name), { cause: err });
+      throw new Error(ReverseDeletionError.notEvicted(check.name, errorMessage(err)), { cause: err });
+    }
   }
 
   /** Runs `fn` on every item with the concurrency limit; returns the error of the smallest failing name. */
@@ -181,7 +218,7 @@ export class PlanExecutor {
     }
   }
 
-  private async writeStatus(appSet: ApplicationSet, status: NonNullable<ApplicationSet["status"]>): Promise<void> {
+  private async writeStatus(appSet: ApplicationSet, status: object): Promise<void> {
     try {
       await this.opts.client.patchStatus(resources.ApplicationSets, keyOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body: { status: status } }, { dryRun: this.opts.dryRun });
     } catch (err) {

@@ -107,7 +107,7 @@ export class AppSetController {
       caches: this.caches(),
       generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }),
       executor,
-      settings: opts.settings,
+      settings: { ...opts.settings, progressiveSyncs: opts.settings.progressiveSyncs ?? opts.progressiveSyncs },
       clock: opts.clock,
       ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
     });

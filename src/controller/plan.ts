@@ -7,13 +7,13 @@
 import {
   Annotation,
   Reason,
-  StrategyType,
   type Application,
   type ApplicationSet,
   type ApplicationsSyncPolicy,
 } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
+import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
 import type { PassOutcome } from "./conditions.js";
 import { planDeletion } from "./deletion.js";
 import { appChange, desiredFrom } from "./desired.js";
@@ -22,28 +22,40 @@ import { truncationWarning } from "./messages.js";
 import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
 import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan } from "./plantypes.js";
 import { requeueAfterMs } from "./requeue.js";
+import {
+  changedApplicationStatus,
+  finalizerPatch,
+  mergeMetadataPatches,
+  minRequeue,
+  noStepsPlan,
+  rolloutFor,
+  rolloutLogs,
+  withRollout,
+  type RolloutPlan,
+} from "./rollout.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
 import { planStale } from "./stale.js";
-import { nextStatus, resourcesFor } from "./status.js";
+import { nextStatus, resourcesFor, withApplicationStatus } from "./status.js";
 import { validateApplications, validationMessage } from "./validate.js";
 
 /** True for a RollingSync ApplicationSet (the exact type string and a `rollingSync` block). */
-export function isRollingSync(appSet: ApplicationSet): boolean {
-  return appSet.spec.strategy?.type === StrategyType.RollingSync && appSet.spec.strategy.rollingSync !== undefined;
-}
+export { isRollingSync };
 
 function nameOf(a: { metadata: { name?: string } }): string {
   return a.metadata.name ?? "";
 }
 
-/** Creates and updates for the valid Applications under the policy; Applications already in order are left out. */
-function planWrites(valid: readonly RenderedApplication[], s: AppSetSnapshot, policy: ApplicationsSyncPolicy, settings: PlanSettings): AppWrite[] {
+/**
+ * Creates and updates for the valid Applications under the policy (as the rollout planned them: autosync
+ * off, operation attached, refresh annotation where asked); Applications already in order are left out.
+ */
+function planWrites(valid: readonly PlannedApp<RenderedApplication>[], s: AppSetSnapshot, policy: ApplicationsSyncPolicy, opts: { settings: PlanSettings; refresh: ReadonlySet<string> }): AppWrite[] {
   const ownedNames = new Set(s.owned.map(nameOf));
   const writes: AppWrite[] = [];
   for (const app of valid) {
     const name = nameOf(app);
     if (!allowsUpdate(policy) && ownedNames.has(name)) continue;
-    const desired = desiredFrom(app, s.appSet, settings);
+    const desired = withRollout(desiredFrom(app, s.appSet, opts.settings), app, opts.refresh.has(name));
     const change = appChange(desired, s.live.get(name));
     if (change.kind !== "none") writes.push({ name, desired, change });
   }
@@ -77,23 +89,32 @@ function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: f
 
 /** Plans one reconcile of the ApplicationSet in `s` at time `now` (ms). */
 export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSettings): Plan {
-  if (s.appSet.metadata.deletionTimestamp != null) return planDeletion(s, settings);
+  if (s.appSet.metadata.deletionTimestamp != null) return planDeletion(s, now, settings);
   const gen = s.generation;
   if (gen === undefined) throw new Error("planAppSet: the snapshot of a live ApplicationSet needs its generation");
   if (!gen.ok) return planGenerationError(s, gen, now);
   const known = knownClusters(s.clusters, settings.inClusterEnabled);
   const validation = validateApplications(s.appSet, gen.apps, { projects: s.projects, clusters: known });
+  const rollout = rolloutFor(s, validation.valid, now, settings);
+  if (!rollout.writeApplications) return noStepsPlan(s, rollout, now);
   const policy = effectivePolicy(s.appSet, settings);
-  const writes = planWrites(validation.valid, s, policy, settings);
+  const writes = planWrites(rollout.applications, s, policy, { settings, refresh: new Set(rollout.refresh) });
   const deletes = allowsDelete(policy) ? planStale(s.owned, new Set(gen.apps.map(nameOf)), known) : [];
   const invalid = validation.errors.size > 0;
   const outcome: PassOutcome = invalid
     ? { kind: "error", reason: Reason.ApplicationValidationError, message: validationMessage(validation.errors), paramsGenerated: true }
     : { kind: "ok" };
   const resources = resourcesFor(afterState(s, writes, deletes), settings.maxResourcesStatusCount);
-  const status = nextStatus(s.appSet.status, { outcome, resources, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
-  const appSetPatch = refreshPatch(s.appSet);
-  const warnings = resources.truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", resources.truncatedFrom, settings.maxResourcesStatusCount)];
+  const status = nextStatus(withApplicationStatus(s.appSet.status, rollout.applicationStatus), {
+    outcome,
+    resources,
+    now: rfc3339(now),
+    rollingSync: isRollingSync(s.appSet),
+    extraConditions: rollout.conditions,
+    removeConditions: rollout.removeConditions,
+  });
+  const appSetPatch = mergeMetadataPatches(finalizerPatch(s.appSet, settings), refreshPatch(s.appSet));
+  const requeue = requeueAfterMs({ kind: "done", generatorRequeueMs: gen.requeueAfterMs, validationErrors: invalid });
   return {
     writes,
     writeErrorReason: allowsUpdate(policy) ? Reason.UpdateApplicationError : Reason.CreateApplicationError,
@@ -101,7 +122,15 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     ownerStrips: [],
     ...(status ? { status } : {}),
     ...(appSetPatch ? { appSetPatch } : {}),
-    requeueAfterMs: requeueAfterMs({ kind: "done", generatorRequeueMs: gen.requeueAfterMs, validationErrors: invalid }),
-    warnings,
+    requeueAfterMs: minRequeue(requeue, rollout.requeueAfterMs),
+    ...passLogs(s, resources.truncatedFrom, settings, rollout),
   };
+}
+
+/** The warnings and info lines of a pass, and the `applicationStatus` to write first. */
+function passLogs(s: AppSetSnapshot, truncatedFrom: number | undefined, settings: PlanSettings, rollout: RolloutPlan): Pick<Plan, "warnings" | "logs" | "applicationStatus"> {
+  const truncation = truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", truncatedFrom, settings.maxResourcesStatusCount)];
+  const { logs, warnings } = rolloutLogs(rollout);
+  const applicationStatus = changedApplicationStatus(s.appSet.status, rollout);
+  return { warnings: [...truncation, ...warnings], ...(logs.length > 0 ? { logs } : {}), ...(applicationStatus ? { applicationStatus } : {}) };
 }

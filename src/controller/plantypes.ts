@@ -3,7 +3,7 @@
  * in a fixed order (Application creates and updates, stale deletes, owner-reference strips, status,
  * then the ApplicationSet's own metadata) and records the attached events after each successful write.
  */
-import type { ApplicationSetStatus, Reason } from "../api/index.js";
+import type { ApplicationSetApplicationStatus, ApplicationSetStatus, Reason } from "../api/index.js";
 import type { AppChange, DesiredApp } from "./desired.js";
 import type { JsonObject } from "./json.js";
 
@@ -37,6 +37,16 @@ export interface OwnerStrip {
   readonly resourceVersion?: string;
 }
 
+/**
+ * Reverse deletion (spec §5.10): the cache has shown this Application terminating for over two
+ * minutes. GET it from the API server; present fails, absent is evicted with a DELETE carrying the UID
+ * precondition.
+ */
+export interface DeletionCheck {
+  readonly name: string;
+  readonly uid?: string;
+}
+
 /** One reconcile's decisions. */
 export interface Plan {
   /** Creates and updates, sorted by name. */
@@ -52,6 +62,14 @@ export interface Plan {
   readonly requeueAfterMs: number;
   /** Warnings to log (e.g. status truncation). */
   readonly warnings: readonly string[];
+  /** Info lines to log (RollingSync moves and syncs). */
+  readonly logs?: readonly string[];
+  /**
+   * The new `status.applicationStatus` (RollingSync), written before any Application; `[]` removes it.
+   * Absent when it does not change. `status`, when set, already carries it.
+   */
+  readonly applicationStatus?: readonly ApplicationSetApplicationStatus[];
+  readonly deletionCheck?: DeletionCheck;
 }
 
 /** A plan that changes nothing. */
@@ -66,5 +84,13 @@ export const EMPTY_PLAN: Plan = {
 
 /** True when the plan sends no write at all. */
 export function isNoop(plan: Plan): boolean {
-  return plan.writes.length === 0 && plan.deletes.length === 0 && plan.ownerStrips.length === 0 && plan.status === undefined && plan.appSetPatch === undefined;
+  return (
+    plan.writes.length === 0 &&
+    plan.deletes.length === 0 &&
+    plan.ownerStrips.length === 0 &&
+    plan.status === undefined &&
+    plan.appSetPatch === undefined &&
+    plan.applicationStatus === undefined &&
+    plan.deletionCheck === undefined
+  );
 }

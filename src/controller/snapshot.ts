@@ -54,6 +54,10 @@ export interface PlanSettings {
   readonly maxResourcesStatusCount: number;
   /** Whether the implicit in-cluster destination is available (Argo CD's `cluster.inClusterEnabled`). */
   readonly inClusterEnabled: boolean;
+  /** `--enable-progressive-syncs`: plan RollingSync (spec §5). Absent means off. */
+  readonly progressiveSyncs?: boolean;
+  /** `--refresh-grace-period-seconds` in ms; absent means the planner's default (30 s). */
+  readonly refreshGracePeriodMs?: number;
 }
 
 /** Defaults matching Argo CD's. */
@@ -64,4 +68,5 @@ export const DEFAULT_PLAN_SETTINGS: PlanSettings = {
   preservedLabels: [],
   maxResourcesStatusCount: 5000,
   inClusterEnabled: true,
+  progressiveSyncs: false,
 };

@@ -4,8 +4,16 @@
  * Applications, sorted by name and truncated to `--max-resources-status-count`. Returns the new
  * status only when it differs from the current one, so an unchanged pass writes nothing. Pure.
  */
-import { API_GROUP, API_VERSION, Kind, type Application, type ApplicationSetStatus, type ResourceStatus } from "../api/index.js";
-import { conditionFor, conditionsEqual, healthFor, mergeConditions, type PassOutcome } from "./conditions.js";
+import {
+  API_GROUP,
+  API_VERSION,
+  Kind,
+  type Application,
+  type ApplicationSetApplicationStatus,
+  type ApplicationSetStatus,
+  type ResourceStatus,
+} from "../api/index.js";
+import { conditionFor, conditionsEqual, healthFor, mergeConditions, type ConditionInput, type PassOutcome } from "./conditions.js";
 import { jsonEqual } from "./json.js";
 
 /** `status.resources` and `resourcesCount`, and how many entries were cut. */
@@ -50,6 +58,10 @@ export interface StatusInput {
   /** RFC 3339 time of the pass. */
   readonly now: string;
   readonly rollingSync: boolean;
+  /** Conditions evaluated besides the outcome's (RollingSync: RolloutProgressing, InvalidRolloutConfig). */
+  readonly extraConditions?: readonly ConditionInput[];
+  /** Condition types to drop from the existing ones. */
+  readonly removeConditions?: readonly string[];
 }
 
 function sameResources(current: ApplicationSetStatus | undefined, next: ResourcesStatus | undefined): boolean {
@@ -60,7 +72,9 @@ function sameResources(current: ApplicationSetStatus | undefined, next: Resource
 /** The new status, or undefined when nothing the controller writes would change. */
 export function nextStatus(current: ApplicationSetStatus | undefined, input: StatusInput): ApplicationSetStatus | undefined {
   const existing = current?.conditions ?? [];
-  const conditions = mergeConditions(existing, conditionFor(input.outcome), { now: input.now, rollingSync: input.rollingSync });
+  const remove = new Set(input.removeConditions ?? []);
+  const evaluated = [...conditionFor(input.outcome), ...(input.extraConditions ?? []).map(conditionInput)];
+  const conditions = mergeConditions(existing.filter((c) => !remove.has(c.type)), evaluated, { now: input.now, rollingSync: input.rollingSync });
   const health = healthFor(conditions);
   const same = conditionsEqual(existing, conditions) && jsonEqual(current?.health ?? {}, health) && sameResources(current, input.resources);
   if (same) return undefined;
@@ -70,4 +84,21 @@ export function nextStatus(current: ApplicationSetStatus | undefined, input: Sta
     next.resourcesCount = input.resources.count;
   }
   return next;
+}
+
+function conditionInput(c: ConditionInput): ConditionInput {
+  return { type: c.type, status: c.status, reason: c.reason, message: c.message };
+}
+
+/**
+ * `status` with `applicationStatus` replaced: `undefined` leaves it, `[]` removes it. The base the
+ * rest of a pass's status is computed from once the rollout's entries are written.
+ */
+export function withApplicationStatus(
+  status: ApplicationSetStatus | undefined,
+  entries: readonly ApplicationSetApplicationStatus[] | undefined,
+): ApplicationSetStatus | undefined {
+  if (entries === undefined) return status;
+  const { applicationStatus: _old, ...rest } = status ?? {};
+  return entries.length === 0 ? rest : { ...rest, applicationStatus: [...entries] };
 }
