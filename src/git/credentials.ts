@@ -145,12 +145,28 @@ function httpHeader(creds: RepoCredentials): string | undefined {
   return `Authorization: Basic ${basic}`;
 }
 
+/** Host settings of every git command (not per repository). */
+export interface GitHostOptions {
+  /**
+   * The SSH known_hosts file to check host keys against (Argo CD's `argocd-ssh-known-hosts-cm`);
+   * unset: ssh's own default files. Either way an unknown host key is refused unless the
+   * credentials are `insecure`.
+   */
+  readonly knownHostsFile?: string;
+}
+
+function sshHostOptions(creds: RepoCredentials, host: GitHostOptions): string {
+  if (creds.insecure === true) return " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null";
+  const file = host.knownHostsFile === undefined ? "" : ` -o UserKnownHostsFile=${shellQuote(host.knownHostsFile)}`;
+  return ` -o StrictHostKeyChecking=yes${file}`;
+}
+
 /**
  * Prepares the environment for a git command against a repository with `creds`. HTTPS gets an
  * `http.extraHeader` through GIT_CONFIG_* variables; SSH gets GIT_SSH_COMMAND with a temporary key
- * file, removed by `cleanup`.
+ * file, removed by `cleanup`, and strict host key checking unless `insecure`.
  */
-export async function prepareGitAuth(creds: RepoCredentials | undefined): Promise<GitAuth> {
+export async function prepareGitAuth(creds: RepoCredentials | undefined, host: GitHostOptions = {}): Promise<GitAuth> {
   const pairs: [string, string][] = [];
   const secrets: string[] = [];
   let keyDir: string | undefined;
@@ -166,8 +182,7 @@ export async function prepareGitAuth(creds: RepoCredentials | undefined): Promis
       keyDir = await mkdtemp(join(tmpdir(), "appset-git-key-"));
       const keyFile = join(keyDir, "id");
       await writeFile(keyFile, creds.sshPrivateKey.endsWith("\n") ? creds.sshPrivateKey : `${creds.sshPrivateKey}\n`, { mode: 0o600 });
-      const hostCheck = creds.insecure === true ? " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null" : "";
-      env["GIT_SSH_COMMAND"] = `ssh -i ${shellQuote(keyFile)} -o IdentitiesOnly=yes -o BatchMode=yes${hostCheck}`;
+      env["GIT_SSH_COMMAND"] = `ssh -i ${shellQuote(keyFile)} -o IdentitiesOnly=yes -o BatchMode=yes${sshHostOptions(creds, host)}`;
     }
   }
   const dir = keyDir;

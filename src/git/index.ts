@@ -13,6 +13,7 @@ export {
   prepareGitAuth,
   type CredentialsLookup,
   type GitAuth,
+  type GitHostOptions,
   type RepoAccess,
   type RepoCredentials,
 } from "./credentials.js";

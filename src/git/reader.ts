@@ -59,6 +59,8 @@ export interface GitRepoReaderOptions {
   /** The scrubbed base environment of every git command (see `baseGitEnv`). */
   readonly env: Readonly<Record<string, string>>;
   readonly credentials?: CredentialsLookup;
+  /** The SSH known_hosts file (`GitHostOptions.knownHostsFile`); unset: ssh's default files. */
+  readonly knownHostsFile?: string;
   /** Trees kept in memory (default 256 commits). */
   readonly maxTrees?: number;
   /** Blobs kept in memory (default 50 000). */
@@ -175,7 +177,8 @@ export class GitRepoReader implements GitReader {
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
   private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
     const { cwd, input } = at;
-    const env = await prepareGitAuth(at.auth?.creds);
+    const host = this.opts.knownHostsFile === undefined ? {} : { knownHostsFile: this.opts.knownHostsFile };
+    const env = await prepareGitAuth(at.auth?.creds, host);
     try {
       const out = await runGit(this.opts.env, args, {
         env: env.env,

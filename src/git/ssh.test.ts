@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { encodeSecretData, type Secret } from "../api/index.js";
+import { git, gitEnv, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
+import { serveGitSsh, sshKeyPair, type GitSshServer, type SshKeyPair } from "../../test/unit/generators/git-ssh.js";
+import { credentialsFromSecrets } from "./credentials.js";
+import { GIT_ERROR_REASON } from "./exec.js";
+import { GitRepoReader } from "./reader.js";
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+function repoSecret(url: string, data: Record<string, string>): Secret {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "ssh-repo", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
+    data: encodeSecretData({ url, ...data }),
+  };
+}
+
+describe("SSH repositories with a private key from a repository Secret", () => {
+  let server: GitSshServer;
+  let key: SshKeyPair;
+  let url = "";
+  let knownHosts = "";
+  let emptyKnownHosts = "";
+  beforeAll(async () => {
+    const work = makeRepo(temp, { "apps/a/config.json": '{"a":1}' });
+    const root = temp.make("appset-ssh-served-");
+    git(root, "clone", "-q", "--bare", work, join(root, "repo.git"));
+    key = sshKeyPair();
+    server = await serveGitSsh(root, key.public);
+    url = `ssh://git@127.0.0.1:${String(server.port)}/repo.git`;
+    const dir = temp.make("appset-known-hosts-");
+    knownHosts = join(dir, "known_hosts");
+    writeFileSync(knownHosts, `${server.knownHostsLine}\n`);
+    emptyKnownHosts = join(dir, "empty");
+    writeFileSync(emptyKnownHosts, "");
+  });
+  afterAll(() => server.stop());
+
+  const reader = (data: Record<string, string>, knownHostsFile?: string) =>
+    new GitRepoReader({
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      credentials: credentialsFromSecrets([repoSecret(url, data)]),
+      ...(knownHostsFile === undefined ? {} : { knownHostsFile }),
+    });
+
+  it.each([
+    // name; which key; insecure; which known_hosts file; expected failure (undefined: success)
+    { name: "the authorized key with insecure set reads the repository without any known host", wrongKey: false, insecure: true, hosts: "none", fails: undefined },
+    { name: "the authorized key reads the repository when known_hosts lists the server", wrongKey: false, insecure: false, hosts: "server", fails: undefined },
+    { name: "without insecure, a server missing from known_hosts is refused", wrongKey: false, insecure: false, hosts: "empty", fails: /Host key verification failed/ },
+    { name: "without insecure or a known_hosts file, the unknown server is refused", wrongKey: false, insecure: false, hosts: "none", fails: /Host key verification failed/ },
+    { name: "another key is refused even with insecure set", wrongKey: true, insecure: true, hosts: "none", fails: /Permission denied/ },
+  ])("$name", async ({ wrongKey, insecure, hosts, fails }) => {
+    const privateKey = wrongKey ? sshKeyPair().private : key.private;
+    const file = hosts === "server" ? knownHosts : hosts === "empty" ? emptyKnownHosts : undefined;
+    const r = reader({ sshPrivateKey: privateKey, ...(insecure ? { insecure: "true" } : {}) }, file);
+    const read = async () => {
+      const sha = await r.resolveRevision(url, "main");
+      const tree = await r.listTree(url, sha);
+      return (await r.readBlobs(url, sha, tree.filter((e) => e.type === "blob"))).map((b) => b.toString("utf8"));
+    };
+    if (fails === undefined) {
+      await expect(read()).resolves.toEqual(['{"a":1}']);
+      return;
+    }
+    const err = await read().then(
+      () => undefined,
+      (e: unknown) => e as Error & { reason?: string },
+    );
+    expect(err?.reason).toBe(GIT_ERROR_REASON);
+    expect(err?.message).toMatch(fails);
+    expect(err?.message).not.toContain(privateKey.split("\n")[1]);
+  });
+
+  it("authenticates with the key: every successful read is a verified public-key login", async () => {
+    const before = server.logins;
+    const r = reader({ sshPrivateKey: key.private, insecure: "true" });
+    await r.listTree(url, await r.resolveRevision(url, "main"));
+    expect(server.logins - before).toBe(2);
+  });
+});
