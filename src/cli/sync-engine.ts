@@ -15,7 +15,8 @@ import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLook
 import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import { createLogger, type Logger } from "../log/logger.js";
-import { probeRoutes, startHttpServer } from "../server/index.js";
+import { createRegistry } from "../metrics/index.js";
+import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
 import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
@@ -85,11 +86,14 @@ export async function syncEngineCommand(args: readonly string[], io: ControllerI
     const namespace = controllerNamespace(config, io.env);
     const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
     const engine = buildSyncEngine({ config, env: io.env, logger, clock, client, namespace, credentials });
-    const probe = await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" });
-    logger.info({ namespace, probe: probe.url }, "sync engine starting");
+    const servers = [
+      await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" }),
+      await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(createRegistry({ processMetrics: true })), logger, clock, name: "metrics" }),
+    ];
+    logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
     const end = await runEngine(engine, { config, client, namespace, logger, clock }, stop.signal);
     await engine.stop();
-    await probe.close();
+    await Promise.all(servers.map((srv) => srv.close()));
     await client.transport.close();
     logger.info({ end }, "sync engine stopped");
     return end === "lost" ? 1 : 0;

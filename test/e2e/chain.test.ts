@@ -11,7 +11,7 @@ import { controllerNamespace, eventually, sharedClient, spawnController, type Co
 const temp = new TempDirs();
 let client: KubeApiClient;
 let ns: string;
-let proc: ControllerProcess | undefined;
+const procs: ControllerProcess[] = [];
 
 beforeAll(async () => {
   client = sharedClient();
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (proc !== undefined && proc.child.exitCode === null) proc.child.kill("SIGKILL");
+  for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
   await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
   await client.transport.close();
   temp.cleanup();
@@ -35,7 +35,8 @@ describe("appset controller --enable-sync-engine", () => {
       "apps/blue/second.yaml": configMap("blue-second", "1"),
       "apps/green/first.yaml": configMap("green-first", "0"),
     });
-    proc = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--enable-sync-engine"]);
+    const proc = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--enable-sync-engine"]);
+    procs.push(proc);
     await proc.waitForLog("caches synced, starting workers");
     await client.create(resources.ApplicationSets, {
       apiVersion: "argoproj.io/v1alpha1",
@@ -84,5 +85,17 @@ describe("appset controller --enable-sync-engine", () => {
     expect(apps.map((a) => a.metadata?.name).sort()).toEqual(["blue", "green"]);
     proc.child.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
+  });
+});
+
+describe("appset sync-engine", () => {
+  it("runs on its own: serves health and metrics, and exits 0 on SIGTERM", async () => {
+    const engine = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"], "sync-engine");
+    procs.push(engine);
+    const start = await engine.waitForLog("sync engine starting");
+    expect((await fetch(`${String(start["probe"])}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${String(start["metrics"])}/metrics`)).text()).toContain("process_resident_memory_bytes");
+    engine.child.kill("SIGTERM");
+    expect(await engine.exited).toBe(0);
   });
 });

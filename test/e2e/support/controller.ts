@@ -126,9 +126,12 @@ export interface ControllerProcess {
   waitForLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
 
-/** Starts `appset controller ARGS` (through tsx, as one Node process) against the shared control plane. */
-export function spawnController(args: readonly string[]): ControllerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "controller", "--kubeconfig", inject("kubeconfigPath"), ...args], {
+/**
+ * Starts `appset controller ARGS` (or another subcommand that takes the controller's flags, such as
+ * `sync-engine`) through tsx, as one Node process, against the shared control plane.
+ */
+export function spawnController(args: readonly string[], command = "controller"): ControllerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", inject("kubeconfigPath"), ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const logs: Array<Record<string, unknown>> = [];
