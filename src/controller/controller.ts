@@ -56,6 +56,7 @@ export interface ControllerOptions {
   /** `--concurrent-application-updates`. */
   readonly concurrentApplicationUpdates: number;
   readonly dryRun: boolean;
+  /** `--enable-progressive-syncs` (also on when `settings.progressiveSyncs` is set). */
   readonly progressiveSyncs: boolean;
   readonly events?: EventSink;
   readonly metrics?: QueueMetrics & WorkerMetrics;
@@ -79,8 +80,11 @@ export class AppSetController {
   readonly projects: Informer<AppProject>;
   private readonly pool: WorkerPool;
   private readonly allowed: (namespace: string) => boolean;
+  /** Progressive syncs, for the planner and the watch predicates alike. */
+  private readonly progressiveSyncs: boolean;
 
   constructor(private readonly opts: ControllerOptions) {
+    this.progressiveSyncs = opts.progressiveSyncs || opts.settings.progressiveSyncs === true;
     const patterns = [...opts.appSetNamespaces, opts.namespace];
     this.allowed = namespaceMatcher(patterns);
     const scope = opts.appSetNamespaces.length === 0 ? opts.namespace : undefined;
@@ -107,7 +111,7 @@ export class AppSetController {
       caches: this.caches(),
       generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }),
       executor,
-      settings: { ...opts.settings, progressiveSyncs: opts.settings.progressiveSyncs ?? opts.progressiveSyncs },
+      settings: { ...opts.settings, progressiveSyncs: this.progressiveSyncs },
       clock: opts.clock,
       ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
     });
@@ -157,7 +161,7 @@ export class AppSetController {
     const h: HandlerOptions = {
       enqueue: (key) => this.queue.add(key),
       allowed: this.allowed,
-      progressiveSyncs: this.opts.progressiveSyncs,
+      progressiveSyncs: this.progressiveSyncs,
       appSets: () => this.appSets.list(),
     };
     watchAppSets(this.appSets, h);
