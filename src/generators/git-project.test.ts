@@ -56,6 +56,7 @@ describe("the spec-level project check of the Git generator", () => {
     { name: "a malformed project is an error, not an absent one", ports: () => objectPorts([project("team-a", { sourceRepos: "not-a-list" })]), proj: "team-a", want: /^error getting project team-a: .*sourceRepos/ },
     { name: "a templated project is not looked up", ports: () => kubePorts([]), proj: "{{path.basename}}", want: ["apps/a"] },
     { name: "without a projects port the check is skipped", ports: (): GeneratorPorts => ({ git: reader }), proj: "team-a", want: ["apps/a"] },
+    { name: "an object list holding no AppProject at all skips the check (an offline preview)", ports: () => objectPorts([]), proj: "team-a", want: ["apps/a"] },
   ])("$name", async ({ ports, proj, want }) => {
     const run = gitGenerator.generate(spec, withProject(proj), context(ports()));
     if (Array.isArray(want)) await expect(run.then((ps) => ps.map((p) => p["path"]))).resolves.toEqual(want);
@@ -69,7 +70,7 @@ describe("the spec-level project check of the Git generator", () => {
   });
 
   it("checks the project before anything else, so an empty generator still reports the missing project", async () => {
-    await expect(gitGenerator.generate({ repoURL: repo, revision: "HEAD" }, withProject("team-a"), context(objectPorts([])))).rejects.toThrow(missing);
+    await expect(gitGenerator.generate({ repoURL: repo, revision: "HEAD" }, withProject("team-a"), context(kubePorts([])))).rejects.toThrow(missing);
   });
 
   it.each([

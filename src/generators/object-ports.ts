@@ -15,7 +15,11 @@ export interface ObjectPorts {
   readonly configMaps: ConfigMapReader;
   readonly secrets: SecretReader;
   readonly resources: DuckResourceLister;
-  readonly projects: AppProjectReader;
+  /**
+   * AppProjects. Absent for a fixed object list holding no AppProject at all (an offline preview
+   * that models no projects), so the Git generator's project check is skipped there.
+   */
+  readonly projects?: AppProjectReader;
   /** Every Secret (repository credentials are looked up among them). */
   readonly allSecrets: () => Promise<Secret[]>;
 }
@@ -46,7 +50,23 @@ function pluralMatches(obj: KubeObject, r: DuckResource): boolean {
   return obj.apiVersion === apiVersion && [kind, `${kind}s`, `${kind}es`].includes(r.plural.toLowerCase());
 }
 
-/** Ports over a fixed list of objects (namespaces other than `namespace` are ignored, unset counts as it). */
+function isAppProject(o: KubeObject): boolean {
+  return o.kind === APP_PROJECT.kind && o.apiVersion === `${APP_PROJECT.group}/${APP_PROJECT.version}`;
+}
+
+function projectsFrom(local: readonly KubeObject[]): AppProjectReader {
+  return {
+    getAppProject: (name) => {
+      const obj = local.find((o) => isAppProject(o) && o.metadata?.name === name);
+      return obj === undefined ? Promise.resolve(undefined) : Promise.resolve().then(() => toAppProject(obj));
+    },
+  };
+}
+
+/**
+ * Ports over a fixed list of objects (namespaces other than `namespace` are ignored, unset counts
+ * as it). When the list holds no AppProject at all, there is no `projects` port.
+ */
 export function portsFromObjects(objects: readonly KubeObject[], namespace: string): ObjectPorts {
   const local = objects.filter((o) => (o.metadata?.namespace ?? namespace) === namespace);
   const secrets = local.filter((o) => o.kind === "Secret").flatMap((o) => toSecret(o) ?? []);
@@ -61,12 +81,7 @@ export function portsFromObjects(objects: readonly KubeObject[], namespace: stri
       },
     },
     secrets: { getSecret: (name) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
-    projects: {
-      getAppProject: (name) => {
-        const obj = local.find((o) => o.kind === "AppProject" && o.apiVersion === "argoproj.io/v1alpha1" && o.metadata?.name === name);
-        return obj === undefined ? Promise.resolve(undefined) : Promise.resolve().then(() => toAppProject(obj));
-      },
-    },
+    ...(objects.some(isAppProject) ? { projects: projectsFrom(local) } : {}),
     resources: {
       list: (r, select) => {
         const matcher = compileSelector(select.labelSelector, { strictValues: true, operatorNoun: "label" });
