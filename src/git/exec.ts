@@ -46,7 +46,9 @@ export function baseGitEnv(inherited: Readonly<Record<string, string | undefined
     ...env,
     GIT_TERMINAL_PROMPT: "0",
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
+    // A file that never exists: git reads no user configuration, and a stray `git config --global`
+    // fails instead of replacing a shared file (such as /dev/null) with its own.
+    GIT_CONFIG_GLOBAL: "/nonexistent/appset/gitconfig",
     GIT_ASKPASS: "",
     SSH_ASKPASS: "",
     LC_ALL: "C",
