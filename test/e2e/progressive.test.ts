@@ -3,6 +3,7 @@
  * the Application controller's part (reconciling the Applications and reporting their status) is
  * played by the test. The first step's Application gets a sync operation and the others do not, and
  * the ApplicationSet's `status.applicationStatus` lists every Application with its step and status.
+ * With `deletionOrder: Reverse` the Applications are deleted one at a time, last step first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";
@@ -27,8 +28,9 @@ const step = (env: string, maxUpdate?: number | string) => ({
 });
 
 /** The seed's example: dev all at once, qa by hand, prod 10% at a time. */
-function rollingAppSet(ns: string) {
-  const set = listAppSet("guestbook", ns, ["dev", "qa", "prod"], { strategy: { type: "RollingSync", rollingSync: { steps: [step("dev"), step("qa", 0), step("prod", "10%")] } } });
+function rollingAppSet(ns: string, deletionOrder?: string) {
+  const strategy = { type: "RollingSync", rollingSync: { steps: [step("dev"), step("qa", 0), step("prod", "10%")] }, ...(deletionOrder ? { deletionOrder } : {}) };
+  const set = listAppSet("guestbook", ns, ["dev", "qa", "prod"], { strategy });
   const spec = set["spec"] as { template: { metadata: Record<string, unknown> } };
   spec.template.metadata = { name: "engineering-{{name}}-guestbook", labels: { envLabel: "env-{{name}}" } };
   return set;
@@ -77,4 +79,32 @@ describe("progressive syncs", () => {
       await run.stop();
     }
   });
+
+  it("with deletionOrder Reverse adds the finalizer and deletes the Applications one at a time, last step first", async () => {
+    const ns = await controllerNamespace(client, "ps-reverse");
+    namespaces.push(ns);
+    const run = await startController({ namespace: ns, settings: { progressiveSyncs: true } });
+    const key = (n: string) => ({ namespace: ns, name: `engineering-${n}-guestbook` });
+    const terminating = async (): Promise<string[]> =>
+      [...(await applications(client, ns)).values()].filter((a) => a.metadata.deletionTimestamp != null).map((a) => a.metadata.name ?? "");
+    try {
+      await client.create(resources.ApplicationSets, rollingAppSet(ns, "Reverse"));
+      await eventually("the finalizer", async () => ((await readAppSet(client, ns, "guestbook")).metadata.finalizers?.includes("resources-finalizer.argocd.argoproj.io") ? true : undefined));
+      await eventually("the Applications", async () => ((await applications(client, ns)).size === 3 ? true : undefined));
+      await client.delete(resources.ApplicationSets, { namespace: ns, name: "guestbook" });
+      // The Applications keep their resources finalizer (no Application controller runs here): the test releases each one.
+      for (const env of ["prod", "qa", "dev"]) {
+        const name = key(env).name;
+        expect(await eventually(`${name} terminating`, async () => {
+          const t = await terminating();
+          return t.length > 0 ? t : undefined;
+        }, 25_000)).toEqual([name]);
+        await client.patch(resources.Applications, key(env), { type: "merge", body: { metadata: { finalizers: null } } });
+        await eventually(`${name} gone`, async () => ((await applications(client, ns)).has(name) ? undefined : true));
+      }
+      await eventually("the ApplicationSet gone", async () => (await readAppSet(client, ns, "guestbook").then(() => undefined, () => true)));
+    } finally {
+      await run.stop();
+    }
+  }, 90_000);
 });
