@@ -156,6 +156,21 @@ describe("planAppSet with progressive syncs", () => {
     expect(plan.writes.map((w) => [w.name, w.desired.annotations["argocd.argoproj.io/refresh"]])).toEqual([[appName("qa"), "normal"]]);
   });
 
+  it.each([
+    { name: "a template change resets a Healthy entry to Waiting", ignore: [], want: ["Waiting", "Application has pending changes (spec differs), setting status to Waiting"] },
+    { name: "a change only in a field ignoreApplicationDifferences names leaves a Healthy entry Healthy", ignore: [{ jsonPointers: ["/spec/source/targetRevision"] }], want: ["Healthy", ""] },
+  ])("$name", ({ ignore, want }) => {
+    const base = rolling({ steps: [envStep("dev")], status: [entry("dev", "Healthy", "1")] });
+    const set = { ...base, spec: { ...base.spec, ignoreApplicationDifferences: ignore } };
+    const dev = liveApp(set, "dev");
+    const synced = { ...dev, status: { ...dev.status, sync: { ...dev.status?.sync, status: "Synced" } } } as Application;
+    const source = { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" };
+    const changed = rendered(appName("dev"), { metadata: { labels: { envLabel: "env-dev" } }, spec: { ...templateSpec, source } });
+    const plan = planAppSet(snapshot({ appSet: set, owned: [synced], generation: generated([changed]) }), NOW, settings(ON));
+    const e = (plan.applicationStatus ?? set.status?.applicationStatus)?.[0];
+    expect([e?.status, e?.message]).toEqual(want);
+  });
+
   it("adds the ApplicationSet finalizer for Reverse deletion only with the flag on", () => {
     const reverse = rolling({ reverse: true });
     const snap = snapshot({ appSet: reverse, generation: generated([]) });

@@ -8,9 +8,16 @@
 import { Annotation, Finalizer, RefreshType, Reason, type ApplicationSet, type ApplicationSetStatus } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { needsFinalizer, planRollout, type PlannedApp, type RolloutDecision } from "../progressivesync/index.js";
-import type { DesiredApp } from "./desired.js";
-import { jsonEqual, type JsonObject } from "./json.js";
+import {
+  defaultSpecsEquivalent,
+  needsFinalizer,
+  planRollout,
+  type PlannedApp,
+  type RolloutDecision,
+  type SpecsEquivalent,
+} from "../progressivesync/index.js";
+import { ignorePathsFor, type DesiredApp } from "./desired.js";
+import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "./json.js";
 import { EMPTY_PLAN, type Plan } from "./plantypes.js";
 import { REQUEUE_ON_ERROR_MS } from "./requeue.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";
@@ -27,8 +34,27 @@ export function rolloutFor(s: AppSetSnapshot, valid: readonly RenderedApplicatio
     desired: valid,
     current: s.owned,
     now,
-    config: { progressiveSyncsEnabled: settings.progressiveSyncs === true, ...(grace !== undefined ? { refreshGracePeriodMs: grace } : {}) },
+    config: {
+      progressiveSyncsEnabled: settings.progressiveSyncs === true,
+      specsEquivalent: specsEquivalentFor(s.appSet),
+      ...(grace !== undefined ? { refreshGracePeriodMs: grace } : {}),
+    },
   });
+}
+
+/**
+ * The "spec differs" comparison of §5.4 with the ApplicationSet's `ignoreApplicationDifferences`
+ * applied: ignored spec fields take their live values before the normalised specs are compared.
+ */
+export function specsEquivalentFor(appSet: ApplicationSet): SpecsEquivalent {
+  const rules = appSet.spec.ignoreApplicationDifferences ?? [];
+  if (rules.length === 0) return defaultSpecsEquivalent;
+  return (desiredSpec, live) => {
+    const from = { spec: live.spec as unknown as Json };
+    const target: JsonObject = { spec: structuredClone(desiredSpec) as Json };
+    for (const p of ignorePathsFor(rules, live.metadata.name ?? "")) if (p[0] === "spec") setPath(target, p, structuredClone(getPath(from, p)));
+    return defaultSpecsEquivalent(target["spec"], live);
+  };
 }
 
 /** The desired Application with what the rollout attaches: the sync operation (never cleared) and the refresh annotation. */
