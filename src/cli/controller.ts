@@ -122,6 +122,7 @@ async function build(rt: Runtime): Promise<Process> {
       preservedAnnotations: config.preservedAnnotations,
       preservedLabels: config.preservedLabels,
       maxResourcesStatusCount: config.maxResourcesStatusCount,
+      refreshGracePeriodMs: config.refreshGracePeriodSeconds * 1000,
       inClusterEnabled: true,
     },
     generate: generation(rt, client, namespace, { metrics: appSetMetrics, credentials }),
