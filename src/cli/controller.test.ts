@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { controllerCommand, type ControllerIO } from "./controller.js";
+import { controllerCommand } from "./controller.js";
+import type { ControllerIO } from "./process.js";
 
 function io(env: Readonly<Record<string, string | undefined>> = {}) {
   const out: string[] = [];

@@ -8,8 +8,8 @@
  */
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { SystemClock, type Clock } from "../clock/index.js";
-import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
+import type { Clock } from "../clock/index.js";
+import type { Config, Env } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
 import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
@@ -17,36 +17,17 @@ import { createRegistry as createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, 
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
-import { createLogger, type Logger } from "../log/logger.js";
+import type { Logger } from "../log/logger.js";
 import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
+import { runProcess, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
 import { buildSyncEngine } from "./sync-engine.js";
 
 /** How long running reconciles may finish after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
-
-/** The process surroundings (injected so tests can run the command in-process). */
-export interface ControllerIO {
-  out(s: string): void;
-  err(s: string): void;
-  readonly env: Env;
-  /** Registers a handler for SIGTERM/SIGINT; returns a function that unregisters it. */
-  onSignal(handler: (signal: string) => void): () => void;
-}
-
-/** Registers `handler` for SIGTERM and SIGINT on the current process. */
-export function processSignals(handler: (signal: string) => void): () => void {
-  const on = (sig: NodeJS.Signals): void => handler(sig);
-  process.on("SIGTERM", on);
-  process.on("SIGINT", on);
-  return () => {
-    process.off("SIGTERM", on);
-    process.off("SIGINT", on);
-  };
-}
 
 /** Where the kubeconfig comes from: `--kubeconfig` (and `--context`), else the default chain. */
 export function kubeSource(config: Config): KubeConfigSource {
@@ -172,38 +153,13 @@ async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise
 }
 
 /** Runs `appset controller ARGS`; resolves to the exit code. */
-export async function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
-  const parsed = parseConfig(args, io.env);
-  if (parsed.kind === "help") {
-    io.out(parsed.text);
-    return 0;
-  }
-  if (parsed.kind === "error") {
-    io.err(`appset controller: ${parsed.message}\n`);
-    return 1;
-  }
-  const config = parsed.config;
-  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat });
-  for (const w of parsed.warnings) logger.warn(w);
-  const clock = new SystemClock();
-  const stop = new AbortController();
-  const unregister = io.onSignal((sig) => {
-    logger.info({ signal: sig }, "shutting down");
-    stop.abort(new Error(sig));
-  });
-  try {
-    const rt: Runtime = { config, env: io.env, logger, clock };
+export function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
+  return runProcess({ command: "appset controller", title: "applicationset controller" }, args, io, async (rt) => {
     const p = await build(rt);
-    const end = await runLeading(p, rt, stop.signal);
+    const end = await runLeading(p, rt, rt.signal);
     await Promise.all([p.controller.stop(STOP_GRACE_MS), p.engine?.stop()]);
     await Promise.all(p.servers.map((s) => s.close()));
     await p.client.transport.close();
-    logger.info({ end }, "applicationset controller stopped");
-    return end === "lost" ? 1 : 0;
-  } catch (err) {
-    logger.error({ error: errorMessage(err) }, "applicationset controller failed");
-    return 1;
-  } finally {
-    unregister();
-  }
+    return end;
+  });
 }

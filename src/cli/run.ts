@@ -3,7 +3,8 @@
  */
 import { readFileSync } from "node:fs";
 import { text } from "node:stream/consumers";
-import { controllerCommand, processSignals } from "./controller.js";
+import { controllerCommand } from "./controller.js";
+import { processSignals } from "./process.js";
 import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
 import { rolloutCommand } from "./rollout.js";

@@ -7,20 +7,20 @@
  */
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { SystemClock, type Clock } from "../clock/index.js";
-import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
-import { errorMessage } from "../errors.js";
+import type { Clock } from "../clock/index.js";
+import type { Config, Env } from "../config/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
 import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
-import { createLogger, type Logger } from "../log/logger.js";
+import type { Logger } from "../log/logger.js";
 import { createRegistry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
 import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
-import { controllerNamespace, kubeSource, type ControllerIO } from "./controller.js";
+import { controllerNamespace, kubeSource } from "./controller.js";
+import { runProcess, type ControllerIO } from "./process.js";
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
@@ -65,44 +65,24 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
 }
 
 /** Runs `appset sync-engine ARGS` (the controller's flags); resolves to the exit code. */
-export async function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
-  const parsed = parseConfig(args, io.env);
-  if (parsed.kind === "help") {
-    io.out(parsed.text);
-    return 0;
-  }
-  if (parsed.kind === "error") {
-    io.err(`appset sync-engine: ${parsed.message}\n`);
-    return 1;
-  }
-  const config = parsed.config;
-  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat });
-  for (const w of parsed.warnings) logger.warn(w);
-  const clock = new SystemClock();
-  const stop = new AbortController();
-  const unregister = io.onSignal((sig) => stop.abort(new Error(sig)));
-  try {
+export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
+  return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
+    const { config, logger, clock } = rt;
     const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
-    const namespace = controllerNamespace(config, io.env);
+    const namespace = controllerNamespace(config, rt.env);
     const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
-    const engine = buildSyncEngine({ config, env: io.env, logger, clock, client, namespace, credentials });
+    const engine = buildSyncEngine({ ...rt, client, namespace, credentials });
     const servers = [
       await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" }),
       await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(createRegistry({ processMetrics: true })), logger, clock, name: "metrics" }),
     ];
     logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
-    const end = await runEngine(engine, { config, client, namespace, logger, clock }, stop.signal);
+    const end = await runEngine(engine, { config, client, namespace, logger, clock }, rt.signal);
     await engine.stop();
     await Promise.all(servers.map((srv) => srv.close()));
     await client.transport.close();
-    logger.info({ end }, "sync engine stopped");
-    return end === "lost" ? 1 : 0;
-  } catch (err) {
-    logger.error({ error: errorMessage(err) }, "sync engine failed");
-    return 1;
-  } finally {
-    unregister();
-  }
+    return end;
+  });
 }
 
 async function runEngine(
