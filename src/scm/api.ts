@@ -152,6 +152,20 @@ export async function memoPath(t: ApiTarget, at: { scope: string; repo: Reposito
   return found;
 }
 
+/**
+ * Whether `path` exists on the repository's branch, by the GitHub-style contents API that GitHub and
+ * Gitea share (`repos/{owner}/{repo}/contents/{path}?ref=`): 404 means no; remembered per commit.
+ */
+export function contentsPathExists(t: ApiTarget, scope: string, repo: Repository, path: string): Promise<boolean> {
+  return memoPath(t, { scope, repo, path }, async () => {
+    const p = `repos/${seg(repo.organization)}/${seg(repo.repository)}/contents/${path.split("/").map(seg).join("/")}?ref=${seg(repo.branch)}`;
+    const res = await get(t, p, "/repos/{owner}/{repo}/contents/{path}");
+    if (res.status === 404) return false;
+    if (res.status < 200 || res.status > 299) throw apiError("GET", joinUrl(t.baseUrl, p), res);
+    return true;
+  });
+}
+
 /** Argo CD's `fmt.Errorf(prefix + ": %w", err)`, keeping a rate-limit error's type. */
 export function wrap(prefix: string, err: unknown): Error {
   if (err instanceof ScmApiError) return new ScmApiError(err.status, `${prefix}: ${err.message}`);

@@ -4,7 +4,7 @@
  * requests (first page, as Argo CD) for the Pull Request generator. Repository listings follow the
  * `Link` header rather than stopping at the first page.
  */
-import { apiError, arr, at, get, getJson, getJsonOr404, joinUrl, listByLink, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
+import { contentsPathExists, arr, at, getJson, getJsonOr404, listByLink, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
 import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
 
@@ -61,13 +61,7 @@ export class GiteaScm implements ScmProviderService {
   }
 
   async repoHasPath(repo: Repository, path: string): Promise<boolean> {
-    return memoPath(this.t, { scope: `gitea ${this.t.baseUrl} ${credentialIdentity(this.t.headers)}`, repo, path }, async () => {
-      const p = `repos/${seg(repo.organization)}/${seg(repo.repository)}/contents/${path.split("/").map(seg).join("/")}?ref=${seg(repo.branch)}`;
-      const res = await get(this.t, p, "/repos/{owner}/{repo}/contents/{path}");
-      if (res.status === 404) return false;
-      if (res.status < 200 || res.status > 299) throw apiError("GET", joinUrl(this.t.baseUrl, p), res);
-      return true;
-    });
+    return contentsPathExists(this.t, `gitea ${this.t.baseUrl} ${credentialIdentity(this.t.headers)}`, repo, path);
   }
 }
 

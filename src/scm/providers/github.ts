@@ -7,7 +7,7 @@
  * reused without a call (for at most `branchMemoMs`), and path checks are remembered per commit
  * SHA. An unchanged organisation therefore costs one conditional request per 100 repositories.
  */
-import { apiError, arr, at, get, getJsonOr404, joinUrl, listByLink, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
+import { contentsPathExists, arr, at, getJsonOr404, listByLink, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
 import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
 
@@ -107,13 +107,7 @@ export class GithubScm implements ScmProviderService {
   }
 
   async repoHasPath(repo: Repository, path: string): Promise<boolean> {
-    return memoPath(this.t, { scope: `github ${this.identity}`, repo, path }, async () => {
-      const p = `repos/${seg(repo.organization)}/${seg(repo.repository)}/contents/${path.split("/").map(seg).join("/")}?ref=${seg(repo.branch)}`;
-      const res = await get(this.t, p, "/repos/{owner}/{repo}/contents/{path}");
-      if (res.status === 404) return false;
-      if (res.status < 200 || res.status > 299) throw apiError("GET", joinUrl(this.t.baseUrl, p), res);
-      return true;
-    });
+    return contentsPathExists(this.t, `github ${this.identity}`, repo, path);
   }
 }
 

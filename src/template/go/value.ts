@@ -86,9 +86,8 @@ export function elemType(container: string): string {
   return container.slice(close + 1);
 }
 
-/** Go's type name of a value, as %T and reflect print it. */
-export function typeName(v: GoValue): string {
-  if (v === undefined || v === null) return "<nil>";
+/** The name of a basic value (string, JSON number, bool, Go integer): its type and kind alike. */
+function basicName(v: string | number | boolean | GoInt): string {
   switch (typeof v) {
     case "string":
       return "string";
@@ -96,8 +95,15 @@ export function typeName(v: GoValue): string {
       return "float64";
     case "boolean":
       return "bool";
+    default:
+      return v.kind;
   }
-  if (v instanceof GoInt) return v.kind;
+}
+
+/** Go's type name of a value, as %T and reflect print it. */
+export function typeName(v: GoValue): string {
+  if (v === undefined || v === null) return "<nil>";
+  if (typeof v !== "object" || v instanceof GoInt) return basicName(v);
   if (Array.isArray(v)) return (v)[GOTYPE] ?? IFACE_SLICE;
   if (isSpecial(v)) return v.goType;
   return (v)[GOTYPE] ?? IFACE_MAP;
@@ -106,15 +112,7 @@ export function typeName(v: GoValue): string {
 /** Go's reflect.Kind name of a value. */
 export function kindName(v: GoValue): string {
   if (v === undefined || v === null) return "invalid";
-  switch (typeof v) {
-    case "string":
-      return "string";
-    case "number":
-      return "float64";
-    case "boolean":
-      return "bool";
-  }
-  if (v instanceof GoInt) return v.kind;
+  if (typeof v !== "object" || v instanceof GoInt) return basicName(v);
   if (Array.isArray(v)) return "slice";
   if (isSpecial(v)) return v.goKind;
   return "map";
