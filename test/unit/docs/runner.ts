@@ -27,7 +27,7 @@ function code(part: DocPart, kind: string): FencedBlock {
 const isData = (lang: string): boolean => ["yaml", "yml", "json"].includes(lang);
 
 const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
-  file: async (page, part, m) => {
+  file: (page, part, m) => {
     const block = code(part, "file");
     const name = m.args[0];
     if (name === undefined) throw new Error("file needs a name");
@@ -56,6 +56,7 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     const block = code(part, "output");
     if (page.last === undefined) throw new Error("output without a command run before it");
     const got = page.last.code === 0 ? page.last.stdout : page.last.stderr;
+    page.outputs.set(block.line, got);
     const ok = m.args[0] === "excerpt" ? got.includes(block.text) : got === block.text;
     if (!ok) throw new Error(`the output of ${page.last.command} differs from the page.\n--- documented\n${block.text}--- actual\n${got}`);
     return Promise.resolve();
@@ -108,6 +109,8 @@ export class PageRun {
   readonly dir = mkdtempSync(join(tmpdir(), "appset-docs-"));
   readonly servers: Server[] = [];
   last: CommandResult | undefined;
+  /** The actual output behind each `output` block, by the line of its opening fence. */
+  readonly outputs = new Map<number, string>();
 
   constructor(readonly doc: string) {}
 
