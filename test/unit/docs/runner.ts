@@ -11,11 +11,11 @@ import { errorMessage } from "../../../src/errors.js";
 import { REPO_ROOT } from "../deploy/kustomize.js";
 import { checkCommand, runCommand, splitCommands, type CommandResult } from "./commands.js";
 import { docParts, MARKED_LANGUAGES, type DocPart, type FencedBlock, type Marker } from "./markdown.js";
-import { checkTemplateTable, controllerMetrics, documentedMetrics } from "./tables.js";
+import { checkFunctionList, checkTemplateTable, controllerMetrics, documentedMetrics } from "./tables.js";
 import { validateYaml } from "./validate.js";
 
 /** The marker kinds and what each does (the table of docs/README.md lists the same). */
-export const MARKER_KINDS = ["file", "yaml", "run", "output", "check", "tested-by", "template", "metrics", "plugin-server"] as const;
+export const MARKER_KINDS = ["file", "yaml", "run", "output", "check", "tested-by", "template", "metrics", "functions", "plugin-server"] as const;
 
 type Handler = (page: PageRun, part: DocPart, marker: Marker) => Promise<void>;
 
@@ -84,6 +84,11 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     const want = JSON.stringify(await controllerMetrics(), null, 1);
     const got = JSON.stringify(documentedMetrics(part), null, 1);
     if (want !== got) throw new Error(`the metrics table differs from the registered metrics.\n--- documented\n${got}\n--- registered\n${want}`);
+  },
+  functions: (_page, part, m) => {
+    const failures = checkFunctionList(code(part, "functions").text, m.args[0]);
+    if (failures.length > 0) throw new Error(failures.join("\n"));
+    return Promise.resolve();
   },
   "plugin-server": async (page, part, m) => {
     const body = code(part, "plugin-server").text;

@@ -6,6 +6,7 @@
 import { LEASE_NAME } from "../../../src/leader/index.js";
 import { AppSetMetrics, ControllerMetrics, createRegistry } from "../../../src/metrics/index.js";
 import { TemplateEngine } from "../../../src/template/index.js";
+import { ARGO_FUNC_MAP } from "../../../src/template/functions/index.js";
 import { errorMessage } from "../../../src/errors.js";
 import type { TableBlock } from "./markdown.js";
 
@@ -80,4 +81,39 @@ export function documentedMetrics(table: TableBlock): MetricRow[] {
   return table.rows
     .map((r) => ({ name: codeSpan(r[n] ?? ""), type: r[t] ?? "", labels: spans(r[l] ?? "") }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Whether the function `name` exists and, called, fails with "not supported". */
+function unsupported(name: string): boolean {
+  const fn = ARGO_FUNC_MAP[name];
+  if (fn === undefined) return false;
+  try {
+    fn.call([], { now: () => 0, random: () => 0, charge: () => undefined });
+    return false;
+  } catch (err) {
+    return errorMessage(err).includes("not supported");
+  }
+}
+
+/**
+ * Checks a list of goTemplate function names (whitespace-separated): with no mode, the list is
+ * exactly the engine's function map; `absent`, none of them is in it; `unsupported`, each is in it
+ * and fails with "not supported".
+ */
+export function checkFunctionList(text: string, mode: string | undefined): string[] {
+  const names = text.split(/\s+/).filter((w) => w !== "");
+  const known = Object.keys(ARGO_FUNC_MAP);
+  switch (mode) {
+    case undefined: {
+      const missing = known.filter((k) => !names.includes(k));
+      const extra = names.filter((n) => !known.includes(n));
+      return [...missing.map((m) => `${m} is available but not listed`), ...extra.map((e) => `${e} is listed but not available`)];
+    }
+    case "absent":
+      return names.filter((n) => known.includes(n)).map((n) => `${n} is listed as removed but is available`);
+    case "unsupported":
+      return names.filter((n) => !unsupported(n)).map((n) => `${n} does not fail with "not supported"`);
+    default:
+      return [`unknown functions mode ${mode}`];
+  }
 }
