@@ -23,9 +23,11 @@ import {
 } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
+import type { CredentialsLookup } from "../git/index.js";
 import { Informer, resources, type KubeClient, type KubeObject, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
+import { RepoCredentialsCache, REPO_SECRET_SELECTOR } from "./credentials.js";
 import { KubeEventSink, type EventSink } from "./events.js";
 import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type HandlerOptions } from "./handlers.js";
 import { namespaceMatcher, ownerKey } from "./predicates.js";
@@ -48,14 +50,20 @@ export interface ControllerOptions {
   readonly settings: PlanSettings;
   /**
    * Runs the generators. Receives the cache-backed cluster Secret lister, so the Cluster generator
-   * reads the same cache the controller watches.
+   * reads the same cache the controller watches, and repository credentials that follow the
+   * repository Secrets.
    */
-  readonly generate: (clusters: ClusterSecretLister) => GenerateFn;
+  readonly generate: (clusters: ClusterSecretLister, credentials: CredentialsLookup) => GenerateFn;
   /** `--concurrent-reconciliations`. */
   readonly concurrentReconciliations: number;
   /** `--concurrent-application-updates`. */
   readonly concurrentApplicationUpdates: number;
   readonly dryRun: boolean;
+  /**
+   * `--cache-sync-period` (ms; 0 or absent: never): every informer relists from the apiserver this
+   * often, so a change whose watch event was lost is still reconciled.
+   */
+  readonly cacheSyncPeriodMs?: number;
   /** `--enable-progressive-syncs` (also on when `settings.progressiveSyncs` is set). */
   readonly progressiveSyncs: boolean;
   readonly events?: EventSink;
@@ -78,6 +86,10 @@ export class AppSetController {
   readonly apps: Informer<Application>;
   readonly secrets: Informer<Secret>;
   readonly projects: Informer<AppProject>;
+  /** Repository and repo-creds Secrets of the controller namespace. */
+  readonly repoSecrets: Informer<Secret>;
+  /** Repository credentials that follow {@link repoSecrets}. */
+  readonly credentials: CredentialsLookup;
   private readonly pool: WorkerPool;
   private readonly allowed: (namespace: string) => boolean;
   /** Progressive syncs, for the planner and the watch predicates alike. */
@@ -89,11 +101,13 @@ export class AppSetController {
     this.allowed = namespaceMatcher(patterns);
     const scope = opts.appSetNamespaces.length === 0 ? opts.namespace : undefined;
     const log = opts.logger.child({ component: "informer" });
-    const common = { source: opts.client, clock: opts.clock, log };
+    const common = { source: opts.client, clock: opts.clock, log, resyncPeriodMs: opts.cacheSyncPeriodMs ?? 0 };
     this.appSets = new Informer({ ...common, resource: resources.ApplicationSets, namespace: scope, parse: parser(parseApplicationSet) });
     this.apps = new Informer({ ...common, resource: resources.Applications, namespace: scope, parse: parser(parseApplication) });
     this.secrets = new Informer({ ...common, resource: resources.Secrets, namespace: opts.namespace, labelSelector: `${Label.SecretType}=${SecretType.Cluster}`, parse: parser(parseSecret) });
     this.projects = new Informer({ ...common, resource: resources.AppProjects, namespace: opts.namespace, parse: parser(parseAppProject) });
+    this.repoSecrets = new Informer({ ...common, resource: resources.Secrets, namespace: opts.namespace, labelSelector: REPO_SECRET_SELECTOR, parse: parser(parseSecret) });
+    this.credentials = new RepoCredentialsCache(this.repoSecrets).lookup;
     this.apps.addIndex(OWNER_INDEX, (a) => {
       const k = ownerKey(a);
       return k === undefined ? [] : [k];
@@ -109,7 +123,7 @@ export class AppSetController {
     });
     const reconciler = new AppSetReconciler({
       caches: this.caches(),
-      generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }),
+      generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }, this.credentials),
       executor,
       settings: { ...opts.settings, progressiveSyncs: this.progressiveSyncs },
       clock: opts.clock,
@@ -172,7 +186,7 @@ export class AppSetController {
 
   /** Starts the informers, waits until all have synced (or `signal` aborts), then starts the workers. */
   async start(signal?: AbortSignal): Promise<void> {
-    const informers = [this.secrets, this.projects, this.apps, this.appSets];
+    const informers = [this.secrets, this.projects, this.repoSecrets, this.apps, this.appSets];
     for (const i of informers) i.start();
     await Promise.all(informers.map((i) => i.waitForSync(signal)));
     this.opts.logger.info({ appSets: this.appSets.list().length, applications: this.apps.list().length }, "caches synced, starting workers");
@@ -183,7 +197,7 @@ export class AppSetController {
   async stop(graceMs: number): Promise<void> {
     await this.pool.stop(graceMs);
     await this.pool.stopped();
-    await Promise.all([this.appSets, this.apps, this.secrets, this.projects].map((i) => i.stop()));
+    await Promise.all([this.appSets, this.apps, this.secrets, this.projects, this.repoSecrets].map((i) => i.stop()));
   }
 
   /** Resolves when the queue holds nothing and no reconcile runs (tests and benchmarks). */

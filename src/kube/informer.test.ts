@@ -222,6 +222,33 @@ describe("Informer", () => {
     await informer.stop();
   });
 
+  it("relists every resync period, delivering only what the watch missed, and never without a period", async () => {
+    const { clock, source, events, informer } = setup({ resyncPeriodMs: 20_000, idleTimeoutMs: 600_000 });
+    source.lists = [() => list("10", cm("a", "10")), () => list("15", cm("a", "10"), cm("b", "14"))];
+    informer.start();
+    await settle();
+    await clock.advanceAsync(19_999);
+    await settle();
+    expect(source.listCalls).toHaveLength(1);
+    await clock.advanceAsync(1);
+    await settle();
+    expect(source.listCalls).toHaveLength(2);
+    expect(source.sessions[0]?.options.signal?.aborted).toBe(true);
+    expect(source.current.options.resourceVersion).toBe("15");
+    expect(events).toEqual(["add a@10", "add b@14"]);
+    expect(informer.stats()).toMatchObject({ resyncs: 1, failures: 0 });
+    await informer.stop();
+
+    const quiet = setup({ idleTimeoutMs: 600_000 });
+    quiet.source.lists = [() => list("10")];
+    quiet.informer.start();
+    await settle();
+    await quiet.clock.advanceAsync(300_000);
+    await settle();
+    expect(quiet.source.listCalls).toHaveLength(1);
+    await quiet.informer.stop();
+  });
+
   it("reports an object that fails to parse, keeps the last valid version, and keeps going", async () => {
     const invalid: string[] = [];
     const { source, events, informer } = setup({

@@ -14,7 +14,10 @@
  *   a relist never repeats an "added";
  * - objects are parsed once, at ingress, by the optional `parse`; a failure is logged and reported
  *   to `onInvalid`, and the last valid version (if any) stays in the cache;
- * - lists are paginated (`limit`/`continue`).
+ * - lists are paginated (`limit`/`continue`);
+ * - with `resyncPeriodMs`, the cache is forcefully resynced with the apiserver that often: the open
+ *   watch is ended and a full relist is diffed against the cache (controller-runtime's `SyncPeriod`,
+ *   Argo CD's `--cache-sync-period`), so an event the watch never delivered is still seen.
  *
  * Decision: this runs its own list+watch loop over {@link ListWatchSource} (our adapter's raw watch
  * stream) rather than wrapping client-node's `ListWatch` or `Watch`. `ListWatch` stops for good on
@@ -65,6 +68,11 @@ export interface InformerOptions<T> {
   idleTimeoutMs?: number;
   /** Server-side watch timeout. Default: a random 5 to 10 minutes, as client-go does. */
   watchTimeoutSeconds?: number;
+  /**
+   * Relist from the apiserver this long after the previous list (0 or absent: never). The relist is
+   * diffed, so only objects that really differ reach the handlers.
+   */
+  resyncPeriodMs?: number;
   /** List page size. Default 500. */
   pageSize?: number;
   backoff?: BackoffPolicy;
@@ -85,6 +93,8 @@ export interface InformerStats {
   idleRestarts: number;
   /** Objects `parse` rejected. */
   invalid: number;
+  /** Periodic relists ({@link InformerOptions.resyncPeriodMs}). */
+  resyncs: number;
 }
 
 const silentLog: InformerLog = { debug: () => undefined, info: () => undefined, warn: () => undefined };
@@ -92,9 +102,10 @@ const silentLog: InformerLog = { debug: () => undefined, info: () => undefined, 
 /** A watch that ends normally sooner than this without any event counts as a failure. */
 const minHealthyWatchMs = 1_000;
 
-type WatchOutcome = "closed" | "idle";
+type WatchOutcome = "closed" | "idle" | "resync";
 
 class IdleAbort extends Error {}
+class ResyncAbort extends Error {}
 
 /** List+watch cache of one resource. Create, register handlers and indexes, then {@link start}. */
 export class Informer<T> {
@@ -102,11 +113,13 @@ export class Informer<T> {
   private readonly handlers = new Set<InformerHandlers<T>>();
   private readonly stopController = new AbortController();
   private readonly log: InformerLog;
-  private readonly counters: InformerStats = { lists: 0, watches: 0, events: 0, gone: 0, failures: 0, idleRestarts: 0, invalid: 0 };
+  private readonly counters: InformerStats = { lists: 0, watches: 0, events: 0, gone: 0, failures: 0, idleRestarts: 0, invalid: 0, resyncs: 0 };
   private synced = false;
   private syncWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private running: Promise<void> | undefined;
   private resourceVersion = "";
+  /** When the last complete list finished (Clock ms). */
+  private listedAt = 0;
 
   constructor(private readonly options: InformerOptions<T>) {
     this.log = options.log ?? silentLog;
@@ -201,6 +214,11 @@ export class Informer<T> {
         const started = this.options.clock.now();
         const eventsBefore = this.counters.events;
         const outcome = await this.watchOnce();
+        if (outcome === "resync") {
+          this.counters.resyncs++;
+          needList = true;
+          continue;
+        }
         const healthy = this.counters.events > eventsBefore || this.options.clock.now() - started >= minHealthyWatchMs;
         if (outcome === "idle" || healthy) {
           failures = 0;
@@ -255,6 +273,7 @@ export class Informer<T> {
     } while (token !== undefined && !this.stopped);
     if (this.stopped) return;
     this.counters.lists++;
+    this.listedAt = this.options.clock.now();
     this.applyList(items);
     this.resourceVersion = resourceVersion;
     this.markSynced();
@@ -293,6 +312,7 @@ export class Informer<T> {
       }, ms);
     };
     arm(idleMs);
+    const resync = this.armResync(controller);
     this.counters.watches++;
     try {
       const timeoutSeconds = this.options.watchTimeoutSeconds ?? Math.round(300 * (1 + (this.options.random ?? Math.random)()));
@@ -306,6 +326,7 @@ export class Informer<T> {
       );
       return "closed";
     } catch (err) {
+      if (controller.signal.reason instanceof ResyncAbort && !this.stopped) return "resync";
       if (controller.signal.reason instanceof IdleAbort && !this.stopped) {
         this.counters.idleRestarts++;
         this.log.warn({ resource: resource.plural, message: controller.signal.reason.message }, "watch went silent, restarting it");
@@ -314,8 +335,17 @@ export class Informer<T> {
       throw err;
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
+      if (resync !== undefined) clock.clearTimeout(resync);
       this.stopController.signal.removeEventListener("abort", onStop);
     }
+  }
+
+  /** Ends the watch behind `controller` when the next periodic relist is due; undefined without a period. */
+  private armResync(controller: AbortController): TimerHandle | undefined {
+    const period = this.options.resyncPeriodMs ?? 0;
+    if (period <= 0) return undefined;
+    const due = Math.max(0, this.listedAt + period - this.options.clock.now());
+    return this.options.clock.setTimeout(() => controller.abort(new ResyncAbort("cache sync period elapsed")), due);
   }
 
   /** Applies one watch event. Throws (ending the watch) on an ERROR event. */

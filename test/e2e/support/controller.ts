@@ -39,12 +39,13 @@ export interface RunningController {
   stop(): Promise<void>;
 }
 
-/** Options of {@link startController}. */
-export type StartOptions = InProcessOptions;
+/** Options of {@link startController}: `kubeconfigPath` sends the controller through another endpoint. */
+export type StartOptions = InProcessOptions & { readonly kubeconfigPath?: string };
 
 /** Starts a controller for `namespace` and waits until its caches have synced. */
 export async function startController(opts: StartOptions): Promise<RunningController> {
-  const client = new CountingClient(sharedClient());
+  const api = opts.kubeconfigPath === undefined ? sharedClient() : KubeApiClient.fromConfig({ kind: "file", path: opts.kubeconfigPath });
+  const client = new CountingClient(api);
   const controller = inProcessController(client, opts);
   await controller.start();
   return {
@@ -128,10 +129,11 @@ export interface ControllerProcess {
 
 /**
  * Starts `appset controller ARGS` (or another subcommand that takes the controller's flags, such as
- * `sync-engine`) through tsx, as one Node process, against the shared control plane.
+ * `sync-engine`) through tsx, as one Node process, against the shared control plane (or through
+ * another kubeconfig, such as a counting proxy's).
  */
-export function spawnController(args: readonly string[], command = "controller"): ControllerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", inject("kubeconfigPath"), ...args], {
+export function spawnController(args: readonly string[], command = "controller", kubeconfigPath = inject("kubeconfigPath")): ControllerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", kubeconfigPath, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const logs: Array<Record<string, unknown>> = [];

@@ -1,0 +1,164 @@
+/**
+ * What the controller really sends to the apiserver, counted by a proxy in front of it: a converged
+ * controller that reconciles again sends no write at all; `--cache-sync-period` relists the caches,
+ * so an ApplicationSet whose watch event never arrived is still reconciled; repository credentials
+ * follow their Secret, so a fixed password is used without a restart.
+ */
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { resources, type KubeApiClient } from "../../src/kube/index.js";
+import { serveGitHttp, type GitHttpServer } from "../unit/generators/git-http.js";
+import { git, makeRepo, TempDirs } from "../unit/generators/support.js";
+import {
+  applications,
+  conditionRows,
+  controllerNamespace,
+  eventually,
+  listAppSet,
+  readAppSet,
+  sharedClient,
+  spawnController,
+  startController,
+  type ControllerProcess,
+  type RunningController,
+} from "./support/controller.js";
+import { CountingProxy } from "./support/proxy-counting.js";
+
+const OK = "All applications have been generated successfully";
+const SUCCESS = [
+  ["ErrorOccurred", "False", "ApplicationSetUpToDate", OK],
+  ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
+  ["ResourcesUpToDate", "True", "ApplicationSetUpToDate", OK],
+];
+
+let client: KubeApiClient;
+let proxy: CountingProxy;
+const namespaces: string[] = [];
+const processes: ControllerProcess[] = [];
+const temp = new TempDirs();
+
+beforeAll(async () => {
+  client = sharedClient();
+  proxy = await CountingProxy.start(inject("kubeconfigPath"));
+});
+
+afterAll(async () => {
+  for (const p of processes) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+  await client.transport.close();
+  await proxy.close();
+  temp.cleanup();
+});
+
+async function namespace(prefix: string): Promise<string> {
+  const ns = await controllerNamespace(client, prefix);
+  namespaces.push(ns);
+  return ns;
+}
+
+function spawnThroughProxy(ns: string, extra: string[] = []): ControllerProcess {
+  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra], "controller", proxy.kubeconfigPath);
+  processes.push(p);
+  return p;
+}
+
+async function waitForConditions(ns: string, name: string, want: string[][]): Promise<void> {
+  await eventually(`conditions of ${name}`, async () => (JSON.stringify(conditionRows(await readAppSet(client, ns, name))) === JSON.stringify(want) ? true : undefined), 60_000);
+}
+
+/** Waits until the controller has gone quiet (nothing queued or running) for half a second. */
+async function settle(run: RunningController): Promise<void> {
+  for (let quiet = 0; quiet < 5; ) {
+    await sleep(100);
+    quiet = run.controller.idle() ? quiet + 1 : 0;
+  }
+}
+
+describe("the controller's requests, counted at the apiserver's door", () => {
+  it("sends no write when it reconciles converged ApplicationSets again, by requeue or by an unrelated change", async () => {
+    const ns = await namespace("ctl-wr-noop");
+    const run = await startController({ namespace: ns, kubeconfigPath: proxy.kubeconfigPath });
+    try {
+      proxy.reset();
+      for (const n of ["one", "two"]) await client.create(resources.ApplicationSets, listAppSet(n, ns, [`${n}-a`, `${n}-b`]));
+      await waitForConditions(ns, "one", SUCCESS);
+      await waitForConditions(ns, "two", SUCCESS);
+      await settle(run);
+      expect(proxy.writes("applications").sort()).toEqual(["POST applications", "POST applications", "POST applications", "POST applications"]);
+
+      proxy.reset();
+      for (let i = 0; i < 3; i++) {
+        for (const n of ["one", "two"]) run.controller.queue.add(`${ns}/${n}`);
+        await settle(run);
+      }
+      await client.patch(resources.ApplicationSets, { namespace: ns, name: "one" }, { type: "merge", body: { metadata: { annotations: { note: "unrelated" } } } });
+      await eventually("the annotation seen", () => Promise.resolve(run.controller.appSets.get(ns, "one")?.metadata.annotations?.["note"] === "unrelated" ? true : undefined));
+      await settle(run);
+      expect(proxy.writes()).toEqual([]);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("with --cache-sync-period relists, so an ApplicationSet whose watch events are lost is still reconciled", async () => {
+    const ns = await namespace("ctl-wr-resync");
+    proxy.mute((r) => r.resource === "applicationsets" && r.path.includes(`/namespaces/${ns}/`));
+    try {
+      const p = spawnThroughProxy(ns, ["--cache-sync-period", "2s"]);
+      await p.waitForLog("caches synced, starting workers");
+      const createdAt = proxy.requests.length;
+      await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
+      await eventually("the Applications", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 30_000);
+      const relists = proxy.requests.slice(createdAt).filter((r) => r.resource === "applicationsets" && r.method === "GET" && r.query.get("watch") !== "true");
+      expect(relists.length).toBeGreaterThanOrEqual(1);
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+    } finally {
+      proxy.unmute();
+    }
+  });
+
+  it("uses a repository Secret's new password on the next reconcile, without a restart", async () => {
+    const ns = await namespace("ctl-wr-creds");
+    const work = makeRepo(temp, { "apps/x/config.json": "{}", "apps/y/config.json": "{}" });
+    const root = temp.make("appset-served-");
+    git(root, "clone", "-q", "--bare", work, join(root, "repo.git"));
+    const server: GitHttpServer = await serveGitHttp(root, { username: "alice", password: "s3cret" });
+    try {
+      const url = `${server.url}/repo.git`;
+      const secret = (password: string) => ({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "repo", namespace: ns, labels: { "argocd.argoproj.io/secret-type": "repository" } },
+        stringData: { url, username: "alice", password },
+      });
+      await client.create(resources.Secrets, secret("wrong"));
+      const p = spawnThroughProxy(ns);
+      await p.waitForLog("caches synced, starting workers");
+      const set = listAppSet("web", ns, []);
+      const spec = set["spec"] as Record<string, unknown>;
+      spec["generators"] = [{ git: { repoURL: url, revision: "main", directories: [{ path: "apps/*" }] } }];
+      spec["template"] = {
+        metadata: { name: "{{path.basename}}" },
+        spec: { project: "default", source: { repoURL: url, path: "{{path}}" }, destination: { server: "https://kubernetes.default.svc", namespace: "x" } },
+      };
+      await client.create(resources.ApplicationSets, set);
+      const failed = await eventually("the generator error", async () => {
+        const rows = conditionRows(await readAppSet(client, ns, "web"));
+        return rows.find((r) => r[0] === "ErrorOccurred" && r[1] === "True");
+      });
+      expect(failed[2]).toBe("ApplicationGenerationFromParamsError");
+      expect(failed[3]).toMatch(/^error generating params from git: error retrieving Git Directories: git ls-remote: /);
+
+      await client.patch(resources.Secrets, { namespace: ns, name: "repo" }, { type: "merge", body: { stringData: { password: "s3cret" } } });
+      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
+      await waitForConditions(ns, "web", SUCCESS);
+      expect([...(await applications(client, ns)).keys()].sort()).toEqual(["x", "y"]);
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
