@@ -12,7 +12,7 @@ import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
+import { baseGitEnv, GitRepoReader, type CredentialsLookup } from "../git/index.js";
 import { createRegistry as createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
@@ -42,22 +42,20 @@ export function controllerNamespace(config: Config, env: Env): string {
   return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
 }
 
-/** The generation function over the real ports: cluster Secrets from the cache, the rest from the API. */
-function generation(
-  rt: Runtime,
-  client: KubeApiClient,
-  namespace: string,
-  deps: { metrics: AppSetMetrics; credentials: CredentialsLookup },
-): (clusters: ClusterSecretLister) => GenerateFn {
+/**
+ * The generation function over the real ports: cluster Secrets from the cache, repository
+ * credentials that follow the repository Secrets, the rest from the API.
+ */
+function generation(rt: Runtime, client: KubeApiClient, namespace: string, metrics: AppSetMetrics): (clusters: ClusterSecretLister, credentials: CredentialsLookup) => GenerateFn {
   const { config, env, clock } = rt;
-  const { metrics, credentials } = deps;
   const objects = portsFromKubeReader(client, namespace);
-  const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
   const engine = new TemplateEngine({ now: () => clock.now() });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, metrics));
   const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
-  return (clusters) =>
-    generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
+  return (clusters, credentials) => {
+    const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
+    return generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
+  };
 }
 
 /** What every step of the process shares. */
@@ -82,7 +80,6 @@ async function build(rt: Runtime): Promise<Process> {
   const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
   const namespace = controllerNamespace(config, rt.env);
   const registry = createRegistry({ processMetrics: true });
-  const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
   const metrics = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: config.concurrentReconciliations, leaseName: LEASE_NAME });
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
@@ -106,10 +103,11 @@ async function build(rt: Runtime): Promise<Process> {
       refreshGracePeriodMs: config.refreshGracePeriodSeconds * 1000,
       inClusterEnabled: true,
     },
-    generate: generation(rt, client, namespace, { metrics: appSetMetrics, credentials }),
+    generate: generation(rt, client, namespace, appSetMetrics),
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,
+    cacheSyncPeriodMs: config.cacheSyncPeriodMs,
     progressiveSyncs: config.enableProgressiveSyncs,
     metrics,
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
@@ -121,7 +119,7 @@ async function build(rt: Runtime): Promise<Process> {
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
   ];
   logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
-  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials }) : undefined;
+  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials: controller.credentials }) : undefined;
   return { controller, servers, client, metrics, engine };
 }
 
