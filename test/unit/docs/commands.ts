@@ -25,13 +25,29 @@ export interface CommandResult {
   readonly stderr: string;
 }
 
+/** A command line without its trailing comment (a `#` after a blank, outside quotes). */
+export function stripComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+    } else if (ch === "#" && (i === 0 || /\s/.test(line[i - 1]!))) {
+      return line.slice(0, i).trimEnd();
+    }
+  }
+  return line;
+}
+
 /** The commands of a shell block: one per line, `\` continues a line, `<<'EOF'` takes lines up to EOF. */
 export function splitCommands(block: string): DocCommand[] {
   const lines = block.split("\n");
   const out: DocCommand[] = [];
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
-    if (line.trim() === "" || line.trim().startsWith("#")) continue;
+    let line = stripComment(lines[i]!);
+    if (line.trim() === "") continue;
     while (line.endsWith("\\") && i + 1 < lines.length) line = `${line.slice(0, -1)} ${lines[++i]!.trim()}`;
     const heredoc = /<<-?\s*'?(\w+)'?\s*$/.exec(line);
     let text = line;

@@ -76,15 +76,16 @@ function readTable(lines: readonly string[], i: number, marker: Marker | undefin
   return { part: { type: "table", header, rows, line: i + 1, ...(marker ? { marker } : {}) }, next: j };
 }
 
-/** Reads a fenced block opening at `lines[i]`; returns it and the index of the line after it. */
+/** Reads a fenced block opening at `lines[i]` (indented inside a list item or not); returns it and the index of the line after it. */
 function readFence(lines: readonly string[], i: number, marker: Marker | undefined): { part: FencedBlock; next: number } {
-  const open = /^(`{3,})\s*([\w-]*)/.exec(lines[i]!)!;
-  const fence = open[1]!;
+  const open = /^(\s*)(`{3,})\s*([\w-]*)/.exec(lines[i]!)!;
+  const [indent, fence] = [open[1]!, open[2]!];
   let j = i + 1;
-  while (j < lines.length && lines[j]!.trimEnd() !== fence) j++;
+  while (j < lines.length && lines[j]!.trim() !== fence) j++;
   if (j >= lines.length) throw new Error(`line ${String(i + 1)}: code block is not closed`);
-  const text = lines.slice(i + 1, j).join("\n") + (j > i + 1 ? "\n" : "");
-  return { part: { type: "code", lang: open[2] ?? "", text, line: i + 1, ...(marker ? { marker } : {}) }, next: j + 1 };
+  const body = lines.slice(i + 1, j).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l.trimStart()));
+  const text = body.join("\n") + (body.length > 0 ? "\n" : "");
+  return { part: { type: "code", lang: open[3] ?? "", text, line: i + 1, ...(marker ? { marker } : {}) }, next: j + 1 };
 }
 
 /**
@@ -108,7 +109,7 @@ export function docParts(markdown: string): DocPart[] {
       i++;
       continue;
     }
-    const read = /^`{3,}/.test(line) ? readFence(lines, i, pending?.marker) : line.trim().startsWith("|") ? readTable(lines, i, pending?.marker) : undefined;
+    const read = /^\s*`{3,}/.test(line) ? readFence(lines, i, pending?.marker) : line.trim().startsWith("|") ? readTable(lines, i, pending?.marker) : undefined;
     if (read === undefined && pending !== undefined) throw new Error(`line ${String(pending.line)}: example marker is not followed by a code block or table`);
     if (read !== undefined) parts.push(read.part);
     pending = undefined;
