@@ -119,7 +119,7 @@ async function build(rt: Runtime): Promise<Process> {
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
   ];
   logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
-  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials: controller.credentials }) : undefined;
+  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials: controller.credentials, registry }) : undefined;
   return { controller, servers, client, metrics, engine };
 }
 
