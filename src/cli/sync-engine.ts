@@ -14,7 +14,7 @@ import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLook
 import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { createRegistry } from "../metrics/index.js";
+import { createRegistry, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
 import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
@@ -42,16 +42,19 @@ export interface SyncEngineDeps {
   /** The controller's namespace (Argo CD's namespace: cluster Secrets live there). */
   readonly namespace: string;
   readonly credentials: CredentialsLookup;
+  /** Where the engine's Argo CD application metrics are registered (none when absent). */
+  readonly registry?: Registry;
 }
 
-/** Builds (does not start) the sync engine. */
+/** Builds (does not start) the sync engine; its metrics go to `d.registry`. */
 export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
   const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
   const local = { id: "local", client: d.client, resolve };
   const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(d.env), credentials: d.credentials });
   const allNamespaces = d.config.applicationSetNamespaces.length > 0;
-  return new SyncEngine({
+  const metrics = d.registry !== undefined ? new SyncEngineMetrics({ registry: d.registry, list: () => engine.applications() }) : undefined;
+  const engine: SyncEngine = new SyncEngine({
     watch: d.client,
     ...(allNamespaces ? {} : { namespace: d.namespace }),
     client: d.client,
@@ -61,7 +64,9 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({ local, namespace: d.namespace, clock: d.clock }),
     waveDelayMs: waveDelayMs(d.env),
+    ...(metrics !== undefined ? { metrics } : {}),
   });
+  return engine;
 }
 
 /** Runs `appset sync-engine ARGS` (the controller's flags); resolves to the exit code. */
@@ -71,10 +76,11 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
     const namespace = controllerNamespace(config, rt.env);
     const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
-    const engine = buildSyncEngine({ ...rt, client, namespace, credentials });
+    const registry = createRegistry({ processMetrics: true });
+    const engine = buildSyncEngine({ ...rt, client, namespace, credentials, registry });
     const servers = [
       await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" }),
-      await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(createRegistry({ processMetrics: true })), logger, clock, name: "metrics" }),
+      await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
     ];
     logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
     const end = await runEngine(engine, { config, client, namespace, logger, clock }, rt.signal);

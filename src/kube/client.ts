@@ -4,7 +4,7 @@
  * custom, and its status subresource is addressed the same way by its {@link ResourceDescriptor},
  * bodies travel as untouched JSON, and every patch names its type explicitly.
  */
-import { PatchStrategy } from "@kubernetes/client-node";
+import { KubeConfig, PatchStrategy } from "@kubernetes/client-node";
 import { KubeApiError, KubeReason } from "./errors.js";
 import {
   apiVersionOf,
@@ -41,6 +41,35 @@ export interface KubeApiClientOptions {
   requestTimeoutMs?: number;
 }
 
+/**
+ * One cluster and its credentials, held in memory (kubeconfig fields; `*Data` values base64-encoded
+ * PEM as in a kubeconfig). Nothing is written to or read from disk.
+ */
+export interface InMemoryClusterConfig {
+  server: string;
+  caData?: string;
+  tlsServerName?: string;
+  skipTLSVerify?: boolean;
+  token?: string;
+  username?: string;
+  password?: string;
+  certData?: string;
+  keyData?: string;
+}
+
+/** A KubeConfig of one cluster, user and context built in memory (client-node's `loadFromOptions`). */
+export function inMemoryKubeConfig(c: InMemoryClusterConfig): KubeConfig {
+  const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "")) as T;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [defined({ name: "cluster", server: c.server, caData: c.caData, tlsServerName: c.tlsServerName, skipTLSVerify: c.skipTLSVerify === true })],
+    users: [defined({ name: "user", token: c.token, username: c.username, password: c.password, certData: c.certData, keyData: c.keyData })],
+    contexts: [{ name: "context", cluster: "cluster", user: "user" }],
+    currentContext: "context",
+  });
+  return kc;
+}
+
 /** {@link KubeClient} and {@link ListWatchSource} over the apiserver's REST API. */
 export class KubeApiClient implements KubeClient, ListWatchSource {
   constructor(
@@ -51,6 +80,11 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
   /** Builds a client from a kubeconfig file, the in-cluster service account, or the defaults. */
   static fromConfig(source: KubeConfigSource, options?: KubeApiClientOptions): KubeApiClient {
     return new KubeApiClient(new KubeTransport(loadKubeConfig(source), { requestTimeoutMs: options?.requestTimeoutMs }), options);
+  }
+
+  /** Builds a client from an in-memory cluster configuration (see {@link inMemoryKubeConfig}). */
+  static fromOptions(config: InMemoryClusterConfig, options?: KubeApiClientOptions): KubeApiClient {
+    return new KubeApiClient(new KubeTransport(inMemoryKubeConfig(config), { requestTimeoutMs: options?.requestTimeoutMs }), options);
   }
 
   async get<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey): Promise<T> {

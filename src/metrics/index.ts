@@ -3,7 +3,8 @@
  *
  * {@link ControllerMetrics} holds controller-runtime's and client-go's process metrics and is the
  * worker pool's and the work queue's metric port; {@link AppSetMetrics} holds Argo CD's
- * ApplicationSet metrics, computed at scrape time from the informer cache. No I/O: the HTTP
+ * ApplicationSet metrics, computed at scrape time from the informer cache; {@link SyncEngineMetrics}
+ * holds Argo CD's application-controller metrics the sync engine reports. No I/O: the HTTP
  * endpoint that serves a registry is in src/server.
  */
 import { collectDefaultMetrics, Registry } from "prom-client";
@@ -17,6 +18,15 @@ export {
   type GithubRateLimitLabels,
   type GithubRequestLabels,
 } from "./appset.js";
+export {
+  APP_RECONCILE_BUCKETS,
+  SyncEngineMetrics,
+  normalizeRepoURL,
+  type AppMetricsView,
+  type K8sRequestMetricLabels,
+  type OperationStateView,
+  type SyncEngineMetricsOptions,
+} from "./sync-engine.js";
 export { Registry } from "prom-client";
 
 /** A fresh registry, with Node's process metrics (the counterpart of Go's and the process's) unless turned off. */

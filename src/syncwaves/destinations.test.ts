@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { encodeSecretData, type Application, type Cluster } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, resources, type KubeObject } from "../kube/index.js";
-import { ClusterSecretDestinations, INVALID_DESTINATION, kubeconfigFor, type ClusterAccess } from "./destinations.js";
+import { FakeKubeClient, KubeApiClient, resources, type KubeObject } from "../kube/index.js";
+import { ClusterSecretDestinations, INVALID_DESTINATION, clusterConfigFor, type ClusterAccess } from "./destinations.js";
 import { trackedName } from "./watches.js";
 
 const cluster = (config: Cluster["config"]): Cluster => ({
@@ -18,35 +17,35 @@ const cluster = (config: Cluster["config"]): Cluster => ({
   secretName: "c",
 });
 
-describe("a kubeconfig for a cluster Secret", () => {
+describe("the client configuration of a cluster Secret", () => {
   it.each([
     {
       name: "a bearer token with TLS verification off",
       config: { bearerToken: "t0k", tlsClientConfig: { insecure: true } },
-      cluster: { server: "https://10.0.0.1:6443", "insecure-skip-tls-verify": true },
-      user: { token: "t0k" },
+      want: { server: "https://10.0.0.1:6443", skipTLSVerify: true, token: "t0k" },
     },
     {
       name: "a CA, a server name and a client certificate",
       config: { tlsClientConfig: { caData: "Q0E=", serverName: "api", certData: "Q0VSVA==", keyData: "S0VZ" } },
-      cluster: { server: "https://10.0.0.1:6443", "certificate-authority-data": "Q0E=", "tls-server-name": "api" },
-      user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" },
+      want: { server: "https://10.0.0.1:6443", skipTLSVerify: false, caData: "Q0E=", tlsServerName: "api", certData: "Q0VSVA==", keyData: "S0VZ" },
     },
     {
       name: "basic authentication",
       config: { username: "u", password: "p" },
-      cluster: { server: "https://10.0.0.1:6443" },
-      user: { username: "u", password: "p" },
+      want: { server: "https://10.0.0.1:6443", skipTLSVerify: false, username: "u", password: "p" },
     },
-  ])("carries $name", ({ config, cluster: wantCluster, user }) => {
-    const doc = parse(kubeconfigFor(cluster(config))) as { clusters: { cluster: unknown }[]; users: { user: unknown }[]; "current-context": string };
-    expect(doc.clusters[0]?.cluster).toEqual(wantCluster);
-    expect(doc.users[0]?.user).toEqual(user);
-    expect(doc["current-context"]).toBe("x");
+  ])("carries $name", ({ config, want }) => {
+    expect(clusterConfigFor(cluster(config))).toEqual(want);
+  });
+
+  it("builds a client in memory that targets the Secret's server", async () => {
+    const client = KubeApiClient.fromOptions(clusterConfigFor(cluster({ bearerToken: "t0k", tlsClientConfig: { insecure: true } })));
+    expect(client.transport.server).toBe("https://10.0.0.1:6443");
+    await client.transport.close();
   });
 
   it("refuses exec authentication it cannot run", () => {
-    expect(() => kubeconfigFor(cluster({ execProviderConfig: { command: "x" } }))).toThrow(expect.objectContaining({ reason: INVALID_DESTINATION }) as unknown);
+    expect(() => clusterConfigFor(cluster({ execProviderConfig: { command: "x" } }))).toThrow(expect.objectContaining({ reason: INVALID_DESTINATION }) as unknown);
   });
 });
 

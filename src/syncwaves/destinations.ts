@@ -6,18 +6,11 @@
  * `username`/`password`, and `tlsClientConfig` (`insecure`, `serverName`, `caData`, `certData`,
  * `keyData`). exec and AWS auth are not supported.
  *
- * Adapter note: src/kube builds clients only from a kubeconfig file, so a cluster's client is built
- * from a kubeconfig written to a private temporary file (mode 0600) that is removed as soon as it
- * is loaded.
+ * A cluster's client is built in memory from the Secret's fields (no kubeconfig file is written).
  *
- * I/O boundary: Secret lists through the local client, the temporary kubeconfig file, and the
- * clients built for remote clusters.
+ * I/O boundary: Secret lists through the local client, and the clients built for remote clusters.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { stringify } from "yaml";
 import { decodeClusterSecret, InCluster, Label, parseSecret, SecretType, type Application, type Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
@@ -48,42 +41,28 @@ export class LocalDestinations implements DestinationResolver {
   }
 }
 
-/** A kubeconfig document for a cluster decoded from its Secret. */
-export function kubeconfigFor(cluster: Cluster): string {
+/** How {@link KubeApiClient.fromOptions} reaches one cluster. */
+export type ClusterConfig = Parameters<typeof KubeApiClient.fromOptions>[0];
+
+/** The in-memory client configuration of a cluster decoded from its Secret. */
+export function clusterConfigFor(cluster: Cluster): ClusterConfig {
   const c = cluster.config;
   if (c.execProviderConfig !== undefined || c.awsAuthConfig !== undefined) {
     throw new AppSetError(INVALID_DESTINATION, `cluster ${cluster.server}: exec and AWS authentication are not supported`);
   }
   const tls = c.tlsClientConfig ?? {};
-  const clusterEntry: Record<string, unknown> = { server: cluster.server };
-  if (tls.insecure === true) clusterEntry["insecure-skip-tls-verify"] = true;
-  if (tls.caData) clusterEntry["certificate-authority-data"] = tls.caData;
-  if (tls.serverName) clusterEntry["tls-server-name"] = tls.serverName;
-  const user: Record<string, unknown> = {};
-  if (c.bearerToken) user.token = c.bearerToken;
-  if (c.username) user.username = c.username;
-  if (c.password) user.password = c.password;
-  if (tls.certData) user["client-certificate-data"] = tls.certData;
-  if (tls.keyData) user["client-key-data"] = tls.keyData;
-  return stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name: "c", cluster: clusterEntry }],
-    users: [{ name: "u", user }],
-    contexts: [{ name: "x", context: { cluster: "c", user: "u" } }],
-    "current-context": "x",
-  });
-}
-
-async function clientFor(cluster: Cluster): Promise<KubeApiClient> {
-  const dir = await mkdtemp(join(tmpdir(), "syncwaves-cluster-"));
-  try {
-    const path = join(dir, "kubeconfig");
-    await writeFile(path, kubeconfigFor(cluster), { mode: 0o600 });
-    return KubeApiClient.fromConfig({ kind: "file", path });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const fields: ClusterConfig = {
+    server: cluster.server,
+    skipTLSVerify: tls.insecure === true,
+    caData: tls.caData,
+    tlsServerName: tls.serverName,
+    token: c.bearerToken,
+    username: c.username,
+    password: c.password,
+    certData: tls.certData,
+    keyData: tls.keyData,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== "")) as ClusterConfig;
 }
 
 /** Options of {@link ClusterSecretDestinations}. */
@@ -116,9 +95,10 @@ export class ClusterSecretDestinations implements DestinationResolver {
     const fingerprint = createHash("sha256").update(JSON.stringify([cluster.server, cluster.config])).digest("hex");
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
-      access = clientFor(cluster).then((client) => {
+      access = Promise.resolve(cluster).then((c) => {
+        const client = KubeApiClient.fromOptions(clusterConfigFor(c));
         const discovery = new Discovery(client.transport);
-        return { id: cluster.server, client, resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "") };
+        return { id: c.server, client, resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "") };
       });
       access.catch(() => this.accesses.delete(fingerprint));
       this.accesses.set(fingerprint, access);

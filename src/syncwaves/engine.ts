@@ -120,6 +120,11 @@ export class SyncEngine {
     }
   }
 
+  /** The Applications the engine sees now (its informer cache). */
+  applications(): Application[] {
+    return this.informer.list();
+  }
+
   /** Starts watching and reconciling. */
   start(): void {
     this.informer.start();

@@ -29,6 +29,7 @@ import { LocalDestinations, type ClusterAccess, type DestinationResolver } from 
 import { SyncExecutor } from "./executor.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
+import { accessFor, type SyncMetrics } from "./metrics.js";
 import { keyOf, keyString } from "./objects.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
@@ -61,6 +62,8 @@ export interface ReconcilerDeps {
   readonly trackingName?: (app: Application) => string;
   /** Told, after each comparison, which kinds of which cluster the Application uses. */
   readonly onManaged?: (access: ClusterAccess, descriptors: readonly ResourceDescriptor[]) => void;
+  /** Argo CD's application-controller metrics; none when absent. */
+  readonly metrics?: SyncMetrics;
 }
 
 /** The outcome of one reconcile: when to look again. */
@@ -103,6 +106,7 @@ export class AppReconciler {
 
   /** Reconciles `namespace/name`. */
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    const started = this.deps.clock.now();
     let app: Application;
     try {
       app = await this.deps.client.get<Application>(resources.Applications, { namespace, name });
@@ -110,10 +114,19 @@ export class AppReconciler {
       if (isNotFound(err)) return {};
       throw err;
     }
+    try {
+      return await this.reconcileFound(app);
+    } finally {
+      this.deps.metrics?.reconciled(app, (this.deps.clock.now() - started) / 1000);
+    }
+  }
+
+  private async reconcileFound(app: Application): Promise<ReconcileResult> {
+    const name = app.metadata.name ?? "";
     if (app.metadata.deletionTimestamp && !this.operationRunning(app)) {
       let access: ClusterAccess | undefined;
       try {
-        access = await this.destinations.access(app);
+        access = accessFor(await this.destinations.access(app), app, this.deps.metrics);
       } catch (err) {
         this.deps.log.warn({ app: name, err: errorMessage(err) }, "destination of a deleted Application is unknown");
       }
@@ -144,18 +157,26 @@ export class AppReconciler {
     const now = this.deps.clock.now();
     const state = currentOperation(app, now);
     let observed: Observed;
+    let shared: ClusterAccess;
     try {
-      const access = await this.destinations.access(app);
+      shared = await this.destinations.access(app);
+      const access = accessFor(shared, app, this.deps.metrics);
       const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
       observed = await observe({ app, access, source: this.deps.source, trackingName: this.trackingName(app), ...(pinned ? { revision: pinned } : {}) });
     } catch (err) {
       if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, errorMessage(err));
       return this.writeComparisonError(app, errorMessage(err));
     }
-    this.deps.onManaged?.(observed.access, observed.descriptors);
+    this.deps.onManaged?.(shared, observed.descriptors);
     const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
     await this.write(app, { ...next, observed, now });
+    if (state !== undefined) this.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
+  }
+
+  /** Reports an operation that this reconcile completed. */
+  private countCompleted(app: Application, state: OperationState | undefined): void {
+    if (state !== undefined && isCompletedPhase(state.phase)) this.deps.metrics?.syncCompleted(app, state);
   }
 
   /** Moves an active operation on by one step, or terminates it. */
@@ -264,6 +285,7 @@ export class AppReconciler {
     const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
     delete next.operation;
     await this.deps.client.update(resources.Applications, next);
+    this.deps.metrics?.syncCompleted(app, finished);
     return { requeueAfterMs: 0 };
   }
 
