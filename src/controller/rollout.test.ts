@@ -149,9 +149,12 @@ describe("planAppSet with progressive syncs", () => {
   });
 
   it("asks for a refresh of an Application that lags after the grace period, through the preserved refresh annotation", () => {
-    const changed = rolling({ status: [{ ...entry("dev", "Waiting", "1"), message: "Application has pending changes, setting status to Waiting" }, entry("prod", "Waiting", "3"), entry("qa", "Waiting", "2")] });
+    const newCommit = { ...entry("dev", "Waiting", "1"), message: "Application has pending changes, setting status to Waiting", targetRevisions: ["r2"] };
+    const changed = rolling({ status: [newCommit, entry("prod", "Waiting", "3"), entry("qa", "Waiting", "2")] });
+    const dev = liveApp(changed, "dev");
+    const devAtR2 = { ...dev, status: { ...dev.status, sync: { ...dev.status?.sync, status: "OutOfSync", revision: "r2" } } };
     const stale = { ...liveApp(changed, "qa"), status: { ...liveApp(changed, "qa").status, reconciledAt: "2026-01-02T02:00:00Z" } };
-    const owned = [liveApp(changed, "dev"), liveApp(changed, "prod"), stale];
+    const owned = [devAtR2, liveApp(changed, "prod"), stale];
     const plan = planAppSet(snapshot({ appSet: changed, owned, generation: generated(renderedApps) }), NOW, settings(ON));
     expect(plan.writes.map((w) => [w.name, w.desired.annotations["argocd.argoproj.io/refresh"]])).toEqual([[appName("qa"), "normal"]]);
   });

@@ -87,6 +87,17 @@ export function finalizerPatch(appSet: ApplicationSet, settings: PlanSettings): 
   return { metadata: { finalizers, resourceVersion: appSet.metadata.resourceVersion ?? null } };
 }
 
+/**
+ * Reverse deletion's finalizer, ensured before generating (§5.10): the ApplicationSet as the pass
+ * should see it and the patch that adds the finalizer (absent when nothing is missing, and while the
+ * ApplicationSet is being deleted, when no finalizer may be added).
+ */
+export function withReverseDeletionFinalizer(appSet: ApplicationSet, settings: PlanSettings): { appSet: ApplicationSet; patch: JsonObject | undefined } {
+  const patch = appSet.metadata.deletionTimestamp == null ? finalizerPatch(appSet, settings) : undefined;
+  if (patch === undefined) return { appSet, patch };
+  return { appSet: { ...appSet, metadata: { ...appSet.metadata, finalizers: [...(appSet.metadata.finalizers ?? []), Finalizer.Resources] } }, patch };
+}
+
 /** Two metadata merge patches as one (either may be absent). */
 export function mergeMetadataPatches(a: JsonObject | undefined, b: JsonObject | undefined): JsonObject | undefined {
   if (a === undefined || b === undefined) return a ?? b;

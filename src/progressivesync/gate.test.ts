@@ -19,7 +19,7 @@ describe("pendingChangeAnchor", () => {
 });
 
 describe("reconcileGate (reconciled before progressing)", () => {
-  const changed = entry("x", "Waiting", { message: M.PendingChangesRevision, lastTransitionTime: ts(100) });
+  const changed = entry("x", "Waiting", { message: M.PendingChangesRevision, lastTransitionTime: ts(100), targetRevisions: ["r2"] });
   it.each([
     // name; entries after Phase A; observed Applications; now (s); expected open, lagging, refresh, requeue (ms)
     { name: "no change pending and every Application compared its spec: open", entries: [entry("a", "Healthy")], obs: [observed({ name: "a" })], now: 200, open: true, lagging: [], refresh: [], requeue: undefined },
@@ -52,6 +52,26 @@ describe("reconcileGate (reconciled before progressing)", () => {
       lagging: ["a"],
       refresh: [],
       requeue: GRACE,
+    },
+    {
+      name: "an Application reconciled before the change that already reports its revisions has seen it: open",
+      entries: [changed],
+      obs: [observed({ name: "a", reconciledAt: at(50), revisions: ["r2"] }), observed({ name: "x", reconciledAt: at(99), revisions: ["r2"] })],
+      now: 101,
+      open: true,
+      lagging: [],
+      refresh: [],
+      requeue: undefined,
+    },
+    {
+      name: "a change of no known revision is seen only by reconciling after it",
+      entries: [entry("x", "Waiting", { message: M.PendingChangesSpec, lastTransitionTime: ts(100), targetRevisions: [] })],
+      obs: [observed({ name: "a", reconciledAt: at(50), revisions: [] })],
+      now: 101,
+      open: false,
+      lagging: ["a"],
+      refresh: [],
+      requeue: 29_000,
     },
     {
       name: "reconciled in the same second as the change counts",

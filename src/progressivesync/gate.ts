@@ -6,10 +6,12 @@
  *
  * - its own spec: `status.reconciledAt` is set and `status.sync.comparedTo` matches its spec
  *   (`ObservedApp.reconciled`);
- * - the latest change seen anywhere in the ApplicationSet: the anchor is the newest
- *   `lastTransitionTime` of an entry reset to Waiting by a revision or spec change, and each
- *   Application's `reconciledAt` must be at or after it (whole seconds). A new commit seen on one
- *   Application may not have been seen yet on the others, whose Healthy status would then be stale.
+ * - the changes seen anywhere in the ApplicationSet: each entry reset to Waiting by a revision or
+ *   spec change is a change, at its `lastTransitionTime`, to its `targetRevisions`. An Application
+ *   lags behind a change when its `reconciledAt` is before it (whole seconds) and it does not
+ *   already report the change's revisions. A new commit seen on one Application may not have been
+ *   seen yet on the others, whose Healthy status would then be stale; one that reports the same
+ *   revisions has seen it, however long ago it was compared. The anchor is the newest change.
  *
  * Terminating Applications and Applications with an `InvalidSpecError`/`UnknownError` condition
  * (which their controller does not compare) are exempt. Lagging Applications are left alone for the
@@ -53,10 +55,28 @@ export function pendingChangeAnchor(entries: readonly AppStatusEntry[]): number 
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
-function lags(o: ObservedApp, anchor: number | undefined): boolean {
+/** A change the rollout knows of: when the controller saw it, and the revisions it brought. */
+interface Change {
+  readonly at: number;
+  readonly revisions: readonly string[];
+}
+
+/** The Waiting entries reset by a revision or spec change, as changes. */
+function pendingChanges(entries: readonly AppStatusEntry[]): Change[] {
+  return entries.flatMap((e) => {
+    const at = parseTime(e.lastTransitionTime);
+    if (e.status !== RollingSyncStatus.Waiting || !PENDING_CHANGES.includes(e.message) || at === undefined) return [];
+    return [{ at, revisions: e.targetRevisions ?? [] }];
+  });
+}
+
+const sameRevisions = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function lags(o: ObservedApp, changes: readonly Change[]): boolean {
   if (o.terminating || o.hasErrorCondition) return false;
   if (!o.reconciled) return true;
-  return anchor !== undefined && (o.reconciledAt === undefined || seconds(o.reconciledAt) < seconds(anchor));
+  const behind = (c: Change): boolean => o.reconciledAt === undefined || seconds(o.reconciledAt) < seconds(c.at);
+  return changes.some((c) => behind(c) && (c.revisions.length === 0 || !sameRevisions(o.revisions, c.revisions)));
 }
 
 /** What {@link reconcileGate} reads. */
@@ -72,8 +92,9 @@ export interface GateInput {
 /** Decides whether this pass may progress, and which Applications to refresh. */
 export function reconcileGate(input: GateInput): ReconcileGate {
   const anchor = pendingChangeAnchor(input.entries);
+  const changes = pendingChanges(input.entries);
   const since = new Map(input.entries.map((e) => [e.application, parseTime(e.lastTransitionTime)]));
-  const lagging = input.observed.filter((o) => lags(o, anchor)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const lagging = input.observed.filter((o) => lags(o, changes)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const refresh: string[] = [];
   let wait = Infinity;
   for (const o of lagging) {

@@ -86,11 +86,11 @@ describe("planRollout: a RollingSync pass", () => {
 
   it("holds promotions and syncs while an Application lags behind the latest change, and refreshes it after the grace period", () => {
     const appSet = rollingAppSet(steps, {
-      status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2", message: M.PendingChangesRevision, lastTransitionTime: ts(8) })],
+      status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2", message: M.PendingChangesRevision, lastTransitionTime: ts(8), targetRevisions: ["r2"] })],
     });
     const current = [
       live("dev-1", { labels: { env: "dev" }, spec: liveSpec, reconciledAt: 6 }),
-      live("prod-1", { labels: { env: "prod" }, spec: liveSpec, reconciledAt: 8 }),
+      live("prod-1", { labels: { env: "prod" }, spec: liveSpec, reconciledAt: 8, revisions: ["r2"] }),
     ];
     const early = planRollout(input({ appSet, current, desired: desiredApps.slice(0, 2), now: at(20) }));
     expect(early).toMatchObject({ syncs: [], refresh: [], requeueAfterMs: 18_000, gate: { open: false, lagging: ["dev-1"] } });
