@@ -8,6 +8,8 @@ import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { PlanExecutor } from "./apply.js";
 import { planAppSet } from "./plan.js";
+import { EMPTY_PLAN } from "./plantypes.js";
+import { withReverseDeletionFinalizer } from "./rollout.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
 import type { ReconcileContext, ReconcileResult, Reconciler } from "./worker.js";
 
@@ -49,10 +51,12 @@ export class AppSetReconciler implements Reconciler {
 
   async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
     const { namespace, name } = splitKey(key);
-    const appSet = this.opts.caches.appSet(namespace, name);
-    if (appSet === undefined) return {};
+    const found = this.opts.caches.appSet(namespace, name);
+    if (found === undefined) return {};
     const started = this.opts.clock.now();
+    const { appSet, patch } = withReverseDeletionFinalizer(found, this.opts.settings);
     try {
+      if (patch !== undefined) await this.opts.executor.apply(found, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.signal);
       const snapshot = await this.snapshot(appSet, ctx.signal);
       const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
       ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
