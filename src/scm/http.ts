@@ -92,7 +92,10 @@ interface CacheEntry {
 /** A short, non-reversible identity of the credentials a request carries. */
 export function credentialIdentity(headers: Readonly<Record<string, string>> | undefined): string {
   const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === "authorization")?.[1] ?? "";
-  return auth === "" ? "anonymous" : createHash("sha256").update(auth).digest("hex").slice(0, 16);
+  if (auth === "") return "anonymous";
+  // A SigV4 header changes with every request; its access key id is the stable identity.
+  const awsKey = /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(auth)?.[1];
+  return createHash("sha256").update(awsKey ?? auth).digest("hex").slice(0, 16);
 }
 
 /** Results derived from several responses, reused while their fingerprint is unchanged and young enough. */

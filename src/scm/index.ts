@@ -1,8 +1,9 @@
 /**
  * SCM provider API clients for the SCM Provider and Pull Request generators. The only I/O is HTTP
- * through {@link ScmHttpClient} (node:http/https, conditional requests, rate-limit backoff, call
- * counters) and Secret/ConfigMap reads through the injected {@link NamespacedObjects}; filters,
- * slugs and rate-limit parsing are pure.
+ * through {@link ScmHttpClient} (node:http/https, optionally through an HTTP proxy; conditional
+ * requests, rate-limit backoff, call counters; SigV4-signed AWS calls) and Secret/ConfigMap reads
+ * through the injected {@link NamespacedObjects}; filters, slugs, signing and rate-limit parsing
+ * are pure.
  */
 export { ScmServices, DEFAULT_SCM_SETTINGS, checkScmAllowed, type ScmSettings, type ScmServicesOptions } from "./services.js";
 export { ScmHttpClient, type ScmObserver, type CallCounts, type RateLimitState, type ScmCaller } from "./http.js";
@@ -10,5 +11,7 @@ export { RateLimitedError, RATE_LIMITED_REASON, type RateLimitFigures } from "./
 export { githubMetricsObserver, type GithubMetricsSink } from "./metrics.js";
 export type { NamespacedObjects } from "./credentials.js";
 export { nodeTransport, type Transport, type TlsOptions } from "./transport.js";
+export { proxyTransport, proxyFor, type ProxySettings } from "./proxy.js";
+export type { AwsSettings } from "./aws/client.js";
 export { RepositoryNotFoundError, ScmApiError, type PullRequest, type Repository } from "./types.js";
 export { branchSlug } from "./slug.js";

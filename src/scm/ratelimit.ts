@@ -1,8 +1,8 @@
 /**
  * Rate limits of SCM provider APIs: reading the figures a response carries (GitHub's
- * `X-RateLimit-*`, GitLab's `RateLimit-*`, `Retry-After`), recognising a refusal (429, or GitHub's
- * 403 with no requests remaining or a secondary limit), and the error raised while a host is
- * backing off. The error's message never changes from one retry to the next (no request id, no
+ * `X-RateLimit-*`, GitLab's `RateLimit-*`, `Retry-After`), recognising a refusal (429, GitHub's
+ * 403 with no requests remaining or a secondary limit, AWS's 400 naming a throttling exception),
+ * and the error raised while a host is backing off. The error's message never changes from one retry to the next (no request id, no
  * clock reading), so a failing generator does not rewrite the ApplicationSet status on each retry.
  */
 import { AppSetError } from "../errors.js";
@@ -57,17 +57,25 @@ export function rateLimitFigures(headers: Readonly<Record<string, string>>, nowM
   };
 }
 
+/** AWS's throttling answers: a JSON `__type` or an XML `<Code>` naming a throttling exception. */
+const AWS_THROTTLING = /("__type"\s*:\s*"(?:[^"#]*#)?|<Code>)(ThrottlingException|ThrottledException|Throttling|TooManyRequestsException|RequestLimitExceeded)["<]/;
+
+/** Whether a 400 answer body is AWS's "slow down". */
+export function awsThrottled(body: string): boolean {
+  return AWS_THROTTLING.test(body);
+}
+
 /**
  * When a response is a rate-limit refusal, how long to back off (ms); undefined otherwise.
  * 429 always is; a 403 is when no requests remain or the provider names a retry time or a
- * secondary limit (GitHub).
+ * secondary limit (GitHub); a 400 is when AWS names a throttling exception.
  */
 export function refusalBackoffMs(res: { status: number; headers: Readonly<Record<string, string>>; body: string }, nowMs: number): number | undefined {
   const figures = rateLimitFigures(res.headers, nowMs);
   const retry = retryAfterMs(res.headers["retry-after"], nowMs);
   const exhausted = figures?.remaining === 0;
   const refused =
-    res.status === 429 || (res.status === 403 && (exhausted || retry !== undefined || /rate limit/i.test(res.body)));
+    res.status === 429 || (res.status === 403 && (exhausted || retry !== undefined || /rate limit/i.test(res.body))) || (res.status === 400 && awsThrottled(res.body));
   if (!refused) return undefined;
   if (retry !== undefined) return retry;
   if (figures?.resetAtMs !== undefined) return Math.max(0, figures.resetAtMs - nowMs);

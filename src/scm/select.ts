@@ -9,6 +9,7 @@ import type { GeneratorContext } from "../generators/types.js";
 import { basicAuth, type ApiTarget } from "./api.js";
 import { caRefValue, prefixed, secretRefValue, type CredentialSource } from "./credentials.js";
 import type { TlsOptions } from "./transport.js";
+import { AwsCodeCommitScm } from "./providers/aws-codecommit.js";
 import { AzureDevOpsPullRequests, AzureDevOpsScm } from "./providers/azure-devops.js";
 import { BitbucketCloudPullRequests, BitbucketCloudScm } from "./providers/bitbucket-cloud.js";
 import { BitbucketServerPullRequests, BitbucketServerScm, bitbucketServerBase } from "./providers/bitbucket-server.js";
@@ -42,7 +43,7 @@ function target(sel: Selection, o: { provider: string; baseUrl: string; headers?
     baseUrl: o.baseUrl.replace(/\/+$/, ""),
     headers: o.headers ?? {},
     ...(o.tls === undefined ? {} : { tls: o.tls }),
-    caller: { namespace: sel.appSet.metadata.namespace ?? "", name: sel.appSet.metadata.name ?? "" },
+    caller: callerOf(sel),
     ...(sel.ctx.signal === undefined ? {} : { signal: sel.ctx.signal }),
   };
 }
@@ -144,8 +145,21 @@ const SCM_BUILDERS: ScmBuilders = {
     const t = target(sel, { provider: "bitbucket", baseUrl: sel.services.settings.bitbucketCloudApi, headers: { Authorization: basicAuth(b.user, pw) } });
     return new BitbucketCloudScm(t, { owner: b.owner, allBranches: b.allBranches === true, branchMemoMs: sel.services.settings.branchMemoMs });
   },
-  awsCodeCommit: () => Promise.reject(new Error("error initializing AWS codecommit service: AWS CodeCommit is not supported yet")),
+  awsCodeCommit: (a, sel) => {
+    const aws = sel.services.settings.aws;
+    const region = a.region !== undefined && a.region !== "" ? a.region : (aws.region ?? "");
+    if (region === "") return Promise.reject(new Error("error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION"));
+    if (aws.credentials === undefined) {
+      return Promise.reject(new Error("error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"));
+    }
+    const t = { http: sel.services.http(sel.ctx.clock), region, settings: aws, caller: callerOf(sel), ...(sel.ctx.signal === undefined ? {} : { signal: sel.ctx.signal }) };
+    return Promise.resolve(new AwsCodeCommitScm(t, { tagFilters: a.tagFilters ?? [], allBranches: a.allBranches === true, role: a.role ?? "", credentials: aws.credentials }));
+  },
 };
+
+function callerOf(sel: Selection): { namespace: string; name: string } {
+  return { namespace: sel.appSet.metadata.namespace ?? "", name: sel.appSet.metadata.name ?? "" };
+}
 
 function azureBase(api: string | undefined, organization: string): string {
   return `${(api === undefined || api === "" ? "https://dev.azure.com" : api).replace(/\/+$/, "")}/${encodeURIComponent(organization)}`;

@@ -6,6 +6,7 @@
  * backoffs outlive each reconcile. Also the gatekeeping both generators run before any API call.
  */
 import type { Clock } from "../clock/index.js";
+import type { AwsSettings } from "./aws/client.js";
 import type { NamespacedObjects } from "./credentials.js";
 import { ScmHttpClient, type ScmObserver } from "./http.js";
 import type { Transport } from "./transport.js";
@@ -24,6 +25,8 @@ export interface ScmSettings {
   readonly branchMemoMs: number;
   /** Bitbucket Cloud API root (fixed by Argo CD; settable for tests and proxies). */
   readonly bitbucketCloudApi: string;
+  /** AWS credentials, region and endpoint overrides (AWS CodeCommit), from the standard environment variables. */
+  readonly aws: AwsSettings;
 }
 
 /** Argo CD's defaults. */
@@ -34,6 +37,7 @@ export const DEFAULT_SCM_SETTINGS: ScmSettings = {
   envTokens: {},
   branchMemoMs: 60 * 60_000,
   bitbucketCloudApi: "https://api.bitbucket.org/2.0",
+  aws: {},
 };
 
 /** Options of {@link ScmServices}. */

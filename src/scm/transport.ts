@@ -4,7 +4,7 @@
  * or no verification when `insecure`). Everything above it is transport-agnostic and is tested
  * against real local servers through this same implementation.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { rootCertificates } from "node:tls";
 
@@ -44,7 +44,8 @@ function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejectUnauthorized?: boolean } {
+/** node's TLS options for a provider's settings. */
+export function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejectUnauthorized?: boolean } {
   if (tls === undefined) return {};
   const out: { ca?: string[]; rejectUnauthorized?: boolean } = {};
   if (tls.extraCa !== undefined && tls.extraCa.length > 0) out.ca = [...rootCertificates, ...tls.extraCa];
@@ -52,14 +53,15 @@ function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejectUnauth
   return out;
 }
 
-/** The default transport over node:http and node:https. */
-export const nodeTransport: Transport = (req) =>
-  new Promise<TransportResponse>((resolve, reject) => {
-    const url = new URL(req.url);
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const headers: Record<string, string> = { ...req.headers };
+/** node's `http.request` or `https.request` (or one bound to a proxy connection). */
+export type RequestFn = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
+
+/** Sends `req` with `send` and `options` (host, port, path, TLS), and collects the whole answer. */
+export function exchange(req: TransportRequest, options: RequestOptions, send: RequestFn): Promise<TransportResponse> {
+  return new Promise<TransportResponse>((resolve, reject) => {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined), ...req.headers };
     if (req.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(req.body));
-    const r = send(url, { method: req.method, headers, ...(url.protocol === "https:" ? tlsSettings(req.tls) : {}), ...(req.signal ? { signal: req.signal } : {}) }, (res) => {
+    const r = send({ ...options, method: req.method, headers, ...(req.signal ? { signal: req.signal } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
@@ -69,3 +71,20 @@ export const nodeTransport: Transport = (req) =>
     if (req.body !== undefined) r.write(req.body);
     r.end();
   });
+}
+
+/** A URL's host name as node's request options want it (IPv6 without brackets). */
+export function hostnameOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "");
+}
+
+/** Request options straight to a URL (no proxy). */
+export function directOptions(url: URL, tls: TlsOptions | undefined): RequestOptions {
+  return { protocol: url.protocol, hostname: hostnameOf(url), port: url.port, path: `${url.pathname}${url.search}`, ...(url.protocol === "https:" ? tlsSettings(tls) : {}) };
+}
+
+/** The default transport over node:http and node:https. */
+export const nodeTransport: Transport = (req) => {
+  const url = new URL(req.url);
+  return exchange(req, directOptions(url, req.tls), url.protocol === "https:" ? httpsRequest : httpRequest);
+};

@@ -38,7 +38,7 @@ describe("the SigV4 signer against AWS's published test suite", () => {
       signed: "content-type;host;x-amz-date",
       sig: "ff11897932ad3f4e8b18135d722051e5ac45fc38421b1da7b9d196a0fe09473a",
     },
-  ])("reproduces $name", ({ method, path, headers, body, signed, sig }) => {
+  ] as Array<{ name: string; method: string; path: string; headers: Record<string, string>; body: string; signed: string; sig: string }>)("reproduces $name", ({ method, path, headers, body, signed, sig }) => {
     const s = signV4({ method, url: `${HOST}${path}`, headers, body }, SUITE.creds, SUITE.scope);
     expect(s.headers["X-Amz-Date"]).toBe("20150830T123600Z");
     expect(s.headers["Authorization"]).toBe(`AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=${signed}, Signature=${sig}`);
