@@ -1,14 +1,16 @@
 /**
  * The SCM Provider and Pull Request generators' services as the controller process configures
  * them: the flags (`--enable-scm-providers`, `--allowed-scm-providers`, `--token-ref-strict-mode`,
- * `--scm-root-ca-path`), the `GITHUB_TOKEN`/`GITLAB_TOKEN`/`GITEA_TOKEN` fallbacks, token and CA
- * references read from the ApplicationSet's namespace, and GitHub API metrics when enabled.
+ * `--scm-root-ca-path`, `--scm-proxy-url`, `--scm-no-proxy`), the `GITHUB_TOKEN`/`GITLAB_TOKEN`/
+ * `GITEA_TOKEN` fallbacks, AWS credentials, region and endpoints from the standard `AWS_*`
+ * variables, token and CA references read from the ApplicationSet's namespace, and GitHub API
+ * metrics when enabled.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseSecret } from "../api/index.js";
 import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
-import { githubMetricsObserver, ScmServices, type GithubMetricsSink, type NamespacedObjects } from "../scm/index.js";
+import { githubMetricsObserver, proxyTransport, ScmServices, type AwsSettings, type GithubMetricsSink, type NamespacedObjects } from "../scm/index.js";
 
 const SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
 const CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
@@ -31,6 +33,25 @@ export function namespacedObjects(reader: KubeReader): NamespacedObjects {
   };
 }
 
+/**
+ * AWS settings from the environment: `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` /
+ * `AWS_SESSION_TOKEN`, `AWS_REGION` (else `AWS_DEFAULT_REGION`), and endpoint overrides
+ * `AWS_ENDPOINT_URL_CODECOMMIT`, `AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API`, `AWS_ENDPOINT_URL_STS`
+ * (each else `AWS_ENDPOINT_URL`), as the AWS SDKs name them.
+ */
+export function awsSettings(env: Env): AwsSettings {
+  const v = (k: string): string | undefined => (env[k] === undefined || env[k] === "" ? undefined : env[k]);
+  const [id, secret, token] = [v("AWS_ACCESS_KEY_ID"), v("AWS_SECRET_ACCESS_KEY"), v("AWS_SESSION_TOKEN")];
+  const region = v("AWS_REGION") ?? v("AWS_DEFAULT_REGION");
+  const endpoint = (service: string): string | undefined => v(`AWS_ENDPOINT_URL_${service}`) ?? v("AWS_ENDPOINT_URL");
+  const endpoints = { codecommit: endpoint("CODECOMMIT"), tagging: endpoint("RESOURCE_GROUPS_TAGGING_API"), sts: endpoint("STS") };
+  return {
+    ...(id !== undefined && secret !== undefined ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(token === undefined ? {} : { sessionToken: token }) } } : {}),
+    ...(region === undefined ? {} : { region }),
+    endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, e]) => e !== undefined)),
+  };
+}
+
 /** Builds the SCM services from the configuration. */
 export function scmServices(config: Config, env: Env, reader: KubeReader, metrics?: GithubMetricsSink): ScmServices {
   const envTokens = {
@@ -45,8 +66,10 @@ export function scmServices(config: Config, env: Env, reader: KubeReader, metric
       allowedProviders: config.allowedScmProviders,
       tokenRefStrictMode: config.tokenRefStrictMode,
       envTokens,
+      aws: awsSettings(env),
     },
     objects: namespacedObjects(reader),
+    ...(config.scmProxyUrl === "" ? {} : { transport: proxyTransport({ url: config.scmProxyUrl, noProxy: config.scmNoProxy }) }),
     ...(rootCa === undefined ? {} : { rootCa }),
     ...(metrics !== undefined && config.enableGithubApiMetrics ? { observer: githubMetricsObserver(metrics) } : {}),
   });
