@@ -1,0 +1,109 @@
+/**
+ * Repository URL comparison. Argo CD matches a Git generator's `repoURL` against a regular
+ * expression built from the pushed repository's web URL; this module compares normalised forms
+ * instead (host and path, lower case, without scheme, user, port, `ssh.`/`altssh.` prefix or
+ * `.git`), so `https://github.com/o/r`, `git@github.com:o/r.git` and `ssh://git@github.com:22/o/r`
+ * are one repository. A value holding a template (`{{ .url }}`, set by a Matrix sibling) matches
+ * whatever its literal parts allow: the event may be the one that changes it.
+ */
+
+/** Whether a generator field is rendered from a Matrix sibling's parameters. */
+export function isTemplated(value: string): boolean {
+  return value.includes("{{") || value.includes("}}");
+}
+
+const HOLE = "\u0000";
+
+/** `host/path` of a repository URL, lower case; undefined when it has no host and path. */
+export function normalizeRepoURL(url: string): string | undefined {
+  const lower = url.trim().toLowerCase();
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//.exec(lower);
+  const s = lower.slice(scheme?.[0].length ?? 0).replace(/^[^@/]*@/, "");
+  // with a scheme, `host:123/` is a port; without one (scp-like `host:path`), the colon starts the path
+  const m = (scheme === null ? /^([^/:]+)[:/](.+)$/ : /^([^/:]+)(?::\d*)?\/(.+)$/).exec(s);
+  if (m === null) return undefined;
+  const host = m[1]!.replace(/^(ssh|altssh)\./, "");
+  const path = m[2]!.replace(/\/+$/, "").replace(/\.git$/, "").replace(/^\/+/, "");
+  return path === "" ? undefined : `${host}/${path}`;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function holePattern(s: string): RegExp {
+  return new RegExp(`^${s.split(HOLE).map(escapeRegExp).join(".*")}$`, "s");
+}
+
+/**
+ * A test for one generator value against a URL: equal normalised forms, or, when templated, the
+ * literal parts matching either the normalised or the raw URL (templates match any text).
+ */
+function urlTest(value: string): (url: string) => boolean {
+  if (!isTemplated(value)) {
+    const n = normalizeRepoURL(value);
+    return (u) => n !== undefined && normalizeRepoURL(u) === n;
+  }
+  const holed = value.replace(/\{\{.*?\}\}/g, HOLE).toLowerCase();
+  const normalized = normalizeRepoURL(holed);
+  const raw = holePattern(holed);
+  const norm = normalized === undefined ? undefined : holePattern(normalized);
+  return (u) => raw.test(u.trim().toLowerCase()) || (norm !== undefined && norm.test(normalizeRepoURL(u) ?? ""));
+}
+
+/** Whether `repoURL` (a generator's, possibly templated) names one of `urls`. */
+export function repoURLMatches(repoURL: string, urls: readonly string[]): boolean {
+  const test = urlTest(repoURL);
+  return urls.some(test);
+}
+
+/** Case-insensitive equality, where a templated generator value matches anything. */
+export function sameName(generatorValue: string | undefined, eventValue: string | undefined): boolean {
+  if (generatorValue === undefined || eventValue === undefined) return false;
+  if (isTemplated(generatorValue)) return true;
+  return generatorValue.toLowerCase() === eventValue.toLowerCase();
+}
+
+/** The lower-case host name of a URL, or undefined when it does not parse. */
+export function hostOf(url: string): string | undefined {
+  try {
+    const h = new URL(url).hostname.toLowerCase();
+    return h === "" ? undefined : h;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a generator's API URL (or its default) serves the event's repository: same host, or the
+ * `api.` host of the web host (`api.github.com` for `github.com`, `api.bitbucket.org` for
+ * `bitbucket.org`). An event that names no host matches any API; a templated API matches anything.
+ */
+export function apiServes(api: string, hosts: readonly string[]): boolean {
+  if (hosts.length === 0 || isTemplated(api)) return true;
+  const h = hostOf(api);
+  return h !== undefined && hosts.some((e) => h === e || h === `api.${e}`);
+}
+
+/** Argo CD's `ParseRevision`: a `refs/…` name without its first two segments. */
+export function stripRef(ref: string): string {
+  return ref.startsWith("refs/") ? ref.split("/").slice(2).join("/") : ref;
+}
+
+/** A pushed ref from its full name and the default branch (`undefined` when the payload lacks it). */
+export function pushedRef(ref: string, defaultBranch: string | undefined): { revision: string; tag: boolean; touchedHead: boolean | undefined } {
+  const revision = stripRef(ref);
+  const tag = ref.startsWith("refs/tags/");
+  const head = defaultBranch === undefined || defaultBranch === "" ? undefined : stripRef(defaultBranch);
+  return { revision, tag, touchedHead: tag ? false : head === undefined ? undefined : head === revision };
+}
+
+/** The distinct lower-case hosts of some URLs (ssh and scp-like ones included). */
+export function hostsOf(urls: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const u of urls) {
+    const n = normalizeRepoURL(u);
+    if (n !== undefined) out.add(n.slice(0, n.indexOf("/")));
+  }
+  return [...out];
+}

@@ -1,0 +1,82 @@
+/**
+ * The webhook secrets, read from Argo CD's `argocd-secret` in the controller namespace under Argo
+ * CD's keys (`webhook.github.secret`, `webhook.gitlab.secret`, `webhook.azuredevops.username` and
+ * `.password`, `webhook.bitbucketserver.secret`, `webhook.bitbucket.uuid`, `webhook.gogs.secret`)
+ * plus `webhook.bitbucket.secret` and `webhook.gitea.secret`. Argo CD reads them once at start-up;
+ * here they are re-read at most once a minute, so a rotated secret applies without a restart and
+ * unauthenticated requests cannot make the controller call the API more often than that.
+ */
+import { secretValue, type Secret } from "../api/index.js";
+import type { Clock } from "../clock/index.js";
+import type { WebhookSecrets } from "./types.js";
+
+/** The Secret Argo CD keeps its webhook secrets in. */
+export const ARGOCD_SECRET = "argocd-secret";
+
+/** The `argocd-secret` keys, by field of {@link WebhookSecrets}. */
+export const SECRET_KEYS = {
+  github: "webhook.github.secret",
+  gitlab: "webhook.gitlab.secret",
+  azureUsername: "webhook.azuredevops.username",
+  azurePassword: "webhook.azuredevops.password",
+  bitbucketServer: "webhook.bitbucketserver.secret",
+  bitbucketUuid: "webhook.bitbucket.uuid",
+  bitbucketSecret: "webhook.bitbucket.secret",
+  gitea: "webhook.gitea.secret",
+  gogs: "webhook.gogs.secret",
+} as const;
+
+/** The webhook secrets held by `secret` (absent or empty keys are not configured). */
+export function secretsFrom(secret: Secret | undefined): WebhookSecrets {
+  const get = (key: string): string | undefined => {
+    const v = secret === undefined ? undefined : secretValue(secret, key)?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const username = get(SECRET_KEYS.azureUsername);
+  const password = get(SECRET_KEYS.azurePassword);
+  const entries: Array<[keyof WebhookSecrets, WebhookSecrets[keyof WebhookSecrets]]> = [
+    ["github", get(SECRET_KEYS.github)],
+    ["gitlab", get(SECRET_KEYS.gitlab)],
+    ["azureDevOps", username === undefined && password === undefined ? undefined : { username: username ?? "", password: password ?? "" }],
+    ["bitbucketServer", get(SECRET_KEYS.bitbucketServer)],
+    ["bitbucketUuid", get(SECRET_KEYS.bitbucketUuid)],
+    ["bitbucketSecret", get(SECRET_KEYS.bitbucketSecret)],
+    ["gitea", get(SECRET_KEYS.gitea) ?? get(SECRET_KEYS.gogs)],
+  ];
+  const out: WebhookSecrets = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+  return out;
+}
+
+/** Options of {@link cachedSecrets}. */
+export interface CachedSecretsOptions {
+  /** Reads `argocd-secret` (undefined when it does not exist). */
+  read: () => Promise<Secret | undefined>;
+  clock: Clock;
+  /** How long a reading is used (default 60 s). */
+  ttlMs?: number;
+  /** Called when a read fails; the previous reading (or none) stays in use. */
+  onError?: (err: unknown) => void;
+}
+
+/** The secrets, read through `read` at most once per `ttlMs`; a failed read keeps the last good one. */
+export function cachedSecrets(opts: CachedSecretsOptions): () => Promise<WebhookSecrets> {
+  const ttl = opts.ttlMs ?? 60_000;
+  let value: WebhookSecrets = {};
+  let readAt: number | undefined;
+  let inflight: Promise<WebhookSecrets> | undefined;
+  return () => {
+    if (readAt !== undefined && opts.clock.now() - readAt < ttl) return Promise.resolve(value);
+    inflight ??= opts
+      .read()
+      .then((s) => (value = secretsFrom(s)))
+      .catch((err: unknown) => {
+        opts.onError?.(err);
+        return value;
+      })
+      .finally(() => {
+        readAt = opts.clock.now();
+        inflight = undefined;
+      });
+    return inflight;
+  };
+}
