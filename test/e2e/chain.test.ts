@@ -37,6 +37,7 @@ describe("appset controller --enable-sync-engine", () => {
     });
     const proc = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--enable-sync-engine"]);
     procs.push(proc);
+    const started = await proc.waitForLog("applicationset controller starting");
     await proc.waitForLog("caches synced, starting workers");
     await client.create(resources.ApplicationSets, {
       apiVersion: "argoproj.io/v1alpha1",
@@ -83,6 +84,16 @@ describe("appset controller --enable-sync-engine", () => {
       110_000,
     );
     expect(apps.map((a) => a.metadata?.name).sort()).toEqual(["blue", "green"]);
+
+    // The controller's /metrics carries the engine's Argo CD application metrics.
+    const scrape = await (await fetch(`${String(started["metrics"])}/metrics`)).text();
+    for (const name of ["blue", "green"]) {
+      const labels = `namespace="${ns}",name="${name}",project="default",dest_server="https://kubernetes.default.svc"`;
+      expect(scrape).toContain(`argocd_app_sync_total{${labels},phase="Succeeded"} 1`);
+      expect(scrape).toMatch(new RegExp(`argocd_app_info\\{namespace="${ns}",name="${name}",[^}]*sync_status="Synced",health_status="Healthy"`));
+    }
+    expect(scrape).toMatch(/argocd_app_k8s_request_total\{[^}]*verb="Patch",resource_kind="configmaps"[^}]*\} [1-9]/);
+    expect(scrape).toMatch(/argocd_app_reconcile_count\{namespace="[^"]+",dest_server="https:\/\/kubernetes.default.svc"\} [1-9]/);
     proc.child.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
   });
@@ -95,6 +106,9 @@ describe("appset sync-engine", () => {
     const start = await engine.waitForLog("sync engine starting");
     expect((await fetch(`${String(start["probe"])}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${String(start["metrics"])}/metrics`)).text()).toContain("process_resident_memory_bytes");
+    // The Applications of the namespace (synced above) are reported by the stand-alone engine too.
+    const info = new RegExp(`argocd_app_info\\{namespace="${ns}",name="blue",`);
+    await eventually("argocd_app_info of blue", async () => info.test(await (await fetch(`${String(start["metrics"])}/metrics`)).text()) || undefined, 30_000);
     engine.child.kill("SIGTERM");
     expect(await engine.exited).toBe(0);
   });

@@ -1,6 +1,6 @@
 /**
- * The parts of deploy/ and docs/ generated from code: the Deployment's `env` (from the settings
- * table's `deploymentEnv()`), the single-file install bundles (rendered from their
+ * The parts of deploy/ and docs/ generated from code: the Deployments' `env` (the controller's and
+ * the sync engine's, from the settings table's `deploymentEnv()`), the single-file install bundles (rendered from their
  * kustomizations), and the reference table of docs/configuration.md (from `configReference()`).
  * `generate.ts` writes them; `generated.test.ts` fails when a committed file differs.
  */
@@ -78,7 +78,9 @@ export function withGeneratedTables(markdown: string): string {
 /** Every generated file. */
 export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: "deploy/base/deployment.yaml", expected: withGeneratedEnv },
+  { path: "deploy/sync-engine/deployment.yaml", expected: withGeneratedEnv },
   { path: "deploy/install.yaml", expected: () => renderBundle("install") },
+  { path: "deploy/install-with-sync-engine.yaml", expected: () => renderBundle("install-with-sync-engine") },
   { path: "docs/configuration.md", expected: withGeneratedTables },
 ];
 
