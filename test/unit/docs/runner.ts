@@ -103,8 +103,19 @@ function servePlugin(port: number, body: string): Promise<Server> {
     const ok = req.method === "POST" && req.url === "/api/v1/getparams.execute" && (req.headers.authorization ?? "").startsWith("Bearer ");
     res.writeHead(ok ? 200 : 404, { "Content-Type": "application/json" }).end(ok ? body : "{}");
   });
+  return listenWhenFree(server, port, 150);
+}
+
+/** Listens on 127.0.0.1:port, waiting (up to `tries` × 200 ms) while another run of these tests holds the port. */
+function listenWhenFree(server: Server, port: number, tries: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EADDRINUSE" || tries <= 1) {
+        reject(err);
+        return;
+      }
+      setTimeout(() => void listenWhenFree(server, port, tries - 1).then(resolve, reject), 200);
+    });
     server.listen(port, "127.0.0.1", () => resolve(server));
   });
 }
