@@ -1,7 +1,8 @@
 /**
  * The generation step as the reconciler sees it: run the generators and render the template
  * ({@link generateApplications}), and turn generator and template errors into a failed
- * {@link Generation} carrying the condition reason. Any other failure (a bug, a panic-like error)
+ * {@link Generation} carrying the condition reason (and the retry time a rate-limited provider
+ * named, found along the error's cause chain). Any other failure (a bug, a panic-like error)
  * rejects, so the worker retries with backoff and sets no condition, as Argo CD's panic guard does.
  */
 import { Reason, type ApplicationSet } from "../api/index.js";
@@ -20,8 +21,17 @@ export function generatorFn(opts: ApplicationsOptions): GenerateFn {
       const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal } });
       return { ok: true, apps, requeueAfterMs: appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry) };
     } catch (err) {
-      if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason)) return { ok: false, reason: err.reason as Reason, message: err.message };
+      if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason)) return { ok: false, reason: err.reason as Reason, message: err.message, ...retryAfter(err) };
       throw err;
     }
   };
+}
+
+/** The first `retryAfterMs` along an error's cause chain (an SCM rate-limit refusal carries one). */
+function retryAfter(err: unknown): { retryAfterMs?: number } {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 20; e = e.cause, depth++) {
+    const ms = (e as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof ms === "number" && Number.isFinite(ms)) return { retryAfterMs: ms };
+  }
+  return {};
 }

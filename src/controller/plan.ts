@@ -84,7 +84,8 @@ function refreshPatch(appSet: ApplicationSet): Plan["appSetPatch"] {
 function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: false }>, now: number): Plan {
   const outcome: PassOutcome = { kind: "error", reason: gen.reason, message: gen.message, paramsGenerated: false };
   const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
-  return { ...EMPTY_PLAN, ...(status ? { status } : {}), requeueAfterMs: requeueAfterMs({ kind: "generation-error" }) };
+  const retry = gen.retryAfterMs === undefined ? {} : { retryAfterMs: gen.retryAfterMs };
+  return { ...EMPTY_PLAN, ...(status ? { status } : {}), requeueAfterMs: requeueAfterMs({ kind: "generation-error", ...retry }) };
 }
 
 /** Plans one reconcile of the ApplicationSet in `s` at time `now` (ms). */

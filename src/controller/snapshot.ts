@@ -21,6 +21,8 @@ export type Generation =
       /** `ApplicationGenerationFromParamsError` or `RenderTemplateParamsError`. */
       readonly reason: Reason;
       readonly message: string;
+      /** When the error says retrying makes sense, ms from now (a provider's rate-limit reset). */
+      readonly retryAfterMs?: number;
     };
 
 /** Everything a reconcile of one ApplicationSet looks at. */
