@@ -4,6 +4,14 @@ import { appSet } from "../../test/unit/generators/support.js";
 import { FakeApi, linkPage } from "../../test/unit/scm/server.js";
 import { harness, scmSecret } from "../../test/unit/scm/support.js";
 import type { ScmProviderGenerator } from "../api/index.js";
+import { generatorFn } from "../controller/generation.js";
+import { planAppSet } from "../controller/plan.js";
+import { REQUEUE_ON_ERROR_MS } from "../controller/requeue.js";
+import type { Generation } from "../controller/snapshot.js";
+import { settings as planSettings, snapshot } from "../controller/testkit.js";
+import { TemplateEngine } from "../template/index.js";
+import { DEFAULT_GENERATOR_SETTINGS } from "./index.js";
+import { createRegistry } from "./registry.js";
 import { createScmProviderGenerator } from "./scm-provider.js";
 
 const api = new FakeApi();
@@ -209,5 +217,44 @@ describe("the SCM Provider generator under a rate limit", () => {
     api.override = undefined;
     h.clock.advance(600_000);
     expect(await gen.generate(gh(), appSet([]), h.ctx)).toEqual(good);
+  });
+});
+
+describe("the ApplicationSet requeue when an SCM provider is rate-limited", () => {
+  const refusal = (resetSec: number) => ({
+    status: 429,
+    body: { message: "API rate limit exceeded (request id 1F2E:3D4C)" },
+    headers: { "X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(resetSec), "X-GitHub-Request-Id": "1F2E:3D4C" },
+  });
+
+  it("requeues just after the reset time and leaves the status alone on the retries before it", async () => {
+    serveOrg(2);
+    const h = harness({ secrets: [token] });
+    const generate = generatorFn({ registry: createRegistry({}, h.services), engine: new TemplateEngine({ now: () => 0 }), ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock } });
+    const set = appSet([{ scmProvider: gh() }]);
+    api.override = refusal(Math.floor(h.clock.now() / 1000) + 600);
+    const first: Generation = await generate(set, new AbortController().signal);
+    expect(first).toMatchObject({ ok: false, reason: "ApplicationGenerationFromParamsError", retryAfterMs: 600_000 });
+    const plan1 = planAppSet(snapshot({ appSet: set, generation: first }), h.clock.now(), planSettings());
+    expect(plan1.requeueAfterMs).toBe(601_000);
+    expect(plan1.status?.conditions?.find((c) => c.type === "ErrorOccurred")?.message).toMatch(/^error listing repos: API rate limit exceeded for 127\.0\.0\.1:\d+: /);
+    h.clock.advance(200_000);
+    const second = await generate(set, new AbortController().signal);
+    expect(second).toMatchObject({ ok: false, retryAfterMs: 400_000 });
+    const plan2 = planAppSet(snapshot({ appSet: { ...set, status: plan1.status }, generation: second }), h.clock.now(), planSettings());
+    expect(plan2.status).toBeUndefined();
+    expect(plan2.requeueAfterMs).toBe(401_000);
+    expect(api.seen.filter((x) => x.path.endsWith("/orgs/acme/repos"))).toHaveLength(1);
+  });
+
+  it("keeps the fixed error requeue for failures that name no retry time", async () => {
+    const h = harness({ secrets: [token] });
+    const generate = generatorFn({ registry: createRegistry({}, h.services), engine: new TemplateEngine({ now: () => 0 }), ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock } });
+    api.override = { status: 500, body: { message: "boom" } };
+    const set = appSet([{ scmProvider: gh() }]);
+    const gen = await generate(set, new AbortController().signal);
+    expect(gen.ok).toBe(false);
+    expect(gen).not.toHaveProperty("retryAfterMs");
+    expect(planAppSet(snapshot({ appSet: set, generation: gen }), h.clock.now(), planSettings()).requeueAfterMs).toBe(REQUEUE_ON_ERROR_MS);
   });
 });
