@@ -5,7 +5,6 @@
  * follow their Secret, so a fixed password is used without a restart.
  */
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
 import { serveGitHttp, type GitHttpServer } from "../unit/generators/git-http.js";
@@ -21,16 +20,9 @@ import {
   spawnController,
   startController,
   type ControllerProcess,
-  type RunningController,
 } from "./support/controller.js";
+import { settle, SUCCESS, waitForConditions } from "./support/controller-wait.js";
 import { CountingProxy } from "./support/proxy-counting.js";
-
-const OK = "All applications have been generated successfully";
-const SUCCESS = [
-  ["ErrorOccurred", "False", "ApplicationSetUpToDate", OK],
-  ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
-  ["ResourcesUpToDate", "True", "ApplicationSetUpToDate", OK],
-];
 
 let client: KubeApiClient;
 let proxy: CountingProxy;
@@ -63,18 +55,6 @@ function spawnThroughProxy(ns: string, extra: string[] = []): ControllerProcess 
   return p;
 }
 
-async function waitForConditions(ns: string, name: string, want: string[][]): Promise<void> {
-  await eventually(`conditions of ${name}`, async () => (JSON.stringify(conditionRows(await readAppSet(client, ns, name))) === JSON.stringify(want) ? true : undefined), 60_000);
-}
-
-/** Waits until the controller has gone quiet (nothing queued or running) for half a second. */
-async function settle(run: RunningController): Promise<void> {
-  for (let quiet = 0; quiet < 5; ) {
-    await sleep(100);
-    quiet = run.controller.idle() ? quiet + 1 : 0;
-  }
-}
-
 describe("the controller's requests, counted at the apiserver's door", () => {
   it("sends no write when it reconciles converged ApplicationSets again, by requeue or by an unrelated change", async () => {
     const ns = await namespace("ctl-wr-noop");
@@ -82,8 +62,8 @@ describe("the controller's requests, counted at the apiserver's door", () => {
     try {
       proxy.reset();
       for (const n of ["one", "two"]) await client.create(resources.ApplicationSets, listAppSet(n, ns, [`${n}-a`, `${n}-b`]));
-      await waitForConditions(ns, "one", SUCCESS);
-      await waitForConditions(ns, "two", SUCCESS);
+      await waitForConditions(client, ns, "one", SUCCESS);
+      await waitForConditions(client, ns, "two", SUCCESS);
       await settle(run);
       expect(proxy.writes("applications").sort()).toEqual(["POST applications", "POST applications", "POST applications", "POST applications"]);
 
@@ -153,7 +133,7 @@ describe("the controller's requests, counted at the apiserver's door", () => {
 
       await client.patch(resources.Secrets, { namespace: ns, name: "repo" }, { type: "merge", body: { stringData: { password: "s3cret" } } });
       await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
-      await waitForConditions(ns, "web", SUCCESS);
+      await waitForConditions(client, ns, "web", SUCCESS);
       expect([...(await applications(client, ns)).keys()].sort()).toEqual(["x", "y"]);
       p.child.kill("SIGTERM");
       expect(await p.exited).toBe(0);

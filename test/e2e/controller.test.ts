@@ -19,13 +19,9 @@ import {
   startController,
   type RunningController,
 } from "./support/controller.js";
+import { appNames, settle, SUCCESS, waitForConditions, waitForNames } from "./support/controller-wait.js";
 
 const OK = "All applications have been generated successfully";
-const SUCCESS = [
-  ["ErrorOccurred", "False", "ApplicationSetUpToDate", OK],
-  ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
-  ["ResourcesUpToDate", "True", "ApplicationSetUpToDate", OK],
-];
 
 let client: KubeApiClient;
 const namespaces: string[] = [];
@@ -45,33 +41,13 @@ async function setup(prefix: string, opts: Omit<Parameters<typeof startControlle
   return { ns, run: await startController({ namespace: ns, ...opts }) };
 }
 
-async function names(ns: string): Promise<string[]> {
-  return [...(await applications(client, ns)).keys()].sort();
-}
-
-async function waitForNames(ns: string, want: string[]): Promise<void> {
-  await eventually(`Applications ${want.join(",")}`, async () => (JSON.stringify(await names(ns)) === JSON.stringify(want) ? true : undefined));
-}
-
-async function waitForConditions(ns: string, name: string, want: string[][]): Promise<void> {
-  await eventually(`conditions of ${name}`, async () => (JSON.stringify(conditionRows(await readAppSet(client, ns, name))) === JSON.stringify(want) ? true : undefined));
-}
-
-/** Waits until the controller has gone quiet (nothing queued or running) for a moment. */
-async function settle(run: RunningController): Promise<void> {
-  for (let quiet = 0; quiet < 5; ) {
-    await sleep(100);
-    quiet = run.controller.idle() ? quiet + 1 : 0;
-  }
-}
-
 describe("the ApplicationSet controller", () => {
   it("creates, updates and deletes Applications as the ApplicationSet declares, with the success conditions and events", async () => {
     const { ns, run } = await setup("ctl-crud");
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
-      await waitForNames(ns, ["a", "b"]);
-      await waitForConditions(ns, "web", SUCCESS);
+      await waitForNames(client, ns, ["a", "b"]);
+      await waitForConditions(client, ns, "web", SUCCESS);
       const a = (await applications(client, ns)).get("a")!;
       expect(a.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "ApplicationSet", name: "web", controller: true, blockOwnerDeletion: true })]);
       expect(a.metadata.finalizers).toEqual(["resources-finalizer.argocd.argoproj.io"]);
@@ -86,7 +62,7 @@ describe("the ApplicationSet controller", () => {
       });
       // b keeps its resources finalizer (no Application controller runs here), so it stays terminating.
       await eventually("b deleted", async () => ((await applications(client, ns)).get("b")?.metadata.deletionTimestamp ? true : undefined));
-      await waitForNames(ns, ["a", "b", "c"]);
+      await waitForNames(client, ns, ["a", "b", "c"]);
       await eventually("a updated", async () => ((await applications(client, ns)).get("a")?.spec.source?.targetRevision === "v2" ? true : undefined));
 
       const events = await eventually("events", async () => {
@@ -104,9 +80,9 @@ describe("the ApplicationSet controller", () => {
     const { ns, run } = await setup("ctl-noop");
     try {
       for (const n of ["one", "two"]) await client.create(resources.ApplicationSets, listAppSet(n, ns, [`${n}-a`, `${n}-b`, `${n}-c`]));
-      await waitForNames(ns, ["one-a", "one-b", "one-c", "two-a", "two-b", "two-c"]);
-      await waitForConditions(ns, "one", SUCCESS);
-      await waitForConditions(ns, "two", SUCCESS);
+      await waitForNames(client, ns, ["one-a", "one-b", "one-c", "two-a", "two-b", "two-c"]);
+      await waitForConditions(client, ns, "one", SUCCESS);
+      await waitForConditions(client, ns, "two", SUCCESS);
       await settle(run);
       run.client.reset();
       for (let i = 0; i < 3; i++) {
@@ -123,7 +99,7 @@ describe("the ApplicationSet controller", () => {
     const { ns, run } = await setup("ctl-genfail");
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
-      await waitForNames(ns, ["a", "b"]);
+      await waitForNames(client, ns, ["a", "b"]);
       await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, {
         type: "merge",
         body: { spec: { generators: [{ clusterDecisionResource: { configMapRef: "missing-cm", name: "x" } }] } },
@@ -140,7 +116,7 @@ describe("the ApplicationSet controller", () => {
         ["ResourcesUpToDate", "False", "ErrorOccurred", error.message],
       ]);
       await settle(run);
-      expect(await names(ns)).toEqual(["a", "b"]);
+      expect(await appNames(client, ns)).toEqual(["a", "b"]);
       expect(run.client.writes.filter((w) => w.startsWith("delete"))).toEqual([]);
     } finally {
       await run.stop();
@@ -156,15 +132,15 @@ describe("the ApplicationSet controller", () => {
       await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "a-proj", namespace: ns }, spec: {} });
       await client.create(resources.ApplicationSets, set);
       const msg = "application references project b-proj which does not exist";
-      await waitForConditions(ns, "web", [
+      await waitForConditions(client, ns, "web", [
         ["ErrorOccurred", "True", "ApplicationValidationError", msg],
         ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
         ["ResourcesUpToDate", "False", "ErrorOccurred", msg],
       ]);
-      expect(await names(ns)).toEqual(["a"]);
+      expect(await appNames(client, ns)).toEqual(["a"]);
       await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "b-proj", namespace: ns }, spec: {} });
-      await waitForNames(ns, ["a", "b"]);
-      await waitForConditions(ns, "web", SUCCESS);
+      await waitForNames(client, ns, ["a", "b"]);
+      await waitForConditions(client, ns, "web", SUCCESS);
     } finally {
       await run.stop();
     }
@@ -176,11 +152,11 @@ describe("the ApplicationSet controller", () => {
       const set = listAppSet("web", ns, ["a", "b"], { syncPolicy: { applicationsSync: "create-only" } });
       (set.metadata as { finalizers?: string[] }).finalizers = ["resources-finalizer.argocd.argoproj.io"];
       await client.create(resources.ApplicationSets, set);
-      await waitForNames(ns, ["a", "b"]);
+      await waitForNames(client, ns, ["a", "b"]);
       await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "a" }] } }] } } });
-      await waitForConditions(ns, "web", SUCCESS);
+      await waitForConditions(client, ns, "web", SUCCESS);
       await settle(run);
-      expect(await names(ns)).toEqual(["a", "b"]);
+      expect(await appNames(client, ns)).toEqual(["a", "b"]);
 
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "web" });
       await eventually("the ApplicationSet gone", async () => (await client.get(resources.ApplicationSets, { namespace: ns, name: "web" }).then(() => undefined, () => true)));
@@ -197,7 +173,7 @@ describe("the ApplicationSet controller", () => {
     const { ns, run } = await setup("ctl-refresh");
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a"]));
-      await waitForConditions(ns, "web", SUCCESS);
+      await waitForConditions(client, ns, "web", SUCCESS);
       await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
       await eventually("the annotation removed", async () => {
         const s = await readAppSet(client, ns, "web");
@@ -214,7 +190,7 @@ describe("the ApplicationSet controller", () => {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
       await eventually("dry-run creates sent", () => Promise.resolve(run.client.writes.filter((w) => w.startsWith("create applications/")).length >= 2 ? true : undefined));
       await settle(run);
-      expect(await names(ns)).toEqual([]);
+      expect(await appNames(client, ns)).toEqual([]);
       expect((await readAppSet(client, ns, "web")).status?.conditions).toBeUndefined();
     } finally {
       await run.stop();
@@ -231,10 +207,10 @@ describe("the ApplicationSet controller", () => {
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", team, ["t1"]));
       await client.create(resources.ApplicationSets, listAppSet("web", other, ["o1"]));
-      await waitForNames(team, ["t1"]);
-      await waitForConditions(team, "web", SUCCESS);
+      await waitForNames(client, team, ["t1"]);
+      await waitForConditions(client, team, "web", SUCCESS);
       await settle(run);
-      expect(await names(other)).toEqual([]);
+      expect(await appNames(client, other)).toEqual([]);
       expect((await readAppSet(client, other, "web")).status).toBeUndefined();
     } finally {
       await run.stop();
@@ -252,7 +228,7 @@ describe("the ApplicationSet controller", () => {
         spec: { project: "default", source: { repoURL: "https://example.com/repo", path: "p" }, destination: { server: "{{server}}", namespace: "x" } },
       };
       await client.create(resources.ApplicationSets, set);
-      await waitForConditions(ns, "per-cluster", SUCCESS);
+      await waitForConditions(client, ns, "per-cluster", SUCCESS);
       const secret = (name: string, env: string) => ({
         apiVersion: "v1",
         kind: "Secret",
@@ -261,8 +237,8 @@ describe("the ApplicationSet controller", () => {
       });
       await client.create(resources.Secrets, secret("prod-1", "prod"));
       await client.create(resources.Secrets, secret("dev-1", "dev"));
-      await waitForNames(ns, ["prod-1-app"]);
-      await waitForConditions(ns, "per-cluster", SUCCESS);
+      await waitForNames(client, ns, ["prod-1-app"]);
+      await waitForConditions(client, ns, "per-cluster", SUCCESS);
     } finally {
       await run.stop();
     }
