@@ -97,7 +97,7 @@ export class CountingClient implements KubeClient {
 
   private async count<T>(verb: K8sRequestLabels["verb"], r: ResourceDescriptor, namespace: string | undefined, call: () => Promise<T>): Promise<T> {
     const report = (err?: unknown): void =>
-      this.metrics.k8sRequest({ ...this.base, verb, response_code: responseCode(err), resource_kind: r.plural, resource_namespace: namespace ?? "" });
+      this.metrics.k8sRequest({ ...this.base, response_code: responseCode(err), verb, resource_kind: r.plural, resource_namespace: namespace ?? "" });
     try {
       const result = await call();
       report();
