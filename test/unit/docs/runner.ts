@@ -15,7 +15,7 @@ import { checkFunctionList, checkTemplateTable, controllerMetrics, documentedMet
 import { validateYaml } from "./validate.js";
 
 /** The marker kinds and what each does (the table of docs/README.md lists the same). */
-export const MARKER_KINDS = ["file", "yaml", "run", "output", "check", "tested-by", "template", "metrics", "functions", "plugin-server"] as const;
+export const MARKER_KINDS = ["file", "yaml", "run", "output", "check", "tested-by", "template", "metrics", "functions", "http-server"] as const;
 
 type Handler = (page: PageRun, part: DocPart, marker: Marker) => Promise<void>;
 
@@ -90,18 +90,21 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     if (failures.length > 0) throw new Error(failures.join("\n"));
     return Promise.resolve();
   },
-  "plugin-server": async (page, part, m) => {
-    const body = code(part, "plugin-server").text;
-    JSON.parse(body);
-    page.servers.push(await servePlugin(Number(m.args[0]), body));
+  "http-server": async (page, part, m) => {
+    const routes = JSON.parse(code(part, "http-server").text) as Record<string, unknown>;
+    page.servers.push(await serveRoutes(Number(m.args[0]), routes));
   },
 };
 
-/** Serves a plugin generator's answer at /api/v1/getparams.execute on 127.0.0.1:port. */
-function servePlugin(port: number, body: string): Promise<Server> {
+/**
+ * Serves `routes` on 127.0.0.1:port: each key is `METHOD /path` (the query is ignored), each value
+ * the JSON body of a 200 answer; anything else is a 404.
+ */
+function serveRoutes(port: number, routes: Record<string, unknown>): Promise<Server> {
   const server = createServer((req, res) => {
-    const ok = req.method === "POST" && req.url === "/api/v1/getparams.execute" && (req.headers.authorization ?? "").startsWith("Bearer ");
-    res.writeHead(ok ? 200 : 404, { "Content-Type": "application/json" }).end(ok ? body : "{}");
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const body = routes[`${req.method ?? "GET"} ${path}`];
+    res.writeHead(body === undefined ? 404 : 200, { "Content-Type": "application/json" }).end(JSON.stringify(body ?? { message: "Not Found" }));
   });
   return listenWhenFree(server, port, 150);
 }
