@@ -7,6 +7,7 @@
  */
 import { errorMessage } from "../../../src/errors.js";
 import { parseApplication, parseApplicationSet, type Application, type ApplicationSet } from "../../../src/api/index.js";
+import { eventually } from "./controller.js";
 import { resources, type KubeApiClient, type ResourceDescriptor, type WatchEvent } from "../../../src/kube/index.js";
 
 /** What the recorder keeps of an Application at one moment. */
@@ -106,7 +107,8 @@ export class RolloutRecorder {
   }
 
   private async follow(resource: ResourceDescriptor, on: (e: WatchEvent) => void): Promise<void> {
-    const list = await this.client.list(resource, { namespace: this.namespace });
+    // A fresh control plane may still answer "storage is (re)initializing" for a while.
+    const list = await eventually(`a list of ${resource.plural}`, () => this.client.list(resource, { namespace: this.namespace }));
     for (const item of list.items) on({ type: "ADDED", object: item });
     let rv = list.resourceVersion;
     const loop = async (): Promise<void> => {
