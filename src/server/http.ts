@@ -27,6 +27,8 @@ export interface HttpServerOptions {
   name: string;
   /** How long {@link HttpEndpoint.close} waits for busy connections (default 5 s). */
   closeGraceMs?: number;
+  /** Hand every method to the handlers, which answer 405 themselves (default: GET and HEAD only). */
+  anyMethod?: boolean;
 }
 
 /** A listening server. */
@@ -66,11 +68,12 @@ export function sendText(res: ServerResponse, status: number, body: string): voi
   res.end(body);
 }
 
-async function dispatch(routes: Routes, logger: Logger, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function dispatch(options: HttpServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { routes, logger } = options;
   const url = new URL(req.url ?? "/", "http://localhost");
   const handler = route(routes, url.pathname);
   if (handler === undefined) return sendText(res, 404, "404 page not found\n");
-  if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "Method Not Allowed\n");
+  if (options.anyMethod !== true && req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "Method Not Allowed\n");
   try {
     await handler(req, res, url);
   } catch (err) {
@@ -83,7 +86,7 @@ async function dispatch(routes: Routes, logger: Logger, req: IncomingMessage, re
 /** Binds and starts a server; rejects when the address cannot be bound. */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpEndpoint> {
   const { host, port } = parseListenAddress(options.addr);
-  const server = createServer((req, res) => void dispatch(options.routes, options.logger, req, res));
+  const server = createServer((req, res) => void dispatch(options, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen({ host, port }, () => {
