@@ -1,7 +1,8 @@
 /**
  * `appset controller`: the composition root of the ApplicationSet controller process. It parses the
  * flags, environment variables and `argocd-cmd-params-cm` keys (spec §6.1-6.2), builds the logger,
- * Kubernetes client, generators, metrics and controller, serves `/healthz`, `/readyz` and `/metrics`,
+ * Kubernetes client, generators, metrics and controller, serves `/healthz`, `/readyz`, `/metrics` and
+ * the Git webhook (`/api/webhook`, in every replica),
  * runs leader election when asked (only the leader reconciles; losing the lease exits with 1, as
  * controller-runtime does), and shuts down cleanly on SIGTERM or SIGINT: no new work, running
  * reconciles get a grace period, the lease is released, the servers close, exit 0.
@@ -25,6 +26,7 @@ import type { SyncEngine } from "../syncwaves/engine.js";
 import { runProcess, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
 import { buildSyncEngine } from "./sync-engine.js";
+import { startControllerWebhook } from "../webhook/index.js";
 
 /** How long running reconciles may finish after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
@@ -118,6 +120,10 @@ async function build(rt: Runtime): Promise<Process> {
     await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
   ];
+  const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
+  const webhookOpts = { addr: config.webhookAddr, parallelism: config.webhookParallelismLimit, dryRun: config.dryRun, scope, informer: synced.appSets };
+  const webhook = await startControllerWebhook({ ...webhookOpts, client, namespace, allowed: (ns) => synced.namespaceAllowed(ns), logger, clock });
+  if (webhook !== undefined) servers.push(webhook);
   logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
   const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials: controller.credentials, registry }) : undefined;
   return { controller, servers, client, metrics, engine };
