@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { syncEngineCommand, waveDelayMs } from "./sync-engine.js";
+import { syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
 
 describe("waveDelayMs", () => {
   it.each([
@@ -12,6 +12,19 @@ describe("waveDelayMs", () => {
     { name: "garbage means no delay", raw: "soon", ms: 0 },
   ])("$name", ({ raw, ms }) => {
     expect(waveDelayMs(raw === undefined ? {} : { ARGOCD_SYNC_WAVE_DELAY: raw })).toBe(ms);
+  });
+});
+
+describe("syncDeadlineMs", () => {
+  it.each([
+    // name; APPSET_SYNC_DEADLINE_SECONDS; the deadline in ms
+    { name: "unset means no deadline", raw: undefined, ms: undefined },
+    { name: "empty means no deadline", raw: " ", ms: undefined },
+    { name: "seconds become milliseconds", raw: "600", ms: 600_000 },
+    { name: "zero means no deadline", raw: "0", ms: undefined },
+    { name: "garbage means no deadline", raw: "10m", ms: undefined },
+  ])("$name", ({ raw, ms }) => {
+    expect(syncDeadlineMs(raw === undefined ? {} : { APPSET_SYNC_DEADLINE_SECONDS: raw })).toBe(ms);
   });
 });
 

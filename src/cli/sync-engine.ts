@@ -25,11 +25,23 @@ import { runProcess, type ControllerIO } from "./process.js";
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
 
+/** A positive number of seconds, in ms; unset, empty, invalid or ≤ 0 → undefined. */
+function positiveSecondsMs(raw: string | undefined): number | undefined {
+  const seconds = raw === undefined || raw.trim() === "" ? 0 : Number(raw);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /** `ARGOCD_SYNC_WAVE_DELAY` (seconds) in ms; unset or invalid → 0 (we gate waves on observed health). */
 export function waveDelayMs(env: Env): number {
-  const raw = env["ARGOCD_SYNC_WAVE_DELAY"];
-  const seconds = raw === undefined || raw.trim() === "" ? 0 : Number(raw);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return positiveSecondsMs(env["ARGOCD_SYNC_WAVE_DELAY"]) ?? 0;
+}
+
+/**
+ * `APPSET_SYNC_DEADLINE_SECONDS`: the per-sync deadline (beyond Argo CD) in ms. A sync still
+ * running this long after it started fails with "sync deadline of Ns exceeded". Unset → none.
+ */
+export function syncDeadlineMs(env: Env): number | undefined {
+  return positiveSecondsMs(env["APPSET_SYNC_DEADLINE_SECONDS"]);
 }
 
 /** What the engine is built from. */
@@ -53,6 +65,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const local = { id: "local", client: d.client, resolve };
   const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(d.env), credentials: d.credentials });
   const allNamespaces = d.config.applicationSetNamespaces.length > 0;
+  const deadlineMs = syncDeadlineMs(d.env);
   const metrics = d.registry !== undefined ? new SyncEngineMetrics({ registry: d.registry, list: () => engine.applications() }) : undefined;
   const engine: SyncEngine = new SyncEngine({
     watch: d.client,
@@ -65,6 +78,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     destinations: new ClusterSecretDestinations({ local, namespace: d.namespace, clock: d.clock }),
     waveDelayMs: waveDelayMs(d.env),
     ...(metrics !== undefined ? { metrics } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
   });
   return engine;
 }
