@@ -7,6 +7,7 @@ import type { ApplicationSet, PullRequestGenerator, PullRequestProviderKey, ScmP
 import { PULL_REQUEST_PROVIDER_KEYS, SCM_PROVIDER_KEYS, secretValue } from "../api/index.js";
 import type { GeneratorContext } from "../generators/types.js";
 import { basicAuth, type ApiTarget } from "./api.js";
+import { hasAwsCredentials } from "./aws/client.js";
 import { caRefValue, prefixed, secretRefValue, type CredentialSource } from "./credentials.js";
 import type { TlsOptions } from "./transport.js";
 import { AwsCodeCommitScm } from "./providers/aws-codecommit.js";
@@ -149,11 +150,11 @@ const SCM_BUILDERS: ScmBuilders = {
     const aws = sel.services.settings.aws;
     const region = a.region !== undefined && a.region !== "" ? a.region : (aws.region ?? "");
     if (region === "") return Promise.reject(new Error("error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION"));
-    if (aws.credentials === undefined) {
-      return Promise.reject(new Error("error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"));
+    if (!hasAwsCredentials(aws)) {
+      return Promise.reject(new Error("error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE"));
     }
     const t = { http: sel.services.http(sel.ctx.clock), region, settings: aws, caller: callerOf(sel), ...(sel.ctx.signal === undefined ? {} : { signal: sel.ctx.signal }) };
-    return Promise.resolve(new AwsCodeCommitScm(t, { tagFilters: a.tagFilters ?? [], allBranches: a.allBranches === true, role: a.role ?? "", credentials: aws.credentials }));
+    return Promise.resolve(new AwsCodeCommitScm(t, { tagFilters: a.tagFilters ?? [], allBranches: a.allBranches === true, role: a.role ?? "" }));
   },
 };
 

@@ -144,12 +144,41 @@ describe("AWS CodeCommit credentials", () => {
     expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP2/");
   });
 
+  it("exchanges a web identity token without signing, re-reading the token when the credentials expire, and assumes a role on top", async () => {
+    const IRSA = "arn:aws:iam::123456789012:role/appset-irsa";
+    let token = "jwt-1";
+    const { h, aws } = setup([{ name: "r", defaultBranch: "main" }], { settings: { credentials: undefined, webIdentity: { roleArn: IRSA, token: () => Promise.resolve(token) } } });
+    aws.roles.add(IRSA).add(ROLE);
+    aws.webTokens.add("jwt-1").add("jwt-2");
+    const gen = createScmProviderGenerator(h.services);
+    await gen.generate(cc(), appSet([]), h.ctx);
+    await gen.generate(cc({ role: ROLE }), appSet([]), h.ctx);
+    expect(targets()).toEqual(["AssumeRoleWithWebIdentity", "ListRepositories", "BatchGetRepositories", "AssumeRole", "ListRepositories", "BatchGetRepositories"]);
+    const web = new URLSearchParams(api.seen[0]!.body);
+    expect([web.get("RoleArn"), web.get("WebIdentityToken"), api.seen[0]!.headers.authorization]).toEqual([IRSA, "jwt-1", undefined]);
+    expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP1/");
+    expect(api.seen[3]!.headers.authorization).toContain("Credential=ASIATEMP1/");
+    expect(api.seen[4]!.headers.authorization).toContain("Credential=ASIATEMP2/");
+    token = "jwt-2";
+    h.clock.advance(15 * 60_000);
+    api.seen.length = 0;
+    await gen.generate(cc(), appSet([]), h.ctx);
+    expect(new URLSearchParams(api.seen[0]!.body).get("WebIdentityToken")).toBe("jwt-2");
+  });
+
+  it("names the web identity role STS refused", async () => {
+    const { h } = setup([{ name: "r", defaultBranch: "main" }], { settings: { credentials: undefined, webIdentity: { roleArn: "arn:aws:iam::1:role/w", token: () => Promise.resolve("forged") } } });
+    await expect(createScmProviderGenerator(h.services).generate(cc(), appSet([]), h.ctx)).rejects.toThrow(
+      "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/w with a web identity: InvalidIdentityToken: Incorrect token audience",
+    );
+  });
+
   it.each([
     // name; settings; spec; error
     { name: "a role STS refuses names the role and STS's code", spec: cc({ role: "arn:aws:iam::1:role/nope" }), error: "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/nope: AccessDenied: User is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::1:role/nope" },
     { name: "a wrong secret is refused by the signature check", settings: { credentials: { accessKeyId: "AKIAFAKEBASE", secretAccessKey: "wrong" } }, spec: cc(), error: "error listing repos: failed to list codecommit repository: InvalidSignatureException: The request signature we calculated does not match the signature you provided." },
     { name: "no region anywhere is an error", settings: { region: "" }, spec: cc(), error: "error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION" },
-    { name: "no credentials is an error", settings: { credentials: undefined }, spec: cc(), error: "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY" },
+    { name: "no credentials is an error", settings: { credentials: undefined }, spec: cc(), error: "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE" },
     { name: "the generator's region wins over the environment's", settings: { region: "us-east-1" }, spec: cc({ region: "eu-west-1" }), error: undefined },
   ] as Array<{ name: string; settings?: Partial<AwsSettings>; spec: ScmProviderGenerator; error: string | undefined }>)("$name", async ({ settings, spec, error }) => {
     const { h } = setup([{ name: "r", defaultBranch: "main" }], settings === undefined ? {} : { settings });

@@ -4,16 +4,16 @@
  * filters are set (filters grouped by key: values of one key OR'd, a key without values means
  * "has the tag"); organisation = account id; no labels; no SHA (Argo CD skips the per-branch call);
  * repositories without a default branch are skipped; `allBranches` lists branches; path checks use
- * GetFolder on the parent folder. With `role`, calls are made with STS AssumeRole credentials.
+ * GetFolder on the parent folder. The controller's credentials are static ones or a web identity's;
+ * with `role`, calls are made with STS AssumeRole credentials obtained with them.
  *
  * Budget: repository metadata is read with BatchGetRepositories (100 names a call) rather than one
  * GetRepository per repository, and the default branch comes from that same answer, so an unchanged
  * 100-repository account costs two calls (Argo CD: 201).
  */
-import { assumeRoleCached, awsJson, AwsApiError, type AwsTarget } from "../aws/client.js";
+import { assumeRoleCached, awsJson, AwsApiError, baseCredentials, type AwsTarget } from "../aws/client.js";
 import type { AwsCredentials } from "../aws/sigv4.js";
-import { wrap } from "../api.js";
-import { arr, str } from "../api.js";
+import { arr, str, wrap } from "../api.js";
 import type { Repository, ScmProviderService } from "../types.js";
 
 const CODECOMMIT = "CodeCommit_20150413";
@@ -29,7 +29,6 @@ export interface AwsCodeCommitOptions {
   readonly allBranches: boolean;
   /** IAM role to assume ("" for the controller's own credentials). */
   readonly role: string;
-  readonly credentials: AwsCredentials;
 }
 
 /** Argo CD's getTagFilters: one filter per key (first-seen order), its non-empty values OR'd. */
@@ -83,9 +82,10 @@ export class AwsCodeCommitScm implements ScmProviderService {
     private readonly o: AwsCodeCommitOptions,
   ) {}
 
-  private creds(): Promise<AwsCredentials> {
-    if (this.o.role === "") return Promise.resolve(this.o.credentials);
-    return assumeRoleCached(this.t, this.o.credentials, this.o.role).catch((err: unknown) => {
+  private async creds(): Promise<AwsCredentials> {
+    const base = await baseCredentials(this.t);
+    if (this.o.role === "") return base;
+    return assumeRoleCached(this.t, base, this.o.role).catch((err: unknown) => {
       throw wrap(`error assuming role ${this.o.role}`, err);
     });
   }

@@ -1,7 +1,7 @@
 /**
  * AWS CodeCommit, the Resource Groups Tagging API and STS as a local server answers them: the
- * JSON 1.1 protocol (`X-Amz-Target`) and STS's query protocol with XML answers, shaped as the AWS
- * API references document them. Every request's SigV4 signature is recomputed from what arrived
+ * JSON 1.1 protocol (`X-Amz-Target`) and STS's query protocol with XML answers (AssumeRole,
+ * AssumeRoleWithWebIdentity), shaped as the AWS API references document them. Every request's SigV4 signature is recomputed from what arrived
  * on the wire (method, path, Host and the other signed headers, body) with the secret of the access
  * key it names; a mismatch is refused as AWS refuses it (403 InvalidSignatureException).
  */
@@ -29,6 +29,8 @@ export interface FakeAws {
   pageSize: number;
   /** Roles AssumeRole grants. */
   roles: Set<string>;
+  /** Web identity tokens AssumeRoleWithWebIdentity accepts. */
+  webTokens: Set<string>;
   /** Lifetime of issued credentials (ms) and the server's notion of now. */
   lifetimeMs: number;
   now: () => number;
@@ -40,7 +42,7 @@ export const BASE_CREDS: AwsCredentials = { accessKeyId: "AKIAFAKEBASE", secretA
 
 /** A fresh fake account. */
 export function fakeAws(repos: FakeRepo[], now: () => number): FakeAws {
-  return { account: "123456789012", region: "eu-west-1", repos, keys: new Map([[BASE_CREDS.accessKeyId, BASE_CREDS]]), pageSize: 1000, roles: new Set(), lifetimeMs: 900_000, now, issued: 0 };
+  return { account: "123456789012", region: "eu-west-1", repos, keys: new Map([[BASE_CREDS.accessKeyId, BASE_CREDS]]), pageSize: 1000, roles: new Set(), webTokens: new Set(), lifetimeMs: 900_000, now, issued: 0 };
 }
 
 function fromAmzDate(s: string): number {
@@ -148,7 +150,11 @@ function jsonOperation(aws: FakeAws, target: string, input: Record<string, unkno
 function assumeRole(aws: FakeAws, req: Seen): Reply {
   const form = new URLSearchParams(req.body);
   const role = form.get("RoleArn") ?? "";
-  if (form.get("Action") !== "AssumeRole" || form.get("Version") !== "2011-06-15") return { status: 400, text: "<ErrorResponse><Error><Code>InvalidAction</Code><Message>bad</Message></Error></ErrorResponse>" };
+  const action = form.get("Action") ?? "";
+  if (action === "AssumeRoleWithWebIdentity" && !aws.webTokens.has(form.get("WebIdentityToken") ?? "")) {
+    return { status: 400, text: "<ErrorResponse><Error><Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>Incorrect token audience</Message></Error></ErrorResponse>" };
+  }
+  if (!["AssumeRole", "AssumeRoleWithWebIdentity"].includes(action) || form.get("Version") !== "2011-06-15") return { status: 400, text: "<ErrorResponse><Error><Code>InvalidAction</Code><Message>bad</Message></Error></ErrorResponse>" };
   if (!aws.roles.has(role)) {
     return { status: 403, text: `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User is not authorized to perform: sts:AssumeRole on resource: ${role}</Message></Error><RequestId>r-${String(++aws.issued)}</RequestId></ErrorResponse>` };
   }
@@ -157,7 +163,7 @@ function assumeRole(aws: FakeAws, req: Seen): Reply {
   aws.keys.set(issued.accessKeyId, issued);
   const expiration = new Date(aws.now() + aws.lifetimeMs).toISOString();
   return {
-    text: `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><AssumedRoleUser><Arn>${role}/s</Arn><AssumedRoleId>ARO:s</AssumedRoleId></AssumedRoleUser><Credentials><AccessKeyId>${issued.accessKeyId}</AccessKeyId><SecretAccessKey>${issued.secretAccessKey}</SecretAccessKey><SessionToken>${issued.sessionToken ?? ""}</SessionToken><Expiration>${expiration}</Expiration></Credentials></AssumeRoleResult><ResponseMetadata><RequestId>r-${String(n)}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+    text: `<${action}Response xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><${action}Result><AssumedRoleUser><Arn>${role}/s</Arn><AssumedRoleId>ARO:s</AssumedRoleId></AssumedRoleUser><Credentials><AccessKeyId>${issued.accessKeyId}</AccessKeyId><SecretAccessKey>${issued.secretAccessKey}</SecretAccessKey><SessionToken>${issued.sessionToken ?? ""}</SessionToken><Expiration>${expiration}</Expiration></Credentials></${action}Result><ResponseMetadata><RequestId>r-${String(n)}</RequestId></ResponseMetadata></${action}Response>`,
     headers: { "Content-Type": "text/xml" },
   };
 }
@@ -171,5 +177,8 @@ export function serveAws(api: FakeApi, aws: FakeAws): void {
     if (req.headers["content-type"] !== "application/x-amz-json-1.1") return { status: 400, body: { __type: "SerializationException", message: "bad content type" } };
     return jsonOperation(aws, target, JSON.parse(req.body) as Record<string, unknown>);
   });
-  api.on("POST", "/sts/", (req) => verifySignature(aws, req, "sts") ?? assumeRole(aws, req));
+  api.on("POST", "/sts/", (req) => {
+    const unsigned = new URLSearchParams(req.body).get("Action") === "AssumeRoleWithWebIdentity";
+    return (unsigned ? undefined : verifySignature(aws, req, "sts")) ?? assumeRole(aws, req);
+  });
 }
