@@ -1,60 +1,40 @@
-import { describe, expect, it } from "vitest";
-import { parseConfig, type Config } from "../config/index.js";
-import { FakeKubeClient } from "../kube/index.js";
-import { namespacedObjects, scmServices } from "./scm.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { awsSettings } from "./scm.js";
 
-const SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
-const CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
+const dir = mkdtempSync(join(tmpdir(), "aws-env-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function config(...argv: string[]): Config {
-  const res = parseConfig(argv, {});
-  if (res.kind !== "config") throw new Error(`not a config: ${JSON.stringify(res)}`);
-  return res.config;
-}
-
-describe("namespacedObjects", () => {
-  const kube = new FakeKubeClient();
-  kube.seed(SECRET, { apiVersion: "v1", kind: "Secret", metadata: { name: "gh", namespace: "team-a" }, data: { token: Buffer.from("s3cret").toString("base64") } });
-  kube.seed(CONFIGMAP, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "ca", namespace: "team-a" }, data: { "ca.crt": "PEM" } });
-  const objects = namespacedObjects(kube);
-
-  it("reads a Secret of the ApplicationSet's namespace and decodes it", async () => {
-    const secret = await objects.getSecret("team-a", "gh");
-    expect(secret?.metadata.name).toBe("gh");
-    expect(secret?.data?.["token"]).toBe(Buffer.from("s3cret").toString("base64"));
+describe("AWS settings from the standard environment variables", () => {
+  it.each([
+    // name; environment; settings expected (webIdentity checked separately)
+    { name: "nothing set means no credentials, region or endpoints", env: {}, want: { endpoints: {} } },
+    {
+      name: "static credentials with a session token and AWS_REGION",
+      env: { AWS_ACCESS_KEY_ID: "AK", AWS_SECRET_ACCESS_KEY: "SK", AWS_SESSION_TOKEN: "T", AWS_REGION: "eu-west-1", AWS_DEFAULT_REGION: "us-east-1" },
+      want: { credentials: { accessKeyId: "AK", secretAccessKey: "SK", sessionToken: "T" }, region: "eu-west-1", endpoints: {} },
+    },
+    { name: "a key id without a secret is no credentials; AWS_DEFAULT_REGION is the fallback", env: { AWS_ACCESS_KEY_ID: "AK", AWS_DEFAULT_REGION: "us-east-1" }, want: { region: "us-east-1", endpoints: {} } },
+    {
+      name: "service endpoint variables beat AWS_ENDPOINT_URL",
+      env: { AWS_ENDPOINT_URL: "http://all", AWS_ENDPOINT_URL_CODECOMMIT: "http://cc", AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API: "http://tag" },
+      want: { endpoints: { codecommit: "http://cc", tagging: "http://tag", sts: "http://all" } },
+    },
+    { name: "empty values count as unset", env: { AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_REGION: "" }, want: { endpoints: {} } },
+  ])("$name", ({ env, want }) => {
+    expect(awsSettings(env)).toEqual(want);
   });
 
-  it("answers undefined for a Secret or ConfigMap that does not exist, in that namespace or any other", async () => {
-    expect(await objects.getSecret("team-b", "gh")).toBeUndefined();
-    expect(await objects.getConfigMapData("team-a", "nope")).toBeUndefined();
-  });
-
-  it("returns a ConfigMap's data", async () => {
-    expect(await objects.getConfigMapData("team-a", "ca")).toEqual({ "ca.crt": "PEM" });
-  });
-});
-
-describe("scmServices", () => {
-  it("carries the SCM flags and the provider token variables into the settings", () => {
-    const scm = scmServices(
-      config("--enable-scm-providers=false", "--allowed-scm-providers=https://git.example.test", "--token-ref-strict-mode"),
-      { GITHUB_TOKEN: "gh-token", GITEA_TOKEN: "" },
-      new FakeKubeClient(),
-    );
-    expect(scm.settings).toMatchObject({
-      enabled: false,
-      allowedProviders: ["https://git.example.test"],
-      tokenRefStrictMode: true,
-      envTokens: { github: "gh-token" },
-    });
-  });
-
-  it("uses Argo CD's defaults without flags", () => {
-    expect(scmServices(config(), {}, new FakeKubeClient()).settings).toMatchObject({
-      enabled: true,
-      allowedProviders: [],
-      tokenRefStrictMode: false,
-      envTokens: {},
-    });
+  it("reads the web identity token file on every exchange", async () => {
+    const file = join(dir, "token");
+    writeFileSync(file, "jwt-1\n");
+    const s = awsSettings({ AWS_ROLE_ARN: "arn:aws:iam::1:role/r", AWS_WEB_IDENTITY_TOKEN_FILE: file, AWS_ROLE_SESSION_NAME: "me" });
+    expect(s.webIdentity).toMatchObject({ roleArn: "arn:aws:iam::1:role/r", sessionName: "me" });
+    expect(await s.webIdentity?.token()).toBe("jwt-1\n");
+    writeFileSync(file, "jwt-2");
+    expect(await s.webIdentity?.token()).toBe("jwt-2");
+    expect(awsSettings({ AWS_ROLE_ARN: "arn:aws:iam::1:role/r" }).webIdentity).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@
  * metrics when enabled.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { parseSecret } from "../api/index.js";
 import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
@@ -35,7 +36,8 @@ export function namespacedObjects(reader: KubeReader): NamespacedObjects {
 
 /**
  * AWS settings from the environment: `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` /
- * `AWS_SESSION_TOKEN`, `AWS_REGION` (else `AWS_DEFAULT_REGION`), and endpoint overrides
+ * `AWS_SESSION_TOKEN`, else a web identity (`AWS_ROLE_ARN`, `AWS_WEB_IDENTITY_TOKEN_FILE`,
+ * `AWS_ROLE_SESSION_NAME`; EKS IRSA), `AWS_REGION` (else `AWS_DEFAULT_REGION`), and endpoint overrides
  * `AWS_ENDPOINT_URL_CODECOMMIT`, `AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API`, `AWS_ENDPOINT_URL_STS`
  * (each else `AWS_ENDPOINT_URL`), as the AWS SDKs name them.
  */
@@ -45,8 +47,12 @@ export function awsSettings(env: Env): AwsSettings {
   const region = v("AWS_REGION") ?? v("AWS_DEFAULT_REGION");
   const endpoint = (service: string): string | undefined => v(`AWS_ENDPOINT_URL_${service}`) ?? v("AWS_ENDPOINT_URL");
   const endpoints = { codecommit: endpoint("CODECOMMIT"), tagging: endpoint("RESOURCE_GROUPS_TAGGING_API"), sts: endpoint("STS") };
+  const [roleArn, tokenFile, sessionName] = [v("AWS_ROLE_ARN"), v("AWS_WEB_IDENTITY_TOKEN_FILE"), v("AWS_ROLE_SESSION_NAME")];
+  const webIdentity =
+    roleArn === undefined || tokenFile === undefined ? undefined : { roleArn, token: () => readFile(tokenFile, "utf8"), ...(sessionName === undefined ? {} : { sessionName }) };
   return {
     ...(id !== undefined && secret !== undefined ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(token === undefined ? {} : { sessionToken: token }) } } : {}),
+    ...(webIdentity === undefined ? {} : { webIdentity }),
     ...(region === undefined ? {} : { region }),
     endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, e]) => e !== undefined)),
   };
