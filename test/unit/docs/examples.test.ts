@@ -4,8 +4,8 @@
  * an unmarked yaml/json/sh block fails the page. Pages owned elsewhere wait in PENDING: moving one
  * line from PENDING to COVERED puts a page under test.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRepoFile } from "../deploy/generated.js";
 import { REPO_ROOT } from "../deploy/kustomize.js";
@@ -46,9 +46,22 @@ async function runPage(doc: string, markdown: string): Promise<string[]> {
   }
 }
 
+/** The relative link targets of a page that do not exist (pending pages may be linked before they are written). */
+function brokenLinks(doc: string, markdown: string): string[] {
+  const targets = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!.split("#")[0]!);
+  return targets
+    .filter((t) => t !== "" && !/^[a-z]+:/.test(t))
+    .map((t) => normalize(join(dirname(doc), t)))
+    .filter((path) => !PENDING.includes(path) && !existsSync(join(REPO_ROOT, path)));
+}
+
 describe("the documentation's examples", () => {
   it.each(COVERED.map((name) => ({ name })))("every example of $name runs as documented", async ({ name }) => {
     expect(await runPage(name, readRepoFile(name))).toEqual([]);
+  });
+
+  it.each(COVERED.map((name) => ({ name })))("every relative link of $name leads to a file", ({ name }) => {
+    expect(brokenLinks(name, readRepoFile(name))).toEqual([]);
   });
 
   it("puts every page under test, except the pending ones and the decision records", () => {
