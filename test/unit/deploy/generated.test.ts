@@ -1,6 +1,6 @@
 /**
- * The generated parts of deploy/ and docs/ are what the code generates today: the Deployment's env
- * (from `deploymentEnv()`), the install bundle (from its kustomization) and the configuration
+ * The generated parts of deploy/ and docs/ are what the code generates today: the Deployments' env
+ * (from `deploymentEnv()`), the install bundles (from their kustomizations) and the configuration
  * reference (from `configReference()`). Each fails when someone edits the settings table without
  * regenerating (`npx tsx test/unit/deploy/generate.ts`), or edits a generated part by hand.
  */
@@ -13,7 +13,7 @@ describe("generated files", () => {
   it.each(GENERATED_FILES.map((f) => ({ name: f.path, file: f })))("$name is up to date with the code it is generated from", ({ file }) => {
     const current = readRepoFile(file.path);
     expect(current, `run: npx tsx test/unit/deploy/generate.ts`).toBe(file.expected(current));
-  });
+  }, 30_000); // rendering a bundle (the CRDs included) takes seconds on a loaded machine
 
   it("the committed Deployment's env is the namespace, then exactly deploymentEnv(), in order", () => {
     const deployment = parse(readRepoFile("deploy/base/deployment.yaml")) as Record<string, unknown>;
