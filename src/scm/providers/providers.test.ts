@@ -148,7 +148,7 @@ describe.each(providers)("the SCM Provider generator on $name", (p) => {
     const cost = client.requestsTo(p.provider) - before;
     expect(cost).toBeGreaterThan(0);
     expect(cost).toBeLessThanOrEqual(first.length * 2 + 5);
-  });
+  }, 30_000);
 });
 
 describe("the API calls of one reconcile of an unchanged organisation of 100 repositories", () => {
@@ -172,7 +172,7 @@ describe("the API calls of one reconcile of an unchanged organisation of 100 rep
     const after = client.stats()[p.provider]!;
     expect(after.requests - before.requests).toBe(want);
     expect(after.notModified - before.notModified).toBe(conditional);
-  });
+  }, 30_000);
 });
 
 describe("path checks", () => {
