@@ -1,10 +1,11 @@
 /**
  * SCM Provider generator (§2.6): one parameter set per repository (or branch) of an organisation
- * on GitHub, GitLab, Gitea, Bitbucket Server, Bitbucket Cloud or Azure DevOps, after Argo CD's
- * gatekeeping (enable flag, allow-list, credentials from the ApplicationSet namespace) and filters.
+ * on GitHub, GitLab, Gitea, Bitbucket Server, Bitbucket Cloud, Azure DevOps or AWS CodeCommit,
+ * after Argo CD's gatekeeping (enable flag, allow-list, credentials from the ApplicationSet
+ * namespace) and filters.
  * API calls go through the shared {@link ScmServices} client, so conditional requests, caches and
  * rate-limit backoffs outlive each reconcile; a refusal is an error (Applications are kept), never
- * an empty result.
+ * an empty result, and it carries the provider's reset time for the ApplicationSet's requeue.
  */
 import type { ScmProviderGenerator } from "../api/index.js";
 import { listFilteredRepos } from "../scm/filters.js";
