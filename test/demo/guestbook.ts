@@ -13,6 +13,8 @@ const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: guestbook-ui
+  labels:
+    app: guestbook-ui
 spec:
   replicas: 2
   revisionHistoryLimit: 3
@@ -35,6 +37,8 @@ const SERVICE = `apiVersion: v1
 kind: Service
 metadata:
   name: guestbook-ui
+  labels:
+    app: guestbook-ui
 spec:
   ports:
     - port: 80

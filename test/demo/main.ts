@@ -38,7 +38,7 @@ function keepHint(kubeconfig: string): (view: View) => string {
       `The control plane and the controller stay up until Ctrl-C (${view.total} Applications deployed). Try:`,
       `  export KUBECONFIG=${kubeconfig}`,
       `  kubectl -n ${NAMESPACE} get applicationsets,applications`,
-      `  kubectl get deployments,pods -A -l app=guestbook-ui`,
+      `  kubectl get deployments,services,pods -A -l app=guestbook-ui`,
       `  kubectl -n ${NAMESPACE} delete applicationset guestbook   # watch the Reverse deletion here`,
     ].join("\n");
 }

@@ -56,9 +56,9 @@ export function renderFrame(view: View, opts: { paint: Paint; elapsedMs: number;
   ];
   for (const step of view.steps) {
     const max = step.maxUpdate === undefined ? "" : `  maxUpdate ${step.maxUpdate}`;
-    const healthy = step.counts.Healthy;
+    const stepDone = deleting ? step.counts.Deleted : step.counts.Healthy;
     lines.push(`  ${paint("bold", `Step ${step.index}`)}  ${step.selector}${max}`);
-    lines.push(`    ${progressBar(healthy, step.apps.length, width)} ${healthy}/${step.apps.length} Healthy  ${stepSummary(step)}`);
+    lines.push(`    ${progressBar(stepDone, step.apps.length, width)} ${stepDone}/${step.apps.length} ${label}  ${stepSummary(step)}`);
     for (const row of step.apps) lines.push(appLine(row, nameWidth, paint));
   }
   if (view.unassigned.length > 0) {

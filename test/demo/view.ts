@@ -108,7 +108,7 @@ function placeApps(obs: Observation, steps: readonly RollingSyncStep[], prev: Vi
 /** Rows of the previous view that are no longer observed become Deleted (kept, so the deletion order stays visible). */
 function withGone(rows: readonly AppRow[], previous: readonly AppRow[] | undefined): AppRow[] {
   const seen = new Set(rows.map((r) => r.name));
-  const gone = (previous ?? []).filter((r) => !seen.has(r.name)).map((r) => ({ ...r, status: "Deleted" as const, detail: "" }));
+  const gone = (previous ?? []).filter((r) => !seen.has(r.name)).map((r) => ({ ...r, status: "Deleted" as const, sync: "-", health: "-", detail: "" }));
   return [...rows, ...gone].sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -134,6 +134,18 @@ describe("rendering", () => {
     expect(frame.filter((l) => /^ {4}(dev|qa|prod)/.test(l))).toHaveLength(4);
   });
 
+  it("counts deleted Applications in the bars once the deletion has begun", () => {
+    const deleting = nextView(view, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Healthy"]]), apps: [app("dev", "dev"), app("qa", "qa", { deleting: true })] }, "guestbook");
+    const frame = renderFrame(deleting, { paint: plain, elapsedMs: 0, barWidth: 4 });
+    expect(frame[1]).toBe("  [####----] 2/4 deleted");
+    expect(frame.filter((l) => l.includes("/") && l.includes("deleted")).slice(1)).toEqual([
+      "    [----] 0/1 deleted  done",
+      "    [----] 0/1 deleted  deleting",
+      "    [####] 2/2 deleted  deleted",
+    ]);
+    expect(frame.find((l) => l.includes("prod-eu "))).toMatch(/prod-eu +Deleted +- +-/);
+  });
+
   it("prints one line per status change and per new rollout message, nothing when nothing changed", () => {
     const later = nextView(view, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Pending"], ["prod-eu", "3", "Waiting"], ["prod-us", "3", "Waiting"]]), apps: APPS }, "guestbook");
     expect(changeLines(view, later)).toEqual(["step 2  qa: Waiting -> Pending"]);
