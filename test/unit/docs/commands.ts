@@ -4,7 +4,7 @@
  * the page's scratch directory; any other command runs with `sh -e` there, as a reader's shell would.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../../src/config/index.js";
 import { run } from "../../../src/cli/run.js";
@@ -85,13 +85,19 @@ export async function runAppset(args: readonly string[], cwd: string): Promise<C
   }
   let stdout = "";
   let stderr = "";
-  const before = process.cwd();
+  const before = { dir: process.cwd(), tmp: process.env["TMPDIR"] };
+  // The command's temporary files (the Git cache) go to the scratch directory and leave with it.
+  const tmp = join(cwd, ".tmp");
+  mkdirSync(tmp, { recursive: true });
   process.chdir(cwd);
+  process.env["TMPDIR"] = tmp;
   try {
     const code = await run(args, (s) => (stdout += s), (s) => (stderr += s));
     return { command: `appset ${args.join(" ")}`, code, stdout, stderr };
   } finally {
-    process.chdir(before);
+    process.chdir(before.dir);
+    if (before.tmp === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = before.tmp;
   }
 }
 
