@@ -96,6 +96,12 @@ describe("SCM requests through --scm-proxy-url", () => {
     await expect(run).rejects.toThrow(/SCM proxy 127\.0\.0\.1:\d+ refused CONNECT scm\.test:\d+: 407/);
   });
 
+  it("refuses a proxy URL that is not http", async () => {
+    const h = withProxy("https://proxy.corp:3128");
+    const run = createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api: `http://scm.test:${apiPort()}` } }, appSet([]), h.ctx);
+    await expect(run).rejects.toThrow("unsupported SCM proxy scheme https: only http proxies are supported");
+  });
+
   it("sends loopback providers direct", async () => {
     serveGithub();
     const h = withProxy(proxy.url);
