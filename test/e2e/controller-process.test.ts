@@ -2,12 +2,13 @@
  * `appset controller` as a process on the real control plane: it serves health, readiness and
  * metrics; SIGTERM in the middle of a reconcile stops it cleanly (exit 0) and a restarted controller
  * finishes the work with every Application whole; with leader election only one of two processes
- * reconciles, and when the leader is killed the other takes over.
+ * writes, and when the leader is killed the other takes over and writes only what is missing (the
+ * writes are counted by a proxy in front of the apiserver, one per process).
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, controllerNamespace, eventually, listAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+import { CountingProxy } from "./support/proxy-counting.js";
 
 let client: KubeApiClient;
 const namespaces: string[] = [];
@@ -29,8 +30,8 @@ async function namespace(prefix: string): Promise<string> {
   return ns;
 }
 
-function spawn(ns: string, extra: string[] = []): ControllerProcess {
-  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra]);
+function spawn(ns: string, extra: string[] = [], kubeconfigPath?: string): ControllerProcess {
+  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra], "controller", kubeconfigPath);
   running.push(p);
   return p;
 }
@@ -80,23 +81,33 @@ describe("appset controller (process)", () => {
     expect(await q.exited).toBe(0);
   });
 
-  it("with leader election lets one of two processes reconcile, and the other takes over when the leader is killed", async () => {
+  it("with leader election lets only one of two processes write, and after the leader is SIGKILLed the other writes only what is missing", async () => {
     const ns = await namespace("proc-leader");
-    const a = spawn(ns, ["--enable-leader-election"]);
-    const b = spawn(ns, ["--enable-leader-election"]);
-    await client.create(resources.ApplicationSets, listAppSet("web", ns, ["one", "two"]));
-    await eventually("Applications of the first leader", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 60_000);
-    await sleep(1_000);
-    const leading = [a, b].filter((p) => p.logs.some((l) => l["msg"] === "caches synced, starting workers"));
-    expect(leading).toHaveLength(1);
-    const [leader] = leading;
-    const follower = leader === a ? b : a;
-    leader!.child.kill("SIGKILL");
-    await leader!.exited;
-    await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "one" }, { name: "two" }, { name: "three" }] } }] } } });
-    await follower.waitForLog("caches synced, starting workers", 60_000);
-    await eventually("the new leader's Application", async () => ((await applications(client, ns)).has("three") ? true : undefined), 60_000);
-    follower.child.kill("SIGTERM");
-    expect(await follower.exited).toBe(0);
+    const proxies = await Promise.all([CountingProxy.start(inject("kubeconfigPath")), CountingProxy.start(inject("kubeconfigPath"))]);
+    try {
+      const [pa, pb] = proxies;
+      const a = spawn(ns, ["--enable-leader-election"], pa.kubeconfigPath);
+      const b = spawn(ns, ["--enable-leader-election"], pb.kubeconfigPath);
+      await client.create(resources.ApplicationSets, listAppSet("web", ns, ["one", "two"]));
+      await eventually("the first leader's status", async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 2 ? true : undefined), 90_000);
+      const leads = (p: ControllerProcess): boolean => p.logs.some((l) => l["msg"] === "caches synced, starting workers");
+      expect([leads(a), leads(b)].filter(Boolean)).toHaveLength(1);
+      const [leader, follower, leaderProxy, followerProxy] = leads(a) ? [a, b, pa, pb] : [b, a, pb, pa];
+      expect(leaderProxy.writes("applications")).toEqual(["POST applications", "POST applications"]);
+      expect(followerProxy.writes().filter((w) => !w.startsWith("PUT leases") && !w.startsWith("POST leases"))).toEqual([]);
+
+      leader.child.kill("SIGKILL");
+      await leader.exited;
+      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "one" }, { name: "two" }, { name: "three" }] } }] } } });
+      await follower.waitForLog("caches synced, starting workers", 60_000);
+      await eventually("the new leader's status", async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 3 ? true : undefined), 60_000);
+      expect(followerProxy.writes("applications")).toEqual(["POST applications"]);
+      expect([...(await applications(client, ns)).keys()].sort()).toEqual(["one", "three", "two"]);
+      expect(leaderProxy.writes("applications")).toEqual(["POST applications", "POST applications"]);
+      follower.child.kill("SIGTERM");
+      expect(await follower.exited).toBe(0);
+    } finally {
+      await Promise.all(proxies.map((p) => p.close()));
+    }
   });
 });
