@@ -43,6 +43,20 @@ function keepHint(kubeconfig: string): (view: View) => string {
     ].join("\n");
 }
 
+/**
+ * `work`, or a rejection as soon as `signal` aborts. On Ctrl-C the control plane's processes are
+ * already killed (see processes.ts), and its data directory goes with the watchdog when we exit, so
+ * the start in flight need not be waited for.
+ */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error("interrupted"));
+    if (signal.aborted) onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 async function run(flags: DemoFlags, reporter: Reporter, stopwatch: Stopwatch, signal: AbortSignal): Promise<void> {
   reporter.phase("Local control plane: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok; CRDs");
   let cp: ControlPlane | undefined;
@@ -50,8 +64,7 @@ async function run(flags: DemoFlags, reporter: Reporter, stopwatch: Stopwatch, s
   const removeWorkDir = (): void => rmSync(workDir, { recursive: true, force: true });
   process.on("exit", removeWorkDir); // also on a forced exit
   try {
-    cp = await stopwatch.time("control plane start", () => startControlPlane());
-    signal.throwIfAborted();
+    cp = await stopwatch.time("control plane start", () => abortable(startControlPlane(), signal));
     const kubeconfigPath = cp.kubeconfigPath;
     reporter.note(`  apiserver ${cp.server}, ready in ${((cp.timings["ready"] ?? 0) / 1000).toFixed(1)} s`);
     if (flags.printKubeconfig) reporter.note(`  kubeconfig (${kubeconfigPath}):\n${readFileSync(kubeconfigPath, "utf8")}`);
