@@ -4,7 +4,7 @@
  * of the work mapped to the exit code (lost leadership or a failure → 1).
  */
 import { SystemClock, type Clock } from "../clock/index.js";
-import { effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
+import { configUsage, effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
 import { errorMessage } from "../errors.js";
 import { createLogger, type Logger } from "../log/logger.js";
 
@@ -53,7 +53,7 @@ export async function runProcess(
 ): Promise<number> {
   const parsed = parseConfig(args, io.env);
   if (parsed.kind === "help") {
-    io.out(parsed.text);
+    io.out(configUsage(names.command));
     return 0;
   }
   if (parsed.kind === "error") {

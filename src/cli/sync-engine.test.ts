@@ -42,9 +42,11 @@ describe("appset sync-engine", () => {
     expect(r.err).toContain("no-such-flag");
   });
 
-  it("prints the controller's flags for --help", async () => {
+  it("prints the controller's flags under its own usage line for --help", async () => {
     const r = io();
     expect(await syncEngineCommand(["--help"], r.io)).toBe(0);
     expect(r.out).toContain("--enable-sync-engine");
+    expect(r.out.split("\n")[0]).toBe("Usage: appset sync-engine [flags]");
+    expect(r.out).not.toContain("appset controller");
   });
 });

@@ -232,12 +232,12 @@ function validate(res: Resolution): Config {
   return config;
 }
 
-/** The `--help` text: every flag with its default and environment variable. */
-export function configUsage(): string {
+/** The `--help` text of `command` (which takes these flags): every flag with its default and environment variable. */
+export function configUsage(command = "appset controller"): string {
   const lines = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
     const env = o.env === undefined ? "" : ` [env ${o.env}]`;
     const dep = o.deprecated === undefined ? "" : ` (DEPRECATED: ${o.deprecated})`;
     return `      --${o.flag}  ${o.description}${dep}${env}`;
   });
-  return `Usage: appset controller [flags]\n\nFlags:\n${lines.join("\n")}\n  -h, --help  help for controller\n`;
+  return `Usage: ${command} [flags]\n\nFlags:\n${lines.join("\n")}\n  -h, --help  help for ${command.split(" ").pop() ?? command}\n`;
 }
