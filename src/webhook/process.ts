@@ -34,5 +34,6 @@ export async function refreshAffected(event: WebhookEvent, ports: RefreshPorts, 
       logger.error({ applicationset: key, error: errorMessage(err) }, `Failed to refresh ApplicationSet '${key}' for controller reprocessing`);
     }
   }
+  logger.info({ provider: event.provider, event: event.kind, refreshed }, "webhook event processed");
   return refreshed;
 }
