@@ -6,7 +6,7 @@
  */
 import pLimit from "p-limit";
 import type { ResourceResult, ResourceStatus } from "../api/index.js";
-import { isNotFound, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
+import { isForbidden, isNotFound, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { keyOf, keyString } from "./objects.js";
 
 /** How to reach the cluster. */
@@ -51,25 +51,21 @@ function asObject(c: Candidate): KubeObject {
   return { apiVersion: c.apiVersion, kind: c.kind, metadata: { name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}) } };
 }
 
-/** Reads every distinct candidate; absent objects and unknown kinds are left out. */
-export async function readLive(deps: LiveDeps, candidates: readonly Candidate[]): Promise<KubeObject[]> {
-  const seen = new Map<string, Candidate>();
-  for (const c of candidates) {
-    if (c.name !== "") seen.set(keyString(keyOf(asObject(c))), c);
-  }
+/**
+ * Candidates of one namespaced resource in one namespace at or above this count are read with one
+ * LIST (a fresh, quorum read like a GET) instead of one GET each.
+ */
+export const LIST_THRESHOLD = 4;
+
+type Resolved = { readonly candidate: Candidate; readonly resource: ResourceDescriptor };
+
+async function resolveAll(deps: LiveDeps, candidates: readonly Candidate[]): Promise<Resolved[]> {
   const limit = pLimit(deps.concurrency ?? 16);
-  const found = await Promise.all(
-    [...seen.values()].map((c) =>
+  const resolved = await Promise.all(
+    candidates.map((c) =>
       limit(async () => {
-        let resource: ResourceDescriptor;
         try {
-          resource = await deps.resolve(asObject(c));
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-        try {
-          return await deps.client.get<KubeObject>(resource, { name: c.name, ...(resource.namespaced && c.namespace ? { namespace: c.namespace } : {}) });
+          return { candidate: c, resource: await deps.resolve(asObject(c)) };
         } catch (err) {
           if (isNotFound(err)) return undefined;
           throw err;
@@ -77,5 +73,54 @@ export async function readLive(deps: LiveDeps, candidates: readonly Candidate[])
       }),
     ),
   );
-  return found.filter((o): o is KubeObject => o !== undefined);
+  return resolved.filter((r): r is Resolved => r !== undefined);
+}
+
+async function getOne(deps: LiveDeps, { candidate: c, resource }: Resolved): Promise<KubeObject | undefined> {
+  try {
+    return await deps.client.get<KubeObject>(resource, { name: c.name, ...(resource.namespaced && c.namespace ? { namespace: c.namespace } : {}) });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** One LIST for a group of candidates of one resource and namespace; undefined when it is not allowed. */
+async function listGroup(deps: LiveDeps, group: readonly Resolved[]): Promise<KubeObject[] | undefined> {
+  const first = group[0]!;
+  try {
+    const list = await deps.client.list<KubeObject>(first.resource, { namespace: first.candidate.namespace ?? "" });
+    const wanted = new Set(group.map((r) => r.candidate.name));
+    return list.items.filter((o) => wanted.has(o.metadata?.name ?? ""));
+  } catch (err) {
+    if (isForbidden(err) || isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Reads every distinct candidate; absent objects and unknown kinds are left out. Namespaced
+ * candidates sharing a resource and namespace are read with one LIST when there are at least
+ * {@link LIST_THRESHOLD} of them (GETs when the LIST is forbidden), the rest with GETs.
+ */
+export async function readLive(deps: LiveDeps, candidates: readonly Candidate[]): Promise<KubeObject[]> {
+  const seen = new Map<string, Candidate>();
+  for (const c of candidates) {
+    if (c.name !== "") seen.set(keyString(keyOf(asObject(c))), c);
+  }
+  const groups = new Map<string, Resolved[]>();
+  for (const r of await resolveAll(deps, [...seen.values()])) {
+    const { group, version, plural } = r.resource;
+    const key = r.resource.namespaced && r.candidate.namespace ? `${group}/${version}/${plural}/${r.candidate.namespace}` : `single/${groups.size}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const limit = pLimit(deps.concurrency ?? 16);
+  const gets = (group: readonly Resolved[]): Promise<Array<KubeObject | undefined>> => Promise.all(group.map((r) => limit(() => getOne(deps, r))));
+  const found = await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const listed = group.length >= LIST_THRESHOLD ? await limit(() => listGroup(deps, group)) : undefined;
+      return listed ?? (await gets(group));
+    }),
+  );
+  return found.flat().filter((o): o is KubeObject => o !== undefined);
 }
