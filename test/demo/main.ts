@@ -11,26 +11,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startControlPlane, type ControlPlane } from "../cluster/control-plane.js";
+import { parseFlags, type DemoFlags } from "./flags.js";
 import { renderSummary } from "./render.js";
 import { plainReporter, Stopwatch, ttyReporter, type Reporter } from "./reporter.js";
 import { runScenario } from "./scenario.js";
 import type { View } from "./view.js";
 
 const NAMESPACE = "argocd";
-
-/** The demo's flags. */
-export interface DemoFlags {
-  readonly keepCluster: boolean;
-  readonly printKubeconfig: boolean;
-}
-
-/** Parses the demo's flags; unknown flags are an error. */
-export function parseFlags(args: readonly string[]): DemoFlags {
-  const known = new Set(["--keep-cluster", "--print-kubeconfig"]);
-  const unknown = args.filter((a) => !known.has(a));
-  if (unknown.length > 0) throw new Error(`unknown flag ${unknown.join(", ")}; the demo takes --keep-cluster and --print-kubeconfig`);
-  return { keepCluster: args.includes("--keep-cluster"), printKubeconfig: args.includes("--print-kubeconfig") };
-}
 
 function keepHint(kubeconfig: string): (view: View) => string {
   return (view) =>

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Application, ApplicationSet } from "../../../src/api/index.js";
 import { changeLines, plain, renderFrame, renderSummary } from "../../demo/render.js";
+import { parseFlags } from "../../demo/flags.js";
 import { plainReporter, Stopwatch } from "../../demo/reporter.js";
 import { nextView, progressBar, rolloutComplete, stepAwaitingManualSync, type Observation } from "../../demo/view.js";
 
@@ -186,5 +187,19 @@ describe("plain reporter and stopwatch", () => {
       return Promise.reject(new Error("no"));
     })).rejects.toThrow("no");
     expect(watch.report()).toEqual({ phases: [{ name: "fails", ms: 1000 }], totalMs: 1000 });
+  });
+});
+
+describe("parseFlags", () => {
+  it.each([
+    { name: "no flags run the demo and stop", args: [], flags: { keepCluster: false, printKubeconfig: false } },
+    { name: "--keep-cluster keeps the cluster", args: ["--keep-cluster"], flags: { keepCluster: true, printKubeconfig: false } },
+    { name: "both flags together", args: ["--print-kubeconfig", "--keep-cluster"], flags: { keepCluster: true, printKubeconfig: true } },
+  ])("$name", ({ args, flags }) => {
+    expect(parseFlags(args)).toEqual(flags);
+  });
+
+  it("rejects a flag it does not know, naming it", () => {
+    expect(() => parseFlags(["--keep"])).toThrow("unknown flag --keep");
   });
 });
