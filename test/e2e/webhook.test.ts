@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/api/index.js";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
-import { eventHeaders, fixture, FIXTURE_EVENTS, signed, signedFixture, TEST_SECRETS, type SignedRequest } from "../../src/webhook/testkit.js";
+import { eventHeaders, fixture, FIXTURE_EVENTS, signed, signedFixture, TEST_SECRETS, type FixtureName, type SignedRequest } from "../../src/webhook/testkit.js";
 import { controllerNamespace, eventually, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
 
 let client: KubeApiClient;
@@ -124,8 +124,15 @@ async function deliver(req: SignedRequest): Promise<string[]> {
   return (line["refreshed"] as string[]).slice().sort();
 }
 
+/** One provider event and the ApplicationSets it must refresh. */
+interface EventRow {
+  name: string;
+  fixture: FixtureName;
+  refreshed: string[];
+}
+
 describe("webhook events refresh the ApplicationSets they can affect", () => {
-  it.each([
+  it.each<EventRow>([
     { name: "a GitHub push", fixture: "github-push", refreshed: ["gh-git", "gh-matrix"] },
     { name: "a GitHub pull request", fixture: "github-pull-request", refreshed: ["gh-pr"] },
     { name: "a GitLab push", fixture: "gitlab-push", refreshed: ["gl-git"] },
