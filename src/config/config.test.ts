@@ -227,7 +227,7 @@ describe("parseConfig help", () => {
     expect(r.kind).toBe("help");
     const text = r.kind === "help" ? r.text : "";
     expect(text).toBe(configUsage());
-    expect(text).toContain(`--concurrent-reconciliations  How many ApplicationSets are reconciled at once. [env ${ACS}CONCURRENT_RECONCILIATIONS]`);
+    expect(text).toMatch(new RegExp(`--concurrent-reconciliations int +How many ApplicationSets are reconciled at once\\. \\(default 10\\) \\[env ${ACS}CONCURRENT_RECONCILIATIONS\\]`));
     expect(text).toContain("(DEPRECATED: use --repo-server-ca-cert-path instead)");
   });
 });

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { OPTIONS, POLICIES, type OptionDef, type OptionValue } from "./options.js";
-import { parseEnvBool, parseEnvDuration, parseFlagBool, parseGoDuration, parseInteger, parseList, type Parsed } from "./values.js";
+import { parseEnvBool, parseEnvDuration, parseFlagBool, parseGoDuration, parseInteger, parseList, formatGoDuration, type Parsed } from "./values.js";
 
 /** The environment as the composition root passes it (`process.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -232,12 +232,37 @@ function validate(res: Resolution): Config {
   return config;
 }
 
-/** The `--help` text of `command` (which takes these flags): every flag with its default and environment variable. */
+/** pflag's value placeholder of each kind (booleans take none). */
+const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = { bool: "", int: "int", string: "string", list: "strings", duration: "duration" };
+
+/**
+ * pflag's ` (default …)` suffix: nothing for a zero value or a computed default (its description
+ * says how it is computed), strings quoted, durations in Go syntax.
+ */
+function defaultSuffix(opt: OptionDef): string {
+  const d = opt.default;
+  if (typeof d === "function" || d === "" || d === 0 || d === false || (Array.isArray(d) && d.length === 0)) return "";
+  if (Array.isArray(d)) return ` (default [${d.join(",")}])`;
+  if (opt.kind === "duration" && typeof d === "number") return ` (default ${formatGoDuration(d)})`;
+  return typeof d === "string" ? ` (default ${JSON.stringify(d)})` : ` (default ${String(d)})`;
+}
+
+/**
+ * The `--help` text of `command` (which takes these flags), laid out as cobra does: each flag with
+ * its shorthand and value placeholder, the descriptions in one column, then the default and the
+ * environment variable.
+ */
 export function configUsage(command = "appset controller"): string {
-  const lines = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
+  const shorthand = new Map(Object.entries(SHORTHANDS).map(([short, long]) => [long, short]));
+  const rows = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
+    const short = shorthand.get(o.flag!);
+    const placeholder = PLACEHOLDER[o.kind] === "" ? "" : ` ${PLACEHOLDER[o.kind]}`;
     const env = o.env === undefined ? "" : ` [env ${o.env}]`;
     const dep = o.deprecated === undefined ? "" : ` (DEPRECATED: ${o.deprecated})`;
-    return `      --${o.flag}  ${o.description}${dep}${env}`;
+    return [`${short === undefined ? "    " : `-${short}, `}--${o.flag}${placeholder}`, `${o.description}${defaultSuffix(o)}${dep}${env}`] as const;
   });
-  return `Usage: ${command} [flags]\n\nFlags:\n${lines.join("\n")}\n  -h, --help  help for ${command.split(" ").pop() ?? command}\n`;
+  rows.push(["-h, --help", `help for ${command.split(" ").pop() ?? command}`]);
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  const lines = rows.map(([flag, text]) => `  ${flag.padEnd(width)}   ${text}`);
+  return `Usage: ${command} [flags]\n\nFlags:\n${lines.join("\n")}\n`;
 }
