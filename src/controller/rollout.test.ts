@@ -113,12 +113,12 @@ const rows: Row[] = [
     want: { creates: renderedApps.map((a) => a.metadata.name ?? ""), autosync: renderedApps.map((a) => [a.metadata.name, false]), operations: [], applicationStatus: undefined, warnings: 3 },
   },
   {
-    name: "the seed's example, once the Applications exist, moves dev to Pending and leaves qa and prod Waiting, without a sync yet",
+    name: "the seed's example, once the Applications exist, moves dev to Pending with its pinned sync in the same pass and leaves qa and prod Waiting",
     snap: snapshot({ appSet: seedSet, owned: liveSeed, generation: generated(renderedApps) }),
     cfg: ON,
     want: {
-      updates: [],
-      operations: [],
+      updates: [appName("dev")],
+      operations: [[appName("dev"), "r1"]],
       applicationStatus: [
         [appName("dev"), "Pending", "1"],
         [appName("prod"), "Waiting", "3"],

@@ -55,14 +55,14 @@ describe("planRollout: a RollingSync pass", () => {
     expect(d.autosyncWarnings).toEqual(desiredApps.map((a) => ({ application: a.metadata.name, message: autosyncWarning(a.metadata.name) })));
   });
 
-  it("creates Waiting entries and promotes the first step in the same pass, without a sync yet", () => {
+  it("creates Waiting entries, promotes the first step and attaches its pinned sync in the same pass", () => {
     const d = planRollout(input());
     expect(d.applicationStatus!.map((e) => [e.application, e.status, e.step])).toEqual([
       ["dev-1", "Pending", "1"],
       ["prod-1", "Waiting", "2"],
       ["prod-2", "Waiting", "2"],
     ]);
-    expect(d.syncs).toEqual([]);
+    expect(d.syncs.map((s) => [s.application, s.revisions])).toEqual([["dev-1", ["r1"]]]);
     expect(d.conditions.map((c) => [c.type, c.status, c.message])).toEqual([
       ["InvalidRolloutConfig", "False", "Rolling Sync Configured correctly"],
       ["RolloutProgressing", "True", "ApplicationSet is performing rollout of step 1"],

@@ -235,9 +235,9 @@ function rollingSyncPass<D extends DesiredApp>(input: RolloutInput<D>): RolloutD
   const gate = reconcileGate({ entries, observed, now: input.now, refreshGracePeriodMs: input.config.refreshGracePeriodMs ?? DEFAULT_REFRESH_GRACE_PERIOD_MS });
   const eligible = eligibleApps(assignment, new Map(entries.map((e) => [e.application, e])), new Set(observed.map((o) => o.name)));
   const live = new Map(input.current.map((a) => [appName(a), a]));
-  const syncs = gate.open ? pendingSyncs(entries, eligible, prepared, live) : [];
   const ready = new Set(observed.filter((o) => o.reconciled && !o.specChanged && !o.terminating).map((o) => o.name));
   const phaseB = gate.open ? promoteWaiting({ steps, entries, eligible, ready, now: input.now }) : { entries, promoted: [] };
+  const syncs = gate.open ? pendingSyncs(phaseB.entries, eligible, prepared, live) : [];
   const issues = collectIssues(steps, assignment);
   const opByName = new Map(syncs.map((s) => [s.application, s.operation]));
   return {
@@ -266,9 +266,11 @@ function plannedApp<D extends DesiredApp>(d: D, p: Prepared, operation: Operatio
 }
 
 /**
- * Syncs for eligible entries that were Pending before this pass (Phase A never moves an entry to
- * Pending), have a desired Application, and whose live Application has no operation requested or
- * running (someone else's operation is left alone; ours is already there).
+ * Syncs for eligible entries that are Pending after Phase B (already Pending, or promoted by this
+ * pass: the controller persists `applicationStatus` before it writes any Application, so the
+ * Pending entry exists before its operation), have a desired Application, and whose live
+ * Application has no operation requested or running (someone else's operation is left alone; ours
+ * is already there). Argo CD attaches the sync one pass after the promotion.
  */
 function pendingSyncs(
   entries: readonly AppStatusEntry[],

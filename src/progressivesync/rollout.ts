@@ -2,8 +2,8 @@
  * Wave gating, maxUpdate budgets and the sync to write (spec §5.5–§5.7). The eligible set walks the
  * steps in order and stops after the first step with an Application that is missing, has no
  * entry, or is not Healthy. Phase B promotes eligible Waiting Applications in name order while
- * their step's budget allows. A sync operation is attached to an eligible Application that was
- * already Pending before this pass, pinned to the revisions its entry recorded (seed), so a commit
+ * their step's budget allows. A sync operation is attached to an eligible Pending Application
+ * (in the pass that promotes it), pinned to the revisions its entry recorded (seed), so a commit
  * that lands mid-rollout cannot change what an unblocked step deploys.
  */
 import {
