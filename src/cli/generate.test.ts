@@ -66,6 +66,19 @@ describe("appset generate", () => {
     expect(res.err).toMatch(/^appset generate: error generating params from git: error retrieving Git Directories: git ls-remote: /);
   });
 
+  it.each([
+    // name; the list elements; the controller's validation message
+    { name: "a duplicate name", elements: [{ name: "x", server: "https://a" }, { name: "x", server: "https://b" }], error: "ApplicationSet demo contains applications with duplicate name: x" },
+    {
+      name: "several invalid names",
+      elements: [{ name: "x", server: "https://a" }, { name: "x", server: "https://b" }, { name: "", server: "https://c" }],
+      error: "ApplicationSet demo contains applications with duplicate name: x (and 1 more)",
+    },
+  ])("exits 1 with the controller's validation error and prints nothing on $name", async ({ elements, error }) => {
+    const res = await run("-f", write("a.json", appSetYaml([{ list: { elements } }])));
+    expect(res).toEqual({ code: 1, out: "", err: `appset generate: ${error}\n` });
+  });
+
   it("exits 1 when a template fails to render", async () => {
     const res = await run("-f", write("a.json", appSetYaml([{ list: { elements: [{ name: "x" }] } }], { goTemplateOptions: ["missingkey=error"], templatePatch: "{{ .nope }}" })));
     expect(res.code).toBe(1);

@@ -5,7 +5,8 @@
  * the current kubeconfig's cluster with `--from-cluster`; the implicit local cluster is there as
  * in the controller. Git generators read real repositories (a path, a file:// URL or a remote URL),
  * with credentials from repository Secrets in the same sources. Output: the Applications sorted by
- * name, as YAML documents or (`-o json`) a JSON array; on failure, the error on stderr and exit 1.
+ * name, as YAML documents or (`-o json`) a JSON array; on failure (including the controller's name
+ * validation: an empty or duplicate name), the error on stderr and exit 1.
  */
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
 import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
+import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
 import { baseGitEnv, credentialsFromSecrets, GitRepoReader } from "../git/index.js";
 import { createRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
@@ -137,7 +139,10 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const credentials = credentialsFromSecrets(await objects.allSecrets());
     const ports: GeneratorPorts = { ...objects, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials }), fetch };
     const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };
-    all.push(...(await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine })));
+    const apps = await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine });
+    const invalid = validateApplicationNames(appSet, apps);
+    if (invalid.size > 0) throw new Error(validationMessage(invalid));
+    all.push(...apps);
   }
   all.sort((a, b) => ((a.metadata.name ?? "") < (b.metadata.name ?? "") ? -1 : (a.metadata.name ?? "") > (b.metadata.name ?? "") ? 1 : 0));
   return toOutput(all, flags.output);

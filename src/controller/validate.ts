@@ -44,6 +44,20 @@ export function validateApplications(
   apps: readonly RenderedApplication[],
   ctx: { readonly projects: ReadonlySet<string>; readonly clusters: readonly KnownCluster[] },
 ): Validation {
+  const errors = checkApplications(appSet, apps, (app) => checkOne(app, ctx.projects, ctx.clusters));
+  return { valid: apps.filter((a) => !errors.has(qualified(a))), errors };
+}
+
+/**
+ * The name checks alone (an empty name, a duplicate name), with the same messages and keys as
+ * {@link validateApplications}: what can be checked without the projects and clusters.
+ */
+export function validateApplicationNames(appSet: ApplicationSet, apps: readonly RenderedApplication[]): ReadonlyMap<string, string> {
+  return checkApplications(appSet, apps, () => undefined);
+}
+
+/** The name checks, then `more` on each Application with a valid unique name; errors sorted by key. */
+function checkApplications(appSet: ApplicationSet, apps: readonly RenderedApplication[], more: (app: RenderedApplication) => string | undefined): ReadonlyMap<string, string> {
   const errors = new Map<string, string>();
   const seen = new Set<string>();
   for (const app of apps) {
@@ -58,11 +72,10 @@ export function validateApplications(
       continue;
     }
     seen.add(key);
-    const err = checkOne(app, ctx.projects, ctx.clusters);
+    const err = more(app);
     if (err !== undefined) errors.set(key, err);
   }
-  const sorted = new Map([...errors.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { valid: apps.filter((a) => !sorted.has(qualified(a))), errors: sorted };
+  return new Map([...errors.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**
