@@ -8,10 +8,9 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { isForbidden, KubeApiClient, resources, type KubeObject } from "../../src/kube/index.js";
-import { serviceAccountClient } from "../unit/deploy/access.js";
+import { serviceAccountClient, serviceAccountKubeConfig } from "../unit/deploy/access.js";
 import { Applier, placement } from "../unit/deploy/kubectl.js";
 import { renderKustomization } from "../unit/deploy/kustomize.js";
 import { makeRepo, TempDirs } from "../unit/generators/support.js";
@@ -33,22 +32,7 @@ let engine: ControllerProcess | undefined;
 
 /** A kubeconfig file that authenticates as `serviceAccount` of `namespace` with a fresh token. */
 async function serviceAccountKubeconfig(kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<string> {
-  const review = (await admin.transport.request({
-    method: "POST",
-    path: `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`,
-    body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
-  })) as { status: { token: string } };
-  const base = new KubeConfig();
-  base.loadFromFile(kubeconfigPath);
-  const cluster = base.getCurrentCluster();
-  if (cluster === null) throw new Error("the kubeconfig has no current cluster");
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name: serviceAccount, token: review.status.token }],
-    contexts: [{ name: serviceAccount, cluster: cluster.name, user: serviceAccount, namespace }],
-    currentContext: serviceAccount,
-  });
+  const kc = await serviceAccountKubeConfig(admin, kubeconfigPath, namespace, serviceAccount);
   const path = join(temp.make("engine-kubeconfig-"), "config");
   writeFileSync(path, kc.exportConfig(), { mode: 0o600 });
   return path;

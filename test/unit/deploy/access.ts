@@ -21,8 +21,11 @@ export interface Access {
 const VERSIONS: Record<string, string> = { "": "v1", "argoproj.io": "v1alpha1", "coordination.k8s.io": "v1" };
 const CLUSTER_SCOPED = new Set(["namespaces", "nodes", "clusterroles"]);
 
-/** A client acting as `serviceAccount` in `namespace`, with a token from the TokenRequest API. */
-export async function serviceAccountClient(admin: KubeApiClient, kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<KubeApiClient> {
+/**
+ * A KubeConfig acting as `serviceAccount` in `namespace` on the cluster of `kubeconfigPath`, with a
+ * token from the TokenRequest API (valid one hour).
+ */
+export async function serviceAccountKubeConfig(admin: KubeApiClient, kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<KubeConfig> {
   const review = (await admin.transport.request({
     method: "POST",
     path: `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`,
@@ -36,10 +39,15 @@ export async function serviceAccountClient(admin: KubeApiClient, kubeconfigPath:
   kc.loadFromOptions({
     clusters: [cluster],
     users: [{ name: serviceAccount, token: review.status.token }],
-    contexts: [{ name: serviceAccount, cluster: cluster.name, user: serviceAccount }],
+    contexts: [{ name: serviceAccount, cluster: cluster.name, user: serviceAccount, namespace }],
     currentContext: serviceAccount,
   });
-  return new KubeApiClient(new KubeTransport(kc));
+  return kc;
+}
+
+/** A client acting as `serviceAccount` in `namespace`, with a token from the TokenRequest API. */
+export async function serviceAccountClient(admin: KubeApiClient, kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<KubeApiClient> {
+  return new KubeApiClient(new KubeTransport(await serviceAccountKubeConfig(admin, kubeconfigPath, namespace, serviceAccount)));
 }
 
 function descriptor(a: Access): ResourceDescriptor {
