@@ -1,6 +1,7 @@
 /**
  * What the controller really sends to the apiserver, counted by a proxy in front of it: a converged
- * controller that reconciles again sends no write at all; `--cache-sync-period` relists the caches,
+ * controller that reconciles again sends no write at all; an update refused with 409 Conflict is
+ * recomputed from a fresh read; `--cache-sync-period` relists the caches,
  * so an ApplicationSet whose watch event never arrived is still reconciled; repository credentials
  * follow their Secret, so a fixed password is used without a restart.
  */
@@ -76,6 +77,41 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       await eventually("the annotation seen", () => Promise.resolve(run.controller.appSets.get(ns, "one")?.metadata.annotations?.["note"] === "unrelated" ? true : undefined));
       await settle(run);
       expect(proxy.writes()).toEqual([]);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("retries an update the apiserver refuses with 409 Conflict from a fresh read, keeping what changed meanwhile", async () => {
+    const ns = await namespace("ctl-wr-conflict");
+    const run = await startController({ namespace: ns, kubeconfigPath: proxy.kubeconfigPath });
+    try {
+      const set = listAppSet("web", ns, ["a"]);
+      await client.create(resources.ApplicationSets, set);
+      await waitForConditions(client, ns, "web", SUCCESS);
+      await settle(run);
+      proxy.reset();
+      const held = proxy.holdNext((r) => r.method === "PATCH" && r.target === "applications/a");
+      const template = (set["spec"] as { template: { spec: { source: Record<string, unknown> } } }).template;
+      const source = { ...template.spec.source, targetRevision: "v2" };
+      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { template: { ...template, spec: { ...template.spec, source } } } } });
+      const first = await held.arrived;
+      const notified = { "notified.notifications.argoproj.io": "meanwhile" };
+      await client.patch(resources.Applications, { namespace: ns, name: "a" }, { type: "merge", body: { metadata: { annotations: notified } } });
+      held.release();
+      const a = await eventually("a updated", async () => {
+        const app = (await applications(client, ns)).get("a");
+        return app?.spec.source?.targetRevision === "v2" ? app : undefined;
+      });
+      expect(a.metadata.annotations).toEqual(notified);
+      await settle(run);
+      expect(first.status).toBe(409);
+      // One write succeeded, on top of the fresh read. A pass that ran on a cache not yet showing that
+      // write may have tried once more with the old resourceVersion: refused, it changed nothing.
+      const statuses = proxy.requests.filter((r) => r.method === "PATCH" && r.target === "applications/a").map((r) => r.status);
+      expect(statuses.slice(0, 2)).toEqual([409, 200]);
+      expect(statuses.slice(2).filter((st) => st !== 409)).toEqual([]);
+      await waitForConditions(client, ns, "web", SUCCESS);
     } finally {
       await run.stop();
     }

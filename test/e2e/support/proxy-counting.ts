@@ -4,8 +4,9 @@
  * recorded, so a test counts the writes that really reached the apiserver rather than what a client
  * wrapper or a log line says. Responses (watch streams included) are piped back unchanged.
  *
- * A test can also mute the watches of chosen resources: such a watch is answered 200 and then kept
- * open without a byte, as a watch whose events are lost would be.
+ * A test can also mute the watches of chosen resources (such a watch is answered 200 and then kept
+ * open without a byte, as a watch whose events are lost would be), and hold the next matching request
+ * until it says so (to change an object while a write to it is in flight).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -56,6 +57,7 @@ function readUpstream(kubeconfigPath: string): Upstream {
 export class CountingProxy {
   readonly requests: ProxiedRequest[] = [];
   private muted: (r: ProxiedRequest) => boolean = () => false;
+  private gate: { when: (r: ProxiedRequest) => boolean; arrived: (r: ProxiedRequest) => void; released: Promise<void> } | undefined;
   private readonly agent = new Agent({ keepAlive: true, rejectUnauthorized: false });
 
   private constructor(
@@ -90,6 +92,17 @@ export class CountingProxy {
     this.muted = () => false;
   }
 
+  /**
+   * Holds the next request `when` accepts before forwarding it: `arrived` resolves when it comes,
+   * and it goes on to the apiserver once `release` is called.
+   */
+  holdNext(when: (r: ProxiedRequest) => boolean): { arrived: Promise<ProxiedRequest>; release: () => void } {
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<ProxiedRequest>((resolve) => (this.gate = { when, arrived: resolve, released }));
+    return { arrived, release };
+  }
+
   /** The writes (`METHOD plural/name[/sub]`) in order, optionally only those of some resources. */
   writes(...resourceNames: string[]): string[] {
     return this.requests
@@ -118,6 +131,17 @@ export class CountingProxy {
       res.flushHeaders();
       return;
     }
+    const gate = this.gate;
+    if (gate?.when(record) === true) {
+      this.gate = undefined;
+      gate.arrived(record);
+      void gate.released.then(() => this.send(req, res, record));
+      return;
+    }
+    this.send(req, res, record);
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, record: ProxiedRequest): void {
     const headers = { ...req.headers, host: this.upstream.server.host, authorization: `Bearer ${this.upstream.token}` };
     const up = httpsRequest(
       { hostname: this.upstream.server.hostname, port: this.upstream.server.port, path: req.url, method: req.method, headers, agent: this.agent },
