@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { git, gitEnv, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
@@ -35,9 +35,13 @@ function write(name: string, content: unknown): string {
 }
 
 async function run(...args: string[]) {
+  return runIn(undefined, ...args);
+}
+
+async function runIn(cwd: string | undefined, ...args: string[]) {
   let out = "";
   let err = "";
-  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: gitEnv() });
+  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: gitEnv(), ...(cwd === undefined ? {} : { cwd }) });
   return { code, out, err };
 }
 
@@ -77,6 +81,15 @@ describe("appset generate", () => {
   ])("exits 1 with the controller's validation error and prints nothing on $name", async ({ elements, error }) => {
     const res = await run("-f", write("a.json", appSetYaml([{ list: { elements } }])));
     expect(res).toEqual({ code: 1, out: "", err: `appset generate: ${error}\n` });
+  });
+
+  it("reads a Git repository named by a path relative to the working directory", async () => {
+    const repo = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n", "apps/two/k.yaml": "a: 2\n" });
+    const appSet = appSetYaml([{ git: { repoURL: `./${basename(repo)}`, revision: "main", directories: [{ path: "apps/*" }] } }]);
+    appSet.spec.template.metadata.name = "{{ .path.basename }}";
+    const res = await runIn(dirname(repo), "-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
+    expect(res.err).toBe("");
+    expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["one", "two"]);
   });
 
   it("exits 1 when a template fails to render", async () => {

@@ -45,6 +45,8 @@ export interface GenerateIO {
   out(s: string): void;
   err(s: string): void;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** What relative repository paths are resolved against (default: the process's working directory). */
+  readonly cwd?: string;
   readStdin?(): Promise<string>;
 }
 
@@ -137,7 +139,7 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const namespace = flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace() : undefined) ?? "argocd";
     const objects = await objectPorts(flags, namespace, io);
     const credentials = credentialsFromSecrets(await objects.allSecrets());
-    const ports: GeneratorPorts = { ...objects, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials }), fetch };
+    const ports: GeneratorPorts = { ...objects, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }), fetch };
     const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };
     const apps = await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine });
     const invalid = validateApplicationNames(appSet, apps);

@@ -72,7 +72,7 @@ async function preview(appSet: ApplicationSet, objects: KubeObject[], flags: Fla
   const object = portsFromObjects(objects, appSet.metadata.namespace ?? "argocd");
   const credentials = credentialsFromSecrets(await object.allSecrets());
   const cacheDir = flags["git-cache"] ?? join(tmpdir(), "appset-git-cache");
-  const ports: GeneratorPorts = { ...object, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials }), fetch };
+  const ports: GeneratorPorts = { ...object, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }), fetch };
   const apps = await generateApplications(appSet, { ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock }, registry: createRegistry(), engine });
   return previewRollout(appSet, apps);
 }

@@ -19,6 +19,7 @@ export {
 } from "./credentials.js";
 export {
   GitRepoReader,
+  isRelativeLocalPath,
   REVISION_NOT_FOUND_REASON,
   parseLsRemote,
   parseLsTree,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { commit, git, gitReader, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
+import { basename, dirname, join } from "node:path";
+import { commit, git, gitEnv, gitReader, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
 import { serveGitHttp, type GitHttpServer } from "../../test/unit/generators/git-http.js";
 import { credentialsFromSecrets } from "./credentials.js";
 import { encodeSecretData } from "../api/index.js";
-import { REVISION_NOT_FOUND_REASON } from "./reader.js";
+import { GitRepoReader, isRelativeLocalPath, REVISION_NOT_FOUND_REASON } from "./reader.js";
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -131,5 +131,40 @@ describe("smart HTTP with credentials from repository Secrets", () => {
     const tree = await reader.listTree(url, await reader.resolveRevision(url, sha));
     expect(tree.map((e) => e.path)).toContain("apps/x/config.json");
     expect(reader.stats.lsRemote).toBe(0);
+  });
+});
+
+describe("relative local paths", () => {
+  it.each([
+    // name; repository URL; whether git would read it as a path relative to its working directory
+    { name: "a ./ path", url: "./repo", relative: true },
+    { name: "a ../ path", url: "../up/repo", relative: true },
+    { name: "a bare name", url: "repo", relative: true },
+    { name: "a path with a colon after its first slash", url: "./a:b", relative: true },
+    { name: "an absolute path", url: "/srv/repo", relative: false },
+    { name: "a file URL", url: "file:///srv/repo", relative: false },
+    { name: "an https URL", url: "https://example.com/org/repo.git", relative: false },
+    { name: "an ssh URL", url: "ssh://git@example.com/org/repo.git", relative: false },
+    { name: "an scp-like address", url: "git@example.com:org/repo.git", relative: false },
+    { name: "an scp-like address without a user", url: "example.com:repo", relative: false },
+    { name: "an empty URL", url: "", relative: false },
+  ])("$name is relative: $relative", ({ url, relative }) => {
+    expect(isRelativeLocalPath(url)).toBe(relative);
+  });
+
+  it("reads a repository named relative to the base directory, even though git runs in the cache", async () => {
+    const repo = makeRepo(temp, { "apps/a.txt": "a\n" });
+    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), baseDir: dirname(repo) });
+    const url = `./${basename(repo)}`;
+    const sha = await reader.resolveRevision(url, "main");
+    const tree = await reader.listTree(url, sha);
+    const blobs = await reader.readBlobs(url, sha, tree.filter((e) => e.type === "blob"));
+    expect(blobs.map((b) => b.toString("utf8"))).toEqual(["a\n"]);
+  });
+
+  it("rejects a relative path with a clear error and runs no git when there is no base directory", async () => {
+    const reader = gitReader(temp);
+    await expect(reader.resolveRevision("./repo", "main")).rejects.toThrow('repository URL "./repo" is a relative local path');
+    expect(reader.stats).toEqual({ lsRemote: 0, fetch: 0, lsTree: 0, catFile: 0 });
   });
 });

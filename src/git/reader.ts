@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { AppSetError } from "../errors.js";
 import { noCredentials, prepareGitAuth, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
 import { runGit, GitCommandError } from "./exec.js";
@@ -65,6 +65,12 @@ export interface GitRepoReaderOptions {
   readonly maxTrees?: number;
   /** Blobs kept in memory (default 50 000). */
   readonly maxBlobs?: number;
+  /**
+   * The directory relative local paths (`./repo`) are resolved against (the working directory of
+   * `appset generate`). Unset (the controller): such a URL is refused, as git in Argo CD's repo
+   * server would not find it either.
+   */
+  readonly baseDir?: string;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -84,7 +90,8 @@ export class GitRepoReader implements GitReader {
     this.credentials = opts.credentials ?? noCredentials;
   }
 
-  async resolveRevision(repoURL: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
+  async resolveRevision(url: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
+    const repoURL = this.locate(url);
     const rev = revision.trim();
     if (SHA.test(rev)) return rev;
     const auth = await this.auth(repoURL, access);
@@ -98,7 +105,8 @@ export class GitRepoReader implements GitReader {
     return sha;
   }
 
-  async listTree(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]> {
+  async listTree(url: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]> {
+    const repoURL = this.locate(url);
     const key = `${repoURL}\u0000${commit}`;
     const dir = await this.ensureCommit(repoURL, commit, signal, access);
     const cached = this.trees.get(key);
@@ -111,8 +119,8 @@ export class GitRepoReader implements GitReader {
   }
 
   // eslint-disable-next-line max-params -- the port's trailing optional parameters keep existing callers working
-  async readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]> {
-    const dir = await this.ensureCommit(repoURL, commit, signal, access);
+  async readBlobs(url: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]> {
+    const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
     const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
     if (missing.length > 0) {
       const out = await this.git(["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
@@ -149,6 +157,18 @@ export class GitRepoReader implements GitReader {
     });
     this.present.add(key);
     return dir;
+  }
+
+  /**
+   * Where git finds `repoURL` from any working directory: a relative local path resolved against
+   * `baseDir` (git runs some commands inside the cache); anything else unchanged.
+   */
+  private locate(repoURL: string): string {
+    if (!isRelativeLocalPath(repoURL)) return repoURL;
+    if (this.opts.baseDir === undefined) {
+      throw new GitCommandError(`repository URL ${JSON.stringify(repoURL)} is a relative local path; use a URL or an absolute path`, undefined);
+    }
+    return resolve(this.opts.baseDir, repoURL);
   }
 
   /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
@@ -207,6 +227,17 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
     if (oldest.done !== true) map.delete(oldest.value);
   }
   map.set(key, value);
+}
+
+/**
+ * Whether git reads `repoURL` as a path relative to its working directory: not a `scheme://` URL,
+ * not absolute, and not scp-like (`host:path`, a colon before any slash).
+ */
+export function isRelativeLocalPath(repoURL: string): boolean {
+  if (repoURL === "" || isAbsolute(repoURL) || /^[a-z][a-z0-9+.-]*:\/\//i.test(repoURL)) return false;
+  const colon = repoURL.indexOf(":");
+  const slash = repoURL.indexOf("/");
+  return colon < 0 || (slash >= 0 && slash < colon);
 }
 
 /** Parses `git ls-remote` output into ref → SHA. */
