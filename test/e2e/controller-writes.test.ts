@@ -117,7 +117,7 @@ describe("the controller's requests, counted at the apiserver's door", () => {
     }
   });
 
-  it("with --cache-sync-period relists, so an ApplicationSet whose watch events are lost is still reconciled", async () => {
+  it("with --cache-sync-period relists, so an ApplicationSet whose watch events are lost is still reconciled, and relists of a converged state write nothing", async () => {
     const ns = await namespace("ctl-wr-resync");
     proxy.mute((r) => r.resource === "applicationsets" && r.path.includes(`/namespaces/${ns}/`));
     try {
@@ -126,8 +126,15 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       const createdAt = proxy.requests.length;
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
       await eventually("the Applications", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 30_000);
-      const relists = proxy.requests.slice(createdAt).filter((r) => r.resource === "applicationsets" && r.method === "GET" && r.query.get("watch") !== "true");
-      expect(relists.length).toBeGreaterThanOrEqual(1);
+      const relists = (from: number): number =>
+        proxy.requests.slice(from).filter((r) => r.resource === "applicationsets" && r.method === "GET" && r.query.get("watch") !== "true").length;
+      expect(relists(createdAt)).toBeGreaterThanOrEqual(1);
+
+      // Once converged, further relists of every cache send no write at all.
+      await waitForConditions(client, ns, "web", SUCCESS);
+      const converged = proxy.requests.length;
+      await eventually("two more relists", () => Promise.resolve(relists(converged) >= 2 ? true : undefined));
+      expect(proxy.requests.slice(converged).filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method) && r.path.includes(`/namespaces/${ns}/`))).toEqual([]);
       p.child.kill("SIGTERM");
       expect(await p.exited).toBe(0);
     } finally {
