@@ -4,7 +4,8 @@
  * body limit in `argocd-cm`. A signed event of each provider (payloads shaped as the providers
  * document them) sets the refresh annotation on exactly the ApplicationSets whose generators it can
  * change, seen by a watch on the apiserver; forged, unsigned, oversized and malformed requests are
- * refused with a 4xx and a log line, and refresh nothing.
+ * refused with a 4xx and a log line, and refresh nothing. The `argocd-secret` and `argocd-cm` examples
+ * of docs/webhooks.md are the shapes this test applies.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/api/index.js";

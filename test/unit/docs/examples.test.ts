@@ -23,10 +23,11 @@ const COVERED = [
   "docs/cli.md",
   "docs/metrics.md",
   "docs/troubleshooting.md",
+  "docs/webhooks.md",
 ];
 
 /** Pages not under test yet (each still to be given markers). */
-const PENDING = ["docs/progressive-syncs.md", "docs/sync-engine.md", "docs/webhooks.md"];
+const PENDING = ["docs/progressive-syncs.md", "docs/sync-engine.md"];
 
 /** Every Markdown page under docs/, and the README. */
 function allPages(): string[] {
