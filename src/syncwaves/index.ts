@@ -44,7 +44,8 @@
  * Modules: pure — order, hooks, waves, options, health/, tasks, build, plan, messages, compare,
  * retry, operation, automated, deletion, manifests (parsing), terminate (plan); shell — executor
  * (server-side apply, field manager `argocd-controller`), live (fresh reads), observe, step,
- * finalize, destinations, git-source, watches, reconcile, engine.
+ * finalize, destinations, git-source, watches, reconcile, engine, metrics (the metric port and
+ * the client that counts an Application's requests; the Prometheus side is in src/metrics).
  */
 export { buildTasks, isTrackedBy, prepareTarget, trackingId, type BuildInput } from "./build.js";
 export { compare, type Comparison } from "./compare.js";
@@ -55,6 +56,7 @@ export { SyncEngine, type SyncEngineOptions } from "./engine.js";
 export { FIELD_MANAGER, SyncExecutor } from "./executor.js";
 export { resourceHealth, aggregateHealth } from "./health/index.js";
 export { parseDirectory, StaticManifestSource, type ManifestSource, type Manifests, type SourceFile } from "./manifests.js";
+export { accessFor, CountingClient, type K8sRequestLabels, type SyncMetrics } from "./metrics.js";
 export { compareTasks, KIND_ORDER, kindRank, sortTasks } from "./order.js";
 export { planStep, concludeBatch, type Step, type StepContext } from "./plan.js";
 export { AppReconciler, type ReconcilerDeps, type ReconcileResult } from "./reconcile.js";
