@@ -24,10 +24,11 @@ const COVERED = [
   "docs/metrics.md",
   "docs/troubleshooting.md",
   "docs/webhooks.md",
+  "docs/progressive-syncs.md",
 ];
 
 /** Pages not under test yet (each still to be given markers). */
-const PENDING = ["docs/progressive-syncs.md", "docs/sync-engine.md"];
+const PENDING = ["docs/sync-engine.md"];
 
 /** Every Markdown page under docs/, and the README. */
 function allPages(): string[] {
