@@ -197,13 +197,16 @@ describe("the ApplicationSet controller", () => {
     }
   });
 
-  it("reconciles ApplicationSets in other allowed namespaces, creating their Applications there, and ignores the rest", async () => {
+  it.each([
+    { name: "a glob", pattern: (ctl: string) => `${ctl}-team-*` },
+    { name: "a regex with a lookahead", pattern: (ctl: string) => `/^${ctl}-((?!other).)*$/` },
+  ])("reconciles ApplicationSets in namespaces allowed by $name, creating their Applications there, and ignores the rest", async ({ pattern }) => {
     const ctl = await controllerNamespace(client, "ctl-home");
     namespaces.push(ctl);
     const team = await controllerNamespace(client, `${ctl}-team`);
-    const other = await controllerNamespace(client, "ctl-other");
+    const other = await controllerNamespace(client, `${ctl}-other`);
     namespaces.push(team, other);
-    const run = await startController({ namespace: ctl, appSetNamespaces: [`${ctl}-team-*`] });
+    const run = await startController({ namespace: ctl, appSetNamespaces: [pattern(ctl)] });
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", team, ["t1"]));
       await client.create(resources.ApplicationSets, listAppSet("web", other, ["o1"]));
