@@ -23,7 +23,7 @@ import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/ind
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
-import { runProcess, type ControllerIO } from "./process.js";
+import { runProcess, untilAborted, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
 import { buildSyncEngine } from "./sync-engine.js";
 import { startControllerWebhook } from "../webhook/index.js";
@@ -137,7 +137,7 @@ async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise
     await p.controller.start(signal).catch((err: unknown) => {
       if (!signal.aborted) throw err;
     });
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    await untilAborted(signal);
     return "stopped";
   }
   const elector = new LeaderElector({

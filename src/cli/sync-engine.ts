@@ -20,7 +20,7 @@ import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import { controllerNamespace, kubeSource } from "./controller.js";
-import { runProcess, type ControllerIO } from "./process.js";
+import { runProcess, untilAborted, type ControllerIO } from "./process.js";
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
@@ -112,7 +112,7 @@ async function runEngine(
 ): Promise<"stopped" | "lost"> {
   if (!d.config.enableLeaderElection) {
     engine.start();
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    await untilAborted(signal);
     return "stopped";
   }
   const elector = new LeaderElector({
