@@ -30,7 +30,15 @@ export interface QueueMetrics {
   queueLatency(seconds: number): void;
   /** Seconds between a key's hand-out and its {@link WorkQueue.done}. */
   workDuration(seconds: number): void;
+  /**
+   * Work in progress ({@link WorkQueue.unfinishedWork}), reported every
+   * {@link UNFINISHED_WORK_UPDATE_MS} while a key is processed, and once more when none is.
+   */
+  updateUnfinishedWork?(seconds: number, longestSeconds: number): void;
 }
+
+/** client-go's period of the unfinished-work updates (`unfinishedWorkUpdatePeriod`). */
+export const UNFINISHED_WORK_UPDATE_MS = 500;
 
 /** Options of {@link WorkQueue}. */
 export interface WorkQueueOptions {
@@ -86,6 +94,7 @@ export class WorkQueue {
   private readonly getters: Array<(key: string | undefined) => void> = [];
   private drained: Array<() => void> = [];
   private state: State = "running";
+  private unfinishedTimer: TimerHandle | undefined;
 
   constructor(options: WorkQueueOptions) {
     this.clock = options.clock;
@@ -176,7 +185,28 @@ export class WorkQueue {
     this.metrics?.depth(this.dirty.size);
     this.metrics?.queueLatency((now - (this.addedAt.get(key) ?? now)) / 1000);
     this.addedAt.delete(key);
+    this.reportUnfinishedWork();
     return key;
+  }
+
+  /**
+   * Reports the work in progress, and keeps reporting it every {@link UNFINISHED_WORK_UPDATE_MS}
+   * through the clock while a key is processed (client-go's `updateUnfinishedWorkLoop`, with no
+   * timer left behind once nothing is).
+   */
+  private reportUnfinishedWork(): void {
+    if (this.metrics?.updateUnfinishedWork === undefined) return;
+    const work = this.unfinishedWork();
+    this.metrics.updateUnfinishedWork(work.seconds, work.longestSeconds);
+    if (this.processing.size > 0) {
+      this.unfinishedTimer ??= this.clock.setTimeout(() => {
+        this.unfinishedTimer = undefined;
+        this.reportUnfinishedWork();
+      }, UNFINISHED_WORK_UPDATE_MS);
+    } else if (this.unfinishedTimer !== undefined) {
+      this.clock.clearTimeout(this.unfinishedTimer);
+      this.unfinishedTimer = undefined;
+    }
   }
 
   /** Ends the processing of `key`; if it was added meanwhile, it goes back in the queue. */
@@ -185,6 +215,7 @@ export class WorkQueue {
     const started = this.startedAt.get(key);
     this.startedAt.delete(key);
     if (started !== undefined) this.metrics?.workDuration((this.clock.now() - started) / 1000);
+    this.reportUnfinishedWork();
     if (this.dirty.has(key) && this.state !== "stopped") {
       this.queue.push(key);
       this.handOut();

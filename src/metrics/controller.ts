@@ -42,13 +42,13 @@ export class ControllerMetrics {
   private readonly retries: Counter<"name" | "controller">;
   private readonly queueDuration: Histogram<"name" | "controller">;
   private readonly workDurationHist: Histogram<"name" | "controller">;
+  private readonly unfinishedWorkGauge: Gauge<"name" | "controller">;
+  private readonly longestRunningGauge: Gauge<"name" | "controller">;
   private readonly leaderStatus: Gauge<"name">;
   private readonly leaseName: string;
-  private readonly registry: Registry;
 
   constructor(options: ControllerMetricsOptions) {
     const registers = [options.registry];
-    this.registry = options.registry;
     this.controller = options.controller ?? "applicationset";
     this.leaseName = options.leaseName ?? "";
     const c = ["controller"] as const;
@@ -65,6 +65,13 @@ export class ControllerMetrics {
     const buckets = WORKQUEUE_BUCKETS;
     this.queueDuration = new Histogram({ name: "workqueue_queue_duration_seconds", help: "How long in seconds an item stays in workqueue before being requested", labelNames: q, buckets, registers });
     this.workDurationHist = new Histogram({ name: "workqueue_work_duration_seconds", help: "How long in seconds processing an item from workqueue takes.", labelNames: q, buckets, registers });
+    this.unfinishedWorkGauge = new Gauge({
+      name: "workqueue_unfinished_work_seconds",
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
+      labelNames: q,
+      registers,
+    });
+    this.longestRunningGauge = new Gauge({ name: "workqueue_longest_running_processor_seconds", help: "How many seconds has the longest running processor for workqueue been running.", labelNames: q, registers });
     this.leaderStatus = new Gauge({ name: "leader_election_master_status", help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.", labelNames: ["name"], registers });
     for (const result of RESULTS) this.reconcileTotal.inc({ controller: this.controller, result }, 0);
     this.reconcileErrors.inc({ controller: this.controller }, 0);
@@ -75,6 +82,7 @@ export class ControllerMetrics {
     this.depthGauge.set(ql, 0);
     this.adds.inc(ql, 0);
     this.retries.inc(ql, 0);
+    this.updateUnfinishedWork(0, 0);
     this.leaderStatus.set({ name: this.leaseName }, 0);
   }
 
@@ -121,32 +129,11 @@ export class ControllerMetrics {
     this.workDurationHist.observe(this.queueLabels(), seconds);
   }
 
-  /**
-   * Exports the queue's work in progress, read at each scrape: `workqueue_unfinished_work_seconds`
-   * and `workqueue_longest_running_processor_seconds`. Call once, with the queue these metrics feed.
-   */
-  trackUnfinishedWork(source: () => { seconds: number; longestSeconds: number }): void {
+  /** Work queue port: the work in progress, updated periodically by the queue. */
+  updateUnfinishedWork(seconds: number, longestSeconds: number): void {
     const labels = this.queueLabels();
-    const registers = [this.registry];
-    const q = ["name", "controller"] as const;
-    new Gauge({
-      name: "workqueue_unfinished_work_seconds",
-      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
-      labelNames: q,
-      registers,
-      collect() {
-        this.set(labels, source().seconds);
-      },
-    });
-    new Gauge({
-      name: "workqueue_longest_running_processor_seconds",
-      help: "How many seconds has the longest running processor for workqueue been running.",
-      labelNames: q,
-      registers,
-      collect() {
-        this.set(labels, source().longestSeconds);
-      },
-    });
+    this.unfinishedWorkGauge.set(labels, seconds);
+    this.longestRunningGauge.set(labels, longestSeconds);
   }
 
   /** Leader election: whether this process holds the lease. */

@@ -64,22 +64,29 @@ describe("ControllerMetrics", () => {
     await pool.stop(0);
   });
 
-  it("exports the queue's unfinished work and longest running processor at scrape time", async () => {
+  it.each([
+    // name; ms advanced after the first hand-out, after the second, and after that; the two gauges
+    { name: "stay at 0 before any key is handed out", steps: [], unfinished: 0, longest: 0 },
+    { name: "follow the keys in progress, updated every 500 ms", steps: [3_000, 1_500], unfinished: 6, longest: 4.5 },
+    { name: "lag by less than the 500 ms period between updates", steps: [3_000, 1_400], unfinished: 5, longest: 4 },
+    { name: "go back to 0 once every key is done", steps: [3_000, 1_500], done: true, unfinished: 0, longest: 0 },
+  ])("the work queue's unfinished work and longest running processor $name", async ({ steps, done, unfinished, longest }) => {
     const registry = new Registry();
     const metrics = new ControllerMetrics({ registry, maxConcurrentReconciles: 2 });
     const clock = new FakeClock();
     const queue = new WorkQueue({ clock, metrics });
-    metrics.trackUnfinishedWork(() => queue.unfinishedWork());
     queue.add("a");
     queue.add("b");
-    queue.tryGet();
-    clock.advance(3_000);
-    queue.tryGet();
-    clock.advance(1_500);
-    expect(await lines(registry, "workqueue_unfinished_work_seconds")).toEqual(['workqueue_unfinished_work_seconds{name="applicationset",controller="applicationset"} 6']);
+    for (const ms of steps) {
+      queue.tryGet();
+      clock.advance(ms);
+    }
+    if (done === true) for (const key of ["a", "b"]) queue.done(key);
+    expect(await lines(registry, "workqueue_unfinished_work_seconds")).toEqual([`workqueue_unfinished_work_seconds{name="applicationset",controller="applicationset"} ${String(unfinished)}`]);
     expect(await lines(registry, "workqueue_longest_running_processor_seconds")).toEqual([
-      'workqueue_longest_running_processor_seconds{name="applicationset",controller="applicationset"} 4.5',
+      `workqueue_longest_running_processor_seconds{name="applicationset",controller="applicationset"} ${String(longest)}`,
     ]);
+    expect(clock.pendingTimers).toBe(steps.length === 0 || done === true ? 0 : 1);
   });
 
   it("reports leadership as 1 and its loss as 0", async () => {
