@@ -7,12 +7,13 @@
  */
 import { Annotation, RefreshType, type Application, type ApplicationSource } from "../api/index.js";
 import { errorMessage } from "../errors.js";
-import type { KubeObject, ResourceDescriptor } from "../kube/index.js";
+import { ignoreNotFound, resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
 import { compare, type Comparison } from "./compare.js";
 import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
+import { OptionKey, optionIs } from "./options.js";
 import type { ManifestSource } from "./manifests.js";
 import { groupOf, keyOf, keyString } from "./objects.js";
 
@@ -32,6 +33,11 @@ export interface Observed {
   readonly postHooks: KubeObject[];
   /** The resources of every kind the Application uses (for watches). */
   readonly descriptors: ResourceDescriptor[];
+  /**
+   * Whether the destination namespace exists, read only when the Application (or its operation)
+   * asks for `CreateNamespace=true`; undefined otherwise.
+   */
+  readonly namespaceExists?: boolean;
 }
 
 /** The source the engine reads: the first one (multi-source is not supported). */
@@ -81,6 +87,20 @@ function hardRefresh(app: Application): boolean {
   return app.metadata.annotations?.[Annotation.Refresh] === RefreshType.Hard;
 }
 
+/**
+ * Whether the destination namespace exists, when a sync may have to create it (CreateNamespace=true
+ * in the Application's or its operation's sync options). Argo CD creates the namespace before its
+ * dry run; the sync then gets a PreSync Namespace task.
+ */
+async function namespaceExists(app: Application, access: ClusterAccess): Promise<boolean | undefined> {
+  const ns = app.spec.destination.namespace ?? "";
+  const asked = [app.spec.syncPolicy?.syncOptions ?? [], app.operation?.sync?.syncOptions ?? []].some((o) =>
+    optionIs(o, OptionKey.CreateNamespace, "true"),
+  );
+  if (ns === "" || !asked) return undefined;
+  return (await ignoreNotFound(access.client.get(resources.Namespaces, { name: ns }))) !== undefined;
+}
+
 /** Reads manifests and live objects and compares them. */
 export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
@@ -102,6 +122,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   const targetKeys = new Set(targets.map((t) => keyString(keyOf(t))));
   const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
   const live = found.filter((o) => isTrackedBy(o, trackingName) || targetKeys.has(keyString(keyOf(o))));
+  const nsExists = await namespaceExists(app, access);
   return {
     access,
     revision: manifests.revision,
@@ -111,5 +132,6 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     ...kinds,
     preHooks: deletion.filter(isPreDeleteHook).map(prepare),
     postHooks: deletion.filter(isPostDeleteHook).map(prepare),
+    ...(nsExists !== undefined ? { namespaceExists: nsExists } : {}),
   };
 }

@@ -207,7 +207,7 @@ export class AppReconciler {
       appOptions: sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [],
       ...(sync.resources ? { selected: sync.resources } : {}),
       isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
-      namespaceExists: true,
+      namespaceExists: observed.namespaceExists ?? true,
     });
     return restoreStates(built, state.syncResult?.resources ?? []).map((t) => {
       const obj = t.target ?? t.live ?? {};

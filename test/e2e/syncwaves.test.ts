@@ -87,7 +87,7 @@ function manifests(ns: string): { path: string; content: string }[] {
   ];
 }
 
-async function createApp(name: string, ns: string, path: string): Promise<void> {
+async function createApp(name: string, ns: string, path: string, syncOptions?: string[]): Promise<void> {
   const app: Application = {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
@@ -97,7 +97,7 @@ async function createApp(name: string, ns: string, path: string): Promise<void> 
       destination: { server: "https://kubernetes.default.svc", namespace: ns },
       source: { repoURL: "https://example.com/repo.git", path, targetRevision: "HEAD" },
     },
-    operation: { sync: { prune: true }, initiatedBy: { username: "e2e" } },
+    operation: { sync: { prune: true, ...(syncOptions ? { syncOptions } : {}) }, initiatedBy: { username: "e2e" } },
   };
   await client.create(resources.Applications, app);
 }
@@ -171,5 +171,21 @@ describe("sync engine on a real control plane", () => {
     const jobs = await client.list({ group: "batch", version: "v1", plural: "jobs", kind: "Job", namespaced: true }, { namespace: ns });
     expect(jobs.items.map((j) => j.metadata?.name).sort()).toEqual(["cleanup", "gate"]);
     await expect(client.get(resources.ConfigMaps, { namespace: ns, name: "never" })).rejects.toMatchObject({ reason: "NotFound" });
+  });
+
+  it("creates the missing destination namespace first with CreateNamespace=true, then applies into it", async () => {
+    const ns = `sw-createns-${randomBytes(3).toString("hex")}`;
+    cleanup.push(ns);
+    source.set("https://example.com/repo.git", "createns", [
+      { path: "cm.yaml", content: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  k: v\n" },
+    ]);
+    const watch = watchCreations(ns);
+    await clock.sleep(500);
+    await createApp("createns", ns, "createns", ["CreateNamespace=true"]);
+    const app = await waitForOperation("createns");
+    watch.stop();
+    expect(app.status?.operationState?.phase).toBe("Succeeded");
+    expect([...watch.created].sort((a, b) => a.rv - b.rv).map((c) => c.name)).toEqual([`Namespace/${ns}`, "ConfigMap/cfg"]);
+    expect(app.status?.sync?.status).toBe("Synced");
   });
 });
