@@ -25,10 +25,11 @@ const COVERED = [
   "docs/troubleshooting.md",
   "docs/webhooks.md",
   "docs/progressive-syncs.md",
+  "docs/sync-engine.md",
 ];
 
 /** Pages not under test yet (each still to be given markers). */
-const PENDING = ["docs/sync-engine.md"];
+const PENDING: string[] = [];
 
 /** Every Markdown page under docs/, and the README. */
 function allPages(): string[] {
