@@ -133,6 +133,7 @@ async function build(rt: Runtime): Promise<Process> {
 async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise<"stopped" | "lost"> {
   const { config, logger, clock } = rt;
   if (!config.enableLeaderElection) {
+    if (signal.aborted) return "stopped";
     p.engine?.start();
     await p.controller.start(signal).catch((err: unknown) => {
       if (!signal.aborted) throw err;

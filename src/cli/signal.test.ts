@@ -4,6 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { controllerCommand } from "./controller.js";
+import type { ControllerIO } from "./process.js";
+import { syncEngineCommand } from "./sync-engine.js";
 
 /** How long the process may take to exit after SIGTERM. */
 const EXIT_WITHIN_MS = 10_000;
@@ -75,5 +78,32 @@ describe("SIGTERM while the API server is unreachable", () => {
       }
     },
     90_000,
+  );
+});
+
+describe("SIGTERM before the work starts", () => {
+  const addrs = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0"];
+  it.each([
+    // name; the command; its flags
+    { name: "the controller stops with 0 instead of waiting for informers that never sync", command: controllerCommand, args: addrs },
+    { name: "the controller with leader election stops with 0", command: controllerCommand, args: ["--enable-leader-election", ...addrs] },
+    { name: "the sync engine stops with 0", command: syncEngineCommand, args: addrs },
+  ])(
+    "$name",
+    async ({ command, args }) => {
+      const io: ControllerIO = {
+        out: () => undefined,
+        err: () => undefined,
+        env: {},
+        onSignal: (handler) => {
+          handler("SIGTERM");
+          return () => undefined;
+        },
+      };
+      const code = command([...args, "--kubeconfig", await unreachableKubeconfig()], io);
+      const outcome = await Promise.race([code, new Promise((resolve) => globalThis.setTimeout(() => resolve("still running"), EXIT_WITHIN_MS))]);
+      expect(outcome).toBe(0);
+    },
+    30_000,
   );
 });
