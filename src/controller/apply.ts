@@ -10,14 +10,20 @@
  *   with the pure {@link appChange}; a fresh read that needs nothing writes nothing.
  * - A failed write sets ErrorOccurred with the plan's reason (spec §1.7) before the error is thrown, so
  *   the worker retries with backoff.
- * - Dry run sends every write with `dryRun=All`.
+ * - A conflict on a RollingSync write re-reads and gives up, leaving the next reconcile to decide, when
+ *   the fresh Application shows the sync requested or run meanwhile ({@link syncedMeanwhile}).
+ * - Read-your-writes (spec §4.15): the object each write returns goes into the Application cache at
+ *   once ({@link AppWriteThrough}); a NotFound evicts the stale entry; a delete evicts unless the
+ *   Application is left terminating.
+ * - Dry run sends every write with `dryRun=All` and touches no cache.
  */
 import pLimit from "p-limit";
 import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
-import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type ObjectKey } from "../kube/index.js";
+import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { syncedMeanwhile } from "./apply-sync.js";
 import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
 import type { JsonObject } from "./json.js";
@@ -30,6 +36,16 @@ import { nextStatus, withApplicationStatus } from "./status.js";
 /** Attempts per Application write before giving up on conflicts. */
 const MAX_ATTEMPTS = 5;
 
+/** The Application cache's write side (read-your-writes, spec §4.15). */
+export interface AppWriteThrough {
+  /** Stores what the apiserver returned for a create, update or patch. */
+  written(obj: KubeObject): void;
+  /** Evicts an Application a write found gone (NotFound). */
+  gone(namespace: string | undefined, name: string): void;
+  /** After a delete went through: evicts, unless the cached Application still has finalizers (terminating). */
+  deleted(namespace: string | undefined, name: string): void;
+}
+
 /** What the executor needs. */
 export interface ExecutorOptions {
   readonly client: KubeClient;
@@ -40,6 +56,8 @@ export interface ExecutorOptions {
   readonly concurrency: number;
   /** `--dry-run`. */
   readonly dryRun: boolean;
+  /** The Application cache to write through; absent, the cache waits for the watch. */
+  readonly cache?: AppWriteThrough;
 }
 
 /** A write that failed, with the reason its condition gets. */
@@ -55,13 +73,16 @@ function keyOf(appSet: ApplicationSet, name: string): ObjectKey {
 export class PlanExecutor {
   constructor(private readonly opts: ExecutorOptions) {}
 
-  /** Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). */
-  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal): Promise<void> {
+  /**
+   * Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). `seen`
+   * holds the Applications the plan was made from, by name.
+   */
+  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal, seen?: ReadonlyMap<string, Application>): Promise<void> {
     for (const w of plan.warnings) this.opts.logger.warn({ appSet: before.metadata.name }, w);
     for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
     const appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
     if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
-    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(appSet, w, signal)));
+    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(appSet, w, signal, seen?.get(w.name))));
     await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(appSet, d)));
     const strips = await this.each(plan.ownerStrips, (s) => this.strip(appSet, s));
     if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
@@ -95,8 +116,9 @@ export class PlanExecutor {
     try {
       const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
       await this.opts.client.delete(resources.Applications, keyOf(appSet, check.name), { dryRun: this.opts.dryRun, ...preconditions });
+      this.cacheGone(appSet, check.name);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return this.cacheGone(appSet, check.name);
       if (isConflict(err)) throw new Error(ReverseDeletionError.recreated(check.name), { cause: err });
       throw new Error(ReverseDeletionError.notEvicted(check.name, errorMessage(err)), { cause: err });
     }
@@ -148,8 +170,11 @@ export class PlanExecutor {
     }
   }
 
-  /** One create or update, re-reading and recomputing after a conflict. */
-  private async write(appSet: ApplicationSet, w: AppWrite, signal?: AbortSignal): Promise<void> {
+  /**
+   * One create or update, re-reading and recomputing after a conflict; a RollingSync write whose sync
+   * the fresh read shows requested or run meanwhile is dropped (`seen`: the Application the plan read).
+   */
+  private async write(appSet: ApplicationSet, w: AppWrite, signal?: AbortSignal, seen?: Application): Promise<void> {
     let change: AppChange = w.change;
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
@@ -157,9 +182,16 @@ export class PlanExecutor {
         await this.writeOnce(appSet, w.name, change);
         return;
       } catch (err) {
+        if (isNotFound(err)) this.cacheGone(appSet, w.name);
         const retry = isConflict(err) || isAlreadyExists(err) || (isNotFound(err) && change.kind === "update");
         if (!retry || attempt >= MAX_ATTEMPTS) throw err;
-        change = appChange(w.desired, await this.readApp(appSet, w.name));
+        const fresh = await this.readApp(appSet, w.name);
+        const skip = syncedMeanwhile(w.desired.operation, seen, fresh);
+        if (skip !== undefined) {
+          this.opts.logger.info({ application: w.name, reason: skip }, "not writing the sync operation again after a conflict; the next reconcile decides");
+          return;
+        }
+        change = appChange(w.desired, fresh);
       }
     }
   }
@@ -172,11 +204,11 @@ export class PlanExecutor {
       case "error":
         throw new Error(change.message);
       case "create":
-        await this.opts.client.create(resources.Applications, change.object, options);
+        this.cacheWritten(await this.opts.client.create(resources.Applications, change.object, options));
         this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
         return;
       case "update":
-        await this.opts.client.patch(resources.Applications, keyOf(appSet, name), { type: "merge", body: change.patch }, options);
+        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyOf(appSet, name), { type: "merge", body: change.patch }, options));
         this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
         this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
         return;
@@ -187,14 +219,16 @@ export class PlanExecutor {
   private async remove(appSet: ApplicationSet, d: AppDelete): Promise<void> {
     const key = keyOf(appSet, d.name);
     if (d.keepFinalizers !== undefined) {
-      await this.opts.client.patch(resources.Applications, key, { type: "merge", body: { metadata: { finalizers: [...d.keepFinalizers] } } }, { dryRun: this.opts.dryRun });
+      const patch = { type: "merge" as const, body: { metadata: { finalizers: [...d.keepFinalizers] } } };
+      this.cacheWritten(await this.opts.client.patch(resources.Applications, key, patch, { dryRun: this.opts.dryRun }).catch((err: unknown) => this.goneThrow(appSet, d.name, err)));
       this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
     }
     if (!d.delete) return;
     try {
       await this.opts.client.delete(resources.Applications, key, { dryRun: this.opts.dryRun, ...(d.uid ? { preconditions: { uid: d.uid } } : {}) });
+      if (!this.opts.dryRun) this.opts.cache?.deleted(key.namespace, d.name);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return this.cacheGone(appSet, d.name);
       throw err;
     }
     this.event(appSet, { reason: EventReason.Deleted, message: EventMessage.deleted(d.name) });
@@ -206,16 +240,32 @@ export class PlanExecutor {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = { metadata: { ownerReferences: [], ...(rv ? { resourceVersion: rv } : {}) } };
-        await this.opts.client.patch(resources.Applications, keyOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun });
+        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun }));
         return;
       } catch (err) {
-        if (isNotFound(err)) return;
+        if (isNotFound(err)) return this.cacheGone(appSet, s.name);
         if (!isConflict(err) || attempt >= MAX_ATTEMPTS) throw err;
         const fresh = await this.readApp(appSet, s.name);
         if (fresh === undefined || (fresh.metadata.ownerReferences ?? []).length === 0) return;
         rv = fresh.metadata.resourceVersion;
       }
     }
+  }
+
+  /** Read-your-writes: what the apiserver returned goes into the cache (never in dry run). */
+  private cacheWritten(obj: KubeObject): void {
+    if (!this.opts.dryRun) this.opts.cache?.written(obj);
+  }
+
+  /** A write found the Application gone: the stale cache entry is evicted (never in dry run). */
+  private cacheGone(appSet: ApplicationSet, name: string): void {
+    if (!this.opts.dryRun) this.opts.cache?.gone(appSet.metadata.namespace, name);
+  }
+
+  /** Evicts on NotFound, then rethrows `err`. */
+  private goneThrow(appSet: ApplicationSet, name: string, err: unknown): never {
+    if (isNotFound(err)) this.cacheGone(appSet, name);
+    throw err;
   }
 
   private async writeStatus(appSet: ApplicationSet, status: object): Promise<void> {

@@ -27,6 +27,7 @@ import type { CredentialsLookup } from "../git/index.js";
 import { Informer, resources, type KubeClient, type KubeObject, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
+import { informerWriteThrough } from "./apply-cache.js";
 import { RepoCredentialsCache, REPO_SECRET_SELECTOR } from "./credentials.js";
 import { KubeEventSink, type EventSink } from "./events.js";
 import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type HandlerOptions } from "./handlers.js";
@@ -120,6 +121,7 @@ export class AppSetController {
       logger: opts.logger,
       concurrency: opts.concurrentApplicationUpdates,
       dryRun: opts.dryRun,
+      cache: informerWriteThrough(this.apps),
     });
     const reconciler = new AppSetReconciler({
       caches: this.caches(),

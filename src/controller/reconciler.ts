@@ -60,7 +60,7 @@ export class AppSetReconciler implements Reconciler {
       const snapshot = await this.snapshot(appSet, ctx.signal);
       const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
       ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
-      await this.opts.executor.apply(appSet, plan, ctx.signal);
+      await this.opts.executor.apply(appSet, plan, ctx.signal, snapshot.live);
       return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
     } finally {
       this.opts.observe?.(appSet, (this.opts.clock.now() - started) / 1000);

@@ -17,7 +17,10 @@
  * - lists are paginated (`limit`/`continue`);
  * - with `resyncPeriodMs`, the cache is forcefully resynced with the apiserver that often: the open
  *   watch is ended and a full relist is diffed against the cache (controller-runtime's `SyncPeriod`,
- *   Argo CD's `--cache-sync-period`), so an event the watch never delivered is still seen.
+ *   Argo CD's `--cache-sync-period`), so an event the watch never delivered is still seen;
+ * - read-your-writes ({@link Informer.written}, {@link Informer.evict}): a writer stores what the
+ *   apiserver answered at once, and the cache never goes back to an older version for it (an older
+ *   event, or a list taken before the write, changes nothing: {@link IndexedStore.accepts}).
  *
  * Decision: this runs its own list+watch loop over {@link ListWatchSource} (our adapter's raw watch
  * stream) rather than wrapping client-node's `ListWatch` or `Watch`. `ListWatch` stops for good on
@@ -167,8 +170,11 @@ export class Informer<T> {
 
   /** The cached object, or undefined. `namespace` is ignored for cluster-scoped resources. */
   get(namespace: string | undefined, name: string): T | undefined {
-    const key = this.options.resource.namespaced && namespace ? `${namespace}/${name}` : name;
-    return this.store.get(key)?.obj;
+    return this.store.get(this.keyOf(namespace, name))?.obj;
+  }
+
+  private keyOf(namespace: string | undefined, name: string): string {
+    return this.options.resource.namespaced && namespace ? `${namespace}/${name}` : name;
   }
 
   /** Every cached object, or those of one namespace. */
@@ -186,6 +192,19 @@ export class Informer<T> {
   /** The cached objects whose index `name` includes `value`. */
   byIndex(name: string, value: string): T[] {
     return this.store.byIndex(name, value);
+  }
+
+  /**
+   * Stores the object the apiserver returned for a write (spec §4.15), with the handlers told as for a
+   * watch event; the watch event for it then changes nothing. Does not move {@link lastSyncResourceVersion}.
+   */
+  written(raw: KubeObject): void {
+    if (!this.stopped) this.upsert(raw);
+  }
+
+  /** Drops an object a write found gone; its older versions stay refused until a newer one or a relist. */
+  evict(namespace: string | undefined, name: string): void {
+    if (!this.stopped) this.remove(this.keyOf(namespace, name), "", true);
   }
 
   /** The resourceVersion the cache is current to ("" before the first list). */
@@ -274,17 +293,19 @@ export class Informer<T> {
     if (this.stopped) return;
     this.counters.lists++;
     this.listedAt = this.options.clock.now();
-    this.applyList(items);
+    this.applyList(items, resourceVersion);
     this.resourceVersion = resourceVersion;
     this.markSynced();
   }
 
-  private applyList(items: KubeObject[]): void {
+  /** A relist at `listVersion`: an object written after the list began is neither deleted nor rolled back. */
+  private applyList(items: KubeObject[], listVersion: string): void {
     const listed = items.map((raw) => ({ key: objectKey(raw), resourceVersion: rvOf(raw), uid: raw.metadata?.uid, raw }));
     for (const op of diffRelist(new Map(this.store.entries()), listed)) {
-      if (op.type === "delete") this.remove(op.key);
+      if (op.type === "delete") this.remove(op.key, listVersion);
       else this.upsert(op.item.raw);
     }
+    this.store.forgetTombstones(listVersion);
   }
 
   private markSynced(): void {
@@ -358,7 +379,7 @@ export class Informer<T> {
       case "BOOKMARK":
         break;
       case "DELETED":
-        this.remove(objectKey(event.object));
+        this.remove(objectKey(event.object), rvOf(event.object));
         break;
       default:
         this.upsert(event.object);
@@ -373,7 +394,7 @@ export class Informer<T> {
     const rv = rvOf(raw);
     const uid = raw.metadata?.uid;
     const old = this.store.get(key);
-    if (old !== undefined && old.resourceVersion === rv && old.uid === uid) return;
+    if (!this.newer(key, rv, uid)) return;
     const obj = this.parse(raw);
     if (obj === undefined) return;
     let prev = old;
@@ -388,8 +409,17 @@ export class Informer<T> {
     }
   }
 
-  private remove(key: string): void {
-    const old = this.store.delete(key);
+  /** Whether version `rv` (of object `uid`) would change what the cache holds under `key`. */
+  private newer(key: string, rv: string, uid: string | undefined): boolean {
+    const old = this.store.get(key);
+    if (old !== undefined && old.resourceVersion === rv && old.uid === uid) return false;
+    return this.store.accepts(key, rv);
+  }
+
+  /** Removes `key`, unless what is held is newer than `rv` ("" never is); `tombstone` as in {@link IndexedStore.delete}. */
+  private remove(key: string, rv = "", tombstone = false): void {
+    if (!this.store.accepts(key, rv)) return;
+    const old = this.store.delete(key, tombstone);
     if (old === undefined) return;
     for (const h of this.handlers) this.call("delete", () => h.delete?.(old.obj));
   }

@@ -1,6 +1,11 @@
 /**
  * The informer's in-memory cache: objects by `namespace/name` key, with the resourceVersion and uid
  * each was stored at, plus named secondary indexes (e.g. by owner uid) kept in step on every write.
+ *
+ * It never goes backwards (read-your-writes, spec §4.15): {@link IndexedStore.accepts} refuses a
+ * version older than the one held, or than the one an eviction left as a tombstone. resourceVersions
+ * are opaque, but etcd-backed ones are integers: they are compared numerically when both parse, and
+ * anything else is accepted ({@link isOlderVersion}).
  */
 
 /** One cached object and the version it was stored at. */
@@ -22,6 +27,8 @@ interface Index<T> {
 export class IndexedStore<T> {
   private readonly items = new Map<string, Entry<T>>();
   private readonly indexes = new Map<string, Index<T>>();
+  /** Evicted keys and the resourceVersion they held: older versions of them are refused. */
+  private readonly tombstones = new Map<string, string>();
 
   /** Number of stored objects. */
   get size(): number {
@@ -42,8 +49,20 @@ export class IndexedStore<T> {
     return [...this.items.values()].map((e) => e.obj);
   }
 
+  /**
+   * Whether version `resourceVersion` of `key` may replace what is held: false when it is older than
+   * the stored entry, or not newer than the version the key held when it was evicted.
+   */
+  accepts(key: string, resourceVersion: string): boolean {
+    const held = this.items.get(key)?.resourceVersion;
+    if (held !== undefined) return !isOlderVersion(resourceVersion, held);
+    const evicted = this.tombstones.get(key);
+    return evicted === undefined || (compareVersions(resourceVersion, evicted) ?? 1) > 0;
+  }
+
   /** Stores `entry` under `key` and returns the entry it replaced. */
   set(key: string, entry: Entry<T>): Entry<T> | undefined {
+    this.tombstones.delete(key);
     const old = this.items.get(key);
     if (old !== undefined) this.unindex(key, old.obj);
     this.items.set(key, entry);
@@ -51,13 +70,23 @@ export class IndexedStore<T> {
     return old;
   }
 
-  /** Removes `key` and returns the entry it held. */
-  delete(key: string): Entry<T> | undefined {
+  /**
+   * Removes `key` and returns the entry it held. With `tombstone`, versions not newer than the removed
+   * one stay refused by {@link accepts} until a newer version or a {@link forgetTombstones} clears it.
+   */
+  delete(key: string, tombstone = false): Entry<T> | undefined {
     const old = this.items.get(key);
+    if (!tombstone) this.tombstones.delete(key);
+    else if (old !== undefined) this.tombstones.set(key, old.resourceVersion);
     if (old === undefined) return undefined;
     this.unindex(key, old.obj);
     this.items.delete(key);
     return old;
+  }
+
+  /** Drops the tombstones a complete list at `listVersion` supersedes (those not newer than it). */
+  forgetTombstones(listVersion: string): void {
+    for (const [key, rv] of this.tombstones) if (!isOlderVersion(listVersion, rv)) this.tombstones.delete(key);
   }
 
   /** Adds a named index, computed at once over what is stored. Fails if the name is taken. */
@@ -100,4 +129,22 @@ function addTo<T>(index: Index<T>, key: string, obj: T): void {
     if (keys === undefined) index.byValue.set(v, (keys = new Set()));
     keys.add(key);
   }
+}
+
+const INTEGER = /^[0-9]+$/;
+
+/**
+ * True when resourceVersion `a` is known to be older than `b`: both are decimal integers (as
+ * etcd-backed ones are) and `a < b`. Opaque versions are never "older", so they are accepted.
+ */
+export function isOlderVersion(a: string, b: string): boolean {
+  return (compareVersions(a, b) ?? 0) < 0;
+}
+
+/** Compares two resourceVersions numerically (-1, 0, 1) when both are decimal integers; else undefined. */
+export function compareVersions(a: string, b: string): number | undefined {
+  if (!INTEGER.test(a) || !INTEGER.test(b)) return undefined;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
