@@ -4,10 +4,11 @@ import { parseApplication, parseApplicationSet, type Application, type Applicati
 import { FakeClock } from "../clock/index.js";
 import { FakeKubeClient, KubeApiError, KubeReason, resources, type Action } from "../kube/index.js";
 import { silentLogger } from "../log/logger.js";
-import { PlanExecutor } from "./apply.js";
+import { PlanExecutor, type AppWriteThrough } from "./apply.js";
+import { appChange, desiredFrom, newApplication } from "./desired.js";
 import { MemoryEventSink } from "./events.js";
 import { planAppSet } from "./plan.js";
-import { EMPTY_PLAN, isNoop } from "./plantypes.js";
+import { EMPTY_PLAN, isNoop, type AppWrite, type Plan } from "./plantypes.js";
 import type { Generation } from "./snapshot.js";
 import { appSet, generated, live, rendered, settings, snapshot } from "./testkit.js";
 
@@ -19,7 +20,7 @@ function world(set: ApplicationSet, apps: Application[] = []) {
   client.seed(resources.Applications, ...apps);
   const events = new MemoryEventSink();
   const clock = new FakeClock(NOW);
-  const executor = (dryRun = false, concurrency = 4) => new PlanExecutor({ client, events, clock, logger: silentLogger(), concurrency, dryRun });
+  const executor = (dryRun = false, concurrency = 4, cache?: AppWriteThrough) => new PlanExecutor({ client, events, clock, logger: silentLogger(), concurrency, dryRun, ...(cache ? { cache } : {}) });
   return { client, events, executor };
 }
 
@@ -193,5 +194,76 @@ describe("PlanExecutor: progressive syncs", () => {
     if (want === undefined) await expect(run).resolves.toBeUndefined();
     else await expect(run).rejects.toThrow(want);
     expect(deletes).toEqual(present ? [] : [expect.objectContaining({ preconditions: { uid: "uid-a" } })]);
+  });
+});
+
+/** A write-through cache that records what the executor told it. */
+function recordingCache(): AppWriteThrough & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    written: (o) => calls.push(`written ${o.metadata?.name ?? ""}@${o.metadata?.resourceVersion ?? ""}`),
+    gone: (_ns, name) => calls.push(`gone ${name}`),
+    deleted: (_ns, name) => calls.push(`deleted ${name}`),
+  };
+}
+
+const notFound = () => new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: "not found" });
+
+describe("PlanExecutor: read-your-writes (spec §4.15)", () => {
+  type Row = { name: string; apps: string[]; plan: (set: ApplicationSet) => Plan; fail?: Partial<Record<"patch" | "delete", () => KubeApiError>>; dryRun?: boolean; calls: string[] };
+  const update = (set: ApplicationSet): Plan => ({ ...EMPTY_PLAN, writes: [{ name: "a", desired: desiredFrom(rendered("a"), set, settings()), change: { kind: "update", patch: { spec: { project: "default" } } } }] });
+  it.each<Row>([
+    { name: "a create stores the created object", apps: [], plan: (set) => ({ ...EMPTY_PLAN, writes: [{ name: "a", desired: desiredFrom(rendered("a"), set, settings()), change: { kind: "create", object: newApplication(desiredFrom(rendered("a"), set, settings())) } }] }), calls: ["written a@2"] },
+    { name: "an update stores the patched object with its new resourceVersion", apps: ["a"], plan: update, calls: ["written a@3"] },
+    { name: "an update answered NotFound evicts, then the re-created object is stored", apps: ["a"], plan: update, fail: { patch: notFound }, calls: ["gone a", "written a@3"] },
+    { name: "a delete that went through asks for eviction (kept when terminating)", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }), calls: ["deleted a"] },
+    { name: "a delete answered NotFound counts as done and evicts", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }), fail: { delete: notFound }, calls: ["gone a"] },
+    { name: "the finalizer patch before a delete is stored, then the delete asks for eviction", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", keepFinalizers: [], delete: true }] }), calls: ["written a@3", "deleted a"] },
+    { name: "an owner-reference strip stores the patched object", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, ownerStrips: [{ name: "a" }] }), calls: ["written a@3"] },
+    { name: "a dry run touches no cache", apps: ["a"], plan: update, dryRun: true, calls: [] },
+  ])("$name", async ({ apps, plan, fail, dryRun, calls }) => {
+    const set = appSet();
+    const w = world(set, apps.map((n) => live(n, set, { spec: { project: "old" } })));
+    for (const verb of ["patch", "delete"] as const) {
+      const make = fail?.[verb];
+      let failed = false;
+      if (make) w.client.interceptors[verb] = (action, next) => (!failed && action.resource === "applications" ? ((failed = true), Promise.reject(make())) : next());
+    }
+    const cache = recordingCache();
+    await w.executor(dryRun ?? false, 4, cache).apply(set, plan(set));
+    expect(cache.calls).toEqual(calls);
+  });
+});
+
+describe("PlanExecutor: no double sync after a conflict (spec §5.6)", () => {
+  const startedAt = "2026-01-01T00:00:00Z";
+  const operation = { sync: { revision: "r2" }, initiatedBy: { username: "applicationset-controller", automated: true } };
+  const stateFor = (revision: string, at: string) => ({ operation: { sync: { revision } }, phase: "Succeeded", startedAt: at, finishedAt: at, syncResult: { revision } });
+  type Row = { name: string; meanwhile: (a: Application) => Application; withOperation?: boolean; written: boolean };
+  it.each<Row>([
+    { name: "does not write when the fresh Application already carries an operation", meanwhile: (a) => ({ ...a, operation }), written: false },
+    { name: "does not write when the sync of the pinned revision ran after the one the plan saw", meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r2", "2026-01-01T00:05:00Z") } }), written: false },
+    { name: "writes again when the operation state is the one the plan saw", meanwhile: (a) => ({ ...a, metadata: { ...a.metadata, annotations: { x: "y" } } }), written: true },
+    { name: "writes again when the later sync was of another revision", meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r1", "2026-01-01T00:05:00Z") } }), written: true },
+    { name: "writes again when the write carries no sync operation", meanwhile: (a) => ({ ...a, operation }), withOperation: false, written: true },
+  ])("$name", async ({ meanwhile, withOperation, written }) => {
+    const set = appSet();
+    const seen = live("a", set, { spec: { project: "old" }, status: { operationState: stateFor("r2", startedAt) } });
+    const w = world(set, [seen]);
+    const stored = parseApplication(w.client.peek(resources.Applications, { namespace: "argocd", name: "a" }));
+    if (!stored.ok) throw stored.error;
+    const desired = { ...desiredFrom(rendered("a"), set, settings()), ...(withOperation === false ? {} : { operation }) };
+    const plan: Plan = { ...EMPTY_PLAN, writes: [{ name: "a", desired, change: appChange(desired, stored.value) as AppWrite["change"] }] };
+    let conflicted = false;
+    w.client.interceptors.patch = (action, next) => {
+      if (conflicted || action.resource !== "applications") return next();
+      conflicted = true;
+      w.client.seed(resources.Applications, meanwhile(stored.value));
+      return Promise.reject(conflict());
+    };
+    w.client.clearActions();
+    await w.executor().apply(set, plan, undefined, new Map([["a", stored.value]]));
+    expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(written ? ["patch", "get", "patch"] : ["patch", "get"]);
   });
 });
