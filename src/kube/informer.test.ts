@@ -262,4 +262,14 @@ describe("Informer", () => {
     await stopping;
     expect(source.listCalls[0]?.signal?.aborted).toBe(true);
   });
+
+  it("rejects waitForSync at once when handed a signal that has already fired", async () => {
+    const { source, informer } = setup();
+    source.lists = [() => new Promise<ObjectList>(() => undefined)];
+    informer.start();
+    const aborted = new AbortController();
+    aborted.abort(new Error("shutting down"));
+    await expect(informer.waitForSync(aborted.signal)).rejects.toThrow("shutting down");
+    await informer.stop();
+  });
 });

@@ -90,6 +90,7 @@ export class Informer<T> {
   waitForSync(signal?: AbortSignal): Promise<void> {
     if (this.synced) return Promise.resolve();
     if (this.stopController.signal.aborted) return Promise.reject(new Error("informer stopped before it synced"));
+    if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
     return new Promise<void>((resolve, reject) => {
       const waiter = { resolve, reject };
       this.syncWaiters.push(waiter);
