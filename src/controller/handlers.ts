@@ -3,7 +3,7 @@
  * ApplicationSet create/delete always enqueue, updates when {@link appSetChanged}; owned Application
  * creates are ignored, deletes enqueue the owner, updates when {@link appChanged}; a cluster Secret
  * event enqueues the ApplicationSets it can affect; an AppProject event those with a validation
- * error. Objects outside the allowed namespaces are dropped.
+ * error or whose Applications may use that project. Objects outside the allowed namespaces are dropped.
  */
 import type { Application, ApplicationSet, AppProject, Secret } from "../api/index.js";
 import type { Informer } from "../kube/index.js";
@@ -59,6 +59,6 @@ export function watchClusterSecrets(informer: Informer<Secret>, opts: HandlerOpt
 
 /** AppProject events. */
 export function watchProjects(informer: Informer<AppProject>, opts: HandlerOptions): () => void {
-  const all = (): void => fanOut(opts, affectedByProject(opts.appSets()));
-  return informer.on({ add: all, update: all, delete: all });
+  const affected = (p: AppProject): void => fanOut(opts, affectedByProject(opts.appSets(), p.metadata.name ?? ""));
+  return informer.on({ add: affected, update: (_, n) => affected(n), delete: affected });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
-import { affectedByCluster, appChanged, appSetChanged, namespaceMatcher, ownerKey } from "./predicates.js";
+import { affectedByCluster, affectedByProject, appChanged, appSetChanged, namespaceMatcher, ownerKey } from "./predicates.js";
 import { appSet, live } from "./testkit.js";
 
 const base = appSet("guestbook");
@@ -59,5 +59,23 @@ describe("affectedByCluster", () => {
   it("requeues only ApplicationSets whose Cluster generator selects the Secret", () => {
     const sets = [withClusters("all"), withClusters("prod", { matchLabels: { env: "prod" } }), withClusters("dev", { matchLabels: { env: "dev" } }), appSet("list-only")];
     expect(affectedByCluster(sets, [{ env: "prod" }]).map((s) => s.metadata.name)).toEqual(["all", "prod"]);
+  });
+});
+
+describe("affectedByProject", () => {
+  const withProject = (name: string, project: string, over: Partial<ApplicationSet["spec"]> = {}): ApplicationSet =>
+    appSet(name, { spec: { template: { metadata: { name: "{{name}}" }, spec: { project, destination: { server: "https://kubernetes.default.svc" } } }, ...over } });
+  const failing = appSet("failing", {
+    status: { conditions: [{ type: "ErrorOccurred", status: "True", reason: "ApplicationValidationError", message: "m", lastTransitionTime: "2026-01-01T00:00:00Z" }] },
+  });
+  it.each([
+    { name: "the template names the project", set: withProject("s", "team-a"), want: true },
+    { name: "the template names another project", set: withProject("s", "team-b"), want: false },
+    { name: "the project is a template expression", set: withProject("s", "{{name}}-proj"), want: true },
+    { name: "a templatePatch may set the project", set: withProject("s", "team-b", { templatePatch: "spec: {}" }), want: true },
+    { name: "a generator's template may set the project", set: withProject("s", "team-b", { generators: [{ list: { elements: [], template: { metadata: {}, spec: { project: "team-a" } } } }] as never }), want: true },
+    { name: "the cached status shows a validation error", set: failing, want: true },
+  ])("requeues an ApplicationSet when $name: $want", ({ set, want }) => {
+    expect(affectedByProject([set], "team-a").length === 1).toBe(want);
   });
 });

@@ -115,7 +115,23 @@ export function affectedByCluster(appSets: readonly ApplicationSet[], labels: re
   return appSets.filter((a) => hasValidationError(a) || clusterSelectors(a.spec.generators).some((s) => selects(s, labels)));
 }
 
-/** The ApplicationSets an AppProject change can affect: those with a standing validation error. */
-export function affectedByProject(appSets: readonly ApplicationSet[]): ApplicationSet[] {
-  return appSets.filter(hasValidationError);
+/**
+ * Whether an ApplicationSet's Applications may name the AppProject `project`: its template names
+ * it, or names a project through a template expression, a `templatePatch` or a generator's own
+ * template. Read from the spec, so it does not depend on the cached status being up to date.
+ */
+function mayUseProject(appSet: ApplicationSet, project: string): boolean {
+  if (appSet.spec.templatePatch !== undefined) return true;
+  if (JSON.stringify(appSet.spec.generators).includes('"project"')) return true;
+  const named = appSet.spec.template.spec?.project ?? "";
+  return named === project || named.includes("{{");
+}
+
+/**
+ * The ApplicationSets an AppProject change can affect: those with a standing validation error, and
+ * those whose Applications may use the project (so a project created while an ApplicationSet's
+ * failing status is still on its way to the cache is not missed).
+ */
+export function affectedByProject(appSets: readonly ApplicationSet[], project: string): ApplicationSet[] {
+  return appSets.filter((a) => hasValidationError(a) || mayUseProject(a, project));
 }
