@@ -54,9 +54,20 @@ async function existing(objects: readonly Manifest[]): Promise<string[]> {
   return out;
 }
 
+/**
+ * What an apply that changes nothing leaves as it was: the resourceVersion, except for objects whose
+ * status a controller keeps writing (a Deployment's rollout moves its resourceVersion on its own):
+ * for those the spec's generation, the labels and the annotations other than the controller's own.
+ */
 async function resourceVersions(objects: readonly Manifest[]): Promise<string[]> {
   return Promise.all(
-    objects.map(async (o) => (await admin.get(await applier.resourceOf(o), { namespace: o.metadata.namespace, name: o.metadata.name })).metadata?.resourceVersion ?? ""),
+    objects.map(async (o) => {
+      const live = await admin.get(await applier.resourceOf(o), { namespace: o.metadata.namespace, name: o.metadata.name });
+      const meta = live.metadata ?? {};
+      if (live.kind !== "Deployment") return meta.resourceVersion ?? "";
+      const ours = Object.entries(meta.annotations ?? {}).filter(([k]) => !k.startsWith("deployment.kubernetes.io/"));
+      return JSON.stringify({ generation: meta.generation, labels: meta.labels, annotations: ours });
+    }),
   );
 }
 
