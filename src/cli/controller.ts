@@ -52,7 +52,7 @@ function generation(rt: Runtime, client: KubeApiClient, namespace: string, metri
   const { config, env, clock } = rt;
   const objects = portsFromKubeReader(client, namespace);
   const engine = new TemplateEngine({ now: () => clock.now() });
-  const registry = createGeneratorRegistry({}, scmServices(config, env, client, metrics));
+  const registry = createGeneratorRegistry({}, scmServices(config, env, client, { metrics, clock }));
   const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
   return (clusters, credentials) => {
     const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });

@@ -3,15 +3,17 @@
  * them: the flags (`--enable-scm-providers`, `--allowed-scm-providers`, `--token-ref-strict-mode`,
  * `--scm-root-ca-path`, `--scm-proxy-url`, `--scm-no-proxy`), the `GITHUB_TOKEN`/`GITLAB_TOKEN`/
  * `GITEA_TOKEN` fallbacks, AWS credentials, region and endpoints from the standard `AWS_*`
- * variables, token and CA references read from the ApplicationSet's namespace, and GitHub API
- * metrics when enabled.
+ * variables, token and CA references read from the ApplicationSet's namespace, the provider-neutral
+ * SCM API metrics, and GitHub API metrics when enabled.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseSecret } from "../api/index.js";
 import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
-import { githubMetricsObserver, proxyTransport, ScmServices, type AwsSettings, type GithubMetricsSink, type NamespacedObjects } from "../scm/index.js";
+import type { Clock } from "../clock/index.js";
+import type { ScmApiFigures } from "../metrics/index.js";
+import { proxyTransport, scmMetricsObserver, ScmServices, type AwsSettings, type GithubMetricsSink, type NamespacedObjects, type ScmRequestSink } from "../scm/index.js";
 
 const SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
 const CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
@@ -58,15 +60,25 @@ export function awsSettings(env: Env): AwsSettings {
   };
 }
 
-/** Builds the SCM services from the configuration. */
-export function scmServices(config: Config, env: Env, reader: KubeReader, metrics?: GithubMetricsSink): ScmServices {
+/** Where the SCM services report (AppSetMetrics satisfies it). */
+export interface ScmMetricsPort extends GithubMetricsSink, ScmRequestSink {
+  /** Reads the rate-limit figures from `source` at each scrape. */
+  watchScm(source: () => ScmApiFigures | undefined): void;
+}
+
+/**
+ * Builds the SCM services from the configuration; `report.metrics` receives every provider's
+ * figures, read at scrape time from the client made with `report.clock`.
+ */
+export function scmServices(config: Config, env: Env, reader: KubeReader, report?: { metrics: ScmMetricsPort; clock: Clock }): ScmServices {
+  const metrics = report?.metrics;
   const envTokens = {
     ...(env["GITHUB_TOKEN"] ? { github: env["GITHUB_TOKEN"] } : {}),
     ...(env["GITLAB_TOKEN"] ? { gitlab: env["GITLAB_TOKEN"] } : {}),
     ...(env["GITEA_TOKEN"] ? { gitea: env["GITEA_TOKEN"] } : {}),
   };
   const rootCa = config.scmRootCaPath !== "" && existsSync(config.scmRootCaPath) ? readFileSync(config.scmRootCaPath, "utf8") : undefined;
-  return new ScmServices({
+  const services = new ScmServices({
     settings: {
       enabled: config.enableScmProviders,
       allowedProviders: config.allowedScmProviders,
@@ -77,6 +89,8 @@ export function scmServices(config: Config, env: Env, reader: KubeReader, metric
     objects: namespacedObjects(reader),
     ...(config.scmProxyUrl === "" ? {} : { transport: proxyTransport({ url: config.scmProxyUrl, noProxy: config.scmNoProxy }) }),
     ...(rootCa === undefined ? {} : { rootCa }),
-    ...(metrics !== undefined && config.enableGithubApiMetrics ? { observer: githubMetricsObserver(metrics) } : {}),
+    ...(metrics === undefined ? {} : { observer: scmMetricsObserver(metrics, config.enableGithubApiMetrics ? metrics : undefined) }),
   });
+  if (report !== undefined) report.metrics.watchScm(() => services.http(report.clock));
+  return services;
 }

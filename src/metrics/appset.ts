@@ -5,6 +5,7 @@
  * metrics are recorded as events happen.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
 
 /** The fields of an ApplicationSet the collector reads. */
 export interface AppSetMetricsView {
@@ -60,10 +61,12 @@ export class AppSetMetrics {
   private readonly githubRequests: Counter<keyof GithubRequestLabels>;
   private readonly githubDuration: Histogram<Exclude<keyof GithubRequestLabels, "status">>;
   private readonly rateLimit: Record<"remaining" | "limit" | "used" | "reset", Gauge<keyof GithubRateLimitLabels>>;
+  private readonly scm: ScmApiMetrics;
 
   constructor(private readonly options: AppSetMetricsOptions) {
     const registers = [options.registry];
     this.registerCollectors(registers);
+    this.scm = new ScmApiMetrics(registers);
     this.reconcile = new Histogram({ name: "argocd_appset_reconcile", help: "Application reconciliation performance in seconds.", labelNames: ["namespace", "name"], registers });
     this.githubRequests = new Counter({
       name: "argocd_github_api_requests_total",
@@ -106,6 +109,16 @@ export class AppSetMetrics {
     this.rateLimit.limit.set(labels, values.limit);
     this.rateLimit.used.set(labels, values.used);
     this.rateLimit.reset.set(labels, values.resetSeconds);
+  }
+
+  /** Records one SCM API request of any provider (`appset_scm_api_requests_total`). */
+  observeScmRequest(provider: string, status: number): void {
+    this.scm.observeRequest(provider, status);
+  }
+
+  /** Reads the SCM rate-limit figures from `source` at each scrape. */
+  watchScm(source: () => ScmApiFigures | undefined): void {
+    this.scm.watch(source);
   }
 
   /** The reported AppSets: named, in an allowed namespace. */

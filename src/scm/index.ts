@@ -8,7 +8,7 @@
 export { ScmServices, DEFAULT_SCM_SETTINGS, checkScmAllowed, type ScmSettings, type ScmServicesOptions } from "./services.js";
 export { ScmHttpClient, type ScmObserver, type CallCounts, type RateLimitState, type ScmCaller } from "./http.js";
 export { RateLimitedError, RATE_LIMITED_REASON, type RateLimitFigures } from "./ratelimit.js";
-export { githubMetricsObserver, type GithubMetricsSink } from "./metrics.js";
+export { githubMetricsObserver, scmMetricsObserver, type GithubMetricsSink, type ScmRequestSink } from "./metrics.js";
 export type { NamespacedObjects } from "./credentials.js";
 export { nodeTransport, type Transport, type TlsOptions } from "./transport.js";
 export { proxyTransport, proxyFor, type ProxySettings } from "./proxy.js";

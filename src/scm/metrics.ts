@@ -1,8 +1,9 @@
 /**
  * Rate-limit and request figures as metrics: an {@link ScmObserver} that records GitHub requests and
  * `X-RateLimit-*` figures under Argo CD's `argocd_github_api_*` names (spec §6.4) through any sink
- * with the metrics module's two methods. Other providers' figures stay readable through
- * `ScmHttpClient.rateLimits()` and `stats()`.
+ * with the metrics module's two methods, and an observer counting every provider's requests by
+ * status for the provider-neutral `appset_scm_api_*` metrics (whose rate-limit figures are read from
+ * `ScmHttpClient.rateLimits()` and `stats()` at scrape time).
  */
 import type { ScmObserver } from "./http.js";
 
@@ -32,6 +33,25 @@ export function githubMetricsObserver(sink: GithubMetricsSink): ScmObserver {
         { endpoint: o.endpoint, appset_namespace: o.caller?.namespace ?? "", appset_name: o.caller?.name ?? "", resource: o.resource },
         { remaining: f.remaining ?? 0, limit: f.limit ?? 0, used: f.used ?? 0, resetSeconds: o.resetSeconds },
       );
+    },
+  };
+}
+
+/** The sink of the provider-neutral request counter (AppSetMetrics satisfies it). */
+export interface ScmRequestSink {
+  observeScmRequest(provider: string, status: number): void;
+}
+
+/** An observer counting every provider's requests in `sink`, and also feeding `github` when given. */
+export function scmMetricsObserver(sink: ScmRequestSink, github?: GithubMetricsSink): ScmObserver {
+  const gh = github === undefined ? undefined : githubMetricsObserver(github);
+  return {
+    request(o) {
+      sink.observeScmRequest(o.provider, o.status);
+      gh?.request(o);
+    },
+    rateLimit(o) {
+      gh?.rateLimit(o);
     },
   };
 }
