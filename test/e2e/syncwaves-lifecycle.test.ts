@@ -86,6 +86,8 @@ describe("sync engine lifecycle on a real control plane", () => {
     const seen = record(client, ns, [R.ConfigMaps]);
     await requestSync("prune", { sync: { prune: true } });
     const app = await operationDone(client, appNs, "prune");
+    // The engine reads the apiserver directly; the test's own watch may deliver the last DELETED a moment later.
+    await waitFor("three deletions seen by the watch", () => Promise.resolve(seen.ordered("DELETED").length >= 3 ? true : undefined), 10_000).catch(() => undefined);
     seen.stop();
     expect(app.status?.operationState?.phase).toBe("Succeeded");
     expect(seen.ordered("DELETED")).toEqual(["ConfigMap/c", "ConfigMap/b", "ConfigMap/a"]);
