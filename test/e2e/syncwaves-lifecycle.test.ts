@@ -110,7 +110,7 @@ describe("sync engine lifecycle on a real control plane", () => {
     const firstBhc = jobs.items.find((j) => j.metadata?.name === "bhc")?.metadata?.uid;
 
     await requestSync("policy", { sync: {} });
-    expect((await operationDone(client, appNs, "policy")).status?.operationState?.phase).toBe("Succeeded");
+    expect((await operationDone(client, appNs, "policy")).status?.operationState).toMatchObject({ phase: "Succeeded" });
     const bhc = seen.events.filter((e) => e.name === "Job/bhc");
     expect(bhc.map((e) => e.type)).toContain("DELETED");
     expect(new Set(bhc.filter((e) => e.type === "ADDED").map((e) => e.uid)).size).toBe(2);
