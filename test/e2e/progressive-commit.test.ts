@@ -7,10 +7,9 @@
  * deploys version 1; version 2 starts again from dev, waits for qa's manual sync, and only then
  * reaches prod, one Application at a time.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
-import { TempDirs } from "../unit/generators/support.js";
-import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+import { controllerNamespace, spawnController } from "./support/controller.js";
 import {
   appName,
   clusters,
@@ -27,21 +26,13 @@ import {
   type Sizes,
 } from "./support/guestbook-rollout.js";
 import { RolloutRecorder } from "./support/rollout-recorder.js";
+import { rolloutSuite } from "./support/rollout-suite.js";
 
-const temp = new TempDirs();
+const { temp, procs, namespaces, client: suiteClient } = rolloutSuite();
 let client: KubeApiClient;
-const procs: ControllerProcess[] = [];
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
-});
-
-afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-  temp.cleanup();
+  client = suiteClient();
 });
 
 const SIZES: Sizes = { "env-dev": 1, "env-qa": 1, "env-prod": 4 };

@@ -5,10 +5,9 @@
  * the same step: dev and qa stay Healthy, every prod Application is synced, one at a time, and no
  * Application is synced twice for one revision.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { TempDirs } from "../unit/generators/support.js";
-import { controllerNamespace, sharedClient, type ControllerProcess } from "./support/controller.js";
+import { controllerNamespace } from "./support/controller.js";
 import {
   appName,
   clusters,
@@ -25,21 +24,13 @@ import {
   type Sizes,
 } from "./support/guestbook-rollout.js";
 import { RolloutRecorder } from "./support/rollout-recorder.js";
+import { rolloutSuite } from "./support/rollout-suite.js";
 
-const temp = new TempDirs();
+const { temp, procs, namespaces, client: suiteClient } = rolloutSuite();
 let client: KubeApiClient;
-const procs: ControllerProcess[] = [];
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
-});
-
-afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-  temp.cleanup();
+  client = suiteClient();
 });
 
 const SIZES: Sizes = { "env-dev": 1, "env-qa": 1, "env-prod": 4 };
