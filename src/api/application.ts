@@ -7,6 +7,7 @@ import { z } from "zod";
 import { GROUP_VERSION } from "./constants.js";
 import {
   CRD_PRESERVE,
+  CRD_REQUIRED,
   infoSchema,
   objectMetaSchema,
   stringMapSchema,
@@ -28,7 +29,7 @@ export const helmSourceSchema = z.looseObject({
   fileParameters: z.array(z.looseObject({ name: z.string().optional(), path: z.string().optional() })).optional(),
   releaseName: z.string().optional(),
   values: z.string().optional(),
-  valuesObject: z.unknown().optional(),
+  valuesObject: z.looseObject({}).meta(CRD_PRESERVE).optional(),
   namespace: z.string().optional(),
   version: z.string().optional(),
   kubeVersion: z.string().optional(),
@@ -41,7 +42,27 @@ export const helmSourceSchema = z.looseObject({
 }).meta(CRD_PRESERVE);
 export type HelmSource = z.infer<typeof helmSourceSchema>;
 
-/** Kustomize options of a source (the common fields; the rest is kept as-is). */
+/** The objects a Kustomize patch applies to. */
+export const kustomizeSelectorSchema = z.looseObject({
+  group: z.string().optional(),
+  version: z.string().optional(),
+  kind: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  labelSelector: z.string().optional(),
+  annotationSelector: z.string().optional(),
+});
+
+/** One Kustomize patch: inline (`patch`) or from a file (`path`), with its target and options. */
+export const kustomizePatchSchema = z.looseObject({
+  path: z.string().optional(),
+  patch: z.string().optional(),
+  target: kustomizeSelectorSchema.optional(),
+  options: z.record(z.string(), z.boolean()).optional(),
+});
+export type KustomizePatch = z.infer<typeof kustomizePatchSchema>;
+
+/** Kustomize options of a source. */
 export const kustomizeSourceSchema = z.looseObject({
   namePrefix: z.string().optional(),
   nameSuffix: z.string().optional(),
@@ -49,11 +70,17 @@ export const kustomizeSourceSchema = z.looseObject({
   images: z.array(z.string()).optional(),
   commonLabels: stringMapSchema.optional(),
   commonAnnotations: stringMapSchema.optional(),
+  commonAnnotationsEnvsubst: z.boolean().optional(),
   forceCommonLabels: z.boolean().optional(),
   forceCommonAnnotations: z.boolean().optional(),
+  labelWithoutSelector: z.boolean().optional(),
+  labelIncludeTemplates: z.boolean().optional(),
   version: z.string().optional(),
+  kubeVersion: z.string().optional(),
+  apiVersions: z.array(z.string()).optional(),
   components: z.array(z.string()).optional(),
-  patches: z.array(z.unknown()).optional(),
+  ignoreMissingComponents: z.boolean().optional(),
+  patches: z.array(kustomizePatchSchema).optional(),
   replicas: z.array(z.looseObject({ name: z.string(), count: z.union([z.number().int(), z.string()]) })).optional(),
 }).meta(CRD_PRESERVE);
 export type KustomizeSource = z.infer<typeof kustomizeSourceSchema>;
@@ -66,6 +93,7 @@ export const directorySourceSchema = z.looseObject({
   recurse: z.boolean().optional(),
   include: z.string().optional(),
   exclude: z.string().optional(),
+  disableExtensionFilter: z.boolean().optional(),
   jsonnet: z
     .looseObject({
       extVars: z.array(jsonnetVarSchema).optional(),
@@ -95,18 +123,77 @@ export type PluginSource = z.infer<typeof pluginSourceSchema>;
 
 /** Where an Application's manifests come from. `repoURL` is required, as in Argo CD's CRD. */
 export const applicationSourceSchema = z.looseObject({
+  repoURL: z.string().describe("URL of the Git repository, Helm chart repository or OCI registry."),
+  path: z.string().optional().describe("Directory of the manifests inside the repository."),
+  targetRevision: z.string().optional().describe("The branch, tag, commit or chart version (or version constraint) to deploy."),
+  chart: z.string().optional().describe("Name of the Helm chart, for a Helm chart repository."),
+  ref: z.string().optional().describe("A name other sources use to read this source's files ($name/path), as with Helm value files."),
+  name: z.string().optional().describe("A name for this source among the Application's sources."),
+  tagPrefix: z
+    .string()
+    .optional()
+    .describe("Only Git tags starting with this prefix are candidates when targetRevision is a version constraint; versions are compared without it."),
+  helm: helmSourceSchema.optional().describe("Helm options."),
+  kustomize: kustomizeSourceSchema.optional().describe("Kustomize options."),
+  directory: directorySourceSchema.optional().describe("Options of a directory of plain manifests or Jsonnet."),
+  plugin: pluginSourceSchema.optional().describe("Config management plugin options."),
+});
+export type ApplicationSource = z.infer<typeof applicationSourceSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Source hydrator
+// ---------------------------------------------------------------------------------------------
+
+/** The "dry" source the hydrator renders: a repository, revision and path, with tool options. */
+export const drySourceSchema = z.looseObject({
   repoURL: z.string(),
-  path: z.string().optional(),
-  targetRevision: z.string().optional(),
-  chart: z.string().optional(),
-  ref: z.string().optional(),
-  name: z.string().optional(),
+  targetRevision: z.string(),
+  path: z.string(),
   helm: helmSourceSchema.optional(),
   kustomize: kustomizeSourceSchema.optional(),
   directory: directorySourceSchema.optional(),
   plugin: pluginSourceSchema.optional(),
 });
-export type ApplicationSource = z.infer<typeof applicationSourceSchema>;
+export type DrySource = z.infer<typeof drySourceSchema>;
+
+/** Where the hydrated manifests are read from when syncing. */
+export const syncSourceSchema = z.looseObject({
+  repoURL: z.string().optional(),
+  targetBranch: z.string(),
+  path: z.string(),
+});
+export type SyncSource = z.infer<typeof syncSourceSchema>;
+
+/** `spec.sourceHydrator`: render a dry source into a branch, then sync from that branch. */
+export const sourceHydratorSchema = z.looseObject({
+  drySource: drySourceSchema,
+  syncSource: syncSourceSchema,
+  hydrateTo: z.looseObject({ targetBranch: z.string() }).optional(),
+}).meta(CRD_PRESERVE);
+export type SourceHydrator = z.infer<typeof sourceHydratorSchema>;
+
+/** The last successful hydration (`status.sourceHydrator.lastSuccessfulOperation`). */
+const successfulHydrateOperationSchema = z.looseObject({
+  drySHA: z.string().optional(),
+  hydratedSHA: z.string().optional(),
+  sourceHydrator: sourceHydratorSchema.optional(),
+});
+
+/** The running or last hydration (`status.sourceHydrator.currentOperation`). */
+const hydrateOperationSchema = successfulHydrateOperationSchema.extend({
+  startedAt: timeSchema,
+  finishedAt: timeSchema,
+  phase: z.string(),
+  message: z.string(),
+});
+
+/** `status.sourceHydrator`, written by Argo CD's hydrator (passed through here). */
+export const sourceHydratorStatusSchema = z.looseObject({
+  lastComparedDryRevision: z.string().optional(),
+  lastSuccessfulOperation: successfulHydrateOperationSchema.optional(),
+  currentOperation: hydrateOperationSchema.optional(),
+}).meta(CRD_PRESERVE);
+export type SourceHydratorStatus = z.infer<typeof sourceHydratorStatusSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Spec
@@ -114,9 +201,9 @@ export type ApplicationSource = z.infer<typeof applicationSourceSchema>;
 
 /** The target cluster and namespace. `server` and `name` are mutually exclusive at runtime. */
 export const applicationDestinationSchema = z.looseObject({
-  server: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
+  server: z.string().optional().describe("API server URL of the target cluster."),
+  name: z.string().optional().describe("Name of the target cluster as registered in Argo CD (instead of server)."),
+  namespace: z.string().optional().describe("Namespace given to namespaced resources that have none."),
 });
 export type ApplicationDestination = z.infer<typeof applicationDestinationSchema>;
 
@@ -138,10 +225,10 @@ export type RetryStrategy = z.infer<typeof retryStrategySchema>;
 
 /** Automated sync. `enabled: false` keeps the block but turns autosync off (RollingSync uses it). */
 export const syncPolicyAutomatedSchema = z.looseObject({
-  prune: z.boolean().optional(),
-  selfHeal: z.boolean().optional(),
-  allowEmpty: z.boolean().optional(),
-  enabled: z.boolean().optional(),
+  prune: z.boolean().optional().describe("Delete resources that are no longer in the desired state."),
+  selfHeal: z.boolean().optional().describe("Sync again when the live state drifts from the desired state."),
+  allowEmpty: z.boolean().optional().describe("Allow a sync that leaves the Application without resources."),
+  enabled: z.boolean().optional().describe("Set to false to turn automated sync off while keeping its settings."),
 });
 export type SyncPolicyAutomated = z.infer<typeof syncPolicyAutomatedSchema>;
 
@@ -154,10 +241,12 @@ export type ManagedNamespaceMetadata = z.infer<typeof managedNamespaceMetadataSc
 
 /** An Application's sync policy. */
 export const syncPolicySchema = z.looseObject({
-  automated: syncPolicyAutomatedSchema.optional(),
-  syncOptions: z.array(z.string()).optional(),
-  retry: retryStrategySchema.optional(),
-  managedNamespaceMetadata: managedNamespaceMetadataSchema.optional(),
+  automated: syncPolicyAutomatedSchema.optional().describe("Sync automatically whenever the desired state changes."),
+  syncOptions: z.array(z.string()).optional().describe("Sync options, such as CreateNamespace=true or ServerSideApply=true."),
+  retry: retryStrategySchema.optional().describe("How a failed sync is retried."),
+  managedNamespaceMetadata: managedNamespaceMetadataSchema
+    .optional()
+    .describe("Labels and annotations of the namespace that CreateNamespace=true creates."),
 });
 export type SyncPolicy = z.infer<typeof syncPolicySchema>;
 
@@ -175,15 +264,20 @@ export type ResourceIgnoreDifferences = z.infer<typeof resourceIgnoreDifferences
 
 /** Application `spec`. `destination` and `project` are required, as in Argo CD's CRD. */
 export const applicationSpecSchema = z.looseObject({
-  project: z.string(),
-  destination: applicationDestinationSchema,
-  source: applicationSourceSchema.optional(),
-  sources: z.array(applicationSourceSchema).optional(),
-  syncPolicy: syncPolicySchema.optional(),
-  ignoreDifferences: z.array(resourceIgnoreDifferencesSchema).optional(),
-  revisionHistoryLimit: z.number().int().optional(),
-  info: z.array(infoSchema).optional(),
-  sourceHydrator: z.looseObject({}).meta(CRD_PRESERVE).optional(),
+  project: z.string().describe("The AppProject the Application belongs to, which limits its sources and destinations."),
+  destination: applicationDestinationSchema.describe("The cluster (by server URL or by name) and the namespace to deploy to."),
+  source: applicationSourceSchema.optional().describe("Where the manifests come from."),
+  sources: z.array(applicationSourceSchema).optional().describe("Several sources whose manifests are deployed together (instead of source)."),
+  syncPolicy: syncPolicySchema.optional().describe("When and how the Application is synced."),
+  ignoreDifferences: z
+    .array(resourceIgnoreDifferencesSchema)
+    .optional()
+    .describe("Fields of the live resources that are ignored when comparing them with the desired state."),
+  revisionHistoryLimit: z.number().int().optional().describe("How many past syncs status.history keeps (10 when unset)."),
+  info: z.array(infoSchema).optional().describe("Extra name/value pairs shown with the Application."),
+  sourceHydrator: sourceHydratorSchema
+    .optional()
+    .describe("Render a dry source into a Git branch and sync from that branch (instead of source)."),
 });
 export type ApplicationSpec = z.infer<typeof applicationSpecSchema>;
 
@@ -255,7 +349,7 @@ export type HealthStatusInfo = z.infer<typeof healthStatusSchema>;
 export const comparedToSchema = z.looseObject({
   source: applicationSourceSchema.optional(),
   sources: z.array(applicationSourceSchema).optional(),
-  destination: applicationDestinationSchema.optional(),
+  destination: applicationDestinationSchema.optional().meta(CRD_REQUIRED),
   ignoreDifferences: z.array(resourceIgnoreDifferencesSchema).optional(),
 });
 export type ComparedTo = z.infer<typeof comparedToSchema>;
@@ -349,6 +443,7 @@ export type ApplicationCondition = z.infer<typeof applicationConditionSchema>;
 export const applicationSummarySchema = z.looseObject({
   externalURLs: z.array(z.string()).optional(),
   images: z.array(z.string()).optional(),
+  isAppOfApps: z.boolean().optional(),
 });
 
 /** Application `status`. */
@@ -366,7 +461,7 @@ export const applicationStatusSchema = z.looseObject({
   summary: applicationSummarySchema.optional(),
   resourceHealthSource: z.string().optional(),
   controllerNamespace: z.string().optional(),
-  sourceHydrator: z.looseObject({}).meta(CRD_PRESERVE).optional(),
+  sourceHydrator: sourceHydratorStatusSchema.optional(),
 });
 export type ApplicationStatus = z.infer<typeof applicationStatusSchema>;
 

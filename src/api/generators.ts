@@ -18,18 +18,21 @@ import { parseWith, type ParseResult } from "./parse.js";
 
 /** Template metadata: every string (and map key) is templated; `namespace` is ignored. */
 export const templateMetaSchema = z.looseObject({
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  labels: stringMapSchema.optional(),
-  annotations: stringMapSchema.optional(),
-  finalizers: z.array(z.string()).optional(),
+  name: z.string().optional().describe("Name of the generated Application; must differ between parameter sets."),
+  namespace: z.string().optional().describe("Not used: Applications are created in the ApplicationSet's namespace."),
+  labels: stringMapSchema.optional().describe("Labels of the generated Application (keys and values are templated)."),
+  annotations: stringMapSchema.optional().describe("Annotations of the generated Application (keys and values are templated)."),
+  finalizers: z
+    .array(z.string())
+    .optional()
+    .describe("Finalizers of the generated Application, such as resources-finalizer.argocd.argoproj.io to delete its resources with it."),
 });
 export type TemplateMeta = z.infer<typeof templateMetaSchema>;
 
 /** The ApplicationSet's own template: metadata and a full Application spec. */
 export const applicationSetTemplateSchema = z.looseObject({
-  metadata: templateMetaSchema,
-  spec: applicationSpecSchema,
+  metadata: templateMetaSchema.describe("Name, labels, annotations and finalizers of the generated Application."),
+  spec: applicationSpecSchema.describe("The spec of the generated Application."),
 });
 export type ApplicationSetTemplate = z.infer<typeof applicationSetTemplateSchema>;
 
@@ -42,7 +45,8 @@ export const generatorTemplateSchema = z
     metadata: templateMetaSchema.optional(),
     spec: applicationSpecSchema.partial().optional(),
   })
-  .meta({ "x-crd": "template" });
+  .meta({ "x-crd": "template" })
+  .describe("Overrides the ApplicationSet's template for this generator's parameter sets; merged over it before rendering.");
 export type GeneratorTemplate = z.infer<typeof generatorTemplateSchema>;
 
 /** Fields every parameter-producing generator shares. */
@@ -78,16 +82,26 @@ export const gitDirectorySchema = z.looseObject({ path: z.string(), exclude: z.b
 /** A `files[]` entry of the Git generator. */
 export const gitFileSchema = z.looseObject({ path: z.string(), exclude: z.boolean().optional() });
 
-/** Git generator: directories or files of a repository. */
-export const gitGeneratorSchema = z.looseObject({
+/** The fields of a generator reading directories or files at a revision (Git, OCI). */
+const repositoryTreeShape = {
   repoURL: z.string(),
   revision: z.string(),
   directories: z.array(gitDirectorySchema).optional(),
   files: z.array(gitFileSchema).optional(),
   pathParamPrefix: z.string().optional(),
   ...commonShape,
-});
+};
+
+/** Git generator: directories or files of a repository. */
+export const gitGeneratorSchema = z.looseObject(repositoryTreeShape);
 export type GitGenerator = z.infer<typeof gitGeneratorSchema>;
+
+/**
+ * OCI generator: directories or files of an OCI artifact (Argo CD v3.6). Declared so the CRD
+ * keeps it; this controller does not run it yet (it is not among {@link GENERATOR_KINDS}).
+ */
+export const ociGeneratorSchema = z.looseObject(repositoryTreeShape);
+export type OciGenerator = z.infer<typeof ociGeneratorSchema>;
 
 /** Cluster Decision Resource (duck type) generator. */
 export const clusterDecisionResourceGeneratorSchema = z.looseObject({
@@ -312,14 +326,23 @@ export type PullRequestGenerator = z.infer<typeof pullRequestGeneratorSchema>;
 
 /** The generators that produce parameters themselves (allowed at every level). */
 const terminalShape = {
-  list: listGeneratorSchema.optional(),
-  clusters: clusterGeneratorSchema.optional(),
-  git: gitGeneratorSchema.optional(),
-  scmProvider: scmProviderGeneratorSchema.optional(),
-  clusterDecisionResource: clusterDecisionResourceGeneratorSchema.optional(),
-  pullRequest: pullRequestGeneratorSchema.optional(),
-  plugin: pluginGeneratorSchema.optional(),
-  selector: labelSelectorSchema.optional(),
+  list: listGeneratorSchema.optional().describe("Parameter sets written out in the ApplicationSet, as elements or as a YAML string."),
+  clusters: clusterGeneratorSchema
+    .optional()
+    .describe("One parameter set per cluster known to Argo CD (its cluster Secrets), optionally filtered by labels."),
+  git: gitGeneratorSchema.optional().describe("Parameter sets from the directories or the files of a Git repository."),
+  scmProvider: scmProviderGeneratorSchema
+    .optional()
+    .describe("One parameter set per repository (or branch) of an organisation on a source code hosting service."),
+  clusterDecisionResource: clusterDecisionResourceGeneratorSchema
+    .optional()
+    .describe("One parameter set per cluster listed in the status of a placement-like resource."),
+  pullRequest: pullRequestGeneratorSchema.optional().describe("One parameter set per open pull request of a repository."),
+  plugin: pluginGeneratorSchema.optional().describe("Parameter sets returned by an HTTP plugin service."),
+  oci: ociGeneratorSchema
+    .optional()
+    .describe("Parameter sets from the directories or the files of an OCI artifact (not run by this controller yet)."),
+  selector: labelSelectorSchema.optional().describe("Keeps only the parameter sets of this entry that match these labels."),
 };
 
 /** A child of a nested matrix/merge: no further combination generators. */
@@ -366,8 +389,8 @@ export type NestedMergeGenerator = z.infer<typeof nestedMergeGeneratorSchema>;
 /** A top-level `spec.generators[]` entry. Several keys set means several generators. */
 export const applicationSetGeneratorSchema = z.looseObject({
   ...terminalShape,
-  matrix: matrixGeneratorSchema.optional(),
-  merge: mergeGeneratorSchema.optional(),
+  matrix: matrixGeneratorSchema.optional().describe("Every combination of the parameter sets of two child generators."),
+  merge: mergeGeneratorSchema.optional().describe("The parameter sets of the first child generator, updated from the other children's sets with the same mergeKeys values."),
 });
 export type ApplicationSetGenerator = z.infer<typeof applicationSetGeneratorSchema>;
 

@@ -43,19 +43,30 @@ export const objectMetaSchema = z.looseObject({
 });
 export type ObjectMeta = z.infer<typeof objectMetaSchema>;
 
+/**
+ * Marks a list that server-side apply replaces whole rather than merging item by item
+ * (`x-kubernetes-list-type: atomic`), as Kubernetes does for the lists of a LabelSelector.
+ */
+export const CRD_ATOMIC_LIST = { "x-kubernetes-list-type": "atomic" } as const;
+
+/** Marks an object that server-side apply replaces whole (`x-kubernetes-map-type: atomic`). */
+export const CRD_ATOMIC_MAP = { "x-kubernetes-map-type": "atomic" } as const;
+
 /** One `matchExpressions` entry of a LabelSelector (operators: In, NotIn, Exists, DoesNotExist). */
 export const labelSelectorRequirementSchema = z.looseObject({
   key: z.string(),
   operator: z.string(),
-  values: z.array(z.string()).optional(),
+  values: z.array(z.string()).meta(CRD_ATOMIC_LIST).optional(),
 });
 export type LabelSelectorRequirement = z.infer<typeof labelSelectorRequirementSchema>;
 
 /** metav1.LabelSelector. An empty selector matches everything. */
-export const labelSelectorSchema = z.looseObject({
-  matchLabels: stringMapSchema.optional(),
-  matchExpressions: z.array(labelSelectorRequirementSchema).optional(),
-});
+export const labelSelectorSchema = z
+  .looseObject({
+    matchLabels: stringMapSchema.optional(),
+    matchExpressions: z.array(labelSelectorRequirementSchema).meta(CRD_ATOMIC_LIST).optional(),
+  })
+  .meta(CRD_ATOMIC_MAP);
 export type LabelSelector = z.infer<typeof labelSelectorSchema>;
 
 /** A `{name, value}` pair (Application `info`, Operation `info`). */
@@ -76,6 +87,13 @@ export type ConfigMapKeyRef = z.infer<typeof configMapKeyRefSchema>;
  * so our CRD never prunes a field a newer Argo CD writes there.
  */
 export const CRD_PRESERVE = { "x-crd": "preserve" } as const;
+
+/**
+ * Marks a field the CRD requires (as Argo CD's does) while the parser still accepts an object
+ * without it: objects stored before the field became required keep parsing, and every write goes
+ * through the apiserver, which enforces it.
+ */
+export const CRD_REQUIRED = { "x-crd-required": true } as const;
 
 /** The `apiVersion`/`kind` pair of a top-level resource; a list item may omit both. */
 export function typeMetaShape<V extends string, K extends string>(

@@ -137,7 +137,7 @@ describe("CRD facts that must match Argo CD", () => {
       name: "applicationStatus entry",
       schema: appset,
       path: "status.applicationStatus.[]",
-      required: ["application", "message", "status", "step"],
+      required: ["application", "message", "status", "step", "targetRevisions"],
     },
     { name: "Application root", schema: app, path: "", required: ["metadata", "spec"] },
     { name: "Application spec", schema: app, path: "spec", required: ["destination", "project"] },
@@ -152,7 +152,7 @@ describe("CRD facts that must match Argo CD", () => {
   });
 
   it("restricts syncPolicy.applicationsSync to Argo CD's four policies", () => {
-    expect(at(appset, "spec.syncPolicy.applicationsSync")).toEqual({ type: "string", enum: [...APPLICATIONS_SYNC_POLICIES] });
+    expect(at(appset, "spec.syncPolicy.applicationsSync")).toMatchObject({ type: "string", enum: [...APPLICATIONS_SYNC_POLICIES] });
   });
 
   it("declares RollingSync maxUpdate as int-or-string", () => {
@@ -186,6 +186,46 @@ describe("CRD facts that must match Argo CD", () => {
       { name: "Revision", type: "string", jsonPath: ".status.sync.revision", priority: 10 },
       { name: "Project", type: "string", jsonPath: ".spec.project", priority: 10 },
     ]);
+  });
+});
+
+describe("field descriptions (shown by kubectl explain)", () => {
+  it.each([
+    ...[
+      "generators",
+      "template",
+      "templatePatch",
+      "syncPolicy",
+      "strategy",
+      "goTemplate",
+      "goTemplateOptions",
+      "preservedFields",
+      "ignoreApplicationDifferences",
+      "applyNestedSelectors",
+    ].map((field) => `spec.${field}`),
+    "spec.syncPolicy.applicationsSync",
+    "spec.strategy.rollingSync.steps.[].maxUpdate",
+    "spec.generators.[].list",
+    "spec.generators.[].matrix",
+    "spec.generators.[].matrix.generators.[].git",
+    "spec.generators.[].git.template",
+    "spec.template.metadata",
+    "spec.template.metadata.name",
+    "spec.template.spec",
+    "spec.template.spec.project",
+    "spec.template.spec.destination.server",
+    "spec.template.spec.source.repoURL",
+    "spec.template.spec.syncPolicy.automated",
+  ].map((path) => ({ path })))("the ApplicationSet CRD describes $path", ({ path }) => {
+    expect(at(appset, path)["description"]).toEqual(expect.stringMatching(/\S/));
+  });
+
+  it("describes a generator's own template, not the main template, where it overrides it", () => {
+    expect(at(appset, "spec.generators.[].list.template")["description"]).not.toEqual(at(appset, "spec.template")["description"]);
+  });
+
+  it("carries the Application spec's descriptions into the Application CRD", () => {
+    expect(at(app, "spec.project")["description"]).toBe(at(appset, "spec.template.spec.project")["description"]);
   });
 });
 

@@ -33,9 +33,29 @@ function jsonSchemaOf(schema: z.ZodType): SchemaNode {
   return z.toJSONSchema(schema, { reused: "inline", unrepresentable: "any", io: "input" });
 }
 
-/** The structural schema of a generator override template (same requirements as the main one). */
+/** A copy of a structural schema without its descriptions. */
+function withoutDescriptions(node: SchemaNode): SchemaNode {
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "description") continue;
+    if (key === "properties" && typeof value === "object" && value !== null) {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, withoutDescriptions(v)]));
+    } else if ((key === "items" || key === "additionalProperties") && typeof value === "object" && value !== null) {
+      out[key] = withoutDescriptions(value as SchemaNode);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The structural schema of a generator override template (same requirements as the main one).
+ * Its fields carry no descriptions: it is repeated under every generator at every level, and the
+ * main `spec.template` already describes the same fields.
+ */
 function templateNode(): SchemaNode {
-  return toStructural(jsonSchemaOf(applicationSetTemplateSchema));
+  return withoutDescriptions(toStructural(jsonSchemaOf(applicationSetTemplateSchema)));
 }
 
 /** The `openAPIV3Schema` of a resource: apiVersion/kind/metadata as Kubernetes requires, the rest converted. */

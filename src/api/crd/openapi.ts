@@ -7,7 +7,10 @@
  * - `integer | string` becomes `x-kubernetes-int-or-string`; `T | null` becomes `T`;
  * - integers get `format: int64`; literals become plain strings;
  * - a node tagged `x-crd: preserve` also keeps unknown fields, and one tagged `x-crd: template`
- *   is replaced by the caller's template schema (generator override templates).
+ *   is replaced by the caller's template schema (generator override templates);
+ * - a property tagged `x-crd-required` is required by the CRD even where zod accepts its absence;
+ * - the server-side apply markers (`x-kubernetes-list-type`, `x-kubernetes-map-type`,
+ *   `x-kubernetes-list-map-keys`) are copied as they are; descriptions are kept.
  */
 
 /** A JSON Schema or OpenAPI node. */
@@ -20,6 +23,7 @@ export interface StructuralOptions {
 }
 
 const PRESERVE = "x-kubernetes-preserve-unknown-fields";
+const MARKERS = ["x-kubernetes-list-type", "x-kubernetes-map-type", "x-kubernetes-list-map-keys"] as const;
 
 function isNode(v: unknown): v is SchemaNode {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -31,8 +35,21 @@ function typesOf(node: SchemaNode): string[] {
   return Array.isArray(t) ? t.filter((x): x is string => typeof x === "string") : [];
 }
 
+/** Adds the node's description (which wins over one `out` has) and server-side apply markers. */
 function withDescription(node: SchemaNode, out: SchemaNode): SchemaNode {
-  return typeof node["description"] === "string" ? { description: node["description"], ...out } : out;
+  const markers: SchemaNode = {};
+  for (const m of MARKERS) if (node[m] !== undefined) markers[m] = node[m];
+  const description = node["description"];
+  if (typeof description !== "string") return { ...out, ...markers };
+  const { description: _replaced, ...rest } = out;
+  return { description, ...rest, ...markers };
+}
+
+/** The sorted `required` list: zod's, plus the properties tagged `x-crd-required`. */
+function requiredOf(node: SchemaNode, props: SchemaNode): string[] {
+  const required = new Set(Array.isArray(node["required"]) ? (node["required"] as string[]) : []);
+  for (const [key, child] of Object.entries(props)) if (isNode(child) && child["x-crd-required"] === true) required.add(key);
+  return [...required].sort();
 }
 
 function convertAnyOf(variants: SchemaNode[], opts: StructuralOptions): SchemaNode {
@@ -66,7 +83,7 @@ function convertObject(node: SchemaNode, opts: StructuralOptions): SchemaNode {
     if (isNode(child)) properties[key] = toStructural(child, opts);
   }
   const out: SchemaNode = { type: "object", properties };
-  const required = Array.isArray(node["required"]) ? (node["required"] as string[]).slice().sort() : [];
+  const required = requiredOf(node, props);
   if (required.length > 0) out["required"] = required;
   if (preserve) out[PRESERVE] = true;
   return out;
@@ -80,7 +97,7 @@ function convertScalar(type: string, node: SchemaNode): SchemaNode {
 
 /** Converts one JSON Schema node (as produced by `z.toJSONSchema`) to a structural OpenAPI node. */
 export function toStructural(node: SchemaNode, opts: StructuralOptions = {}): SchemaNode {
-  if (node["x-crd"] === "template" && opts.template !== undefined) return opts.template;
+  if (node["x-crd"] === "template" && opts.template !== undefined) return withDescription(node, opts.template);
   if (Array.isArray(node["anyOf"])) return withDescription(node, convertAnyOf(node["anyOf"].filter(isNode), opts));
   const types = typesOf(node).filter((t) => t !== "null");
   const type = types[0];

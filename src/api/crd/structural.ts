@@ -26,6 +26,9 @@ const ALLOWED_KEYS = new Set([
   "maxLength",
   PRESERVE,
   INT_OR_STRING,
+  "x-kubernetes-list-type",
+  "x-kubernetes-map-type",
+  "x-kubernetes-list-map-keys",
 ]);
 /** Root fields the apiserver handles itself (never pruned by the schema). */
 const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
