@@ -86,6 +86,48 @@ const rows: Row[] = [
     patch: null,
   },
   {
+    name: "writes automated.enabled: false over a live automated block without it (autosync off, issue of RollingSync switches)",
+    app: rendered("a", { spec: { syncPolicy: { automated: { enabled: false, prune: true } } } }),
+    liveApp: live("a", owner, { spec: { syncPolicy: { automated: { prune: true } } } }),
+    patch: { spec: { syncPolicy: { automated: { enabled: false } } }, metadata: { resourceVersion: "5" } },
+  },
+  {
+    name: "writes automated: {} (autosync on) where the live Application has no sync policy",
+    app: rendered("a", { spec: { syncPolicy: { automated: {} } } }),
+    liveApp: live("a", owner),
+    patch: { spec: { syncPolicy: { automated: {} } }, metadata: { resourceVersion: "5" } },
+  },
+  {
+    name: "writes revisionHistoryLimit: 0",
+    app: rendered("a", { spec: { revisionHistoryLimit: 0 } }),
+    liveApp: live("a", owner),
+    patch: { spec: { revisionHistoryLimit: 0 }, metadata: { resourceVersion: "5" } },
+  },
+  {
+    name: "writes a label whose value is empty",
+    app: rendered("a", { metadata: { labels: { team: "" } } }),
+    liveApp: live("a", owner),
+    patch: { metadata: { labels: { team: "" }, resourceVersion: "5" } },
+  },
+  {
+    name: "drops a live annotation whose value is empty when the template does not declare it",
+    app: rendered("a"),
+    liveApp: live("a", owner, { metadata: { annotations: { note: "" } } }),
+    patch: { metadata: { annotations: { note: null }, resourceVersion: "5" } },
+  },
+  {
+    name: "writes nothing for zero-valued blocks the live Application lacks",
+    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", directory: { recurse: false }, helm: { passCredentials: false }, kustomize: { forceCommonLabels: false } } } }),
+    liveApp: live("a", owner),
+    patch: null,
+  },
+  {
+    name: "writes nothing when the live Application holds plain zeros Go omits (forceString: false)",
+    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", helm: { parameters: [{ name: "a", value: "1" }] } } } }),
+    liveApp: live("a", owner, { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", helm: { parameters: [{ name: "a", value: "1", forceString: false }], skipCrds: false } } } }),
+    patch: null,
+  },
+  {
     name: "replaces the owner reference of a recreated ApplicationSet with the same name",
     app: rendered("a"),
     liveApp: live("a", appSet("guestbook", { metadata: { uid: "old-uid" } })),

@@ -17,7 +17,10 @@ import {
   type OwnerReference,
 } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { createMergePatch, getPath, isObject, pointerTokens, semanticEqual, setPath, type Json, type JsonObject } from "./json.js";
+import { canonicalOf, goStruct } from "../api/equivalence.js";
+import { canonicalEqual, type GoStructs } from "../api/go-json.js";
+import { GO_ROOTS } from "../api/go-types.js";
+import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
 import { alreadyOwnedMessage } from "./messages.js";
 import { normalizeSpec } from "./normalize.js";
 import type { PlanSettings } from "./snapshot.js";
@@ -184,6 +187,39 @@ function applyIgnores(target: JsonObject, live: JsonObject, paths: DesiredApp["i
   if (paths.length > 0) target["spec"] = normalizeSpec(target["spec"]);
 }
 
+/**
+ * The managed part of an Application as Go holds it: Argo CD's spec and operation types, metadata
+ * maps (an entry with an empty value is a value) and owner references (`controller` and
+ * `blockOwnerDeletion` are pointers).
+ */
+const VIEW_STRUCTS: GoStructs = {
+  "appset.ApplicationView": {
+    metadata: goStruct("appset.ViewMetadata"),
+    spec: goStruct(GO_ROOTS.ApplicationSpec),
+    operation: { k: "ptr", to: goStruct(GO_ROOTS.Operation) },
+  },
+  "appset.ViewMetadata": {
+    labels: { k: "map", of: { k: "scalar" } },
+    annotations: { k: "map", of: { k: "scalar" } },
+    finalizers: { k: "slice", of: { k: "scalar" } },
+    ownerReferences: { k: "slice", of: goStruct("appset.OwnerReference") },
+  },
+  "appset.OwnerReference": {
+    apiVersion: { k: "scalar" },
+    kind: { k: "scalar" },
+    name: { k: "scalar" },
+    uid: { k: "scalar" },
+    controller: { k: "ptr", to: { k: "scalar" } },
+    blockOwnerDeletion: { k: "ptr", to: { k: "scalar" } },
+  },
+};
+
+/** True when two views hold the same Go values. */
+function viewsEqual(a: JsonObject, b: JsonObject): boolean {
+  const kind = goStruct("appset.ApplicationView");
+  return canonicalEqual(canonicalOf(a, kind, VIEW_STRUCTS), canonicalOf(b, kind, VIEW_STRUCTS));
+}
+
 /** What it takes to make `live` (undefined: absent) match `d`. */
 export function appChange(d: DesiredApp, live: Application | undefined): AppChange {
   if (live === undefined) return { kind: "create", object: newApplication(d) };
@@ -192,7 +228,7 @@ export function appChange(d: DesiredApp, live: Application | undefined): AppChan
   const from = liveView(live);
   const to = targetView(d, live, owners);
   applyIgnores(to, from, d.ignorePaths);
-  if (semanticEqual(from, to)) return { kind: "none" };
+  if (viewsEqual(from, to)) return { kind: "none" };
   const patch = createMergePatch(from, to);
   const meta = isObject(patch["metadata"]) ? patch["metadata"] : {};
   patch["metadata"] = { ...meta, resourceVersion: live.metadata.resourceVersion ?? null };

@@ -3,6 +3,7 @@
  * with `omitempty`), the RFC 7386 merge patch that turns one document into another, and JSON-pointer
  * reads and writes. Pure; inputs are never mutated.
  */
+import { canonicalEqual } from "../api/go-json.js";
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
@@ -38,16 +39,8 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Exact JSON equality (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
-  }
-  return a === b;
-}
+/** Exact JSON equality (key order ignored, undefined fields absent). */
+export const jsonEqual: (a: unknown, b: unknown) => boolean = canonicalEqual;
 
 /**
  * The RFC 7386 merge patch that turns `from` into `to`: changed keys are set (objects recursively,

@@ -113,3 +113,27 @@ describe("planRollout: a RollingSync pass", () => {
     expect(planRollout(input({ appSet })).applicationStatus!.map((e) => e.application)).toEqual(["dev-1", "prod-1", "prod-2"]);
   });
 });
+
+describe("planRollout: zero-valued template blocks (one spec equivalence with the write path)", () => {
+  const zeroBlocks = [
+    // name; the source fields the template renders; what the write path stores for them
+    { name: "directory {recurse: false}", source: { directory: { recurse: false } } },
+    { name: "helm {passCredentials: false}", source: { helm: { passCredentials: false } } },
+    { name: "kustomize {forceCommonLabels: false}", source: { kustomize: { forceCommonLabels: false } } },
+    { name: "helm {skipCrds: false, valueFiles}", source: { helm: { skipCrds: false, valueFiles: ["values.yaml"] } }, stored: { helm: { valueFiles: ["values.yaml"] } } },
+    { name: "helm parameters[].forceString: false", source: { helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }, stored: { helm: { parameters: [{ name: "a", value: "1" }] } } },
+  ];
+
+  it.each(zeroBlocks)("a Synced, Healthy, reconciled Application whose template has $name stays Healthy and the pass is a fixed point", ({ source, stored }) => {
+    const base = spec().source as Record<string, unknown>;
+    const want = spec({ source: { ...base, ...source }, syncPolicy: { automated: { prune: true } } });
+    const storedSpec = spec({ source: { ...base, ...(stored ?? {}) }, syncPolicy: { automated: { prune: true, enabled: false } } });
+    const one = [envStep(["dev"])];
+    const appSet = rollingAppSet(one, { status: [entry("dev-1", "Healthy", { message: M.WaitingToHealthy, lastTransitionTime: ts(1) })] });
+    const current = [live("dev-1", { labels: { env: "dev" }, spec: storedSpec, sync: "Synced", reconciledAt: 5 })];
+    const d = planRollout(input({ appSet, desired: [desired("dev-1", { env: "dev" }, want)], current, now: at(30) }));
+    expect(d.moves).toEqual([]);
+    expect(d.applicationStatus).toEqual(appSet.status!.applicationStatus);
+    expect(d.syncs).toEqual([]);
+  });
+});

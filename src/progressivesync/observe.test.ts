@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { at, live, spec } from "../../test/unit/progressivesync/builders.js";
-import { appRevisions, comparedToMatches, defaultSpecsEquivalent, disableAutosync, observeApp, semanticallyEqual } from "./observe.js";
+import { appRevisions, comparedToMatches, defaultSpecsEquivalent, disableAutosync, observeApp } from "./observe.js";
 
 describe("observeApp", () => {
   it("reads the status the state machine needs", () => {
@@ -54,9 +54,16 @@ describe("observeApp", () => {
     expect(appRevisions(app)).toEqual(out);
   });
 
-  it("semanticallyEqual ignores key order and empty values but not false", () => {
-    expect(semanticallyEqual({ a: 1, b: [], c: "" }, { a: 1 })).toBe(true);
-    expect(semanticallyEqual({ a: false }, {})).toBe(false);
+  it.each([
+    // name; the source in the spec; the source Argo CD's application controller wrote to comparedTo (Go omits false plain fields)
+    { name: "helm.skipCrds: false", specSource: { repoURL: "https://git.example/repo.git", path: "p", helm: { skipCrds: false, valueFiles: ["v.yaml"] } }, compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { valueFiles: ["v.yaml"] } } },
+    { name: "parameters[].forceString: false", specSource: { repoURL: "https://git.example/repo.git", path: "p", helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }, compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { parameters: [{ name: "a", value: "1" }] } } },
+    { name: "directory.recurse: false beside include", specSource: { repoURL: "https://git.example/repo.git", path: "p", directory: { recurse: false, include: "*.yaml" } }, compared: { repoURL: "https://git.example/repo.git", path: "p", directory: { include: "*.yaml", jsonnet: {} } } },
+  ])("comparedTo written by Go matches a spec with $name", ({ specSource, compared }) => {
+    const app = live("a", { spec: spec({ source: specSource }) });
+    app.status!.sync!.comparedTo = { source: compared, destination: app.spec.destination };
+    expect(comparedToMatches(app)).toBe(true);
+    expect(observeApp(app, app.spec, defaultSpecsEquivalent)).toMatchObject({ reconciled: true, specChanged: false });
   });
 });
 

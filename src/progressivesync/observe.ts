@@ -5,6 +5,7 @@
  * helpers RollingSync needs: autosync disabling (§5.6) and the default spec equivalence used to
  * detect non-Git changes (§5.4 step 4).
  */
+import { sourceEquivalent, sourcesEquivalent, specsEquivalent } from "../api/equivalence.js";
 import { AppConditionType, Annotation, type Application } from "../api/index.js";
 
 /** Decides whether a desired spec (autosync already disabled) and a live Application's spec are the same. */
@@ -53,46 +54,19 @@ export function appRevisions(app: Application): string[] {
   return sync?.revision !== undefined && sync.revision !== "" ? [sync.revision] : [];
 }
 
-/** Drops null, undefined, empty strings, empty arrays and empty objects, recursively. */
-function prune(v: unknown): unknown {
-  if (Array.isArray(v)) {
-    const items = v.map(prune);
-    return items.length === 0 ? undefined : items;
-  }
-  if (v !== null && typeof v === "object") {
-    const entries = Object.entries(v)
-      .map(([k, x]) => [k, prune(x)] as const)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return entries.length === 0 ? undefined : Object.fromEntries(entries);
-  }
-  return v === null || v === "" ? undefined : v;
-}
-
-/** Deep equality that ignores key order and treats null, "", [] and {} as absent. */
-export function semanticallyEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(prune(a)) === JSON.stringify(prune(b));
-}
-
-function normalizeSpec(spec: unknown): unknown {
-  if (spec === null || typeof spec !== "object") return spec;
-  const s = spec as Record<string, unknown>;
-  return { ...s, project: s["project"] === undefined || s["project"] === "" ? "default" : s["project"] };
-}
-
 /**
- * The default {@link SpecsEquivalent}: semantic equality of the normalized specs (empty project
- * is `default`). The controller may inject one that also applies `ignoreApplicationDifferences`.
+ * The default {@link SpecsEquivalent}: Argo CD's normalisation, then Go's typed equality
+ * (src/api/equivalence.ts), the same rule as the write path. The controller may inject one that
+ * also applies `ignoreApplicationDifferences`.
  */
-export const defaultSpecsEquivalent: SpecsEquivalent = (desiredSpec, live) =>
-  semanticallyEqual(normalizeSpec(desiredSpec), normalizeSpec(live.spec));
+export const defaultSpecsEquivalent: SpecsEquivalent = (desiredSpec, live) => specsEquivalent(desiredSpec, live.spec);
 
 /** True when `status.sync.comparedTo` describes the Application's current sources and destination. */
 export function comparedToMatches(app: Application): boolean {
   const compared = app.status?.sync?.comparedTo;
   if (compared === undefined) return false;
   const multi = app.spec.sources !== undefined && app.spec.sources.length > 0;
-  const sourcesMatch = multi ? semanticallyEqual(app.spec.sources, compared.sources) : semanticallyEqual(app.spec.source, compared.source);
+  const sourcesMatch = multi ? sourcesEquivalent(app.spec.sources, compared.sources) : sourceEquivalent(app.spec.source, compared.source);
   const dest = app.spec.destination;
   const cdest = compared.destination ?? {};
   const destMatches = (["server", "name", "namespace"] as const).every((k) => dest[k] === undefined || dest[k] === "" || dest[k] === cdest[k]);
