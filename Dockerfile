@@ -30,7 +30,10 @@ WORKDIR /app
 COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
-RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset
+# Argo CD's program name too, so manifests written for Argo CD's image (argo-helm passes
+# /usr/local/bin/argocd-applicationset-controller as the first argument, or as the command) run it.
+RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset \
+  && ln -s /app/dist/cli/main.js /usr/local/bin/argocd-applicationset-controller
 # The base image's unprivileged "node" user, by number so that runAsNonRoot can verify it.
 USER 1000:1000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \

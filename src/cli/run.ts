@@ -25,6 +25,28 @@ function version(): string {
   return pkg.version;
 }
 
+/** The program name Argo CD's manifests and the argo-helm chart start the controller image with. */
+export const ARGOCD_APPSET_PROGRAM = "argocd-applicationset-controller";
+
+function isArgoProgram(arg: string | undefined): boolean {
+  return arg !== undefined && (arg === ARGOCD_APPSET_PROGRAM || arg.endsWith(`/${ARGOCD_APPSET_PROGRAM}`));
+}
+
+/**
+ * The argument list as `appset` reads it, for drop-in use in Argo CD's manifests: started under
+ * Argo CD's program name (a link named `argocd-applicationset-controller`) it is `appset
+ * controller`, and a leading `/usr/local/bin/argocd-applicationset-controller` argument (what the
+ * argo-helm chart and Argo CD's install pass as the container's first argument) is dropped, after
+ * `controller` or in its place.
+ */
+export function dropInArgv(programName: string, argv: readonly string[]): string[] {
+  let args = [...argv];
+  if (isArgoProgram(programName)) args = ["controller", ...args];
+  if (isArgoProgram(args[0])) args = ["controller", ...args.slice(1)];
+  if (args[0] === "controller" && isArgoProgram(args[1])) args = ["controller", ...args.slice(2)];
+  return args;
+}
+
 /** Runs one invocation and resolves to the process exit code. */
 export async function run(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const [command] = argv;
