@@ -38,9 +38,9 @@ describe("the Dockerfile", () => {
     expect(gid).toBeGreaterThan(0);
   });
 
-  it("enters as `appset controller`, with appset linked to the compiled command", () => {
+  it("enters as `appset controller`, with appset and Argo CD's program name linked to the compiled command", () => {
     expect(execForm(final, "ENTRYPOINT")).toEqual(["appset", "controller"]);
-    expect(linkedCommands(final)).toEqual({ appset: "/app/dist/cli/main.js" });
+    expect(linkedCommands(final)).toEqual({ appset: "/app/dist/cli/main.js", "argocd-applicationset-controller": "/app/dist/cli/main.js" });
   });
 
   it("checks health on the readiness endpoint of the default probe address", () => {
