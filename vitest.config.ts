@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Three projects: "unit" (pure logic, no processes), "e2e" (one real control plane for the whole
-// run, started by the global setup), "heavy" (long suites, run on demand with `npm run test:heavy`).
+// Four projects: "unit" (pure logic, no processes), "e2e" (one real control plane for the whole
+// run, started by the global setup), "argocd" (beside Argo CD v3.6: its CRDs on a control plane of
+// their own, its application controller and repo-server run by the tests), "heavy" (long suites, run
+// on demand with `npm run test:heavy`).
 export default defineConfig({
   test: {
     projects: [
@@ -17,6 +19,16 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/cluster/global-setup.ts"],
           testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "argocd",
+          include: ["test/argocd/**/*.test.ts"],
+          globalSetup: ["test/argocd/global-setup.ts"],
+          testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

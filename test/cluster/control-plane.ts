@@ -30,6 +30,8 @@ export interface ControlPlaneOptions {
   components?: readonly Component[];
   /** Install the project's CRDs from deploy/crds (default true). */
   installCrds?: boolean;
+  /** Where the CRDs to install are (default: the project's deploy/crds), e.g. Argo CD's. */
+  crdDir?: string;
   /** Where the binaries are (default: built or reused by build.sh). */
   binDir?: string;
 }
@@ -62,7 +64,8 @@ export async function controlPlaneBinDir(): Promise<string> {
   return bin;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on the loopback address. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
@@ -257,7 +260,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const api = { server, token: l.token };
     // The CRDs and the node come up independently: do both at once.
     await Promise.all([
-      (opts.installCrds ?? true) ? installCrds(api, join(repoRoot, "deploy", "crds")).then(() => mark("crds")) : undefined,
+      (opts.installCrds ?? true) ? installCrds(api, opts.crdDir ?? join(repoRoot, "deploy", "crds")).then(() => mark("crds")) : undefined,
       components.includes("kwok")
         ? createKwokNode(api, "kwok-node-0")
             .then(() => waitForNodeReady(api, "kwok-node-0", components.includes("controller-manager")))

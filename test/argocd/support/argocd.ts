@@ -1,0 +1,153 @@
+/**
+ * Argo CD v3.6 beside our controller, as its users run it: Argo CD's application controller and
+ * repo-server (the reference binary built by `test/argocd/build.sh`) and a Redis, started out of
+ * cluster against the local control plane for one namespace, as Argo CD's own e2e runs them
+ * (`ARGOCD_FAKE_IN_CLUSTER=true`: the in-cluster destination is the kubeconfig's server). Each
+ * process runs in its own process group under a watchdog, and `stop()` removes everything.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { resources, type KubeClient } from "../../../src/kube/index.js";
+import { freePort } from "../../cluster/control-plane.js";
+import { httpCall, waitFor } from "../../cluster/http.js";
+import { startProcess, startWatchdog, stopProcess, type Managed } from "../../cluster/processes.js";
+
+/** The Argo CD build the harness runs: `$APPSET_ARGOCD_HOME` holds `bin/argocd` and `crds/`. */
+export function argocdHome(): string {
+  const home = process.env["APPSET_ARGOCD_HOME"];
+  if (home === undefined || home === "") {
+    throw new Error("APPSET_ARGOCD_HOME is not set: run the suite through `npm test` (scripts/test.sh builds Argo CD with test/argocd/build.sh and sets it)");
+  }
+  for (const p of ["bin/argocd", "crds/application-crd.yaml"]) {
+    if (!existsSync(join(home, p))) throw new Error(`APPSET_ARGOCD_HOME=${home} has no ${p}: rebuild it with bash test/argocd/build.sh`);
+  }
+  return home;
+}
+
+/** Argo CD's CRDs of the pinned release. */
+export const argocdCrdDir = (): string => join(argocdHome(), "crds");
+
+/** A running Argo CD for one namespace. */
+export interface ArgoCd {
+  readonly namespace: string;
+  /** Where the processes log (`redis.log`, `repo-server.log`, `application-controller.log`). */
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startArgoCd}. */
+export interface ArgoCdOptions {
+  readonly kubeconfigPath: string;
+  readonly namespace: string;
+  /** Extra flags of the application controller. */
+  readonly controllerFlags?: readonly string[];
+}
+
+function redisPath(): string {
+  for (const p of ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]) if (existsSync(p)) return p;
+  throw new Error("redis-server is not installed: scripts/test.sh installs Debian's redis-server package");
+}
+
+async function tcpReady(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection({ host: "127.0.0.1", port }, () => {
+      s.end();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
+}
+
+async function waitTcp(name: string, port: number, proc: Managed, dataDir: string): Promise<void> {
+  await waitFor(`${name} listening on ${port} (log: ${join(dataDir, `${name}.log`)})`, async () => {
+    if (!proc.isRunning()) throw new Error(`${name} exited; see ${join(dataDir, `${name}.log`)}`);
+    return (await tcpReady(port)) ? true : undefined;
+  }, { intervalMs: 100, timeoutMs: 60_000 });
+}
+
+/** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`. */
+async function createSettings(client: KubeClient, namespace: string): Promise<void> {
+  const labels = { "app.kubernetes.io/part-of": "argocd" };
+  const cm = (name: string, data: Record<string, string> = {}) => ({ metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } }, data });
+  await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s" }));
+  await client.create(resources.ConfigMaps, cm("argocd-rbac-cm"));
+  await client.create(resources.ConfigMaps, cm("argocd-cmd-params-cm"));
+  await client.create(resources.Secrets, {
+    metadata: { name: "argocd-secret", namespace, labels: { ...labels, "app.kubernetes.io/name": "argocd-secret" } },
+    stringData: { "server.secretkey": Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2) },
+  });
+}
+
+/**
+ * Starts Redis, the repo-server and the application controller for `namespace` (which must exist,
+ * with its AppProjects); resolves once the application controller serves its health endpoint.
+ */
+export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Promise<ArgoCd> {
+  const bin = join(argocdHome(), "bin", "argocd");
+  const dataDir = mkdtempSync(join(tmpdir(), "appset-argocd-"));
+  startWatchdog(process.pid, dataDir);
+  const procs: Managed[] = [];
+  const stop = async (): Promise<void> => {
+    for (const p of [...procs].reverse()) await stopProcess(p, 5_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await createSettings(client, opts.namespace);
+    const [redisPort, repoPort, repoMetrics, ctrlMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const redis = startProcess("redis", redisPath(), ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], dataDir);
+    procs.push(redis);
+    await waitTcp("redis", redisPort, redis, dataDir);
+    const tmp = join(dataDir, "tmp");
+    mkdirSync(tmp);
+    const env = {
+      ARGOCD_FAKE_IN_CLUSTER: "true",
+      // The fake in-cluster destination reads the default kubeconfig.
+      KUBECONFIG: opts.kubeconfigPath,
+      ARGOCD_GPG_ENABLED: "false",
+      TMPDIR: tmp,
+      // One askpass socket per repo-server (the default is a fixed path under /tmp).
+      ARGOCD_ASK_PASS_SOCK: join(dataDir, "askpass.sock"),
+      HOME: dataDir,
+      PATH: `${join(argocdHome(), "bin")}:${process.env["PATH"] ?? ""}`,
+    };
+    const repo = startProcess("repo-server", "env", [
+      ...Object.entries({ ...env, ARGOCD_BINARY_NAME: "argocd-repo-server" }).map(([k, v]) => `${k}=${v}`),
+      bin, "--address", "127.0.0.1", "--port", String(repoPort), "--metrics-address", "127.0.0.1", "--metrics-port", String(repoMetrics),
+      "--redis", `127.0.0.1:${redisPort}`, "--disable-tls", "--client-ca-path=", "--loglevel", "info",
+    ], dataDir);
+    procs.push(repo);
+    await waitTcp("repo-server", repoPort, repo, dataDir);
+    const ctrl = startProcess("application-controller", "env", [
+      ...Object.entries({ ...env, ARGOCD_BINARY_NAME: "argocd-application-controller" }).map(([k, v]) => `${k}=${v}`),
+      bin, "--kubeconfig", opts.kubeconfigPath, "--namespace", opts.namespace,
+      "--repo-server", `127.0.0.1:${repoPort}`, "--repo-server-plaintext", "--redis", `127.0.0.1:${redisPort}`,
+      "--metrics-port", String(ctrlMetrics), "--loglevel", "info", ...(opts.controllerFlags ?? []),
+    ], dataDir);
+    procs.push(ctrl);
+    await waitFor(`application controller healthy (log: ${join(dataDir, "application-controller.log")})`, async () => {
+      if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, "application-controller.log")}`);
+      const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
+      return r?.status === 200 ? true : undefined;
+    }, { intervalMs: 200, timeoutMs: 90_000 });
+    return { namespace: opts.namespace, dataDir, stop };
+  } catch (err) {
+    const logs = ["redis", "repo-server", "application-controller"].map((n) => tail(join(dataDir, `${n}.log`))).join("\n");
+    await stop();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logs}`, { cause: err });
+  }
+}
+
+function tail(path: string): string {
+  try {
+    return `--- ${path}\n${execFileSync("tail", ["-n", "30", path], { encoding: "utf8" })}`;
+  } catch {
+    return "";
+  }
+}
+
+/** Sleeps `ms` (for quiet periods measured by the tests). */
+export const quiet = (ms: number): Promise<void> => sleep(ms);
