@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Application, ApplicationSet, ApplicationSetApplicationStatus, RollingSyncStep } from "../api/index.js";
 import { planAppSet } from "./plan.js";
+import { changedApplicationStatus } from "./rollout.js";
 import type { Plan } from "./plantypes.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";
 import { appSet, appSpec, generated, live, rendered, settings, snapshot } from "./testkit.js";
@@ -215,5 +216,31 @@ describe("planAppSet: Reverse deletion", () => {
     const a = deleting({}, "create-only");
     const plan = planAppSet(snapshot({ appSet: a, owned: [liveApp(a, "dev"), liveApp(a, "prod")], generation: undefined }), NOW, settings());
     expect([plan.deletes.length, plan.ownerStrips.map((s) => s.name), plan.appSetPatch]).toEqual([0, [appName("dev"), appName("prod")], { metadata: { finalizers: [], resourceVersion: "10" } }]);
+  });
+});
+
+describe("changedApplicationStatus (spec §4.7)", () => {
+  const entry = (o: Partial<ApplicationSetApplicationStatus> = {}): ApplicationSetApplicationStatus => ({
+    application: "a",
+    status: "Waiting",
+    step: "1",
+    message: "m",
+    targetRevisions: ["r1"],
+    lastTransitionTime: EARLIER,
+    ...o,
+  });
+  const decision = (entries: ApplicationSetApplicationStatus[]) => ({ applicationStatus: entries }) as unknown as Parameters<typeof changedApplicationStatus>[1];
+  it.each([
+    // name; the persisted entries; the decision's entries; whether a write is due
+    { name: "a fresh lastTransitionTime alone writes nothing", now: [entry()], next: [entry({ lastTransitionTime: NOW_TEXT })], write: false },
+    { name: "new targetRevisions alone write nothing", now: [entry()], next: [entry({ targetRevisions: ["r2"] })], write: false },
+    { name: "a status change writes", now: [entry()], next: [entry({ status: "Pending" })], write: true },
+    { name: "a step change writes", now: [entry()], next: [entry({ step: "2" })], write: true },
+    { name: "a message change writes", now: [entry()], next: [entry({ message: "other" })], write: true },
+    { name: "a new entry writes", now: [entry()], next: [entry(), entry({ application: "b" })], write: true },
+    { name: "a dropped entry writes", now: [entry(), entry({ application: "b" })], next: [entry()], write: true },
+  ])("$name", ({ now, next, write }) => {
+    const got = changedApplicationStatus({ applicationStatus: now }, decision(next));
+    expect(got).toEqual(write ? next : undefined);
   });
 });

@@ -32,6 +32,7 @@ export function rolloutFor(s: AppSetSnapshot, valid: readonly RenderedApplicatio
   return planRollout({
     appSet: s.appSet,
     desired: valid,
+    generated: s.generation?.ok === true ? s.generation.apps : valid,
     current: s.owned,
     now,
     config: {
@@ -73,10 +74,20 @@ export function rolloutLogs(d: RolloutPlan): { readonly logs: string[]; readonly
   return { logs, warnings: d.autosyncWarnings.map((w) => w.message) };
 }
 
-/** The `applicationStatus` to write first: the decision's, when it differs from the current one. */
+/** What decides whether `applicationStatus` is written (spec §4.7): never a timestamp or target revisions alone. */
+function significant(entries: Readonly<NonNullable<ApplicationSetStatus["applicationStatus"]>>): string[][] {
+  return entries.map((e) => [e.application, e.status, e.step, e.message ?? ""]);
+}
+
+/**
+ * The `applicationStatus` to write first: the decision's, when the number of entries or any entry's
+ * application, status, step or message differs from the current one. A `lastTransitionTime` or
+ * `targetRevisions` change alone writes nothing (Argo CD's rule), so a pass that only restamps an
+ * entry cannot start a status-write loop.
+ */
 export function changedApplicationStatus(current: ApplicationSetStatus | undefined, d: RolloutPlan): RolloutPlan["applicationStatus"] {
   const next = d.applicationStatus;
-  if (next === undefined || jsonEqual(current?.applicationStatus ?? [], next)) return undefined;
+  if (next === undefined || jsonEqual(significant(current?.applicationStatus ?? []), significant(next))) return undefined;
   return next;
 }
 

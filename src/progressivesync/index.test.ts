@@ -137,3 +137,17 @@ describe("planRollout: zero-valued template blocks (one spec equivalence with th
     expect(d.syncs).toEqual([]);
   });
 });
+
+describe("planRollout: step membership from every generated Application", () => {
+  it("holds the next step while an Application of the current step failed validation, as Argo CD does", () => {
+    const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Healthy"), entry("prod-1", "Waiting", { step: "2" })] });
+    const valid = [desiredApps[0]!, desiredApps[1]!];
+    const invalidDev = desired("dev-2", { env: "dev" }, autoSpec);
+    const current = valid.map((d) => live(d.metadata.name, { labels: d.metadata.labels, spec: liveSpec, reconciledAt: 0, sync: d.metadata.name === "dev-1" ? "Synced" : "OutOfSync" }));
+    const held = planRollout(input({ appSet, desired: valid, generated: [...valid, invalidDev], current }));
+    expect(held.syncs).toEqual([]);
+    expect(held.assignment.stepApps.map((names) => [...names])).toEqual([["dev-1", "dev-2"], ["prod-1"]]);
+    const without = planRollout(input({ appSet, desired: valid, current }));
+    expect(without.syncs.map((s) => s.application)).toEqual(["prod-1"]);
+  });
+});

@@ -68,6 +68,12 @@ export interface RolloutInput<D extends DesiredApp> {
   readonly appSet: ApplicationSet;
   /** The generated Applications (valid ones), sorted by name. */
   readonly desired: readonly D[];
+  /**
+   * Every generated Application, invalid ones included (default: `desired`). Step membership is
+   * built from these, as Argo CD does, so an Application that fails validation still holds its
+   * step: later steps wait for it instead of rolling out past it.
+   */
+  readonly generated?: readonly DesiredApp[];
   /** The live Applications owned by the ApplicationSet, with their status. */
   readonly current: readonly Application[];
   /** Epoch milliseconds. */
@@ -229,7 +235,8 @@ function appName(app: Application): string {
 
 function rollingSyncPass<D extends DesiredApp>(input: RolloutInput<D>): RolloutDecision<D> {
   const steps = input.appSet.spec.strategy?.rollingSync?.steps ?? [];
-  const assignment = assignSteps(steps, input.desired.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })));
+  const members = input.generated ?? input.desired;
+  const assignment = assignSteps(steps, members.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })));
   const prepared = new Map(input.desired.map((d) => [d.metadata.name ?? "", disableAutosync(d.spec)]));
   const { observed, entries, moves } = observeAll(input, prepared, assignment);
   const gate = reconcileGate({ entries, observed, now: input.now, refreshGracePeriodMs: input.config.refreshGracePeriodMs ?? DEFAULT_REFRESH_GRACE_PERIOD_MS });
