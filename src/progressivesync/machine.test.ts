@@ -79,11 +79,11 @@ describe("transition: the rows of the spec §5.4 table", () => {
       message: "kept",
     },
     {
-      name: "Pending reconciled before the promotion stays Pending even with a new operation",
+      name: "Pending whose sync ran before the next refresh becomes Progressing (no second sync; Argo CD keeps it Pending)",
       before: entry("app", "Pending", { lastTransitionTime: ts(10), message: "kept" }),
       obs: observed({ reconciledAt: at(5), operation: { phase: "Succeeded", startedAt: at(15) } }),
-      status: "Pending",
-      message: "kept",
+      status: "Progressing",
+      message: M.PendingSyncSucceeded,
     },
     {
       name: "Pending with an operation started in the second of the promotion becomes Progressing (>= on whole seconds)",

@@ -78,10 +78,16 @@ function resetCause(entry: AppStatusEntry, observed: ObservedApp): ResetCause | 
   return observed.specChanged ? "spec" : undefined;
 }
 
-/** The Pending rows: an operation started since the promotion, or an error that prevents syncing. */
+/**
+ * The Pending rows: an operation started since the promotion, or an error that prevents syncing.
+ * An operation started since the promotion moves the entry on even when the application
+ * controller has not refreshed the Application since (its `reconciledAt` is older): Argo CD's
+ * application controller clears `operation` when the sync ends, before its next refresh, and an
+ * entry still Pending then would get a second sync at the same revision
+ * (docs/progressive-syncs.md, "No second sync"). The error path still waits for a refresh.
+ */
 function fromPending(entry: AppStatusEntry, o: ObservedApp, now: number): AppStatusEntry | undefined {
   const since = entry.lastTransitionTime;
-  if (o.reconciledAt !== undefined && !atOrAfter(o.reconciledAt, since)) return undefined;
   if (o.operation !== undefined && atOrAfter(o.operation.startedAt, since)) {
     const phase = o.operation.phase;
     const message =
@@ -92,6 +98,7 @@ function fromPending(entry: AppStatusEntry, o: ObservedApp, now: number): AppSta
           : AppStatusMessage.PendingBecameProgressing;
     return moved(entry, RollingSyncStatus.Progressing, message, now);
   }
+  if (o.reconciledAt !== undefined && !atOrAfter(o.reconciledAt, since)) return undefined;
   return o.hasErrorCondition ? moved(entry, RollingSyncStatus.Progressing, AppStatusMessage.PendingHasError, now) : undefined;
 }
 

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { resources, type KubeClient } from "../../../src/kube/index.js";
 import { freePort } from "../../cluster/control-plane.js";
 import { httpCall, waitFor } from "../../cluster/http.js";
-import { startProcess, startWatchdog, stopProcess, type Managed } from "../../cluster/processes.js";
+import { killGroup, startProcess, startWatchdog, stopProcess, type Managed } from "../../cluster/processes.js";
 
 /** The Argo CD build the harness runs: `$APPSET_ARGOCD_HOME` holds `bin/argocd` and `crds/`. */
 export function argocdHome(): string {
@@ -36,6 +36,10 @@ export interface ArgoCd {
   readonly namespace: string;
   /** Where the processes log (`redis.log`, `repo-server.log`, `application-controller.log`). */
   readonly dataDir: string;
+  /** Freezes the application controller (SIGSTOP), so an operation written meanwhile waits. */
+  pause(): void;
+  /** Lets a paused application controller go on (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -92,6 +96,7 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
   startWatchdog(process.pid, dataDir);
   const procs: Managed[] = [];
   const stop = async (): Promise<void> => {
+    for (const p of procs) killGroup(p.pid, "SIGCONT");
     for (const p of [...procs].reverse()) await stopProcess(p, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -133,7 +138,7 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
       const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
       return r?.status === 200 ? true : undefined;
     }, { intervalMs: 200, timeoutMs: 90_000 });
-    return { namespace: opts.namespace, dataDir, stop };
+    return { namespace: opts.namespace, dataDir, stop, pause: () => killGroup(ctrl.pid, "SIGSTOP"), resume: () => killGroup(ctrl.pid, "SIGCONT") };
   } catch (err) {
     const logs = ["redis", "repo-server", "application-controller"].map((n) => tail(join(dataDir, `${n}.log`))).join("\n");
     await stop();

@@ -1,0 +1,57 @@
+/**
+ * The frame of a beside-Argo-CD test file: namespaces with the `default` AppProject, Argo CD's
+ * application controller and repo-server for each (support/argocd.ts), our controller as `appset
+ * controller --enable-progressive-syncs` without the sync engine (Argo CD syncs), and the clean-up
+ * of all of it after the file's tests.
+ */
+import { afterAll, inject } from "vitest";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
+import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
+import { TempDirs } from "../../unit/generators/support.js";
+import { startArgoCd, type ArgoCd } from "./argocd.js";
+
+/** The probe and metrics addresses of a controller started by a test (free ports). */
+export const ADDRS = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
+
+/** What a file's tests use and register for clean-up. */
+export interface BesideSuite {
+  readonly temp: TempDirs;
+  readonly client: () => KubeApiClient;
+  /** A fresh namespace (`default` AppProject included) with Argo CD running for it. */
+  namespaceWithArgoCd(prefix: string): Promise<{ ns: string; argo: ArgoCd }>;
+  /** Our controller for `ns`, progressive syncs on (grace period 5 s), syncs left to Argo CD. */
+  ourController(ns: string, extra?: readonly string[]): ControllerProcess;
+}
+
+/** Registers the clean-up of a beside-Argo-CD file; call at module level. */
+export function besideSuite(): BesideSuite {
+  let made: KubeApiClient | undefined;
+  const client = (): KubeApiClient => (made ??= sharedClient());
+  const temp = new TempDirs();
+  const procs: ControllerProcess[] = [];
+  const argos: ArgoCd[] = [];
+  const namespaces: string[] = [];
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    for (const a of argos) await a.stop();
+    for (const ns of namespaces) await client().delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+    await client().transport.close();
+    temp.cleanup();
+  });
+  return {
+    temp,
+    client,
+    async namespaceWithArgoCd(prefix) {
+      const ns = await controllerNamespace(client(), prefix);
+      namespaces.push(ns);
+      const argo = await startArgoCd(client(), { kubeconfigPath: inject("kubeconfigPath"), namespace: ns });
+      argos.push(argo);
+      return { ns, argo };
+    },
+    ourController(ns, extra = []) {
+      const p = spawnController(["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5", ...extra]);
+      procs.push(p);
+      return p;
+    },
+  };
+}
