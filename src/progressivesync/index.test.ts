@@ -146,7 +146,7 @@ describe("planRollout: step membership from every generated Application", () => 
     const current = valid.map((d) => live(d.metadata.name, { labels: d.metadata.labels, spec: liveSpec, reconciledAt: 0, sync: d.metadata.name === "dev-1" ? "Synced" : "OutOfSync" }));
     const held = planRollout(input({ appSet, desired: valid, generated: [...valid, invalidDev], current }));
     expect(held.syncs).toEqual([]);
-    expect(held.assignment.stepApps.map((names) => [...names])).toEqual([["dev-1", "dev-2"], ["prod-1"]]);
+    expect(held.assignment!.stepApps.map((names) => [...names])).toEqual([["dev-1", "dev-2"], ["prod-1"]]);
     const without = planRollout(input({ appSet, desired: valid, current }));
     expect(without.syncs.map((s) => s.application)).toEqual(["prod-1"]);
   });

@@ -21,6 +21,8 @@ export interface BesideSuite {
   namespaceWithArgoCd(prefix: string): Promise<{ ns: string; argo: ArgoCd }>;
   /** Our controller for `ns`, progressive syncs on (grace period 5 s), syncs left to Argo CD. */
   ourController(ns: string, extra?: readonly string[]): ControllerProcess;
+  /** Kills a controller process the test started itself after the file's tests. */
+  track(p: ControllerProcess): void;
 }
 
 /** Registers the clean-up of a beside-Argo-CD file; call at module level. */
@@ -47,6 +49,9 @@ export function besideSuite(): BesideSuite {
       const argo = await startArgoCd(client(), { kubeconfigPath: inject("kubeconfigPath"), namespace: ns });
       argos.push(argo);
       return { ns, argo };
+    },
+    track(p) {
+      procs.push(p);
     },
     ourController(ns, extra = []) {
       const p = spawnController(["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5", ...extra]);
