@@ -83,10 +83,14 @@ describe("Argo CD's application controller and what our controller writes", () =
     }, 60_000);
     expect(annotated.metadata.annotations?.["argocd.argoproj.io/refresh"]).toBe("normal");
     argo.resume();
+    let last: unknown;
     const refreshed = await eventually("Argo CD refreshed and removed the annotation", async () => {
       const a = (await applications(client, ns)).get("honours-app");
+      last = { annotations: a?.metadata.annotations, comparedTo: a?.status?.sync?.comparedTo, reconciledAt: a?.status?.reconciledAt };
       return a?.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined && a?.status?.sync?.comparedTo?.source?.path === "two" ? a : undefined;
-    }, 60_000);
+    }, 120_000).catch((err: unknown) => {
+      throw new Error(`${String(err)}; last seen: ${JSON.stringify(last)}`, { cause: err });
+    });
     expect(refreshed.status?.reconciledAt).toBeDefined();
     // The new path holds the same object, so the Application is Synced without a sync and the step completes.
     await eventually("Synced at the new path, the rollout entry Healthy", async () => {

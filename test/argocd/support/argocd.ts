@@ -77,7 +77,8 @@ async function waitTcp(name: string, port: number, proc: Managed, dataDir: strin
 async function createSettings(client: KubeClient, namespace: string): Promise<void> {
   const labels = { "app.kubernetes.io/part-of": "argocd" };
   const cm = (name: string, data: Record<string, string> = {}) => ({ metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } }, data });
-  await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s" }));
+  // An installation ID of its own: objects another instance deployed are not this one's.
+  await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s", installationID: namespace }));
   await client.create(resources.ConfigMaps, cm("argocd-rbac-cm"));
   await client.create(resources.ConfigMaps, cm("argocd-cmd-params-cm"));
   await client.create(resources.Secrets, {

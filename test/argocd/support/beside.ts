@@ -2,9 +2,12 @@
  * The frame of a beside-Argo-CD test file: namespaces with the `default` AppProject, Argo CD's
  * application controller and repo-server for each (support/argocd.ts), our controller as `appset
  * controller --enable-progressive-syncs` without the sync engine (Argo CD syncs), and the clean-up
- * of all of it after the file's tests.
+ * of all of it after each test: two Argo CD instances on one cluster would see each other's
+ * objects, so none outlives its test. When a test fails, the end of each Argo CD log is printed.
  */
-import { afterAll, inject } from "vitest";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, afterEach, inject, onTestFailed } from "vitest";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
 import { TempDirs } from "../../unit/generators/support.js";
@@ -33,9 +36,11 @@ export function besideSuite(): BesideSuite {
   const procs: ControllerProcess[] = [];
   const argos: ArgoCd[] = [];
   const namespaces: string[] = [];
+  afterEach(async () => {
+    for (const p of procs.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    for (const a of argos.splice(0)) await a.stop();
+  });
   afterAll(async () => {
-    for (const p of procs) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-    for (const a of argos) await a.stop();
     for (const ns of namespaces) await client().delete(resources.Namespaces, { name: ns }).catch(() => undefined);
     await client().transport.close();
     temp.cleanup();
@@ -48,6 +53,9 @@ export function besideSuite(): BesideSuite {
       namespaces.push(ns);
       const argo = await startArgoCd(client(), { kubeconfigPath: inject("kubeconfigPath"), namespace: ns });
       argos.push(argo);
+      onTestFailed(() => {
+        for (const name of ["application-controller", "repo-server"]) process.stderr.write(logTail(join(argo.dataDir, `${name}.log`)));
+      });
       return { ns, argo };
     },
     track(p) {
@@ -59,4 +67,12 @@ export function besideSuite(): BesideSuite {
       return p;
     },
   };
+}
+
+function logTail(path: string): string {
+  try {
+    return `--- ${path} (last 40 lines)\n${execFileSync("tail", ["-n", "40", path], { encoding: "utf8" })}\n`;
+  } catch {
+    return `--- ${path}: not readable\n`;
+  }
 }
