@@ -13,6 +13,7 @@ describe("appSetChanged", () => {
     { name: "a status-only change does not", next: appSet("guestbook", { status: { conditions: [] , resourcesCount: 3 } }), want: false },
     { name: "an added annotation enqueues", next: appSet("guestbook", { metadata: { annotations: { x: "y" } } }), want: true },
     { name: "an empty label map equals none", next: appSet("guestbook", { metadata: { labels: {} } }), want: false },
+    { name: "a label with an empty value is a change (a Go map entry)", next: appSet("guestbook", { metadata: { labels: { team: "" } } }), want: true },
   ])("$name", ({ next, want }) => {
     expect(appSetChanged(base, next, false)).toBe(want);
   });
@@ -32,6 +33,7 @@ describe("appChanged", () => {
     { name: "a health change alone does not without Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: false, want: false },
     { name: "a health change enqueues with Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: true, want: true },
     { name: "a resourceVersion change alone does not", next: live("a", owner, { metadata: { resourceVersion: "99" }, status: { health: { status: "Healthy" } } }), ps: true, want: false },
+    { name: "an annotation with an empty value enqueues", next: live("a", owner, { metadata: { annotations: { note: "" } } }), ps: false, want: true },
   ])("$name", ({ next, ps, want }) => {
     expect(appChanged(a, next, ps)).toBe(want);
   });
