@@ -8,7 +8,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export GOTOOLCHAIN=go1.27.3 GOFLAGS=-mod=mod CGO_ENABLED=0
 version=$(awk '$1 == "github.com/argoproj/argo-cd/v3" {print $2; exit}' "$here/go.mod")
-out=$(cd "$here" && go run ./gotypes "$version")
+# -trimpath as build.sh builds, so the compiled Argo CD packages of its cache are reused.
+out=$(cd "$here" && go run -trimpath ./gotypes "$version")
 if [ "${1:-}" = "--stdout" ]; then
   printf '%s\n' "$out"
 else
