@@ -12,10 +12,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cache_root=${APPSET_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/appset}
+source "$here/../cluster/cache.sh"
 export GOTOOLCHAIN=go1.27.3
 
-required() { awk -v m="$1" '{for (i = 1; i < NF; i++) if ($i == m) {print $(i + 1); exit}}' "$2"; }
 argocd_version=$(required github.com/argoproj/argo-cd/v3 "$here/go.mod")
 # Bump when the way the binary is built changes (flags, programs), so caches are rebuilt.
 build_rev=1
@@ -26,19 +25,8 @@ key="argocd-${argocd_version}_helm-${helm_version}_kustomize-${kustomize_version
 out="$cache_root/argocd/$key"
 bin="$out/bin"
 
-if [ -f "$out/.complete" ]; then
-  echo "$bin"
-  exit 0
-fi
-
+cache_enter "$out"
 log() { printf '[argocd build] %s\n' "$*" >&2; }
-mkdir -p "$bin"
-exec 9>"$out/.lock"
-flock 9
-if [ -f "$out/.complete" ]; then
-  echo "$bin"
-  exit 0
-fi
 start=$(date +%s)
 export CGO_ENABLED=0
 export GOFLAGS=-mod=mod
@@ -63,5 +51,4 @@ cp "$mod_dir"/manifests/crds/*-crd.yaml "$out/crds/"
 chmod -R u+w "$out/crds"
 
 log "done in $(($(date +%s) - start)) s: $bin"
-touch "$out/.complete"
-echo "$bin"
+cache_done "$out"

@@ -8,10 +8,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cache_root=${APPSET_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/appset}
+source "$here/cache.sh"
 
-# The version a go.mod requires of a module, whether in a require block or on a require line.
-required() { awk -v m="$1" '{for (i = 1; i < NF; i++) if ($i == m) {print $(i + 1); exit}}' "$2"; }
 k8s_version=$(required k8s.io/kubernetes "$here/go.mod")
 kwok_version=$(required sigs.k8s.io/kwok "$here/go.mod")
 etcd_version=$(required go.etcd.io/etcd/server/v3 "$here/etcd/go.mod")
@@ -23,20 +21,9 @@ key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_${go_version}_
 out="$cache_root/control-plane/$key"
 bin="$out/bin"
 
-if [ -f "$out/.complete" ]; then
-  echo "$bin"
-  exit 0
-fi
-
-log() { printf '[control-plane build] %s\n' "$*" >&2; }
-mkdir -p "$bin"
 # One build at a time per key: a second caller waits, then finds the result.
-exec 9>"$out/.lock"
-flock 9
-if [ -f "$out/.complete" ]; then
-  echo "$bin"
-  exit 0
-fi
+cache_enter "$out"
+log() { printf '[control-plane build] %s\n' "$*" >&2; }
 start=$(date +%s)
 export CGO_ENABLED=0
 export GOFLAGS=-mod=mod
@@ -72,5 +59,4 @@ kwok_dir=$(cd "$here" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
 } >"$out/kwok-stages.yaml"
 
 log "done in $(($(date +%s) - start)) s: $bin"
-touch "$out/.complete"
-echo "$bin"
+cache_done "$out"
