@@ -117,10 +117,17 @@ export function sourcesEquivalent(a: unknown, b: unknown): boolean {
   return canonicalEqual(goCanonical(a, SOURCES, GO_STRUCTS), goCanonical(b, SOURCES, GO_STRUCTS));
 }
 
+/** How Go holds an object's labels, annotations and finalizers: nil equals empty, a `""` value is a value. */
+export const OBJECT_META_KINDS: Readonly<Record<"labels" | "annotations" | "finalizers", GoKind>> = {
+  labels: { k: "map", of: { k: "scalar" } },
+  annotations: { k: "map", of: { k: "scalar" } },
+  finalizers: { k: "slice", of: { k: "scalar" } },
+};
+
 /**
- * The canonical Go form of any value held as `kind`, for views built around Argo CD's types:
- * `extra` adds structs of the caller's own (their fields may name Argo CD's structs).
+ * Argo CD's struct table with structs of the caller's own added (their fields may name Argo CD's
+ * structs). Build it once and pass it to {@link goCanonical}.
  */
-export function canonicalOf(value: unknown, kind: GoKind, extra: GoStructs = {}): unknown {
-  return goCanonical(value, kind, { ...GO_STRUCTS, ...extra });
+export function withGoStructs(extra: GoStructs): GoStructs {
+  return { ...GO_STRUCTS, ...extra };
 }

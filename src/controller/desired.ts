@@ -17,8 +17,8 @@ import {
   type OwnerReference,
 } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { canonicalOf, goStruct } from "../api/equivalence.js";
-import { canonicalEqual, type GoStructs } from "../api/go-json.js";
+import { goStruct, OBJECT_META_KINDS, withGoStructs } from "../api/equivalence.js";
+import { canonicalEqual, goCanonical } from "../api/go-json.js";
 import { GO_ROOTS } from "../api/go-types.js";
 import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
 import { alreadyOwnedMessage } from "./messages.js";
@@ -192,16 +192,14 @@ function applyIgnores(target: JsonObject, live: JsonObject, paths: DesiredApp["i
  * maps (an entry with an empty value is a value) and owner references (`controller` and
  * `blockOwnerDeletion` are pointers).
  */
-const VIEW_STRUCTS: GoStructs = {
+const VIEW_STRUCTS = withGoStructs({
   "appset.ApplicationView": {
     metadata: goStruct("appset.ViewMetadata"),
     spec: goStruct(GO_ROOTS.ApplicationSpec),
     operation: { k: "ptr", to: goStruct(GO_ROOTS.Operation) },
   },
   "appset.ViewMetadata": {
-    labels: { k: "map", of: { k: "scalar" } },
-    annotations: { k: "map", of: { k: "scalar" } },
-    finalizers: { k: "slice", of: { k: "scalar" } },
+    ...OBJECT_META_KINDS,
     ownerReferences: { k: "slice", of: goStruct("appset.OwnerReference") },
   },
   "appset.OwnerReference": {
@@ -212,12 +210,12 @@ const VIEW_STRUCTS: GoStructs = {
     controller: { k: "ptr", to: { k: "scalar" } },
     blockOwnerDeletion: { k: "ptr", to: { k: "scalar" } },
   },
-};
+});
+const VIEW = goStruct("appset.ApplicationView");
 
 /** True when two views hold the same Go values. */
 function viewsEqual(a: JsonObject, b: JsonObject): boolean {
-  const kind = goStruct("appset.ApplicationView");
-  return canonicalEqual(canonicalOf(a, kind, VIEW_STRUCTS), canonicalOf(b, kind, VIEW_STRUCTS));
+  return canonicalEqual(goCanonical(a, VIEW, VIEW_STRUCTS), goCanonical(b, VIEW, VIEW_STRUCTS));
 }
 
 /** What it takes to make `live` (undefined: absent) match `d`. */

@@ -7,7 +7,8 @@
 import { minimatch } from "minimatch";
 import { Annotation, ConditionStatus, ConditionType, Kind, Reason, isRecord, type Application, type ApplicationSet, type LabelSelector, type ObjectMeta } from "../api/index.js";
 import { compileSelector } from "../generators/index.js";
-import { goCanonical, type GoKind } from "../api/go-json.js";
+import { OBJECT_META_KINDS } from "../api/equivalence.js";
+import { goCanonical } from "../api/go-json.js";
 import { jsonEqual, semanticEqual } from "./json.js";
 
 /** The `namespace/name` queue key of an object. */
@@ -25,15 +26,8 @@ function refreshRemoved(o: ObjectMeta, n: ObjectMeta): boolean {
   return o.annotations?.[Annotation.ApplicationSetRefresh] !== undefined && n.annotations?.[Annotation.ApplicationSetRefresh] === undefined;
 }
 
-/** How Go holds the metadata fields the predicates compare: nil equals empty, a `""` value is a value. */
-const META_KINDS: Readonly<Record<"labels" | "annotations" | "finalizers", GoKind>> = {
-  labels: { k: "map", of: { k: "scalar" } },
-  annotations: { k: "map", of: { k: "scalar" } },
-  finalizers: { k: "slice", of: { k: "scalar" } },
-};
-
 function metaChanged(o: ObjectMeta, n: ObjectMeta, fields: ReadonlyArray<"labels" | "annotations" | "finalizers">): boolean {
-  return fields.some((f) => !jsonEqual(goCanonical(o[f], META_KINDS[f], {}), goCanonical(n[f], META_KINDS[f], {})));
+  return fields.some((f) => !jsonEqual(goCanonical(o[f], OBJECT_META_KINDS[f], {}), goCanonical(n[f], OBJECT_META_KINDS[f], {})));
 }
 
 /**

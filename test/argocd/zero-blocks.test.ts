@@ -7,15 +7,15 @@
  * the real helm), and once every rollout is complete our controller stays quiet: its writes to
  * Applications and ApplicationSets are counted on the wire, through a proxy, for 60 s.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, spawnController } from "../e2e/support/controller.js";
+import { applications } from "../e2e/support/controller.js";
 import { settledAt } from "../e2e/support/guestbook-rollout.js";
 import { CountingProxy } from "../e2e/support/proxy-counting.js";
 import { RolloutRecorder } from "../e2e/support/rollout-recorder.js";
 import { git, makeRepo } from "../unit/generators/support.js";
-import { quiet } from "./support/argocd.js";
-import { ADDRS, besideSuite } from "./support/beside.js";
+import { besideSuite } from "./support/beside.js";
 
 const suite = besideSuite();
 let client: KubeApiClient;
@@ -79,8 +79,7 @@ describe("templates with zero-valued blocks", () => {
     proxy = await CountingProxy.start(inject("kubeconfigPath"));
     const rec = await RolloutRecorder.start(client, ns);
     try {
-      const ours = spawnController(["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5"], "controller", proxy.kubeconfigPath);
-      suite.track(ours);
+      const ours = suite.ourController(ns, [], proxy.kubeconfigPath);
       await ours.waitForLog("caches synced, starting workers");
       for (const c of CASES) await client.create(resources.ApplicationSets, zeroBlockAppSet(ns, `file://${dir}`, c));
       const total = CASES.length * 2;
@@ -101,7 +100,7 @@ describe("templates with zero-valued blocks", () => {
       expect(apps.get("dir-recurse-a")!.spec.source?.directory).toBeUndefined();
 
       proxy.reset();
-      await quiet(QUIET_MS);
+      await sleep(QUIET_MS);
       expect(proxy.writes("applications", "applicationsets")).toEqual([]);
       expect(ours.child.exitCode).toBeNull();
     } finally {

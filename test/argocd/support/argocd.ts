@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { resources, type KubeClient } from "../../../src/kube/index.js";
 import { freePort } from "../../cluster/control-plane.js";
 import { httpCall, waitFor } from "../../cluster/http.js";
@@ -141,19 +140,17 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
     }, { intervalMs: 200, timeoutMs: 90_000 });
     return { namespace: opts.namespace, dataDir, stop, pause: () => killGroup(ctrl.pid, "SIGSTOP"), resume: () => killGroup(ctrl.pid, "SIGCONT") };
   } catch (err) {
-    const logs = ["redis", "repo-server", "application-controller"].map((n) => tail(join(dataDir, `${n}.log`))).join("\n");
+    const logs = ["redis", "repo-server", "application-controller"].map((n) => logTail(join(dataDir, `${n}.log`), 30)).join("\n");
     await stop();
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logs}`, { cause: err });
   }
 }
 
-function tail(path: string): string {
+/** The last `lines` lines of a log file, headed by its path (for failure messages). */
+export function logTail(path: string, lines = 40): string {
   try {
-    return `--- ${path}\n${execFileSync("tail", ["-n", "30", path], { encoding: "utf8" })}`;
+    return `--- ${path} (last ${String(lines)} lines)\n${execFileSync("tail", ["-n", String(lines), path], { encoding: "utf8" })}\n`;
   } catch {
-    return "";
+    return `--- ${path}: not readable\n`;
   }
 }
-
-/** Sleeps `ms` (for quiet periods measured by the tests). */
-export const quiet = (ms: number): Promise<void> => sleep(ms);

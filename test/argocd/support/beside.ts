@@ -5,16 +5,15 @@
  * of all of it after each test: two Argo CD instances on one cluster would see each other's
  * objects, so none outlives its test. When a test fails, the end of each Argo CD log is printed.
  */
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, inject, onTestFailed } from "vitest";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
 import { TempDirs } from "../../unit/generators/support.js";
-import { startArgoCd, type ArgoCd } from "./argocd.js";
+import { logTail, startArgoCd, type ArgoCd } from "./argocd.js";
 
 /** The probe and metrics addresses of a controller started by a test (free ports). */
-export const ADDRS = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
+const ADDRS = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 
 /** What a file's tests use and register for clean-up. */
 export interface BesideSuite {
@@ -22,10 +21,11 @@ export interface BesideSuite {
   readonly client: () => KubeApiClient;
   /** A fresh namespace (`default` AppProject included) with Argo CD running for it. */
   namespaceWithArgoCd(prefix: string): Promise<{ ns: string; argo: ArgoCd }>;
-  /** Our controller for `ns`, progressive syncs on (grace period 5 s), syncs left to Argo CD. */
-  ourController(ns: string, extra?: readonly string[]): ControllerProcess;
-  /** Kills a controller process the test started itself after the file's tests. */
-  track(p: ControllerProcess): void;
+  /**
+   * Our controller for `ns`, progressive syncs on (grace period 5 s), syncs left to Argo CD; through
+   * `kubeconfigPath` (a counting proxy's, say) when given.
+   */
+  ourController(ns: string, extra?: readonly string[], kubeconfigPath?: string): ControllerProcess;
 }
 
 /** Registers the clean-up of a beside-Argo-CD file; call at module level. */
@@ -58,21 +58,11 @@ export function besideSuite(): BesideSuite {
       });
       return { ns, argo };
     },
-    track(p) {
-      procs.push(p);
-    },
-    ourController(ns, extra = []) {
-      const p = spawnController(["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5", ...extra]);
+    ourController(ns, extra = [], kubeconfigPath = inject("kubeconfigPath")) {
+      const flags = ["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5", ...extra];
+      const p = spawnController(flags, "controller", kubeconfigPath);
       procs.push(p);
       return p;
     },
   };
-}
-
-function logTail(path: string): string {
-  try {
-    return `--- ${path} (last 40 lines)\n${execFileSync("tail", ["-n", "40", path], { encoding: "utf8" })}\n`;
-  } catch {
-    return `--- ${path}: not readable\n`;
-  }
 }
