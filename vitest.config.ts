@@ -2,8 +2,9 @@ import { defineConfig } from "vitest/config";
 
 // Four projects: "unit" (pure logic, no processes), "e2e" (one real control plane for the whole
 // run, started by the global setup), "argocd" (beside Argo CD v3.6: its CRDs on a control plane of
-// their own, its application controller and repo-server run by the tests), "heavy" (long suites, run
-// on demand with `npm run test:heavy`).
+// their own, its application controller, repo-server and applicationset controller run by the tests;
+// the differential suite runs its fast subset there unless APPSET_DIFFERENTIAL says otherwise),
+// "heavy" (long suites, run on demand with `npm run test:heavy`).
 export default defineConfig({
   test: {
     projects: [
@@ -26,7 +27,7 @@ export default defineConfig({
       {
         test: {
           name: "argocd",
-          include: ["test/argocd/**/*.test.ts"],
+          include: ["test/argocd/**/*.test.ts", "test/differential/**/*.test.ts"],
           globalSetup: ["test/argocd/global-setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 180_000,

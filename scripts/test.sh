@@ -4,7 +4,8 @@
 # repository, Debian's redis-server), then runs lint, typecheck, the unit tests, the e2e tests on a
 # real local control plane, and the beside-Argo-CD suite (Argo CD's CRDs, application controller and
 # repo-server beside our controller).
-#   npm test                 lint + typecheck + unit + e2e + argocd
+#   npm test                 lint + typecheck + unit + e2e + argocd (with the differential subset)
+#   npm run test:differential  the whole differential corpus against Argo CD's ApplicationSet controller
 #   npm run test:heavy       the long suites (random template cases, ...)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,7 +15,8 @@ appset_npm_deps
 
 report=$(mktemp -t appset-vitest-XXXXXX.json)
 report2=$(mktemp -t appset-vitest-argocd-XXXXXX.json)
-trap 'rm -f "$report" "$report2"' EXIT
+cases=$(mktemp -t appset-differential-XXXXXX.jsonl)
+trap 'rm -f "$report" "$report2" "$cases"' EXIT
 
 # One closing line over every vitest report given (a missing or empty report counts nothing).
 summary() {
@@ -30,6 +32,17 @@ summary() {
   ' "$@"
 }
 
+# The differential line: cases identical, cases that differ only where deviations.yaml says, the rest.
+differential_summary() {
+  node -e '
+    const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const n = (k) => lines.filter((l) => l.verdict === k).length;
+    const secs = lines.reduce((s, l) => s + l.seconds, 0);
+    const other = lines.length - n("identical") - n("deviation");
+    console.log(`differential: ${n("identical")}/${lines.length} identical, ${n("deviation")} documented deviations` + (other ? `, ${other} different` : "") + ` (${Math.round(secs)} s of cases)`);
+  ' "$1"
+}
+
 # Debian's redis-server for Argo CD's repo-server and application controller (installed when absent).
 ensure_redis() {
   command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] && return 0
@@ -42,6 +55,8 @@ ensure_redis() {
 
 if [ "${1:-}" = "--heavy" ]; then
   projects=(--project heavy)
+elif [ "${1:-}" = "--differential" ]; then
+  projects=()
 else
   echo "== lint"
   npx eslint .
@@ -65,12 +80,23 @@ if [ "${1:-}" != "--heavy" ]; then
   echo "Argo CD binary ready in $(($(date +%s) - start)) s"
 fi
 
-echo "== tests"
 status=0
+export APPSET_DIFFERENTIAL_REPORT="$cases"
+if [ "${1:-}" = "--differential" ]; then
+  echo "== differential (whole corpus)"
+  start=$(date +%s)
+  APPSET_DIFFERENTIAL=all npx vitest run --project argocd test/differential --reporter=default --reporter=json --outputFile.json="$report2" || status=$?
+  echo "differential run took $(($(date +%s) - start)) s"
+  differential_summary "$cases"
+  summary "$report2"
+  exit "$status"
+fi
+echo "== tests"
 npx vitest run "${projects[@]}" --reporter=default --reporter=json --outputFile.json="$report" || status=$?
 if [ "${1:-}" != "--heavy" ]; then
-  echo "== beside Argo CD"
+  echo "== beside Argo CD (and the differential subset)"
   npx vitest run --project argocd --reporter=default --reporter=json --outputFile.json="$report2" || status=$?
+  differential_summary "$cases"
 fi
 summary "$report" "$report2"
 exit "$status"

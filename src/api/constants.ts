@@ -94,7 +94,7 @@ export const ConditionMessage = {
   /** `ResourcesUpToDate=True` (and the derived `ErrorOccurred=False`). */
   AllApplicationsGenerated: "All applications have been generated successfully",
   /** `ParametersGenerated=True`. */
-  ParametersGenerated: "Successfully generated parameters for all Applications",
+  ParametersGenerated: "All parameters have been generated successfully",
   /** `ParametersGenerated=False` synthesized with no ErrorOccurred message to copy. */
   ProgressiveSyncFallback: "progressive sync",
   /** `ErrorOccurred=True` for RollingSync without steps. */
@@ -445,3 +445,12 @@ export const InCluster = { name: "in-cluster", server: "https://kubernetes.defau
 
 /** The component name the controller reports events and operations under. */
 export const CONTROLLER_COMPONENT = "applicationset-controller";
+
+/**
+ * The `status` Argo CD's controller writes into every Application it creates: Go encodes the zero
+ * `ApplicationStatus`, whose struct-typed fields are never left out (docs/spec-equivalence.md).
+ * The application controller fills it in on its first refresh.
+ */
+export function emptyApplicationStatus(): { [k: string]: unknown } {
+  return { health: {}, sourceHydrator: {}, summary: {}, sync: { comparedTo: { destination: {}, source: { repoURL: "" } }, status: "" } };
+}

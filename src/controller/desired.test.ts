@@ -157,6 +157,8 @@ describe("appChange", () => {
           ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: "uid-guestbook", controller: true, blockOwnerDeletion: true }],
         },
         spec: d.spec,
+        // Go's zero ApplicationStatus, as Argo CD's controller writes it.
+        status: { health: {}, sourceHydrator: {}, summary: {}, sync: { comparedTo: { destination: {}, source: { repoURL: "" } }, status: "" } },
       },
     });
   });

@@ -8,6 +8,7 @@
  */
 import {
   DEFAULT_PRESERVED_ANNOTATIONS,
+  emptyApplicationStatus,
   Finalizer,
   GROUP_VERSION,
   Kind,
@@ -126,7 +127,14 @@ export function newApplication(d: DesiredApp): JsonObject {
   if (Object.keys(d.labels).length > 0) metadata["labels"] = { ...d.labels };
   if (Object.keys(d.annotations).length > 0) metadata["annotations"] = { ...d.annotations };
   if (d.finalizers.length > 0) metadata["finalizers"] = [...d.finalizers];
-  return { apiVersion: GROUP_VERSION, kind: Kind.Application, metadata, spec: structuredClone(d.spec), ...(d.operation ? { operation: d.operation } : {}) };
+  return {
+    apiVersion: GROUP_VERSION,
+    kind: Kind.Application,
+    metadata,
+    spec: structuredClone(d.spec),
+    ...(d.operation ? { operation: d.operation } : {}),
+    status: emptyApplicationStatus() as JsonObject,
+  };
 }
 
 function withPreserved(desired: Readonly<Record<string, string>>, live: Readonly<Record<string, string>> | undefined, keys: readonly string[]): Record<string, string> {

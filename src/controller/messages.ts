@@ -27,7 +27,8 @@ export const DestinationMessage = {
 
 /** controller-runtime's `AlreadyOwnedError`, returned when another controller owns the Application. */
 export function alreadyOwnedMessage(namespace: string, name: string, ownerKind: string, ownerName: string): string {
-  return `Object ${namespace}/${name} is already owned by another ${ownerKind} controller ${ownerName}`;
+  // Argo CD's create-or-update wraps what its mutate step returns (the owner check is one).
+  return `error while wrapping using MutateFn: Object ${namespace}/${name} is already owned by another ${ownerKind} controller ${ownerName}`;
 }
 
 /** The error returned when writing `status.resources` fails (§4.1 step 14). */

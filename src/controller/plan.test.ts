@@ -11,7 +11,7 @@ const MIN3 = 180_000;
 
 const owner = appSet("guestbook");
 const ok = "All applications have been generated successfully";
-const params = "Successfully generated parameters for all Applications";
+const params = "All parameters have been generated successfully";
 const SUCCESS = [
   ["ErrorOccurred", "False", "ApplicationSetUpToDate", ok],
   ["ParametersGenerated", "True", "ParametersGenerated", params],
@@ -77,7 +77,7 @@ const rows: Row[] = [
   {
     name: "refuses an Application another controller owns, with controller-runtime's message",
     snap: snapshot({ appSet: owner, live: new Map([["a", live("a", appSet("other"))]]), generation: generated([rendered("a")]) }),
-    want: { errors: ["a: Object argocd/a is already owned by another ApplicationSet controller other"] },
+    want: { errors: ["a: error while wrapping using MutateFn: Object argocd/a is already owned by another ApplicationSet controller other"] },
   },
   {
     name: "deletes owned Applications that are no longer generated under the sync policy",

@@ -62,11 +62,16 @@ function planWrites(valid: readonly PlannedApp<RenderedApplication>[], s: AppSet
   return writes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The owned Applications once the writes and deletes are done (created ones have no status yet). */
+/**
+ * The owned Applications once the writes and deletes are done (created ones have no status yet). As
+ * in Argo CD, an Application being deleted is listed until it is gone: a terminating one, and one
+ * this pass deletes that has finalizers to wait for.
+ */
 function afterState(s: AppSetSnapshot, writes: readonly AppWrite[], deletes: readonly AppDelete[]): Application[] {
-  const gone = new Set(deletes.map((d) => d.name));
+  const lingers = (d: AppDelete): boolean => (d.keepFinalizers ?? s.live.get(d.name)?.metadata.finalizers ?? []).length > 0;
+  const gone = new Set(deletes.filter((d) => !lingers(d)).map((d) => d.name));
   const byName = new Map<string, Application>();
-  for (const a of s.owned) if (!gone.has(nameOf(a)) && a.metadata.deletionTimestamp == null) byName.set(nameOf(a), a);
+  for (const a of s.owned) if (!gone.has(nameOf(a))) byName.set(nameOf(a), a);
   for (const w of writes) {
     if (w.change.kind === "error") continue;
     const live = s.live.get(w.name);

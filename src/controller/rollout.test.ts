@@ -101,7 +101,7 @@ const rows: Row[] = [
       applicationStatus: undefined,
       conditions: [
         ["ErrorOccurred", "True", "ApplicationSetRolloutError", "No steps defined for rollout"],
-        ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
+        ["ParametersGenerated", "True", "ParametersGenerated", "All parameters have been generated successfully"],
         ["ResourcesUpToDate", "False", "ErrorOccurred", "No steps defined for rollout"],
       ],
       requeueAfterMs: 180_000,
@@ -129,7 +129,7 @@ const rows: Row[] = [
       conditions: [
         ["ErrorOccurred", "False", "ApplicationSetUpToDate", "All applications have been generated successfully"],
         ["InvalidRolloutConfig", "False", "ApplicationSetValidRolloutConfig", "Rolling Sync Configured correctly"],
-        ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
+        ["ParametersGenerated", "True", "ParametersGenerated", "All parameters have been generated successfully"],
         ["ResourcesUpToDate", "True", "ApplicationSetUpToDate", "All applications have been generated successfully"],
         ["RolloutProgressing", "True", "ApplicationSetModified", "ApplicationSet is performing rollout of step 1"],
       ],

@@ -66,6 +66,8 @@ export interface StatusInput {
 
 function sameResources(current: ApplicationSetStatus | undefined, next: ResourcesStatus | undefined): boolean {
   if (next === undefined) return true;
+  const had = current?.resources !== undefined || current?.resourcesCount !== undefined;
+  if (next.count === 0) return !had;
   return jsonEqual(current?.resources ?? [], next.resources) && (current?.resourcesCount ?? 0) === next.count;
 }
 
@@ -80,8 +82,13 @@ export function nextStatus(current: ApplicationSetStatus | undefined, input: Sta
   if (same) return undefined;
   const next: ApplicationSetStatus = { ...current, conditions, health };
   if (input.resources !== undefined) {
-    next.resources = input.resources.resources;
-    next.resourcesCount = input.resources.count;
+    // As Go encodes them (omitempty): no Applications leaves both fields out.
+    delete next.resources;
+    delete next.resourcesCount;
+    if (input.resources.count > 0) {
+      next.resources = input.resources.resources;
+      next.resourcesCount = input.resources.count;
+    }
   }
   return next;
 }

@@ -52,6 +52,8 @@ export class FakeKubeClient implements KubeClient {
   readonly actions: Action[] = [];
   /** Per-verb interceptors; set or replace entries at any time. */
   readonly interceptors: Partial<Record<Verb, Interceptor>> = {};
+  /** The deletionTimestamp a delete of an object with finalizers sets. */
+  deletionTime = "2026-01-01T00:00:00Z";
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private counter = 0;
 
@@ -149,7 +151,13 @@ export class FakeKubeClient implements KubeClient {
       if ((pre.uid !== undefined && pre.uid !== live.metadata?.uid) || (pre.resourceVersion !== undefined && pre.resourceVersion !== live.metadata?.resourceVersion)) {
         throw new KubeApiError({ status: 409, reason: KubeReason.Conflict, message: `precondition failed for ${resource.plural} ${key.name}` });
       }
-      if (!options.dryRun) this.bucket(resource).delete(keyOf(resource, key));
+      if (options.dryRun) return;
+      // As the API server does: an object with finalizers is only marked; it goes once they are removed.
+      if ((live.metadata?.finalizers?.length ?? 0) > 0) {
+        if (live.metadata?.deletionTimestamp == null) this.commit(resource, this.stamp(resource, { ...live, metadata: { ...live.metadata, deletionTimestamp: this.deletionTime } }, live), false);
+        return;
+      }
+      this.bucket(resource).delete(keyOf(resource, key));
     }) as Promise<void>;
   }
 
@@ -190,7 +198,10 @@ export class FakeKubeClient implements KubeClient {
   }
 
   private commit(resource: ResourceDescriptor, obj: KubeObject, dryRun: boolean | undefined): KubeObject {
-    if (!dryRun) this.bucket(resource).set(objectKey(obj), structuredClone(obj));
+    if (dryRun) return obj;
+    // A marked object whose last finalizer is removed is gone.
+    if (obj.metadata?.deletionTimestamp != null && (obj.metadata.finalizers?.length ?? 0) === 0) this.bucket(resource).delete(objectKey(obj));
+    else this.bucket(resource).set(objectKey(obj), structuredClone(obj));
     return obj;
   }
 }

@@ -27,6 +27,8 @@ export interface KubeObjectMeta {
   generation?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  finalizers?: string[];
+  deletionTimestamp?: string | null;
   [field: string]: unknown;
 }
 

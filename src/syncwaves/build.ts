@@ -72,7 +72,7 @@ function hookTarget(obj: KubeObject, phase: SyncPhase, input: BuildInput): KubeO
   const meta = (copy.metadata ??= {});
   const name = hookName(copy, { revision: input.revision, phase, startedAtMs: input.startedAtMs });
   if (name !== undefined) meta.name = name;
-  const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as string[]) : [];
+  const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers) : [];
   if (!finalizers.includes(Finalizer.Hook)) meta.finalizers = [...finalizers, Finalizer.Hook];
   return prepareTarget(copy, input);
 }

@@ -92,7 +92,7 @@ export class SyncExecutor {
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
         const live = await this.deps.client.get<KubeObject>(resource, keyOfObj(obj));
-        const current = Array.isArray(live.metadata?.finalizers) ? (live.metadata.finalizers as string[]) : [];
+        const current = Array.isArray(live.metadata?.finalizers) ? (live.metadata.finalizers) : [];
         const at = current.indexOf(Finalizer.Hook);
         if (at < 0) return;
         await this.deps.client.patch(resource, keyOfObj(obj), {

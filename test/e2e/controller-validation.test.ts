@@ -10,7 +10,7 @@ import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/i
 import { applications, controllerNamespace, eventually, listAppSet, sharedClient, startController, type RunningController } from "./support/controller.js";
 import { waitForConditions } from "./support/controller-wait.js";
 
-const GENERATED = ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"];
+const GENERATED = ["ParametersGenerated", "True", "ParametersGenerated", "All parameters have been generated successfully"];
 
 let client: KubeApiClient;
 let ns = "";
@@ -124,7 +124,7 @@ describe("validation of generated Applications", () => {
     const foreign = [{ apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: cm.metadata?.uid, controller: true }];
     await client.create(resources.Applications, existing("taken", foreign));
     await client.create(resources.ApplicationSets, appSet("adopt", [{ app: "adopt-me", destination: IN_CLUSTER }, { app: "taken", destination: IN_CLUSTER }]));
-    const message = `Object ${ns}/taken is already owned by another ConfigMap controller owner`;
+    const message = `error while wrapping using MutateFn: Object ${ns}/taken is already owned by another ConfigMap controller owner`;
     await waitForConditions(client, ns, "adopt", [["ErrorOccurred", "True", "UpdateApplicationError", message], GENERATED, ["ResourcesUpToDate", "False", "ErrorOccurred", message]]);
     const apps = await applications(client, ns);
     expect(apps.get("adopt-me")?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "ApplicationSet", name: "adopt", controller: true })]);

@@ -134,7 +134,7 @@ describe("the ApplicationSet controller", () => {
       const msg = "application references project b-proj which does not exist";
       await waitForConditions(client, ns, "web", [
         ["ErrorOccurred", "True", "ApplicationValidationError", msg],
-        ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
+        ["ParametersGenerated", "True", "ParametersGenerated", "All parameters have been generated successfully"],
         ["ResourcesUpToDate", "False", "ErrorOccurred", msg],
       ]);
       expect(await appNames(client, ns)).toEqual(["a"]);

@@ -73,7 +73,7 @@ async function waitTcp(name: string, port: number, proc: Managed, dataDir: strin
 }
 
 /** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`. */
-async function createSettings(client: KubeClient, namespace: string): Promise<void> {
+export async function createSettings(client: KubeClient, namespace: string): Promise<void> {
   const labels = { "app.kubernetes.io/part-of": "argocd" };
   const cm = (name: string, data: Record<string, string> = {}) => ({ metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } }, data });
   // An installation ID of its own: objects another instance deployed are not this one's.
@@ -86,12 +86,59 @@ async function createSettings(client: KubeClient, namespace: string): Promise<vo
   });
 }
 
+/** A Redis and a repo-server, started by {@link startRepoServer}. */
+export interface RepoServer {
+  /** `127.0.0.1:<port>` of the repo-server (plaintext gRPC). */
+  readonly address: string;
+  /** `127.0.0.1:<port>` of the Redis. */
+  readonly redis: string;
+  /** The environment Argo CD's programs run with (fake in-cluster, askpass socket, HOME, PATH). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The environment of Argo CD's programs logging into `dataDir`. */
+function argoEnv(dataDir: string, kubeconfigPath: string): Record<string, string> {
+  const tmp = join(dataDir, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  return {
+    ARGOCD_FAKE_IN_CLUSTER: "true",
+    // The fake in-cluster destination reads the default kubeconfig.
+    KUBECONFIG: kubeconfigPath,
+    ARGOCD_GPG_ENABLED: "false",
+    TMPDIR: tmp,
+    // One askpass socket per repo-server (the default is a fixed path under /tmp).
+    ARGOCD_ASK_PASS_SOCK: join(dataDir, "askpass.sock"),
+    HOME: dataDir,
+    PATH: `${join(argocdHome(), "bin")}:${process.env["PATH"] ?? ""}`,
+  };
+}
+
+/** `env K=V ... <argocd> ARGS` running the Argo CD program `program` (for {@link startProcess}). */
+export function argoCommand(program: string, env: Readonly<Record<string, string>>, args: readonly string[]): string[] {
+  return [...Object.entries({ ...env, ARGOCD_BINARY_NAME: program }).map(([k, v]) => `${k}=${v}`), join(argocdHome(), "bin", "argocd"), ...args];
+}
+
+/** Starts a Redis and a repo-server logging into `dataDir`; their processes are pushed onto `procs`. */
+export async function startRepoServer(dataDir: string, kubeconfigPath: string, procs: Managed[]): Promise<RepoServer> {
+  const [redisPort, repoPort, repoMetrics] = await Promise.all([freePort(), freePort(), freePort()]);
+  const redis = startProcess("redis", redisPath(), ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], dataDir);
+  procs.push(redis);
+  await waitTcp("redis", redisPort, redis, dataDir);
+  const env = argoEnv(dataDir, kubeconfigPath);
+  const repo = startProcess("repo-server", "env", argoCommand("argocd-repo-server", env, [
+    "--address", "127.0.0.1", "--port", String(repoPort), "--metrics-address", "127.0.0.1", "--metrics-port", String(repoMetrics),
+    "--redis", `127.0.0.1:${redisPort}`, "--disable-tls", "--client-ca-path=", "--loglevel", "info",
+  ]), dataDir);
+  procs.push(repo);
+  await waitTcp("repo-server", repoPort, repo, dataDir);
+  return { address: `127.0.0.1:${repoPort}`, redis: `127.0.0.1:${redisPort}`, env };
+}
+
 /**
  * Starts Redis, the repo-server and the application controller for `namespace` (which must exist,
  * with its AppProjects); resolves once the application controller serves its health endpoint.
  */
 export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Promise<ArgoCd> {
-  const bin = join(argocdHome(), "bin", "argocd");
   const dataDir = mkdtempSync(join(tmpdir(), "appset-argocd-"));
   startWatchdog(process.pid, dataDir);
   const procs: Managed[] = [];
@@ -102,36 +149,13 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
   };
   try {
     await createSettings(client, opts.namespace);
-    const [redisPort, repoPort, repoMetrics, ctrlMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    const redis = startProcess("redis", redisPath(), ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], dataDir);
-    procs.push(redis);
-    await waitTcp("redis", redisPort, redis, dataDir);
-    const tmp = join(dataDir, "tmp");
-    mkdirSync(tmp);
-    const env = {
-      ARGOCD_FAKE_IN_CLUSTER: "true",
-      // The fake in-cluster destination reads the default kubeconfig.
-      KUBECONFIG: opts.kubeconfigPath,
-      ARGOCD_GPG_ENABLED: "false",
-      TMPDIR: tmp,
-      // One askpass socket per repo-server (the default is a fixed path under /tmp).
-      ARGOCD_ASK_PASS_SOCK: join(dataDir, "askpass.sock"),
-      HOME: dataDir,
-      PATH: `${join(argocdHome(), "bin")}:${process.env["PATH"] ?? ""}`,
-    };
-    const repo = startProcess("repo-server", "env", [
-      ...Object.entries({ ...env, ARGOCD_BINARY_NAME: "argocd-repo-server" }).map(([k, v]) => `${k}=${v}`),
-      bin, "--address", "127.0.0.1", "--port", String(repoPort), "--metrics-address", "127.0.0.1", "--metrics-port", String(repoMetrics),
-      "--redis", `127.0.0.1:${redisPort}`, "--disable-tls", "--client-ca-path=", "--loglevel", "info",
-    ], dataDir);
-    procs.push(repo);
-    await waitTcp("repo-server", repoPort, repo, dataDir);
-    const ctrl = startProcess("application-controller", "env", [
-      ...Object.entries({ ...env, ARGOCD_BINARY_NAME: "argocd-application-controller" }).map(([k, v]) => `${k}=${v}`),
-      bin, "--kubeconfig", opts.kubeconfigPath, "--namespace", opts.namespace,
-      "--repo-server", `127.0.0.1:${repoPort}`, "--repo-server-plaintext", "--redis", `127.0.0.1:${redisPort}`,
+    const repo = await startRepoServer(dataDir, opts.kubeconfigPath, procs);
+    const ctrlMetrics = await freePort();
+    const ctrl = startProcess("application-controller", "env", argoCommand("argocd-application-controller", repo.env, [
+      "--kubeconfig", opts.kubeconfigPath, "--namespace", opts.namespace,
+      "--repo-server", repo.address, "--repo-server-plaintext", "--redis", repo.redis,
       "--metrics-port", String(ctrlMetrics), "--loglevel", "info", ...(opts.controllerFlags ?? []),
-    ], dataDir);
+    ]), dataDir);
     procs.push(ctrl);
     await waitFor(`application controller healthy (log: ${join(dataDir, "application-controller.log")})`, async () => {
       if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, "application-controller.log")}`);

@@ -12,7 +12,7 @@ const OK = "All applications have been generated successfully";
 /** The conditions of a successful pass, as `[type, status, reason, message]` rows. */
 export const SUCCESS: readonly (readonly string[])[] = [
   ["ErrorOccurred", "False", "ApplicationSetUpToDate", OK],
-  ["ParametersGenerated", "True", "ParametersGenerated", "Successfully generated parameters for all Applications"],
+  ["ParametersGenerated", "True", "ParametersGenerated", "All parameters have been generated successfully"],
   ["ResourcesUpToDate", "True", "ApplicationSetUpToDate", OK],
 ];
 
