@@ -1,7 +1,8 @@
 /**
  * Kubernetes Events on the ApplicationSet (spec §4.14): all Normal, reported by
  * `applicationset-controller`. Recording is best effort: a failure is logged, never returned, so an
- * event can not fail a reconcile. As client-go's event recorder does, a spam filter bounds the events
+ * event can not fail a reconcile. As client-go's event recorder does, events are correlated
+ * (similar ones combined, identical ones counted: event-correlator.ts) and a spam filter bounds them
  * per ApplicationSet: a token bucket of 25 that refills one token every 5 minutes; events beyond it
  * are dropped.
  */
@@ -10,6 +11,7 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { resources, type KubeWriter } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { EventCorrelator } from "./event-correlator.js";
 import type { PlannedEvent } from "./plantypes.js";
 
 /** Where events go. */
@@ -41,33 +43,46 @@ export class SpamFilter {
 /** Records events as core/v1 Event objects through the kube writer. */
 export class KubeEventSink implements EventSink {
   private readonly spam: SpamFilter;
+  private readonly correlator: EventCorrelator;
 
   constructor(private readonly opts: { writer: KubeWriter; clock: Clock; logger: Logger }) {
     this.spam = new SpamFilter(opts.clock);
+    this.correlator = new EventCorrelator(() => opts.clock.now());
   }
 
   async record(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
-    if (!this.spam.allow(appSet.metadata.uid ?? `${appSet.metadata.namespace ?? ""}/${appSet.metadata.name ?? ""}`)) {
+    const meta = appSet.metadata;
+    const involved = { apiVersion: GROUP_VERSION, kind: Kind.ApplicationSet, name: meta.name ?? "", namespace: meta.namespace ?? "", uid: meta.uid ?? "" };
+    const c = this.correlator.correlate({ involved, type: "Normal", reason: event.reason, message: event.message, source: CONTROLLER_COMPONENT });
+    if (!this.spam.allow(meta.uid ?? `${involved.namespace}/${involved.name}`)) {
       this.opts.logger.debug({ reason: event.reason, message: event.message }, "event dropped by the spam filter");
       return;
     }
     const now = rfc3339(this.opts.clock.now());
-    const meta = appSet.metadata;
     const body = {
       apiVersion: "v1",
       kind: "Event",
-      metadata: { generateName: `${meta.name ?? ""}.`, namespace: meta.namespace },
-      involvedObject: { apiVersion: GROUP_VERSION, kind: Kind.ApplicationSet, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion },
+      metadata: { name: c.name, namespace: meta.namespace },
+      involvedObject: { ...involved, resourceVersion: meta.resourceVersion },
       reason: event.reason,
-      message: event.message,
+      message: c.message,
       type: "Normal",
       source: { component: CONTROLLER_COMPONENT },
       reportingComponent: CONTROLLER_COMPONENT,
-      firstTimestamp: now,
+      firstTimestamp: rfc3339(c.firstTimestampMs),
       lastTimestamp: now,
-      count: 1,
+      count: c.count,
     };
     try {
+      if (c.kind === "patch") {
+        try {
+          await this.opts.writer.patch(resources.Events, { namespace: meta.namespace, name: c.name }, { type: "merge", body: { count: c.count, lastTimestamp: now, message: c.message } });
+          return;
+        } catch (err) {
+          // Gone meanwhile (expired, deleted): record it anew, as client-go does.
+          if ((err as { reason?: string }).reason !== "NotFound") throw err;
+        }
+      }
       await this.opts.writer.create(resources.Events, body);
     } catch (err) {
       this.opts.logger.warn({ reason: event.reason, error: errorMessage(err) }, "failed to record event");

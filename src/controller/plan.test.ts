@@ -140,6 +140,19 @@ const rows: Row[] = [
     },
   },
   {
+    name: "reports an empty project as missing (it is not `default` to the ApplicationSet controller)",
+    snap: snapshot({ appSet: owner, generation: generated([rendered("a", { spec: { project: "" } })]) }),
+    want: {
+      creates: [],
+      conditions: [
+        ["ErrorOccurred", "True", "ApplicationValidationError", "application references project  which does not exist"],
+        ["ParametersGenerated", "True", "ParametersGenerated", params],
+        ["ResourcesUpToDate", "False", "ErrorOccurred", "application references project  which does not exist"],
+      ],
+      requeueAfterMs: MIN3,
+    },
+  },
+  {
     name: "excludes every Application with a duplicate name and names the last failure with the count of the others",
     snap: snapshot({ appSet: owner, generation: generated([rendered("d"), rendered("d"), rendered("z", { spec: { project: "nope" } })]) }),
     want: {

@@ -4,7 +4,7 @@
  * in the controller namespace, a destination that does not resolve. Pure: projects and clusters come
  * from the snapshot. Invalid Applications are neither created, updated nor deleted.
  */
-import { andMoreSuffix, ApplicationDefaults, type ApplicationSet } from "../api/index.js";
+import { andMoreSuffix, type ApplicationSet } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { resolveDestination, type KnownCluster } from "./destination.js";
 import { ValidationMessage } from "./messages.js";
@@ -33,7 +33,8 @@ function appSetName(appSet: ApplicationSet): string {
 function checkOne(app: RenderedApplication, projects: ReadonlySet<string>, known: readonly KnownCluster[]): string | undefined {
   const spec = (app.spec ?? {}) as RenderedSpec;
   const project = typeof spec.project === "string" ? spec.project : "";
-  if (!projects.has(project === "" ? ApplicationDefaults.project : project)) return ValidationMessage.missingProject(project);
+  // Looked up by the name as written: an empty project is not `default` here (Argo CD reports it missing).
+  if (!projects.has(project)) return ValidationMessage.missingProject(project);
   const dest = resolveDestination(spec.destination, known);
   return dest.ok ? undefined : ValidationMessage.invalidDestination(dest.error);
 }

@@ -51,6 +51,13 @@ describe("the Cluster generator", () => {
       ],
     },
     {
+      name: "Argo CD's and kubectl's own annotations are no parameters; goTemplate keeps the annotations key",
+      secrets: [clusterSecret("state", "https://state.example.com", { labels: { env: "qa" }, annotations: { "argocd.argoproj.io/refresh": "t", "kubectl.kubernetes.io/last-applied-configuration": "{}" } })],
+      spec: { selector: { matchLabels: { env: "qa" } } },
+      goTemplate: true,
+      want: [expect.objectContaining({ metadata: { annotations: {}, labels: { "argocd.argoproj.io/secret-type": "cluster", env: "qa" } } })],
+    },
+    {
       name: "a selector filters Secrets and excludes the implicit local cluster",
       secrets: [staging, prod],
       spec: { selector: { matchLabels: { env: "prod" } } },

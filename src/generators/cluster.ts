@@ -10,12 +10,28 @@ import { appendValues, normalize } from "./params.js";
 import { compileSelector, isEmptySelector } from "./selector.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
 
+/**
+ * Annotations of a cluster Secret that are not parameters: Argo CD's and kubectl's own state on the
+ * Secret, and one-shot triggers, which copied into an Application would loop or leak the Secret.
+ */
+const EXCLUDED_ANNOTATIONS: ReadonlySet<string> = new Set([
+  "argocd.argoproj.io/refresh",
+  "argocd.argoproj.io/refresh-timestamp",
+  "argocd.argoproj.io/hydrate",
+  "argocd.argoproj.io/hydrate-timestamp",
+  "argocd.argoproj.io/tracking-id",
+  "argocd.argoproj.io/installation-id",
+  "kubectl.kubernetes.io/last-applied-configuration",
+]);
+
 function metadataParams(secret: Secret, goTemplate: boolean): ParamSet {
   const labels = secret.metadata.labels ?? {};
-  const annotations = secret.metadata.annotations ?? {};
+  const all = secret.metadata.annotations ?? {};
+  const annotations = Object.fromEntries(Object.entries(all).filter(([k]) => !EXCLUDED_ANNOTATIONS.has(k)));
   if (goTemplate) {
     const meta: Record<string, unknown> = {};
-    if (Object.keys(annotations).length > 0) meta["annotations"] = { ...annotations };
+    // The key is there whenever the Secret has annotations, even if none is a parameter.
+    if (Object.keys(all).length > 0) meta["annotations"] = annotations;
     if (Object.keys(labels).length > 0) meta["labels"] = { ...labels };
     return { metadata: meta };
   }

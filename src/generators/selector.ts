@@ -50,7 +50,7 @@ function requirement(key: string, operator: string, values: readonly string[], o
   switch (operator) {
     case "In":
     case "NotIn":
-      if (values.length === 0) throw new Error("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
+      if (values.length === 0) throw new Error("values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty");
       return operator === "In" ? (l) => l[key] !== undefined && set.has(l[key]) : (l) => l[key] === undefined || !set.has(l[key]);
     case "Exists":
     case "DoesNotExist":

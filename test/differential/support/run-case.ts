@@ -50,6 +50,8 @@ export function descriptorOf(o: { apiVersion?: unknown; kind?: unknown }): Resou
 /** How long a side may take to settle after a step, and how long it must stay unchanged to count as settled. */
 const SETTLE_TIMEOUT_MS = 60_000;
 const QUIET_MS = 2_500;
+/** How long a side must stay unchanged to count as settled while an ApplicationSet has no status yet (Argo CD writes none after a panic). */
+const QUIET_WITHOUT_STATUS_MS = 10_000;
 const POLL_MS = 250;
 
 /** Creates `o` in `ns`, or replaces it when it exists (cluster-scoped objects once for both sides). */
@@ -109,7 +111,7 @@ async function settle(client: KubeClient, ns: string): Promise<{ o: Observation;
     if (text !== last) {
       last = text;
       since = performance.now();
-    } else if (r.settledShape && performance.now() - since >= QUIET_MS) {
+    } else if (performance.now() - since >= (r.settledShape ? QUIET_MS : QUIET_WITHOUT_STATUS_MS)) {
       return { o: cur, settled: true };
     }
     if (performance.now() > deadline) return { o: cur, settled: false };
@@ -128,26 +130,38 @@ async function refreshAll(client: KubeClient, ns: string): Promise<void> {
 /** The application controller's part: completes operations, records the refresh, reports sync and health. */
 async function actAsAppController(client: KubeClient, ns: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
   const list = await client.list(resources.Applications, { namespace: ns });
-  const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   for (const item of list.items) {
-    const app = item as KubeObject & { operation?: Record<string, unknown>; status?: Record<string, unknown>; spec?: { source?: { targetRevision?: string } } };
-    const name = app.metadata?.name ?? "";
+    const name = item.metadata?.name ?? "";
     if (s.apps !== "*" && !s.apps.includes(name)) continue;
-    if (s.finalize && app.metadata?.deletionTimestamp !== undefined) {
-      await client.patch(resources.Applications, { namespace: ns, name }, { type: "merge", body: { metadata: { finalizers: null } } });
-      continue;
+    // The ApplicationSet controller may write the Application meanwhile: read again and retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await actOnApplication(client, ns, name, s);
+        break;
+      } catch (err) {
+        if ((err as { reason?: string }).reason !== "Conflict" || attempt >= 10) throw err;
+      }
     }
-    const status: Record<string, unknown> = { ...app.status, reconciledAt: now };
-    if (app.operation !== undefined) {
-      status["operationState"] = { operation: app.operation, phase: "Succeeded", message: "successfully synced (all tasks run)", startedAt: now, finishedAt: now };
-    }
-    if (s.sync !== undefined) status["sync"] = { status: s.sync };
-    if (s.health !== undefined) status["health"] = { status: s.health };
-    const annotations = { ...app.metadata?.annotations };
-    delete annotations["argocd.argoproj.io/refresh"];
-    const { operation: _op, ...rest } = app;
-    await client.update(resources.Applications, { ...rest, metadata: { ...app.metadata, annotations }, status });
   }
+}
+
+async function actOnApplication(client: KubeClient, ns: string, name: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const app = await client.get<KubeObject & { operation?: Record<string, unknown>; status?: Record<string, unknown> }>(resources.Applications, { namespace: ns, name });
+  if (s.finalize && app.metadata?.deletionTimestamp != null) {
+    await client.patch(resources.Applications, { namespace: ns, name }, { type: "json", ops: [{ op: "test", path: "/metadata/resourceVersion", value: app.metadata.resourceVersion }, { op: "remove", path: "/metadata/finalizers" }] });
+    return;
+  }
+  const status: Record<string, unknown> = { ...app.status, reconciledAt: now };
+  if (app.operation !== undefined) {
+    status["operationState"] = { operation: app.operation, phase: "Succeeded", message: "successfully synced (all tasks run)", startedAt: now, finishedAt: now };
+  }
+  if (s.sync !== undefined) status["sync"] = { status: s.sync };
+  if (s.health !== undefined) status["health"] = { status: s.health };
+  const annotations = { ...app.metadata?.annotations };
+  delete annotations["argocd.argoproj.io/refresh"];
+  const { operation: _op, ...rest } = app;
+  await client.update(resources.Applications, { ...rest, metadata: { ...app.metadata, annotations }, status });
 }
 
 /** Runs one step on one side. */
@@ -155,9 +169,9 @@ async function runStep(client: KubeClient, ns: string, step: Step, repos: Readon
   if ("apply" in step) {
     for (const o of step.apply) await applyObject(client, ns, o);
   } else if ("patch" in step) {
-    await client.patch(KINDS[step.patch.kind] ?? descriptorOf({ kind: step.patch.kind }), { namespace: ns, name: step.patch.name }, { type: "merge", body: step.patch.merge });
+    await client.patch(descriptorOf(step.patch), { namespace: ns, name: step.patch.name }, { type: "merge", body: step.patch.merge });
   } else if ("delete" in step) {
-    await client.delete(KINDS[step.delete.kind] ?? descriptorOf({ kind: step.delete.kind }), { namespace: ns, name: step.delete.name }, step.delete.propagation ? { propagationPolicy: step.delete.propagation } : {});
+    await client.delete(descriptorOf(step.delete), { namespace: ns, name: step.delete.name }, step.delete.propagation ? { propagationPolicy: step.delete.propagation } : {});
   } else if ("commit" in step) {
     void repos; // committed once for both sides by the caller
     await refreshAll(client, ns);
