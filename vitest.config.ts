@@ -30,6 +30,8 @@ export default defineConfig({
           include: ["test/argocd/**/*.test.ts", "test/differential/**/*.test.ts"],
           globalSetup: ["test/argocd/global-setup.ts"],
           testTimeout: 180_000,
+          // The differential cases run two at a time (it.concurrent); the other files run one by one.
+          maxConcurrency: 2,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

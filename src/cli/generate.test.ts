@@ -67,7 +67,7 @@ describe("appset generate", () => {
     const res = await run("-f", write("appset.yaml", appSet), "--git-cache", temp.make());
     expect(res.code).toBe(1);
     expect(res.out).toBe("");
-    expect(res.err).toMatch(/^appset generate: error generating params from git: error retrieving Git Directories: git ls-remote: /);
+    expect(res.err).toMatch(/^appset generate: error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /);
   });
 
   it.each([
@@ -90,6 +90,15 @@ describe("appset generate", () => {
     const res = await runIn(dirname(repo), "-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
     expect(res.err).toBe("");
     expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["one", "two"]);
+  });
+
+  it("reads an omitted Git revision as HEAD, as Argo CD's CLI does (also inside a matrix)", async () => {
+    const repo = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n" });
+    const appSet = appSetYaml([{ matrix: { generators: [{ list: { elements: [{ env: "dev" }] } }, { git: { repoURL: repo, directories: [{ path: "apps/*" }] } }] } }]);
+    appSet.spec.template.metadata.name = "{{ .env }}-{{ .path.basename }}";
+    const res = await run("-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
+    expect(res.err).toBe("");
+    expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["dev-one"]);
   });
 
   it("exits 1 when a template fails to render", async () => {

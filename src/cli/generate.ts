@@ -100,12 +100,27 @@ function parseFlags(args: readonly string[]) {
 
 type Flags = ReturnType<typeof parseFlags>;
 
+/**
+ * The file as Argo CD's CLI reads it into Go structs: a Git generator's `revision` is a plain
+ * string there, so an omitted one is "" (which resolves to HEAD), not an error. (On a cluster the
+ * CRD requires it.) Matrix and merge children are walked too.
+ */
+export function withGoZeroRevisions(o: unknown): unknown {
+  if (Array.isArray(o)) return o.map(withGoZeroRevisions);
+  if (!isRecord(o)) return o;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    out[k] = k === "git" && isRecord(v) && v["revision"] === undefined ? { ...(withGoZeroRevisions(v) as Record<string, unknown>), revision: "" } : withGoZeroRevisions(v);
+  }
+  return out;
+}
+
 async function loadAppSets(flags: Flags, io: GenerateIO): Promise<ApplicationSet[]> {
   if (flags.file === undefined) throw new UsageError("-f FILE is required");
   const objects = parseObjects(await readText(flags.file, io)).filter((o) => o.kind === undefined || o.kind === "ApplicationSet");
   if (objects.length === 0) throw new Error(`${flags.file}: no ApplicationSet found`);
   return objects.map((o) => {
-    const res = parseApplicationSet(o);
+    const res = parseApplicationSet(withGoZeroRevisions(o));
     if (!res.ok) throw res.error;
     return res.value;
   });

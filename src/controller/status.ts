@@ -82,12 +82,13 @@ export function nextStatus(current: ApplicationSetStatus | undefined, input: Sta
   if (same) return undefined;
   const next: ApplicationSetStatus = { ...current, conditions, health };
   if (input.resources !== undefined) {
-    // As Go encodes them (omitempty): no Applications leaves both fields out.
-    delete next.resources;
-    delete next.resourcesCount;
+    // As Go encodes them (omitempty): no Applications leaves both fields out. The status is written
+    // as a merge patch, so fields to remove are sent as null.
     if (input.resources.count > 0) {
       next.resources = input.resources.resources;
       next.resourcesCount = input.resources.count;
+    } else {
+      Object.assign(next, { resources: null, resourcesCount: null });
     }
   }
   return next;

@@ -61,6 +61,7 @@ export const GeneratorWrap = {
   MergeByKey: "error getting param sets by merge key",
   Values: "failed to replace templated string",
   PluginParams: "error listing params",
+  PluginClient: "error getting plugin from generator",
 } as const;
 
 /** `"found duplicate key %s with different value, a: %s ,b: %s"`. */

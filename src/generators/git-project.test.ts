@@ -115,7 +115,7 @@ describe("project-scoped repository credentials in the Git generator", () => {
     else
       await expect(run).rejects.toMatchObject({
         reason: "ApplicationGenerationFromParamsError",
-        message: expect.stringMatching(/^error generating params from git: error retrieving Git Directories: git ls-remote: /),
+        message: expect.stringMatching(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /),
       });
   });
 

@@ -146,7 +146,7 @@ describe("the Git generator's revision, requeue and failures", () => {
   it("fails with a typed error when the repository is unreachable, never with an empty list", async () => {
     await expect(gen({ repoURL: `${repo}-missing`, directories: [{ path: "*" }] })).rejects.toMatchObject({
       reason: "ApplicationGenerationFromParamsError",
-      message: expect.stringMatching(/^error generating params from git: error retrieving Git Directories: git ls-remote: /),
+      message: expect.stringMatching(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /),
     });
   });
 

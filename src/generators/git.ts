@@ -11,6 +11,8 @@ import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.j
 import { errorMessage } from "../errors.js";
 import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type RepoAccess, type TreeEntry } from "../git/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
+import { revisionError } from "./git-wording.js";
+import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
 
@@ -60,7 +62,12 @@ interface Repo {
 }
 
 async function readTree({ git, access }: Repo, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
-  const commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, access);
+  let commit;
+  try {
+    commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, access);
+  } catch (err) {
+    throw new Error(revisionError(err, spec.revision), { cause: err });
+  }
   return { commit, entries: await git.listTree(spec.repoURL, commit, ctx.signal, access) };
 }
 
@@ -69,7 +76,7 @@ async function directoryParams(repo: Repo, spec: GitGenerator, mode: TemplateMod
   try {
     tree = await readTree(repo, spec, ctx);
   } catch (err) {
-    throw wrapError("error retrieving Git Directories", err);
+    throw wrapError("error getting directories from git", wrapError("error retrieving Git Directories", err));
   }
   const rules = compileRules(spec.directories ?? [], compilePathMatch, ctx);
   const prefix = spec.pathParamPrefix ?? "";
@@ -107,17 +114,21 @@ async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext
   return { commit: tree.commit, files };
 }
 
-/** Parses a file as one object (empty → {}) or a list of objects (§2.3). */
+/** Parses a file as one object (empty → {}) or a list of objects (§2.3; a null item is an empty object, as in Go). */
 export function parseParamFile(text: string): Record<string, unknown>[] {
   const docs = parseAllDocuments(text, { version: "1.1" });
   const first = Array.isArray(docs) ? docs[0] : docs;
   if (first === undefined) return [{}];
-  if (first.errors.length > 0) throw new Error(first.errors[0]!.message);
+  if (first.errors.length > 0) throw new Error(yamlSyntaxError(first.errors[0]));
   const value: unknown = first.toJS({ maxAliasCount: 1000 });
   if (value === null || value === undefined) return [{}];
   if (isRecord(value)) return [value];
-  if (Array.isArray(value) && value.every(isRecord)) return value;
-  throw new Error("error unmarshaling JSON: cannot unmarshal into an object or a list of objects");
+  if (!Array.isArray(value)) throw new Error(notObjectsError(value));
+  return value.map((item: unknown, i) => {
+    if (item === null) return {};
+    if (!isRecord(item)) throw new Error(notObjectsError(item, i));
+    return item;
+  });
 }
 
 function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerator, mode: TemplateMode): ParamSet {

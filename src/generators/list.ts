@@ -5,7 +5,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { isRecord, type ListGenerator } from "../api/index.js";
-import { errorMessage } from "../errors.js";
+import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { GeneratorError } from "./errors.js";
 import { cloneJson } from "./params.js";
 import { templateMode, type Generator, type ParamSet } from "./types.js";
@@ -33,13 +33,16 @@ function elementsFromYaml(text: string): ParamSet[] {
   try {
     doc = parseYaml(text);
   } catch (err) {
-    throw new GeneratorError(`error unmarshling decoded ElementsYaml ${errorMessage(err)}`);
+    throw new GeneratorError(`error unmarshling decoded ElementsYaml ${yamlSyntaxError(err)}`);
   }
   if (doc === null || doc === undefined) return [];
-  if (!Array.isArray(doc) || !doc.every(isRecord)) {
-    throw new GeneratorError("error unmarshling decoded ElementsYaml error unmarshaling JSON: expected a list of objects");
-  }
-  return doc;
+  // Decoded into Go's []map[string]interface{}: its errors, in its words.
+  if (!Array.isArray(doc)) throw new GeneratorError(`error unmarshling decoded ElementsYaml ${notObjectsError(doc)}`);
+  return doc.map((item: unknown, i) => {
+    if (item === null) return {};
+    if (!isRecord(item)) throw new GeneratorError(`error unmarshling decoded ElementsYaml ${notObjectsError(item, i)}`);
+    return item;
+  });
 }
 
 function listParams(spec: ListGenerator, goTemplate: boolean): ParamSet[] {

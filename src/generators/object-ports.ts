@@ -80,7 +80,7 @@ export function portsFromObjects(objects: readonly KubeObject[], namespace: stri
         return Promise.resolve(isRecord(cm["data"]) ? (cm["data"] as Record<string, string>) : {});
       },
     },
-    secrets: { getSecret: (name) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
+    secrets: { namespace, getSecret: (name) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
     ...(objects.some(isAppProject) ? { projects: projectsFrom(local) } : {}),
     resources: {
       list: (r, select) => {
@@ -137,7 +137,7 @@ export function portsFromKubeReader(reader: KubeReader, namespace: string): Obje
         return isRecord(cm["data"]) ? (cm["data"] as Record<string, string>) : {};
       },
     },
-    secrets: { getSecret: (name) => getOrUndefined(reader, CORE_SECRET, { namespace, name }, toSecret) },
+    secrets: { namespace, getSecret: (name) => getOrUndefined(reader, CORE_SECRET, { namespace, name }, toSecret) },
     projects: { getAppProject: (name) => getOrUndefined(reader, APP_PROJECT, { namespace, name }, toAppProject) },
     resources: {
       list: async (r, select) => {

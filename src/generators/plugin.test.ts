@@ -75,12 +75,13 @@ describe("the Plugin generator against a real HTTP server", () => {
   it.each([
     // name; server reply; ConfigMap; expected error
     { name: "an empty body means no parameters", reply: { status: 200, body: "" }, cm: {}, want: [] },
-    { name: "a non-2xx reply carries the JSON message", reply: { status: 500, body: '{"message":"boom"}' }, cm: {}, error: "error listing params: error get api 'my-plugin': API error with status code 500: boom" },
+    { name: "a non-2xx reply carries the JSON message", reply: { status: 500, body: '{"message":"boom"}' }, cm: {}, error: "error listing params: error get api 'test': API error with status code 500: boom" },
     { name: "a non-2xx reply without JSON carries the raw body", reply: { status: 403, body: "denied" }, cm: {}, error: "API error with status code 403: denied" },
-    { name: "a missing baseUrl is refused", reply: { status: 200, body: "" }, cm: { baseUrl: "" }, error: "baseUrl not found in ConfigMap" },
-    { name: "a missing token is refused", reply: { status: 200, body: "" }, cm: { token: "" }, error: "token not found in ConfigMap" },
-    { name: "a token not referencing a secret is refused", reply: { status: 200, body: "" }, cm: { token: "plain" }, error: "token is empty, or does not reference a secret key starting with '$': plain" },
-    { name: "a bad requestTimeout is refused", reply: { status: 200, body: "" }, cm: { requestTimeout: "soon" }, error: "error set requestTimeout : " },
+    { name: "a missing baseUrl is refused", reply: { status: 200, body: "" }, cm: { baseUrl: "" }, error: "error getting plugin from generator: error fetching ConfigMap: baseUrl not found in ConfigMap" },
+    { name: "a missing token is refused", reply: { status: 200, body: "" }, cm: { token: "" }, error: "error getting plugin from generator: error fetching ConfigMap: token not found in ConfigMap" },
+    { name: "a token not referencing a secret is refused", reply: { status: 200, body: "" }, cm: { token: "plain" }, error: "error getting plugin from generator: error fetching Secret token: token is empty, or does not reference a secret key starting with '$': plain" },
+    { name: "a token in a Secret that does not exist is refused", reply: { status: 200, body: "" }, cm: { token: "$nope:key" }, error: 'error getting plugin from generator: error fetching Secret token: error fetching secret /nope: Secret "nope" not found' },
+    { name: "a bad requestTimeout is refused", reply: { status: 200, body: "" }, cm: { requestTimeout: "soon" }, error: "error getting plugin from generator: error set requestTimeout : " },
   ])("$name", async (row) => {
     reply = row.reply;
     const run = pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl, token: "$plugin.token", ...(row.cm as Record<string, string>) })));
@@ -95,7 +96,7 @@ describe("the Plugin generator against a real HTTP server", () => {
     const run = pluginGenerator.generate(spec, appSet([]), ctx);
     await new Promise((r) => setImmediate(r));
     clock.advance(5_000);
-    await expect(run).rejects.toThrow(/error listing params: error get api 'my-plugin': .*context deadline exceeded/);
+    await expect(run).rejects.toThrow(/error listing params: error get api 'test': .*context deadline exceeded/);
   });
 
   it("asks for a requeue after 30 minutes unless told otherwise", () => {

@@ -38,16 +38,20 @@ export function pluginConfig(data: Readonly<Record<string, string>>): PluginConf
   return { url: baseUrl.endsWith("/") ? `${baseUrl}${path}` : `${baseUrl}/${path}`, tokenRef: token, timeoutMs };
 }
 
-/** Resolves `$key` (Secret argocd-secret) or `$secret:key`; an unknown key leaves the literal. */
+/**
+ * Resolves `$key` (Secret argocd-secret) or `$secret:key`; a Secret that does not exist is an error,
+ * an unknown key leaves the literal (as Argo CD's settings do).
+ */
 async function resolveToken(ref: string, ctx: GeneratorContext): Promise<string> {
   if (!ref.startsWith("$")) {
-    throw new GeneratorError(`token is empty, or does not reference a secret key starting with '$': ${ref}`);
+    throw new Error(`token is empty, or does not reference a secret key starting with '$': ${ref}`);
   }
   const body = ref.slice(1);
   const colon = body.indexOf(":");
   const [name, key] = colon < 0 ? [ARGOCD_SECRET, body] : [body.slice(0, colon), body.slice(colon + 1)];
   const secret = await ctx.ports.secrets?.getSecret(name, ctx.signal);
-  const value = secret === undefined ? undefined : secretValue(secret, key);
+  if (secret === undefined) throw new Error(`error fetching secret ${ctx.ports.secrets?.namespace ?? ""}/${name}: Secret ${JSON.stringify(name)} not found`);
+  const value = secretValue(secret, key);
   if (value === undefined) {
     ctx.logger?.warn({ secret: name, key }, "plugin token key not found; sending the reference as the token");
     return ref;
@@ -101,16 +105,47 @@ function outputParameters(text: string): Record<string, unknown>[] {
   return list;
 }
 
+/** The ConfigMap's data; a missing one is named as controller-runtime's cache names it. */
+async function configMapData(name: string, ctx: GeneratorContext): Promise<Readonly<Record<string, string>>> {
+  if (ctx.ports.configMaps === undefined) throw new Error("no ConfigMap source configured");
+  try {
+    return await ctx.ports.configMaps.getConfigMapData(name, ctx.signal);
+  } catch (err) {
+    if ((err as { reason?: string }).reason === "NotFound") throw new Error(`ConfigMap ${JSON.stringify(name)} not found`, { cause: err });
+    throw err;
+  }
+}
+
+/** The plugin's settings and token, failures worded as Argo CD's `error getting plugin from generator: …`. */
+async function pluginClient(spec: PluginGenerator, ctx: GeneratorContext): Promise<{ cfg: PluginConfig; token: string }> {
+  let data;
+  try {
+    data = await configMapData(spec.configMapRef.name, ctx);
+    if ((data["baseUrl"] ?? "") === "") throw new Error(GeneratorMessage.BaseUrlNotFound);
+    if ((data["token"] ?? "") === "") throw new Error(GeneratorMessage.TokenNotFound);
+  } catch (err) {
+    throw wrapError(GeneratorWrap.PluginClient, wrapError("error fetching ConfigMap", err));
+  }
+  let token;
+  try {
+    token = await resolveToken(data["token"] ?? "", ctx);
+  } catch (err) {
+    throw wrapError(GeneratorWrap.PluginClient, wrapError("error fetching Secret token", err));
+  }
+  try {
+    return { cfg: pluginConfig(data), token };
+  } catch (err) {
+    throw wrapError(GeneratorWrap.PluginClient, err);
+  }
+}
+
 async function callPlugin(spec: PluginGenerator, appSetName: string, ctx: GeneratorContext): Promise<Record<string, unknown>[]> {
-  if (ctx.ports.configMaps === undefined) throw new GeneratorError("error fetching ConfigMap: no ConfigMap source configured");
-  const data = await ctx.ports.configMaps.getConfigMapData(spec.configMapRef.name, ctx.signal);
-  const cfg = pluginConfig(data);
-  const token = await resolveToken(cfg.tokenRef, ctx);
+  const { cfg, token } = await pluginClient(spec, ctx);
   const body = JSON.stringify({ applicationSetName: appSetName, input: { parameters: spec.input?.parameters ?? {} } });
   try {
     return outputParameters(await post(cfg, token, body, ctx));
   } catch (err) {
-    throw wrapError(GeneratorWrap.PluginParams, wrapError(`error get api '${spec.configMapRef.name}'`, err));
+    throw wrapError(GeneratorWrap.PluginParams, wrapError(`error get api '${appSetName}'`, err));
   }
 }
 

@@ -30,6 +30,8 @@ export interface ConfigMapReader {
 
 /** Reads Secrets of the Argo CD namespace. */
 export interface SecretReader {
+  /** The namespace the Secrets are read from (named in error messages). */
+  readonly namespace?: string;
   /** The Secret, or undefined when it does not exist; rejects on other failures. */
   getSecret(name: string, signal?: AbortSignal): Promise<Secret | undefined>;
 }

@@ -4,7 +4,8 @@
  * Application as a strategic merge patch typed as Application: objects merge recursively, lists
  * are replaced except metadata.finalizers (a union), null deletes, and spec.project is kept.
  */
-import { parse as parseYaml, YAMLError } from "yaml";
+import { parse as parseYaml } from "yaml";
+import { goYamlError } from "../api/go-decode.js";
 import { AppSetError } from "../errors.js";
 import { goQuote } from "./go/format.js";
 import { RENDER_ERROR_REASON, TemplateRenderError, type TemplateEngine } from "./engine.js";
@@ -31,26 +32,13 @@ function merge(target: Json | undefined, patch: Json, path: string): Json {
   return out;
 }
 
-/**
- * A parse error as Argo CD's YAML reader frames it (`yaml: line N: …`, JSON's as `yaml: …`); the text
- * after the line is our parser's own (docs/differential.md lists this deviation).
- */
-function yamlErrorText(e: unknown): string {
-  if (e instanceof YAMLError) {
-    const line = e.linePos?.[0].line;
-    const first = (e.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-    return line === undefined ? `yaml: ${first}` : `yaml: line ${String(line)}: ${first}`;
-  }
-  return `yaml: ${e instanceof Error ? e.message : String(e)}`;
-}
-
 /** Applies a rendered templatePatch to an Application. */
 export function applyTemplatePatch(app: Obj, patchText: string): Obj {
   let patch: unknown;
   try {
     patch = patchText.trim().startsWith("{") ? JSON.parse(patchText) : parseYaml(patchText);
   } catch (e) {
-    throw new AppSetError(RENDER_ERROR_REASON, `error while converting template to json ${goQuote(patchText)}: ${yamlErrorText(e)}`);
+    throw new AppSetError(RENDER_ERROR_REASON, `error while converting template to json ${goQuote(patchText)}: ${goYamlError(e)}`);
   }
   if (patch === null || patch === undefined) return app;
   if (!isObject(patch as Json)) throw new AppSetError(RENDER_ERROR_REASON, `invalid templatePatch ${goQuote(patchText)}: patch is not an object`);

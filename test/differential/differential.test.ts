@@ -8,7 +8,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
 import { parse } from "yaml";
 import { KubeApiClient } from "../../src/kube/index.js";
 import { logTail, startRepoServer, type RepoServer } from "../argocd/support/argocd.js";
@@ -62,7 +62,8 @@ afterAll(async () => {
 });
 
 describe("differential: ours against Argo CD's ApplicationSet controller", () => {
-  it.each(cases.map((c) => [c.name, c] as const))("%s", async (name, c) => {
+  // Two cases at a time (one per core): each runs two controllers that mostly wait.
+  it.concurrent.each(cases.map((c) => [c.name, c] as const))("%s", async (name, c) => {
     const started = performance.now();
     const r = await runCase(c, client, { kubeconfigPath: inject("kubeconfigPath"), repoServer, dataDir }, temp);
     const v = verdict(name, differences(compared(c, r.argo) as never, compared(c, r.ours) as never), deviations);
@@ -76,7 +77,7 @@ describe("differential: ours against Argo CD's ApplicationSet controller", () =>
     if (v.kind === "different") problems.push(`differences not documented in test/differential/deviations.yaml:\n${v.unexplained.map(show).join("\n")}`);
     if (problems.length > 0) {
       const logs = ["argo", "ours"].map((s) => logTail(join(dataDir, `${s}-${r.namespaces[s as "argo" | "ours"]}.log`), 15)).join("");
-      expect.fail(`${description(c)}\n${problems.join("\n")}\n${logs}`);
+      throw new Error(`${description(c)}\n${problems.join("\n")}\n${logs}`);
     }
   }, 600_000);
 });

@@ -156,12 +156,44 @@ async function actOnApplication(client: KubeClient, ns: string, name: string, s:
   if (app.operation !== undefined) {
     status["operationState"] = { operation: app.operation, phase: "Succeeded", message: "successfully synced (all tasks run)", startedAt: now, finishedAt: now };
   }
-  if (s.sync !== undefined) status["sync"] = { status: s.sync };
+  if (s.sync !== undefined) status["sync"] = { ...(status["sync"] as object | undefined), status: s.sync };
   if (s.health !== undefined) status["health"] = { status: s.health };
   const annotations = { ...app.metadata?.annotations };
   delete annotations["argocd.argoproj.io/refresh"];
   const { operation: _op, ...rest } = app;
   await client.update(resources.Applications, { ...rest, metadata: { ...app.metadata, annotations }, status });
+}
+
+/** What the application controller records as compared: the Application's source(s) and destination. */
+function comparedTo(spec: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { destination: spec?.["destination"] ?? {} };
+  if (spec?.["source"] !== undefined) out["source"] = spec["source"];
+  if (spec?.["sources"] !== undefined) out["sources"] = spec["sources"];
+  return out;
+}
+
+/**
+ * The application controller's own refreshes, for the progressive-sync cases: an Application whose
+ * spec it has not compared yet, or that asks for a refresh, gets `status.reconciledAt` and
+ * `status.sync.comparedTo` (its health and sync status are the script's to set).
+ */
+async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    const list = await client.list(resources.Applications, { namespace: ns }).catch(() => ({ items: [] as KubeObject[] }));
+    for (const item of list.items) {
+      const app = item as KubeObject & { spec?: Record<string, unknown>; status?: { sync?: { comparedTo?: unknown } } & Record<string, unknown> };
+      const want = comparedTo(app.spec);
+      const refresh = app.metadata?.annotations?.["argocd.argoproj.io/refresh"] !== undefined;
+      if (!refresh && JSON.stringify(app.status?.sync?.comparedTo) === JSON.stringify(want)) continue;
+      if (app.metadata?.deletionTimestamp != null) continue;
+      const annotations = { ...app.metadata?.annotations };
+      delete annotations["argocd.argoproj.io/refresh"];
+      const status = { ...app.status, reconciledAt: new Date().toISOString().replace(/\.\d+Z$/, "Z"), sync: { ...app.status?.sync, comparedTo: want } };
+      // A conflict is retried on the next round.
+      await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
+    }
+    await sleep(200);
+  }
 }
 
 /** Runs one step on one side. */
@@ -248,6 +280,13 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
           seen.set(name, cur);
           if (entry !== undefined) result[side].timeline.push(entry);
         }).catch(() => undefined);
+      }
+    }
+    if (c.flags.includes("--enable-progressive-syncs")) {
+      for (const side of SIDES) {
+        const ac = new AbortController();
+        watches.push(ac);
+        void refreshLoop(client, nss[side], ac.signal);
       }
     }
     const started = await Promise.all(SIDES.map((side) => startController(side, nss[side], c.flags, env)));

@@ -1,5 +1,5 @@
 /**
- * The differential corpus as data: every case file parses, its placeholders name what it declares,
+ * The differential corpus as data (docs/differential.md): every case file parses, its placeholders name what it declares,
  * and the deviations file lists only cases that exist. (Running the corpus is the differential
  * suite's job: `npm run test:differential`.)
  */
