@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeApplicationSpec, sourceEquivalent, specsEquivalent } from "./equivalence.js";
-import { canonicalEqual, goCanonical, type GoStructs } from "./go-json.js";
+import { goStruct, normalizeApplicationSpec, sourceEquivalent, specsEquivalent } from "./equivalence.js";
+import { canonicalEqual, goCanonical, withoutOmitted, type GoStructs } from "./go-json.js";
 import { GO_ROOTS, GO_STRUCTS } from "./go-types.js";
 
 const repo = { repoURL: "https://git.example/repo.git", path: "guestbook", targetRevision: "HEAD" };
@@ -101,7 +101,19 @@ describe("goCanonical", () => {
     for (const fields of Object.values(GO_STRUCTS)) for (const k of Object.values(fields)) visit(k);
     for (const root of Object.values(GO_ROOTS)) named.add(root);
     expect([...named].filter((n) => GO_STRUCTS[n] === undefined)).toEqual([]);
-    expect(GO_STRUCTS[GO_ROOTS.ApplicationSpec]!["revisionHistoryLimit"]).toEqual({ k: "ptr", to: { k: "scalar" } });
-    expect(GO_STRUCTS["v1alpha1.SyncPolicyAutomated"]!["enabled"]).toEqual({ k: "ptr", to: { k: "scalar" } });
+    expect(GO_STRUCTS[GO_ROOTS.ApplicationSpec]!["revisionHistoryLimit"]).toEqual({ k: "ptr", to: { k: "scalar" }, omitempty: true });
+    expect(GO_STRUCTS["v1alpha1.SyncPolicyAutomated"]!["enabled"]).toEqual({ k: "ptr", to: { k: "scalar" }, omitempty: true });
+  });
+});
+
+describe("withoutOmitted (what Go's encoder writes of a decoded spec)", () => {
+  const spec = goStruct(GO_ROOTS.ApplicationSpec);
+  it.each([
+    { name: "an empty omitempty string goes", in: { destination: { server: "s", name: "" } }, want: { destination: { server: "s" } } },
+    { name: "an empty omitempty list goes, an empty struct stays", in: { destination: {}, sources: [] }, want: { destination: {} } },
+    { name: "a non-nil pointer stays however empty", in: { syncPolicy: {}, revisionHistoryLimit: 0 }, want: { syncPolicy: {}, revisionHistoryLimit: 0 } },
+    { name: "a field Go does not know stays", in: { extra: "", source: { repoURL: "", path: "" } }, want: { extra: "", source: { repoURL: "" } } },
+  ])("$name", ({ in: value, want }) => {
+    expect(withoutOmitted(value, spec, GO_STRUCTS)).toEqual(want);
   });
 });

@@ -12,14 +12,15 @@
  * equal in Go exactly when their canonical forms are equal JSON. Pure; inputs are never mutated.
  */
 
-/** How Go holds one JSON value. */
-export type GoKind =
+/** How Go holds one JSON value; `omitempty` marks a struct field the encoder leaves out when empty. */
+export type GoKind = (
   | { readonly k: "scalar" }
   | { readonly k: "raw" }
   | { readonly k: "ptr"; readonly to: GoKind }
   | { readonly k: "struct"; readonly name: string }
   | { readonly k: "slice"; readonly of: GoKind }
-  | { readonly k: "map"; readonly of: GoKind };
+  | { readonly k: "map"; readonly of: GoKind }
+) & { readonly omitempty?: boolean };
 
 /** Struct name to JSON field name to kind. */
 export type GoStructs = Readonly<Record<string, Readonly<Record<string, GoKind>>>>;
@@ -116,4 +117,49 @@ export function canonicalEqual(a: unknown, b: unknown): boolean {
     return ka.length === kb.length && ka.every((k) => canonicalEqual(a[k], b[k]));
   }
   return a === b;
+}
+
+/** Empty as encoding/json's `omitempty` sees it: false, 0, "", nil, an empty list or map (never a struct, nor a non-nil pointer). */
+function emptyForOmit(value: unknown, kind: GoKind): boolean {
+  if (value === undefined || value === null) return true;
+  switch (kind.k) {
+    case "scalar":
+      return value === "" || value === false || value === 0;
+    case "slice":
+      return Array.isArray(value) && value.length === 0;
+    case "map":
+      return isPlainObject(value) && Object.keys(value).length === 0;
+    default:
+      // A non-nil pointer or interface is kept whatever it points at; a struct is never empty.
+      return false;
+  }
+}
+
+/**
+ * `value` without the fields Go's encoder would leave out (`omitempty` fields holding an empty
+ * value), as Argo CD writes what it decoded; everything else, unknown fields included, stays as it
+ * is. A copy; the input is not mutated.
+ */
+export function withoutOmitted(value: unknown, kind: GoKind, structs: GoStructs): unknown {
+  switch (kind.k) {
+    case "ptr":
+      return withoutOmitted(value, kind.to, structs);
+    case "slice":
+      return Array.isArray(value) ? value.map((v) => withoutOmitted(v, kind.of, structs)) : value;
+    case "map":
+      return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutOmitted(v, kind.of, structs)])) : value;
+    case "struct": {
+      if (!isPlainObject(value)) return value;
+      const fields = structs[kind.name] ?? {};
+      const out: Plain = {};
+      for (const [k, v] of Object.entries(value)) {
+        const f = fields[k];
+        if (f === undefined) out[k] = v;
+        else if (!(f.omitempty === true && emptyForOmit(v, f))) out[k] = withoutOmitted(v, f, structs);
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
 }

@@ -1,13 +1,18 @@
 /**
  * The normalised Application spec the controller writes and compares (spec §4.4): Argo CD's
  * normalisation (`normalizeApplicationSpec` in src/api/equivalence.ts) with null values dropped, as
- * the apiserver prunes them. Pure.
+ * the apiserver prunes them, and the empty `omitempty` fields left out, as Argo CD's Go encoder
+ * leaves them out of what it writes (`destination.name: ""` is not written). Pure.
  */
-import { normalizeApplicationSpec } from "../api/equivalence.js";
+import { goStruct, normalizeApplicationSpec } from "../api/equivalence.js";
+import { withoutOmitted } from "../api/go-json.js";
+import { GO_ROOTS, GO_STRUCTS } from "../api/go-types.js";
 import { dropNulls, isObject, type Json, type JsonObject } from "./json.js";
+
+const SPEC = goStruct(GO_ROOTS.ApplicationSpec);
 
 /** The normalised copy of an Application spec. */
 export function normalizeSpec(spec: Json | undefined): JsonObject {
   const clean = dropNulls(isObject(spec) ? spec : {});
-  return normalizeApplicationSpec(clean) as JsonObject;
+  return withoutOmitted(normalizeApplicationSpec(clean), SPEC, GO_STRUCTS) as JsonObject;
 }

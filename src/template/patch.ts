@@ -2,7 +2,8 @@
  * templatePatch (§3.6): the patch text is rendered with the same engine and params, read as JSON
  * when it starts with "{" (after trimming) and as YAML otherwise, then applied to the rendered
  * Application as a strategic merge patch typed as Application: objects merge recursively, lists
- * are replaced except metadata.finalizers (a union), null deletes, and spec.project is kept.
+ * are replaced except metadata.finalizers (merged, in apimachinery's order), null deletes, and
+ * spec.project is kept.
  */
 import { parse as parseYaml } from "yaml";
 import { goYamlError } from "../api/go-decode.js";
@@ -17,10 +18,35 @@ function isObject(v: Json | undefined): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A strategic merge of a list of scalars (patchStrategy "merge"), ordered as apimachinery orders it:
+ * the patch's items in the patch's order, the live-only items in their order, interleaved so that a
+ * live-only item goes before a patch item only when the live list had it first.
+ */
+export function mergePrimitiveList(live: readonly Json[], patch: readonly Json[]): Json[] {
+  const inPatch = (v: Json): boolean => patch.includes(v);
+  const patchItems = [...new Set([...live, ...patch])].filter(inPatch).sort((a, b) => patch.indexOf(a) - patch.indexOf(b));
+  const liveOnly = live.filter((v, i) => !inPatch(v) && live.indexOf(v) === i);
+  const out: Json[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < liveOnly.length || j < patchItems.length) {
+    if (j >= patchItems.length) out.push(liveOnly[i++]!);
+    else if (i >= liveOnly.length) out.push(patchItems[j++]!);
+    else {
+      const li = live.indexOf(liveOnly[i]!);
+      const ri = live.indexOf(patchItems[j]!);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(liveOnly[i++]!);
+      else out.push(patchItems[j++]!);
+    }
+  }
+  return out;
+}
+
 function merge(target: Json | undefined, patch: Json, path: string): Json {
   if (!isObject(patch)) {
     if (path === "metadata.finalizers" && Array.isArray(patch) && Array.isArray(target)) {
-      return [...target, ...patch.filter((f) => !target.includes(f))];
+      return mergePrimitiveList(target, patch);
     }
     return structuredClone(patch);
   }

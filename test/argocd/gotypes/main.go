@@ -59,7 +59,11 @@ func fields(t reflect.Type, out map[string]string, viaPointer bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
+		omitempty := false
+		for _, o := range strings.Split(opts, ",") {
+			omitempty = omitempty || o == "omitempty"
+		}
 		if name == "-" {
 			continue
 		}
@@ -83,6 +87,10 @@ func fields(t reflect.Type, out map[string]string, viaPointer bool) {
 		k := kind(f.Type)
 		if viaPointer && f.Type.Kind() != reflect.Pointer {
 			k = fmt.Sprintf(`{ k: "ptr", to: %s }`, k)
+		}
+		if omitempty {
+			// The encoder leaves the field out when its value is empty (the struct's field, not the kind).
+			k = strings.TrimSuffix(k, " }") + ", omitempty: true }"
 		}
 		out[name] = k
 	}
