@@ -26,6 +26,12 @@ describe("appSetChanged", () => {
 });
 
 describe("appChanged", () => {
+  it("enqueues for a newly compared spec with Progressive Syncs only", () => {
+    const was = live("a", owner, { status: { health: { status: "Healthy" }, sync: { status: "Synced" } } });
+    const now = live("a", owner, { status: { health: { status: "Healthy" }, sync: { status: "Synced", comparedTo: { destination: { namespace: "x" } } } } });
+    expect([appChanged(was, now, true), appChanged(was, now, false)]).toEqual([true, false]);
+  });
+
   const owner = appSet("guestbook");
   const a = live("a", owner, { status: { health: { status: "Healthy" } } });
   it.each([
@@ -33,6 +39,8 @@ describe("appChanged", () => {
     { name: "a health change alone does not without Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: false, want: false },
     { name: "a health change enqueues with Progressive Syncs", next: live("a", owner, { status: { health: { status: "Degraded" } } }), ps: true, want: true },
     { name: "a resourceVersion change alone does not", next: live("a", owner, { metadata: { resourceVersion: "99" }, status: { health: { status: "Healthy" } } }), ps: true, want: false },
+    { name: "a first reconcile enqueues with Progressive Syncs", next: live("a", owner, { status: { health: { status: "Healthy" }, reconciledAt: "2026-01-01T00:00:00Z" } }), ps: true, want: true },
+
     { name: "an annotation with an empty value enqueues", next: live("a", owner, { metadata: { annotations: { note: "" } } }), ps: false, want: true },
   ])("$name", ({ next, ps, want }) => {
     expect(appChanged(a, next, ps)).toBe(want);

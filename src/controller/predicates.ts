@@ -54,16 +54,25 @@ function progressView(app: Application): { health?: string; sync?: string; op?: 
   return { health: st?.health?.status, sync: st?.sync?.status, op: op === undefined ? undefined : { phase: op.phase, startedAt: op.startedAt } };
 }
 
+/**
+ * What the rollout reads changed: health, sync status, the operation's phase or start, and (for the
+ * reconciled-before-progressing gate) the spec its application controller compared, or its first
+ * reconcile. Later refreshes that change nothing else do not count, so a fleet's periodic
+ * refreshes cost no passes.
+ */
 function progressChanged(oldApp: Application, newApp: Application): boolean {
   const o = progressView(oldApp);
   const n = progressView(newApp);
   if (o.health !== n.health || o.sync !== n.sync) return true;
+  if (oldApp.status?.reconciledAt === undefined && newApp.status?.reconciledAt !== undefined) return true;
+  if (!jsonEqual(oldApp.status?.sync?.comparedTo ?? null, newApp.status?.sync?.comparedTo ?? null)) return true;
   return o.op !== undefined && n.op !== undefined && (o.op.phase !== n.op.phase || o.op.startedAt !== n.op.startedAt);
 }
 
 /**
  * Argo CD's owned-Application update predicate: spec, annotations, labels or finalizers changed; with
- * Progressive Syncs also health, sync status and the operation's phase or start time.
+ * Progressive Syncs also health, sync status and the operation's phase or start time, and what the
+ * reconciled gate reads ({@link progressChanged}).
  */
 export function appChanged(oldApp: Application, newApp: Application, progressiveSyncs: boolean): boolean {
   if (!jsonEqual(oldApp.spec, newApp.spec) || metaChanged(oldApp.metadata, newApp.metadata, ["annotations", "labels", "finalizers"])) return true;

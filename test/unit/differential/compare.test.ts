@@ -24,6 +24,7 @@ describe("verdict", () => {
     { name: "a deviation of another case does not cover", c: "d", diffs: [diff], devs: [dev], want: { kind: "different", unexplained: [diff] } },
     { name: "a path the deviation does not name", c: "c", diffs: [{ ...diff, path: "obs[0].other" }], devs: [dev], want: { kind: "different" } },
     { name: "a deviation that covers nothing of its case", c: "c", diffs: [], devs: [dev], want: { kind: "different" } },
+    { name: "a race deviation that covers nothing this time", c: "c", diffs: [], devs: [{ ...dev, sometimes: true }], want: { kind: "identical" } },
   ])("$name", ({ c, diffs, devs, want }) => {
     expect(verdict(c, diffs, devs)).toMatchObject(want);
   });
