@@ -50,8 +50,12 @@ export function descriptorOf(o: { apiVersion?: unknown; kind?: unknown }): Resou
 /** How long a side may take to settle after a step, and how long it must stay unchanged to count as settled. */
 const SETTLE_TIMEOUT_MS = 60_000;
 const QUIET_MS = 2_500;
-/** How long a side must stay unchanged to count as settled while an ApplicationSet has no status yet (Argo CD writes none after a panic). */
-const QUIET_WITHOUT_STATUS_MS = 10_000;
+/**
+ * How long a side must stay unchanged to count as settled while an ApplicationSet has no status yet
+ * (Argo CD writes none after a panic) or is being deleted (Argo CD's Reverse deletion goes on after a
+ * 10 s requeue).
+ */
+const QUIET_LONG_MS = 12_000;
 const POLL_MS = 250;
 
 /** Creates `o` in `ns`, or replaces it when it exists (cluster-scoped objects once for both sides). */
@@ -88,12 +92,13 @@ async function read(client: KubeClient, ns: string): Promise<{ o: Observation; s
     client.list(resources.Events, { namespace: ns }),
   ]);
   const setItems = sets.items as unknown as Obj[];
-  // Settled only once every ApplicationSet not being deleted has a status, and no refresh is pending.
+  // Settled quickly once every ApplicationSet has a status and no refresh is pending; one being
+  // deleted, or without a status, must stay unchanged for the long window.
   const settledShape = setItems.every((s) => {
     const m = s["metadata"] as Record<string, unknown>;
     const ann = (m["annotations"] ?? {}) as Record<string, string>;
     const st = (s["status"] ?? {}) as { conditions?: unknown[] };
-    return m["deletionTimestamp"] !== undefined || ((st.conditions?.length ?? 0) > 0 && ann["argocd.argoproj.io/application-set-refresh"] === undefined);
+    return m["deletionTimestamp"] === undefined && (st.conditions?.length ?? 0) > 0 && ann["argocd.argoproj.io/application-set-refresh"] === undefined;
   });
   return { o: observe(ns, apps.items as unknown as Obj[], setItems, events.items as unknown as Obj[]), settledShape };
 }
@@ -111,7 +116,7 @@ async function settle(client: KubeClient, ns: string): Promise<{ o: Observation;
     if (text !== last) {
       last = text;
       since = performance.now();
-    } else if (performance.now() - since >= (r.settledShape ? QUIET_MS : QUIET_WITHOUT_STATUS_MS)) {
+    } else if (performance.now() - since >= (r.settledShape ? QUIET_MS : QUIET_LONG_MS)) {
       return { o: cur, settled: true };
     }
     if (performance.now() > deadline) return { o: cur, settled: false };
@@ -175,7 +180,8 @@ function comparedTo(spec: Record<string, unknown> | undefined): Record<string, u
 /**
  * The application controller's own refreshes, for the progressive-sync cases: an Application whose
  * spec it has not compared yet, or that asks for a refresh, gets `status.reconciledAt` and
- * `status.sync.comparedTo` (its health and sync status are the script's to set).
+ * `status.sync.comparedTo`; on its first reconcile OutOfSync and Missing, as an Application with
+ * nothing deployed yet (later sync status and health are the script's to set).
  */
 async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
@@ -188,7 +194,10 @@ async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal):
       if (app.metadata?.deletionTimestamp != null) continue;
       const annotations = { ...app.metadata?.annotations };
       delete annotations["argocd.argoproj.io/refresh"];
-      const status = { ...app.status, reconciledAt: new Date().toISOString().replace(/\.\d+Z$/, "Z"), sync: { ...app.status?.sync, comparedTo: want } };
+      // A first reconcile reports what an undeployed Application shows: OutOfSync, Missing.
+      const sync = { status: "OutOfSync", ...app.status?.sync, comparedTo: want };
+      const health = (app.status?.["health"] as { status?: string } | undefined)?.status ? app.status?.["health"] : { status: "Missing" };
+      const status = { ...app.status, reconciledAt: new Date().toISOString().replace(/\.\d+Z$/, "Z"), sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync, health };
       // A conflict is retried on the next round.
       await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
     }
