@@ -1,9 +1,9 @@
 /**
  * Templates with zero-valued blocks beside Argo CD v3.6: `directory: {recurse: false}`,
  * `helm: {passCredentials: false}`, `kustomize: {forceCommonLabels: false}`, and two Helm sources
- * whose stored spec keeps a `false` that Go omits when Argo CD's application controller writes
- * `status.sync.comparedTo` (`helm.skipCrds: false` beside `valueFiles`, `parameters[].forceString:
- * false`). Each RollingSync ApplicationSet rolls out (Argo CD's repo-server renders the chart with
+ * whose template says a `false` that Go omits (`helm.skipCrds: false` beside `valueFiles`,
+ * `parameters[].forceString: false`): we write it as Go does, without it, as Argo CD's application
+ * controller writes `status.sync.comparedTo`. Each RollingSync ApplicationSet rolls out (Argo CD's repo-server renders the chart with
  * the real helm), and once every rollout is complete our controller stays quiet: its writes to
  * Applications and ApplicationSets are counted on the wire, through a proxy, for 60 s.
  */
@@ -91,12 +91,14 @@ describe("templates with zero-valued blocks", () => {
       const cm = await client.get<{ data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: "helm-forcestring-a" });
       expect(cm.data).toEqual({ a: "1" });
 
-      // The Go-omitted false is really there: in the stored spec, and not in Argo CD's comparedTo.
+      // Written as Go writes it (as Argo CD's own ApplicationSet controller writes it): the
+      // omitempty false is in neither the stored spec nor Argo CD's comparedTo, while the template
+      // still says false, so every pass compares a template with it to a live object without it.
       const apps = await applications(client, ns);
       const skip = apps.get("helm-skipcrds-a")!;
-      expect([skip.spec.source?.helm?.skipCrds, skip.status?.sync?.comparedTo?.source?.helm?.skipCrds]).toEqual([false, undefined]);
+      expect([skip.spec.source?.helm?.skipCrds, skip.status?.sync?.comparedTo?.source?.helm?.skipCrds]).toEqual([undefined, undefined]);
       const force = apps.get("helm-forcestring-a")!;
-      expect([force.spec.source?.helm?.parameters?.[0]?.forceString, force.status?.sync?.comparedTo?.source?.helm?.parameters?.[0]?.forceString]).toEqual([false, undefined]);
+      expect([force.spec.source?.helm?.parameters?.[0]?.forceString, force.status?.sync?.comparedTo?.source?.helm?.parameters?.[0]?.forceString]).toEqual([undefined, undefined]);
       expect(apps.get("dir-recurse-a")!.spec.source?.directory).toBeUndefined();
 
       proxy.reset();

@@ -188,7 +188,7 @@ describe("the controller's requests, counted at the apiserver's door", () => {
         return rows.find((r) => r[0] === "ErrorOccurred" && r[1] === "True");
       });
       expect(failed[2]).toBe("ApplicationGenerationFromParamsError");
-      expect(failed[3]).toMatch(/^error generating params from git: error retrieving Git Directories: git ls-remote: /);
+      expect(failed[3]).toMatch(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /);
 
       await client.patch(resources.Secrets, { namespace: ns, name: "repo" }, { type: "merge", body: { stringData: { password: "s3cret" } } });
       await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });

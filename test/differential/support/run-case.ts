@@ -179,18 +179,22 @@ function comparedTo(spec: Record<string, unknown> | undefined): Record<string, u
 
 /**
  * The application controller's own refreshes, for the progressive-sync cases: an Application whose
- * spec it has not compared yet, or that asks for a refresh, gets `status.reconciledAt` and
+ * spec changed (a new generation) or that asks for a refresh gets `status.reconciledAt` and
  * `status.sync.comparedTo`; on its first reconcile OutOfSync and Missing, as an Application with
  * nothing deployed yet (later sync status and health are the script's to set).
  */
 async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal): Promise<void> {
+  // The generation each Application was last reconciled at: any spec change is refreshed.
+  const seen = new Map<string, number>();
   while (!signal.aborted) {
     const list = await client.list(resources.Applications, { namespace: ns }).catch(() => ({ items: [] as KubeObject[] }));
     for (const item of list.items) {
       const app = item as KubeObject & { spec?: Record<string, unknown>; status?: { sync?: { comparedTo?: unknown } } & Record<string, unknown> };
       const want = comparedTo(app.spec);
       const refresh = app.metadata?.annotations?.["argocd.argoproj.io/refresh"] !== undefined;
-      if (!refresh && JSON.stringify(app.status?.sync?.comparedTo) === JSON.stringify(want)) continue;
+      const name = app.metadata?.name ?? "";
+      const generation = app.metadata?.generation ?? 0;
+      if (!refresh && seen.get(name) === generation && JSON.stringify(app.status?.sync?.comparedTo) === JSON.stringify(want)) continue;
       if (app.metadata?.deletionTimestamp != null) continue;
       const annotations = { ...app.metadata?.annotations };
       delete annotations["argocd.argoproj.io/refresh"];
@@ -199,7 +203,9 @@ async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal):
       const health = (app.status?.["health"] as { status?: string } | undefined)?.status ? app.status?.["health"] : { status: "Missing" };
       const status = { ...app.status, reconciledAt: new Date().toISOString().replace(/\.\d+Z$/, "Z"), sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync, health };
       // A conflict is retried on the next round.
-      await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
+      // Without a status subresource a status write bumps the generation too: remember the written one.
+      const written = await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
+      if (written !== undefined) seen.set(name, written.metadata?.generation ?? generation);
     }
     await sleep(200);
   }
