@@ -23,6 +23,7 @@ import { canonicalEqual, goCanonical } from "../api/go-json.js";
 import { GO_ROOTS } from "../api/go-types.js";
 import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
 import { alreadyOwnedMessage } from "./messages.js";
+import { deletePath, jqSelectPaths } from "./jq-paths.js";
 import { normalizeSpec } from "./normalize.js";
 import type { PlanSettings } from "./snapshot.js";
 
@@ -43,6 +44,8 @@ export interface DesiredApp {
   readonly preserveLabels: readonly string[];
   /** The `ignoreApplicationDifferences` rules that apply to this Application, as JSON paths. */
   readonly ignorePaths: readonly (readonly string[])[];
+  /** jq expressions beyond plain paths (pipes, `select`), resolved against each document. */
+  readonly ignoreQueries: readonly string[];
 }
 
 /** What one Application needs. */
@@ -91,6 +94,13 @@ export function ignorePathsFor(rules: readonly IgnoreApplicationDifference[], na
   return out;
 }
 
+/** The jq expressions ignored for Application `name` that are more than a plain path. */
+export function ignoreQueriesFor(rules: readonly IgnoreApplicationDifference[], name: string): string[] {
+  return rules
+    .filter((rule) => rule.name === undefined || rule.name === "" || rule.name === name)
+    .flatMap((rule) => (rule.jqPathExpressions ?? []).filter((q) => jqPathTokens(q) === undefined));
+}
+
 function protectedPath(p: readonly string[]): boolean {
   const [a, b] = p;
   return p.length === 0 || a === "apiVersion" || a === "kind" || a === "operation" || (a === "metadata" && (b === undefined || b === "name" || b === "namespace"));
@@ -118,6 +128,7 @@ export function desiredFrom(app: RenderedApplication, appSet: ApplicationSet, se
     preserveAnnotations: [...DEFAULT_PRESERVED_ANNOTATIONS, ...settings.preservedAnnotations, ...(preserved?.annotations ?? [])],
     preserveLabels: [...settings.preservedLabels, ...(preserved?.labels ?? [])],
     ignorePaths: ignorePathsFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
+    ignoreQueries: ignoreQueriesFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
   };
 }
 
@@ -196,6 +207,24 @@ function applyIgnores(target: JsonObject, live: JsonObject, paths: DesiredApp["i
 }
 
 /**
+ * Fields a jq query selects are removed from both sides before they are compared, as Argo CD's
+ * normaliser does: an edit of an ignored field alone writes nothing, and a write replaces a list
+ * whole, so an item's ignored field goes when another field of the list changes.
+ */
+function removeQueried(target: JsonObject, live: JsonObject, queries: readonly string[]): void {
+  if (queries.length === 0) return;
+  for (const q of queries) {
+    const paths = [...(jqSelectPaths(q, live) ?? []), ...(jqSelectPaths(q, target) ?? [])].filter((p) => !protectedPath(p));
+    for (const p of paths) {
+      deletePath(live, p);
+      deletePath(target, p);
+    }
+  }
+  live["spec"] = normalizeSpec(live["spec"]);
+  target["spec"] = normalizeSpec(target["spec"]);
+}
+
+/**
  * The managed part of an Application as Go holds it: Argo CD's spec and operation types, metadata
  * maps (an entry with an empty value is a value) and owner references (`controller` and
  * `blockOwnerDeletion` are pointers).
@@ -234,6 +263,7 @@ export function appChange(d: DesiredApp, live: Application | undefined): AppChan
   const from = liveView(live);
   const to = targetView(d, live, owners);
   applyIgnores(to, from, d.ignorePaths);
+  removeQueried(to, from, d.ignoreQueries);
   if (viewsEqual(from, to)) return { kind: "none" };
   const patch = createMergePatch(from, to);
   const meta = isObject(patch["metadata"]) ? patch["metadata"] : {};
