@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
-import { appChange, desiredFrom, jqPathTokens } from "./desired.js";
+import { appChange, desiredFrom } from "./desired.js";
+import { jqPathTokens } from "./jq-paths.js";
 import { appSet, live, rendered, settings } from "./testkit.js";
 
 const owner = appSet("guestbook");

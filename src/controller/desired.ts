@@ -23,7 +23,7 @@ import { canonicalEqual, goCanonical } from "../api/go-json.js";
 import { GO_ROOTS } from "../api/go-types.js";
 import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
 import { alreadyOwnedMessage } from "./messages.js";
-import { deletePath, jqSelectPaths } from "./jq-paths.js";
+import { deletePath, jqPathTokens, jqSelectPaths } from "./jq-paths.js";
 import { normalizeSpec } from "./normalize.js";
 import type { PlanSettings } from "./snapshot.js";
 
@@ -67,27 +67,15 @@ export function ownerReferenceOf(appSet: ApplicationSet): OwnerReference {
   };
 }
 
-/** Path tokens of a simple jq path (`.spec.a["b"][0]`); undefined for anything more complex. */
-export function jqPathTokens(expr: string): string[] | undefined {
-  const re = /\.([A-Za-z_][\w-]*)|\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]/y;
-  const tokens: string[] = [];
-  const text = expr.trim();
-  let pos = 0;
-  while (pos < text.length) {
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (m === null) return undefined;
-    tokens.push(m[1] ?? (m[2] !== undefined ? (JSON.parse(`"${m[2]}"`) as string) : m[3]!));
-    pos = re.lastIndex;
-  }
-  return tokens.length === 0 ? undefined : tokens;
+/** The rules that apply to Application `name` (no name filter, or that name). */
+function rulesFor(rules: readonly IgnoreApplicationDifference[], name: string): IgnoreApplicationDifference[] {
+  return rules.filter((rule) => rule.name === undefined || rule.name === "" || rule.name === name);
 }
 
 /** The paths ignored for Application `name`; paths into name, namespace, operation or TypeMeta are dropped. */
 export function ignorePathsFor(rules: readonly IgnoreApplicationDifference[], name: string): string[][] {
   const out: string[][] = [];
-  for (const rule of rules) {
-    if (rule.name !== undefined && rule.name !== "" && rule.name !== name) continue;
+  for (const rule of rulesFor(rules, name)) {
     const paths = [...(rule.jsonPointers ?? []).map(pointerTokens), ...(rule.jqPathExpressions ?? []).map(jqPathTokens)];
     for (const p of paths) if (p !== undefined && !protectedPath(p)) out.push(p);
   }
@@ -96,9 +84,7 @@ export function ignorePathsFor(rules: readonly IgnoreApplicationDifference[], na
 
 /** The jq expressions ignored for Application `name` that are more than a plain path. */
 export function ignoreQueriesFor(rules: readonly IgnoreApplicationDifference[], name: string): string[] {
-  return rules
-    .filter((rule) => rule.name === undefined || rule.name === "" || rule.name === name)
-    .flatMap((rule) => (rule.jqPathExpressions ?? []).filter((q) => jqPathTokens(q) === undefined));
+  return rulesFor(rules, name).flatMap((rule) => (rule.jqPathExpressions ?? []).filter((q) => jqPathTokens(q) === undefined));
 }
 
 function protectedPath(p: readonly string[]): boolean {

@@ -87,6 +87,13 @@ function step(items: readonly Item[], t: Token): Item[] {
 
 const walk = (items: readonly Item[], c: readonly Token[]): Item[] => c.reduce<Item[]>((acc, t) => step(acc, t), [...items]);
 
+/** Path tokens of a plain jq path (`.spec.a["b"][0]`); undefined for anything more (pipes, `[]`, functions). */
+export function jqPathTokens(expr: string): string[] | undefined {
+  const c = chain(expr);
+  if (c === undefined || c.length === 0 || c.some((t) => "each" in t)) return undefined;
+  return c.map((t) => ("key" in t ? t.key : ""));
+}
+
 /** The existing fields `expr` selects in `doc`, as path tokens; undefined when the expression is not supported. */
 export function jqSelectPaths(expr: string, doc: Json): string[][] | undefined {
   const segments = pipeline(expr).map(segment);

@@ -132,6 +132,9 @@ async function refreshAll(client: KubeClient, ns: string): Promise<void> {
   }
 }
 
+/** Now as the application controller writes its times (RFC 3339, whole seconds). */
+const nowSeconds = (): string => new Date().toISOString().replace(/\.\d+Z$/, "Z");
+
 /** The application controller's part: completes operations, records the refresh, reports sync and health. */
 async function actAsAppController(client: KubeClient, ns: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
   const list = await client.list(resources.Applications, { namespace: ns });
@@ -151,7 +154,7 @@ async function actAsAppController(client: KubeClient, ns: string, s: Extract<Ste
 }
 
 async function actOnApplication(client: KubeClient, ns: string, name: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const now = nowSeconds();
   const app = await client.get<KubeObject & { operation?: Record<string, unknown>; status?: Record<string, unknown> }>(resources.Applications, { namespace: ns, name });
   if (s.finalize && app.metadata?.deletionTimestamp != null) {
     await client.patch(resources.Applications, { namespace: ns, name }, { type: "json", ops: [{ op: "test", path: "/metadata/resourceVersion", value: app.metadata.resourceVersion }, { op: "remove", path: "/metadata/finalizers" }] });
@@ -201,7 +204,7 @@ async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal):
       // A first reconcile reports what an undeployed Application shows: OutOfSync, Missing.
       const sync = { status: "OutOfSync", ...app.status?.sync, comparedTo: want };
       const health = (app.status?.["health"] as { status?: string } | undefined)?.status ? app.status?.["health"] : { status: "Missing" };
-      const status = { ...app.status, reconciledAt: new Date().toISOString().replace(/\.\d+Z$/, "Z"), sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync, health };
+      const status = { ...app.status, reconciledAt: nowSeconds(), sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync, health };
       // A conflict is retried on the next round.
       // Without a status subresource a status write bumps the generation too: remember the written one.
       const written = await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
