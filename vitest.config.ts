@@ -1,22 +1,42 @@
 import { defineConfig } from "vitest/config";
 
-// Four projects: "unit" (pure logic, no processes), "e2e" (one real control plane for the whole
-// run, started by the global setup), "argocd" (beside Argo CD v3.6: its CRDs on a control plane of
-// their own, its application controller, repo-server and applicationset controller run by the tests;
-// the differential suite runs its fast subset there unless APPSET_DIFFERENTIAL says otherwise),
-// "heavy" (long suites, run on demand with `npm run test:heavy`).
+// The test layers, one vitest project each:
+// - "unit": pure logic (src/**/*.test.ts beside the code, and test/unit): no child processes, no
+//   sockets or servers, no waiting on the real clock (time moves through FakeClock). ESLint keeps
+//   node:child_process, node:net, node:http(s), ssh2 and the oracle and cluster helpers out of it.
+// - "integration" (test/integration): real git, ssh and HTTP servers, the Go oracle, CLI runs.
+// - "e2e": one real control plane for the whole run, started by the global setup.
+// - "argocd": beside Argo CD v3.6: its CRDs on a control plane of their own, its application
+//   controller, repo-server and applicationset controller run by the tests; the differential suite
+//   runs its fast subset there unless APPSET_DIFFERENTIAL says otherwise.
+// - "heavy": long suites, run on demand with `npm run test:heavy`.
+// Every project draws its randomness from one fixed seed (APPSET_TEST_SEED overrides it), set for
+// fast-check by test/support/vitest-setup.ts.
+const setupFiles = ["test/support/vitest-setup.ts"];
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: "unit",
+          setupFiles,
           include: ["src/**/*.test.ts", "test/unit/**/*.test.ts"],
         },
       },
       {
         test: {
+          name: "integration",
+          setupFiles,
+          include: ["test/integration/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: "e2e",
+          setupFiles,
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/cluster/global-setup.ts"],
           testTimeout: 120_000,
@@ -27,6 +47,7 @@ export default defineConfig({
       {
         test: {
           name: "argocd",
+          setupFiles,
           include: ["test/argocd/**/*.test.ts", "test/differential/**/*.test.ts"],
           globalSetup: ["test/argocd/global-setup.ts"],
           testTimeout: 180_000,
@@ -39,6 +60,7 @@ export default defineConfig({
       {
         test: {
           name: "heavy",
+          setupFiles,
           include: ["test/heavy/**/*.test.ts"],
           testTimeout: 600_000,
         },

@@ -5,7 +5,7 @@
  */
 import { SystemClock } from "../src/clock/index.js";
 import { AppSetController, DEFAULT_PLAN_SETTINGS, generatorFn, type PlanSettings } from "../src/controller/index.js";
-import { createRegistry, DEFAULT_GENERATOR_SETTINGS } from "../src/generators/index.js";
+import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS } from "../src/generators/index.js";
 import { portsFromKubeReader } from "../src/generators/object-ports.js";
 import { silentLogger, type Logger } from "../src/log/logger.js";
 import { TemplateEngine } from "../src/template/index.js";
@@ -87,7 +87,7 @@ export interface InProcessOptions {
 export function inProcessController(client: CountingClient, opts: InProcessOptions): AppSetController {
   const clock = new SystemClock();
   const engine = new TemplateEngine({ now: () => clock.now() });
-  const registry = createRegistry();
+  const registry = createGeneratorRegistry();
   const objects = portsFromKubeReader(client, opts.namespace);
   return new AppSetController({
     client,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseApplicationSet, type ApplicationSet } from "../src/api/index.js";
 import { SystemClock } from "../src/clock/index.js";
 import { GitRepoReader } from "../src/git/index.js";
-import { createRegistry, DEFAULT_GENERATOR_SETTINGS } from "../src/generators/index.js";
+import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS } from "../src/generators/index.js";
 import { generateApplications } from "../src/generators/applications.js";
 import { portsFromObjects } from "../src/generators/object-ports.js";
 import { TemplateEngine } from "../src/template/index.js";
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     const reader = new GitRepoReader({ cacheDir: temp.make(), env: gitEnv() });
     const ports = { ...portsFromObjects(clusterSecrets(clusters), "argocd"), git: reader };
     const engine = new TemplateEngine({ now: () => Date.now() });
-    const opts = { ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock: new SystemClock() }, registry: createRegistry(), engine };
+    const opts = { ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock: new SystemClock() }, registry: createGeneratorRegistry(), engine };
     const appSet = appSetFor(repoURL);
     const run = async (label: string): Promise<void> => {
       const before = { ...reader.stats };

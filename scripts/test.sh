@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): installs what it needs (Node 24 if the machine's Node is
 # older, the npm packages, the Go-built control plane and Argo CD v3.6, both cached outside the
-# repository, Debian's redis-server), then runs lint, typecheck, the unit tests, the e2e tests on a
-# real local control plane, and the beside-Argo-CD suite (Argo CD's CRDs, application controller and
-# repo-server beside our controller).
-#   npm test                 lint + typecheck + unit + e2e + argocd (with the differential subset)
+# repository, Debian's redis-server), then runs lint, typecheck, the unit tests (pure), the integration
+# tests (real git, ssh, HTTP servers, the Go oracle, CLI runs), the e2e tests on a real local control
+# plane, and the beside-Argo-CD suite (Argo CD's CRDs, application controller and repo-server beside
+# our controller). APPSET_TEST_SEED=<integer> reruns the random and property tests on another seed.
+#   npm test                 lint + typecheck + unit + integration + e2e + argocd (with the differential subset)
 #   npm run test:differential  the whole differential corpus against Argo CD's ApplicationSet controller
 #   npm run test:heavy       the long suites (random template cases, ...)
 set -euo pipefail
@@ -62,7 +63,7 @@ else
   npx eslint .
   echo "== typecheck"
   npx tsc -p tsconfig.json --noEmit
-  projects=(--project unit --project e2e)
+  projects=(--project unit --project integration --project e2e)
 fi
 
 echo "== control plane"

@@ -1,6 +1,6 @@
 /**
- * Argo CD `ApplicationSet` (argoproj.io/v1alpha1): spec (spec §1.2), strategy (§5) and status
- * (§1.6). Generators live in `generators.ts`.
+ * Argo CD `ApplicationSet` (argoproj.io/v1alpha1): spec, strategy (docs/progressive-syncs.md) and
+ * status (docs/controller.md#status). Generators live in `generators.ts`.
  */
 import { z } from "zod";
 import { resourceStatusSchema } from "./application.js";
@@ -28,7 +28,8 @@ export type IntOrString = z.infer<typeof intOrStringSchema>;
 
 /**
  * A RollingSync step's label expression. Unlike a LabelSelector, every field is optional (as in
- * Argo CD's CRD); only `In` and `NotIn` are valid operators, checked at runtime (spec §5.2).
+ * Argo CD's CRD); only `In` and `NotIn` are valid operators, checked at runtime
+ * (docs/progressive-syncs.md#steps).
  */
 export const applicationMatchExpressionSchema = z.looseObject({
   key: z.string().optional(),

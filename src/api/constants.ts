@@ -46,7 +46,7 @@ export const ShortNames = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// ApplicationSet conditions (spec §1.7)
+// ApplicationSet conditions (docs/controller.md#conditions-and-health)
 // ---------------------------------------------------------------------------------------------
 
 /** ApplicationSet condition types. */
@@ -128,7 +128,7 @@ export const AppSetHealth = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Progressive Syncs (spec §5)
+// Progressive Syncs (docs/progressive-syncs.md)
 // ---------------------------------------------------------------------------------------------
 
 /** `strategy.type` values. Anything other than RollingSync behaves as AllAtOnce. */
@@ -149,7 +149,7 @@ export type RollingSyncStatus = (typeof RollingSyncStatus)[keyof typeof RollingS
 /** `applicationStatus[].step` of an Application matched by no step. */
 export const UNASSIGNED_STEP = "-1";
 
-/** Per-Application status messages of the RollingSync state machine (spec §5.4), verbatim. */
+/** Per-Application status messages of the RollingSync state machine, Argo CD's words (docs/progressive-syncs.md#per-application-status). */
 export const AppStatusMessage = {
   Defaulted: "No Application status found, defaulting status to Waiting",
   PendingChangesBoth: "Application has pending changes (revision and spec differ), setting status to Waiting",
@@ -166,7 +166,7 @@ export const AppStatusMessage = {
   MovedToPending: "Application moved to Pending status, watching for the Application resource to start Progressing",
 } as const;
 
-/** The sync Operation a RollingSync step attaches to an Application (spec §5.6). */
+/** The sync Operation a RollingSync step attaches to an Application (docs/progressive-syncs.md#the-sync-operation). */
 export const RollingSyncOperation = {
   username: "applicationset-controller",
   infoName: "Reason",
@@ -241,7 +241,7 @@ export const Annotation = {
 /** Values of the Application refresh annotation. */
 export const RefreshType = { Normal: "normal", Hard: "hard" } as const;
 
-/** Annotations always preserved from the live Application (spec §4.4). */
+/** Annotations always preserved from the live Application (docs/controller.md#creating-and-updating-applications). */
 export const DEFAULT_PRESERVED_ANNOTATIONS = [
   Annotation.NotifiedNotifications,
   Annotation.Refresh,
@@ -287,7 +287,7 @@ export const Finalizer = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Application status codes (sync-engine spec §3.1, §5, §6)
+// Application status codes (docs/sync-engine.md#task-states, docs/sync-engine.md#health)
 // ---------------------------------------------------------------------------------------------
 
 /** Health status codes, ordered from best to worst for aggregation. */
@@ -396,7 +396,7 @@ export const CompareOption = {
   IncludeMutationWebhook: "IncludeMutationWebhook=true",
 } as const;
 
-/** Reasons of the Normal events the ApplicationSet controller records on an ApplicationSet (spec §4.14). */
+/** Reasons of the Normal events the ApplicationSet controller records on an ApplicationSet (docs/controller.md#kubernetes-events). */
 export const EventReason = {
   Created: "created",
   Updated: "updated",
@@ -404,7 +404,7 @@ export const EventReason = {
   FinalizerUpdated: "Updated",
 } as const;
 
-/** Event messages, verbatim (spec §4.14). */
+/** Event messages, Argo CD's words. */
 export const EventMessage = {
   created: (app: string): string => `created Application ${JSON.stringify(app)}`,
   updated: (app: string): string => `updated Application ${JSON.stringify(app)}`,

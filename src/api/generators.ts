@@ -1,5 +1,5 @@
 /**
- * ApplicationSet generators (spec §1.4, §1.5): list, clusters, git, scmProvider (7 providers),
+ * ApplicationSet generators (docs/generators.md): list, clusters, git, scmProvider (7 providers),
  * clusterDecisionResource, pullRequest (6 providers), matrix, merge, plugin, at the three nesting
  * levels Argo CD allows.
  *
@@ -38,7 +38,8 @@ export type ApplicationSetTemplate = z.infer<typeof applicationSetTemplateSchema
 
 /**
  * A generator's override template. Argo CD's CRD requires the same keys as the main template, but
- * the values may be empty: they are merged over the main template before rendering (spec §3.7).
+ * the values may be empty: they are merged over the main template before rendering
+ * (docs/templates.md#rendering-around-the-template).
  */
 export const generatorTemplateSchema = z
   .looseObject({

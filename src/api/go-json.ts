@@ -1,6 +1,7 @@
 /**
  * Go's view of a JSON document: what Argo CD's programs see after decoding it into their typed
- * structs, and so what they compare (spec §4.4: `equality.Semantic.DeepEqual` on decoded values).
+ * structs, and so what they compare (`equality.Semantic.DeepEqual` on decoded values; see
+ * docs/spec-equivalence.md).
  * The rules, per Go kind (the table of kinds is generated from Argo CD's types, `go-types.ts`):
  * - a plain value (string, bool, number, or a struct held by value): its zero (`""`, `false`, `0`,
  *   an all-zero struct) cannot be told from an absent field, so it counts as absent;

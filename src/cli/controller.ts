@@ -1,34 +1,37 @@
 /**
  * `appset controller`: the composition root of the ApplicationSet controller process. It parses the
- * flags, environment variables and `argocd-cmd-params-cm` keys (spec §6.1-6.2), builds the logger,
+ * flags, environment and `argocd-cmd-params-cm` keys (docs/configuration.md), builds the logger,
  * Kubernetes client, generators, metrics and controller, serves `/healthz`, `/readyz`, `/metrics` and
  * the Git webhook (`/api/webhook`, in every replica),
  * runs leader election when asked (only the leader reconciles; losing the lease exits with 1, as
  * controller-runtime does), and shuts down cleanly on SIGTERM or SIGINT: no new work, running
- * reconciles get a grace period, the lease is released, the servers close, exit 0.
+ * reconciles aborted and awaited for a grace period, the lease is released, the servers close,
+ * exit 0. One manager holds the process's shared cache, its Git service and its loops (the
+ * ApplicationSet controller and, with `--enable-sync-engine`, the sync engine).
  */
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, GitRepoReader, type CredentialsLookup } from "../git/index.js";
-import { createRegistry as createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
+import type { GitRepoReader } from "../git/index.js";
+import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
+import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createRegistry } from "../metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
 import { runProcess, untilAborted, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
+import { gitService } from "./git.js";
 import { buildSyncEngine } from "./sync-engine.js";
 import { startControllerWebhook } from "../webhook/index.js";
 
-/** How long running reconciles may finish after SIGTERM. */
+/** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
 
 /** Where the kubeconfig comes from: `--kubeconfig` (and `--context`), else the default chain. */
@@ -45,19 +48,18 @@ export function controllerNamespace(config: Config, env: Env): string {
 }
 
 /**
- * The generation function over the real ports: cluster Secrets from the cache, repository
- * credentials that follow the repository Secrets, the rest from the API.
+ * The generation function over the real ports: cluster Secrets from the shared cache, the
+ * process's Git service, the rest from the API.
  */
-function generation(rt: Runtime, client: KubeApiClient, namespace: string, metrics: AppSetMetrics): (clusters: ClusterSecretLister, credentials: CredentialsLookup) => GenerateFn {
+function generation(rt: Runtime, d: { client: KubeApiClient; namespace: string; metrics: AppSetMetrics; git: GitRepoReader }): (clusters: ClusterSecretLister) => GenerateFn {
   const { config, env, clock } = rt;
+  const { client, namespace, metrics, git } = d;
   const objects = portsFromKubeReader(client, namespace);
   const engine = new TemplateEngine({ now: () => clock.now() });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, { metrics, clock }));
   const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
-  return (clusters, credentials) => {
-    const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(env), credentials });
-    return generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
-  };
+  return (clusters) =>
+    generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
 }
 
 /** What every step of the process shares. */
@@ -69,6 +71,7 @@ interface Runtime {
 }
 
 interface Process {
+  readonly manager: Manager;
   readonly controller: AppSetController;
   readonly servers: HttpEndpoint[];
   readonly client: KubeApiClient;
@@ -81,8 +84,11 @@ async function build(rt: Runtime): Promise<Process> {
   const { config, logger, clock } = rt;
   const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
   const namespace = controllerNamespace(config, rt.env);
-  const registry = createRegistry({ processMetrics: true });
+  const registry = createMetricsRegistry({ processMetrics: true });
   const metrics = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: config.concurrentReconciliations, leaseName: LEASE_NAME });
+  const cache = new SharedCache({ source: client, clock, log: logger.child({ component: "informer" }), resyncPeriodMs: config.cacheSyncPeriodMs });
+  const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
+  const git = gitService(rt, credentials);
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
     registry,
@@ -105,7 +111,10 @@ async function build(rt: Runtime): Promise<Process> {
       refreshGracePeriodMs: config.refreshGracePeriodSeconds * 1000,
       inClusterEnabled: true,
     },
-    generate: generation(rt, client, namespace, appSetMetrics),
+    generate: generation(rt, { client, namespace, metrics: appSetMetrics, git }),
+    cache,
+    credentials,
+    reconcileTimeoutMs: config.reconcileTimeoutSeconds * 1000,
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,
@@ -115,7 +124,7 @@ async function build(rt: Runtime): Promise<Process> {
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
   });
   const synced = controller;
-  const ready = { name: "informers", check: () => { if (!synced.appSets.hasSynced()) throw new Error("caches not synced"); } };
+  const ready = { name: "informers", check: () => { if (!cache.hasSynced()) throw new Error("caches not synced"); } };
   const servers = [
     await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
@@ -125,8 +134,15 @@ async function build(rt: Runtime): Promise<Process> {
   const webhook = await startControllerWebhook({ ...webhookOpts, client, namespace, allowed: (ns) => synced.namespaceAllowed(ns), logger, clock });
   if (webhook !== undefined) servers.push(webhook);
   logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
-  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, credentials: controller.credentials, registry }) : undefined;
-  return { controller, servers, client, metrics, engine };
+  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, cache, git, clusters: controller.clusters, registry }) : undefined;
+  const manager = new Manager({
+    cache,
+    logger,
+    closers: [() => Promise.all(servers.map((s) => s.close())).then(() => undefined), () => client.transport.close()],
+  });
+  manager.add(controller.loop());
+  if (engine !== undefined) manager.add(engine.loop());
+  return { manager, controller, servers, client, metrics, engine };
 }
 
 /** Runs the controller until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). */
@@ -134,13 +150,16 @@ async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise
   const { config, logger, clock } = rt;
   if (!config.enableLeaderElection) {
     if (signal.aborted) return "stopped";
-    p.engine?.start();
-    await p.controller.start(signal).catch((err: unknown) => {
+    await p.manager.startLoops(signal).catch((err: unknown) => {
       if (!signal.aborted) throw err;
     });
     await untilAborted(signal);
     return "stopped";
   }
+  // Every replica keeps the cache (the webhook and the probes read it); only the leader runs loops.
+  p.manager.startCache(signal).catch((err: unknown) => {
+    if (!signal.aborted) logger.error({ error: errorMessage(err) }, "caches failed to sync");
+  });
   const elector = new LeaderElector({
     client: p.client,
     namespace: p.controller.namespace,
@@ -149,8 +168,7 @@ async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise
     logger,
     onStartedLeading: (leading) => {
       p.metrics.leading(true);
-      p.engine?.start();
-      p.controller.start(leading).catch((err: unknown) => logger.error({ error: errorMessage(err) }, "controller failed to start"));
+      p.manager.startLoops(leading).catch((err: unknown) => logger.error({ error: errorMessage(err) }, "controller failed to start"));
     },
     onStoppedLeading: () => p.metrics.leading(false),
   });
@@ -162,9 +180,7 @@ export function controllerCommand(args: readonly string[], io: ControllerIO): Pr
   return runProcess({ command: "appset controller", title: "applicationset controller" }, args, io, async (rt) => {
     const p = await build(rt);
     const end = await runLeading(p, rt, rt.signal);
-    await Promise.all([p.controller.stop(STOP_GRACE_MS), p.engine?.stop()]);
-    await Promise.all(p.servers.map((s) => s.close()));
-    await p.client.transport.close();
+    await p.manager.stop(STOP_GRACE_MS);
     return end;
   });
 }

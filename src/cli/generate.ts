@@ -10,15 +10,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
 import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
 import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader } from "../git/index.js";
-import { createRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
+import { baseGitEnv, credentialsFromSecrets, GitRepoReader, gitCacheDir } from "../git/index.js";
+import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
 import { generateApplications, type RenderedApplication } from "../generators/applications.js";
 import { portsFromKubeReader, portsFromObjects, type ObjectPorts } from "../generators/object-ports.js";
 import { KubeApiClient, loadKubeConfig, type KubeObject } from "../kube/index.js";
@@ -147,8 +146,8 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
   const appSets = await loadAppSets(flags, io);
   const clock = new SystemClock();
   const engine = new TemplateEngine({ now: () => clock.now() });
-  const registry = createRegistry();
-  const cacheDir = flags["git-cache"] ?? join(tmpdir(), "appset-git-cache");
+  const registry = createGeneratorRegistry();
+  const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());
   const all: RenderedApplication[] = [];
   for (const appSet of appSets) {
     const namespace = flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace() : undefined) ?? "argocd";

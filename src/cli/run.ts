@@ -7,7 +7,7 @@ import { controllerCommand } from "./controller.js";
 import { processSignals } from "./process.js";
 import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
-import { rolloutCommand } from "./rollout.js";
+import { rolloutCommand } from "./rollout-plan.js";
 
 const USAGE = `Usage: appset <command> [flags]
 

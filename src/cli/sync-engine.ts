@@ -5,22 +5,26 @@
  * ApplicationSets in other namespaces are allowed), reads their manifests from Git with the
  * repository Secrets' credentials, and reaches destinations through cluster Secrets.
  */
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
+import { errorMessage } from "../errors.js";
 import type { Config, Env } from "../config/index.js";
-import { portsFromKubeReader } from "../generators/object-ports.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../git/index.js";
+import type { GitReader } from "../git/index.js";
 import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { createRegistry, SyncEngineMetrics, type Registry } from "../metrics/index.js";
+import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
+import { ControllerMetrics, createMetricsRegistry, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
-import { ClusterSecretDestinations } from "../syncwaves/destinations.js";
+import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import { controllerNamespace, kubeSource } from "./controller.js";
+import { gitService } from "./git.js";
 import { runProcess, untilAborted, type ControllerIO } from "./process.js";
+
+/** How long running reconciles, aborted at SIGTERM, may take to return. */
+const STOP_GRACE_MS = 10_000;
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
@@ -44,7 +48,7 @@ export function syncDeadlineMs(env: Env): number | undefined {
   return positiveSecondsMs(env["APPSET_SYNC_DEADLINE_SECONDS"]);
 }
 
-/** What the engine is built from. */
+/** What the engine is built from: the process's shared cache, Git service and cluster directory. */
 export interface SyncEngineDeps {
   readonly config: Config;
   readonly env: Env;
@@ -53,31 +57,46 @@ export interface SyncEngineDeps {
   readonly client: KubeApiClient;
   /** The controller's namespace (Argo CD's namespace: cluster Secrets live there). */
   readonly namespace: string;
-  readonly credentials: CredentialsLookup;
-  /** Where the engine's Argo CD application metrics are registered (none when absent). */
+  readonly cache: SharedCache;
+  readonly git: GitReader;
+  readonly clusters: ClusterLookup;
+  /** Where the engine's metrics are registered (none when absent). */
   readonly registry?: Registry;
 }
+
+/** The engine's loop metrics (controller and queue `sync-engine`) and Argo CD's application metrics. */
+function engineMetrics(d: SyncEngineDeps, list: () => ReturnType<SyncEngine["applications"]>): Pick<ConstructorParameters<typeof SyncEngine>[0], "metrics" | "loopMetrics"> {
+  if (d.registry === undefined) return {};
+  return {
+    metrics: new SyncEngineMetrics({ registry: d.registry, list }),
+    loopMetrics: new ControllerMetrics({ registry: d.registry, controller: "sync-engine", maxConcurrentReconciles: ENGINE_CONCURRENCY }),
+  };
+}
+
+/** Reconciles the engine runs at once. */
+const ENGINE_CONCURRENCY = 10;
 
 /** Builds (does not start) the sync engine; its metrics go to `d.registry`. */
 export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
   const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
   const local = { id: "local", client: d.client, resolve };
-  const git = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-git-cache"), env: baseGitEnv(d.env), credentials: d.credentials });
   const allNamespaces = d.config.applicationSetNamespaces.length > 0;
   const deadlineMs = syncDeadlineMs(d.env);
-  const metrics = d.registry !== undefined ? new SyncEngineMetrics({ registry: d.registry, list: () => engine.applications() }) : undefined;
   const engine: SyncEngine = new SyncEngine({
     watch: d.client,
+    cache: d.cache,
     ...(allNamespaces ? {} : { namespace: d.namespace }),
     client: d.client,
     resolve,
-    source: new GitManifestSource(git),
+    source: new GitManifestSource(d.git),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
-    destinations: new ClusterSecretDestinations({ local, namespace: d.namespace, clock: d.clock }),
+    destinations: new ClusterSecretDestinations({ local, clusters: d.clusters }),
     waveDelayMs: waveDelayMs(d.env),
-    ...(metrics !== undefined ? { metrics } : {}),
+    concurrency: ENGINE_CONCURRENCY,
+    reconcileTimeoutMs: d.config.reconcileTimeoutSeconds * 1000,
+    ...engineMetrics(d, () => engine.applications()),
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
   });
   return engine;
@@ -89,32 +108,42 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const { config, logger, clock } = rt;
     const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
     const namespace = controllerNamespace(config, rt.env);
-    const credentials = credentialsFromSecrets(await portsFromKubeReader(client, namespace).allSecrets().catch(() => []));
-    const registry = createRegistry({ processMetrics: true });
-    const engine = buildSyncEngine({ ...rt, client, namespace, credentials, registry });
+    const cache = new SharedCache({ source: client, clock, log: logger.child({ component: "informer" }), resyncPeriodMs: config.cacheSyncPeriodMs });
+    // Repository credentials and clusters follow their Secrets live, as in the controller process.
+    const git = gitService(rt, new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup);
+    const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(namespace)));
+    const registry = createMetricsRegistry({ processMetrics: true });
+    const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, clusters, registry });
+    const ready = { name: "informers", check: () => { if (!cache.hasSynced()) throw new Error("caches not synced"); } };
     const servers = [
-      await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [] }), logger, clock, name: "probe" }),
+      await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
       await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
     ];
+    const manager = new Manager({ cache, logger, closers: [() => Promise.all(servers.map((srv) => srv.close())).then(() => undefined), () => client.transport.close()] });
+    manager.add(engine.loop());
     logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
-    const end = await runEngine(engine, { config, client, namespace, logger, clock }, rt.signal);
-    await engine.stop();
-    await Promise.all(servers.map((srv) => srv.close()));
-    await client.transport.close();
+    const end = await runEngine(manager, { config, client, namespace, logger, clock }, rt.signal);
+    await manager.stop(STOP_GRACE_MS);
     return end;
   });
 }
 
 async function runEngine(
-  engine: SyncEngine,
+  manager: Manager,
   d: { config: Config; client: KubeApiClient; namespace: string; logger: Logger; clock: Clock },
   signal: AbortSignal,
 ): Promise<"stopped" | "lost"> {
+  const started = (s: AbortSignal): void => {
+    manager.startLoops(s).catch((err: unknown) => {
+      if (!s.aborted) d.logger.error({ error: errorMessage(err) }, "sync engine failed to start");
+    });
+  };
   if (!d.config.enableLeaderElection) {
-    engine.start();
+    started(signal);
     await untilAborted(signal);
     return "stopped";
   }
+  started(new AbortController().signal);
   const elector = new LeaderElector({
     client: d.client,
     namespace: d.namespace,
@@ -122,7 +151,7 @@ async function runEngine(
     identity: newIdentity(hostname()),
     clock: d.clock,
     logger: d.logger,
-    onStartedLeading: () => engine.start(),
+    onStartedLeading: (leading) => started(leading),
   });
   return elector.run(signal);
 }

@@ -43,6 +43,9 @@ describe("parseConfig defaults", () => {
       repoServerTimeoutSeconds: 60,
       enableSyncEngine: false,
       refreshGracePeriodSeconds: 30,
+      gitCacheDir: "",
+      gitRevisionCacheSeconds: 3,
+      reconcileTimeoutSeconds: 300,
     });
   });
 
@@ -92,6 +95,18 @@ describe("parseConfig precedence", () => {
       expected: 45,
     },
     { name: "the sync engine is enabled by env", argv: [], env: { [`${ACS}ENABLE_SYNC_ENGINE`]: "true" }, key: "enableSyncEngine", expected: true },
+    { name: "the Git cache directory has a flag", argv: ["--git-cache-dir", "/var/cache/appset"], env: {}, key: "gitCacheDir", expected: "/var/cache/appset" },
+    { name: "the Git cache directory has an env", argv: [], env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_CACHE_DIR: "/srv/git" }, key: "gitCacheDir", expected: "/srv/git" },
+    { name: "the Git revision cache can be turned off by flag", argv: ["--git-revision-cache-seconds=0"], env: {}, key: "gitRevisionCacheSeconds", expected: 0 },
+    { name: "the Git revision cache has an env", argv: [], env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_REVISION_CACHE_SECONDS: "10" }, key: "gitRevisionCacheSeconds", expected: 10 },
+    { name: "the reconcile deadline has a flag", argv: ["--reconcile-timeout-seconds", "30"], env: {}, key: "reconcileTimeoutSeconds", expected: 30 },
+    {
+      name: "the reconcile deadline has an env",
+      argv: [],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_RECONCILE_TIMEOUT_SECONDS: "0" },
+      key: "reconcileTimeoutSeconds",
+      expected: 0,
+    },
     { name: "KUBECONFIG is the kubeconfig default", argv: [], env: { KUBECONFIG: "kc.yaml" }, key: "kubeconfig", expected: "kc.yaml" },
     { name: "an empty env value leaves the default", argv: [], env: { [`${ACS}LOGFORMAT`]: "" }, key: "logFormat", expected: "json" },
     { name: "kubectl's -n sets the namespace", argv: ["-n", "argocd"], env: {}, key: "namespace", expected: "argocd" },

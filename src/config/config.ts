@@ -8,8 +8,8 @@
  *   with a warning; lists are comma-split and trimmed; durations also accept `Nd`.
  * - Flags are strict: an unknown flag, a missing argument or a bad value is an error, as cobra's are.
  * - Whatever the source, the log level, log format and policy must be known values, and the
- *   cross-flag rules of spec §6.1 and §4.12 hold; otherwise the result is an error whose message is
- *   the one Argo CD exits with.
+ *   rules between settings hold (docs/configuration.md#rules-between-settings); otherwise the
+ *   result is an error whose message is the one Argo CD exits with.
  */
 import { z } from "zod";
 import { OPTIONS, POLICIES, type OptionDef, type OptionValue } from "./options.js";
@@ -65,6 +65,9 @@ export const ConfigSchema = z
     namespace: z.string(),
     enableSyncEngine: z.boolean(),
     refreshGracePeriodSeconds: int.min(0),
+    gitCacheDir: z.string(),
+    gitRevisionCacheSeconds: int.min(0),
+    reconcileTimeoutSeconds: int.min(0),
   })
   .strict();
 

@@ -1,9 +1,9 @@
 /**
  * The table of every controller setting: its flag, its environment variable and its
- * `argocd-cmd-params-cm` key exactly as Argo CD names them (spec §6.1, §6.2), its default and its
- * range. Argo CD's Deployment maps each ConfigMap key to the environment variable through
- * `valueFrom.configMapKeyRef` (optional), so the process itself reads only flags and environment.
- * Data only: the parsing is in `config.ts`.
+ * `argocd-cmd-params-cm` key exactly as Argo CD names them (docs/configuration.md#reference), its
+ * default and its range. Argo CD's Deployment maps each ConfigMap key to the environment variable
+ * through `valueFrom.configMapKeyRef` (optional), so the process itself reads only flags and
+ * environment. Data only: the parsing is in `config.ts`.
  */
 
 /** How a setting's text is read. */
@@ -52,7 +52,7 @@ export const POLICIES = ["", "sync", "create-only", "create-update", "create-del
 type Def = Omit<OptionDef, "origin">;
 const argo = (d: Def): OptionDef => ({ ...d, origin: "argo-cd" });
 
-/** Argo CD's own settings, in the order of spec §6.1 and §6.2. */
+/** Argo CD's own settings, in the order of its flag list, then the settings it reads from the environment only. */
 const ARGO_OPTIONS: readonly OptionDef[] = [
   argo({ key: "metricsAddr", flag: "metrics-addr", kind: "string", default: ":8080", description: "The address the metric endpoint binds to." }),
   argo({ key: "probeAddr", flag: "probe-addr", kind: "string", default: ":8081", description: "The address the probe endpoint binds to." }),
@@ -207,7 +207,7 @@ const ARGO_OPTIONS: readonly OptionDef[] = [
     default: 60,
     min: 0,
     max: MAX_INT32,
-    description: "Repo server RPC timeout in seconds (accepted for compatibility).",
+    description: "Time limit in seconds of every git command and of the wait for a Git cache repository's lock, as Argo CD limits one repo server call (0: none).",
   }),
   argo({
     key: "repoServerCaCertPath",
@@ -375,6 +375,40 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     min: 0,
     max: MAX_INT32,
     description: "How long a RollingSync step waits for an Application to be reconciled after its latest change before forcing a refresh.",
+    origin: "appset",
+  },
+  {
+    key: "gitCacheDir",
+    flag: "git-cache-dir",
+    env: `${ACS}GIT_CACHE_DIR`,
+    cmKey: `${CM}git.cache.dir`,
+    kind: "string",
+    default: "",
+    description: "Directory of the Git cache repositories, shared safely by the processes given the same one (empty: appset-git-cache in the system's temporary directory).",
+    origin: "appset",
+  },
+  {
+    key: "gitRevisionCacheSeconds",
+    flag: "git-revision-cache-seconds",
+    env: `${ACS}GIT_REVISION_CACHE_SECONDS`,
+    cmKey: `${CM}git.revision.cache.seconds`,
+    kind: "int",
+    default: 3,
+    min: 0,
+    max: MAX_INT32,
+    description: "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time).",
+    origin: "appset",
+  },
+  {
+    key: "reconcileTimeoutSeconds",
+    flag: "reconcile-timeout-seconds",
+    env: `${ACS}RECONCILE_TIMEOUT_SECONDS`,
+    cmKey: `${CM}reconcile.timeout.seconds`,
+    kind: "int",
+    default: 300,
+    min: 0,
+    max: MAX_INT32,
+    description: "Deadline of one reconcile of the ApplicationSet controller or the sync engine: past it, what the reconcile waits for is aborted and it fails with a condition and is retried with backoff (0: none).",
     origin: "appset",
   },
 ];

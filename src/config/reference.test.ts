@@ -4,7 +4,7 @@ import { configReference, deploymentEnv } from "./reference.js";
 const ACS = "ARGOCD_APPLICATIONSET_CONTROLLER_";
 const CM = "applicationsetcontroller.";
 
-/** Argo CD's flag table (spec §6.1): flag, env, argocd-cmd-params-cm key, default. */
+/** Argo CD's flag table: flag, env, argocd-cmd-params-cm key, default. */
 const ARGO_FLAGS: Array<[flag: string, env: string, cmKey: string, def: string]> = [
   ["--metrics-addr", "", "", ":8080"],
   ["--probe-addr", "", "", ":8081"],
@@ -55,6 +55,15 @@ describe("configReference", () => {
     { name: "the requeue interval is environment-only", flag: "", env: `${ACS}REQUEUE_AFTER`, cmKey: `${CM}requeue.after`, def: "3m0s" },
     { name: "the refresh grace period is ours", flag: "--refresh-grace-period-seconds", env: `${ACS}REFRESH_GRACE_PERIOD_SECONDS`, cmKey: `${CM}refresh.grace.period.seconds`, def: "30" },
     { name: "the sync engine switch is ours", flag: "--enable-sync-engine", env: `${ACS}ENABLE_SYNC_ENGINE`, cmKey: `${CM}enable.sync.engine`, def: "false" },
+    { name: "the Git cache directory is ours", flag: "--git-cache-dir", env: "ARGOCD_APPLICATIONSET_CONTROLLER_GIT_CACHE_DIR", cmKey: "applicationsetcontroller.git.cache.dir", def: "" },
+    { name: "the Git revision cache interval is ours", flag: "--git-revision-cache-seconds", env: "ARGOCD_APPLICATIONSET_CONTROLLER_GIT_REVISION_CACHE_SECONDS", cmKey: "applicationsetcontroller.git.revision.cache.seconds", def: "3" },
+    {
+      name: "the reconcile deadline is ours",
+      flag: "--reconcile-timeout-seconds",
+      env: "ARGOCD_APPLICATIONSET_CONTROLLER_RECONCILE_TIMEOUT_SECONDS",
+      cmKey: "applicationsetcontroller.reconcile.timeout.seconds",
+      def: "300",
+    },
     { name: "the kubeconfig flag reads KUBECONFIG", flag: "--kubeconfig", env: "KUBECONFIG", cmKey: "", def: "" },
   ])("has a row where $name", ({ flag, env, cmKey, def }) => {
     const row = configReference().find((r) => r.env === env || (r.flag === flag && flag !== ""));

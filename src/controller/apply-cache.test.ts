@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseApplication, type Application } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
 import { Informer, resources } from "../kube/index.js";
-import { list, ScriptedSource, settle } from "../kube/informer-testkit.js";
+import { list, ScriptedSource, settle } from "../../test/support/scripted-informer.js";
 import { informerWriteThrough } from "./apply-cache.js";
-import { appSet, live } from "./testkit.js";
+import { appSet, live } from "../../test/support/controller-builders.js";
 
 async function cached(app: Application): Promise<Informer<Application>> {
   const source = new ScriptedSource();

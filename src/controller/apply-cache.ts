@@ -1,5 +1,6 @@
 /**
- * Read-your-writes for the Application cache (spec §4.15): the {@link AppWriteThrough} the executor
+ * Read-your-writes for the Application cache (docs/controller.md#read-your-writes): the
+ * {@link AppWriteThrough} the executor
  * writes through, over the Applications informer. A delete that leaves the Application terminating
  * (it still has finalizers) keeps the cached entry: the watch brings its deletionTimestamp, then its end.
  */

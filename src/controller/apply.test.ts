@@ -2,15 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseApplication, parseApplicationSet, type Application, type ApplicationSet } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, KubeApiError, KubeReason, resources, type Action } from "../kube/index.js";
+import { KubeApiError, KubeReason, resources } from "../kube/index.js";
+import { FakeKubeClient, type Action } from "../../test/support/fake-kube-client.js";
 import { silentLogger } from "../log/logger.js";
 import { PlanExecutor, type AppWriteThrough } from "./apply.js";
 import { appChange, desiredFrom, newApplication } from "./desired.js";
 import { MemoryEventSink } from "./events.js";
 import { planAppSet } from "./plan.js";
-import { EMPTY_PLAN, isNoop, type AppWrite, type Plan } from "./plantypes.js";
+import { EMPTY_PLAN, isNoop, type AppWrite, type Plan } from "./plan-types.js";
 import type { Generation } from "./snapshot.js";
-import { appSet, generated, live, rendered, settings, snapshot } from "./testkit.js";
+import { appSet, generated, live, rendered, settings, snapshot } from "../../test/support/controller-builders.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 
@@ -210,7 +211,7 @@ function recordingCache(): AppWriteThrough & { calls: string[] } {
 
 const notFound = () => new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: "not found" });
 
-describe("PlanExecutor: read-your-writes (spec §4.15)", () => {
+describe("PlanExecutor: read-your-writes", () => {
   type Row = { name: string; apps: string[]; plan: (set: ApplicationSet) => Plan; fail?: Partial<Record<"patch" | "delete", () => KubeApiError>>; dryRun?: boolean; calls: string[] };
   const update = (set: ApplicationSet): Plan => ({ ...EMPTY_PLAN, writes: [{ name: "a", desired: desiredFrom(rendered("a"), set, settings()), change: { kind: "update", patch: { spec: { project: "default" } } } }] });
   it.each<Row>([
@@ -236,7 +237,7 @@ describe("PlanExecutor: read-your-writes (spec §4.15)", () => {
   });
 });
 
-describe("PlanExecutor: no double sync after a conflict (spec §5.6)", () => {
+describe("PlanExecutor: no double sync after a conflict", () => {
   const startedAt = "2026-01-01T00:00:00Z";
   const operation = { sync: { revision: "r2" }, initiatedBy: { username: "applicationset-controller", automated: true } };
   const stateFor = (revision: string, at: string) => ({ operation: { sync: { revision } }, phase: "Succeeded", startedAt: at, finishedAt: at, syncResult: { revision } });

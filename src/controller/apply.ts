@@ -8,13 +8,13 @@
  * - An update is a JSON merge patch carrying the live resourceVersion. A conflict (409), or a create
  *   that meets an existing name, re-reads the Application from the apiserver and recomputes the change
  *   with the pure {@link appChange}; a fresh read that needs nothing writes nothing.
- * - A failed write sets ErrorOccurred with the plan's reason (spec §1.7) before the error is thrown, so
+ * - A failed write sets ErrorOccurred with the plan's reason before the error is thrown, so
  *   the worker retries with backoff.
  * - A conflict on a RollingSync write re-reads and gives up, leaving the next reconcile to decide, when
  *   the fresh Application shows the sync requested or run meanwhile ({@link syncedMeanwhile}).
- * - Read-your-writes (spec §4.15): the object each write returns goes into the Application cache at
- *   once ({@link AppWriteThrough}); a NotFound evicts the stale entry; a delete evicts unless the
- *   Application is left terminating.
+ * - Read-your-writes (docs/controller.md#read-your-writes): the object each write returns goes into
+ *   the Application cache at once ({@link AppWriteThrough}); a NotFound evicts the stale entry; a
+ *   delete evicts unless the Application is left terminating.
  * - Dry run sends every write with `dryRun=All` and touches no cache.
  */
 import pLimit from "p-limit";
@@ -23,20 +23,20 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
-import { syncedMeanwhile } from "./apply-sync.js";
+import { syncedMeanwhile } from "./double-sync-guard.js";
 import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
 import type { JsonObject } from "./json.js";
 import { resourcesStatusError } from "./messages.js";
 import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
-import type { AppDelete, AppWrite, DeletionCheck, OwnerStrip, Plan, PlannedEvent } from "./plantypes.js";
+import type { AppDelete, AppWrite, DeletionCheck, OwnerStrip, Plan, PlannedEvent } from "./plan-types.js";
 import { nextStatus, withApplicationStatus } from "./status.js";
 
 /** Attempts per Application write before giving up on conflicts. */
 const MAX_ATTEMPTS = 5;
 
-/** The Application cache's write side (read-your-writes, spec §4.15). */
+/** The Application cache's write side (read-your-writes). */
 export interface AppWriteThrough {
   /** Stores what the apiserver returned for a create, update or patch. */
   written(obj: KubeObject): void;
@@ -65,7 +65,7 @@ export class ApplyError extends AppSetError {}
 
 type Outcome = { name: string; error?: unknown };
 
-function keyOf(appSet: ApplicationSet, name: string): ObjectKey {
+function keyInNamespaceOf(appSet: ApplicationSet, name: string): ObjectKey {
   return { namespace: appSet.metadata.namespace, name };
 }
 
@@ -115,7 +115,7 @@ export class PlanExecutor {
     if (fresh !== undefined) throw new Error(ReverseDeletionError.StillPresent);
     try {
       const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
-      await this.opts.client.delete(resources.Applications, keyOf(appSet, check.name), { dryRun: this.opts.dryRun, ...preconditions });
+      await this.opts.client.delete(resources.Applications, keyInNamespaceOf(appSet, check.name), { dryRun: this.opts.dryRun, ...preconditions });
       this.cacheGone(appSet, check.name);
     } catch (err) {
       if (isNotFound(err)) return this.cacheGone(appSet, check.name);
@@ -160,7 +160,7 @@ export class PlanExecutor {
 
   private async readApp(appSet: ApplicationSet, name: string): Promise<Application | undefined> {
     try {
-      const raw = await this.opts.client.get(resources.Applications, keyOf(appSet, name));
+      const raw = await this.opts.client.get(resources.Applications, keyInNamespaceOf(appSet, name));
       const parsed = parseApplication(raw);
       if (!parsed.ok) throw parsed.error;
       return parsed.value;
@@ -208,7 +208,7 @@ export class PlanExecutor {
         this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
         return;
       case "update":
-        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyOf(appSet, name), { type: "merge", body: change.patch }, options));
+        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyInNamespaceOf(appSet, name), { type: "merge", body: change.patch }, options));
         this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
         this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
         return;
@@ -217,7 +217,7 @@ export class PlanExecutor {
 
   /** Removes the resources finalizer first when asked, then deletes (NotFound counts as done). */
   private async remove(appSet: ApplicationSet, d: AppDelete): Promise<void> {
-    const key = keyOf(appSet, d.name);
+    const key = keyInNamespaceOf(appSet, d.name);
     if (d.keepFinalizers !== undefined) {
       const patch = { type: "merge" as const, body: { metadata: { finalizers: [...d.keepFinalizers] } } };
       this.cacheWritten(await this.opts.client.patch(resources.Applications, key, patch, { dryRun: this.opts.dryRun }).catch((err: unknown) => this.goneThrow(appSet, d.name, err)));
@@ -240,7 +240,7 @@ export class PlanExecutor {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = { metadata: { ownerReferences: [], ...(rv ? { resourceVersion: rv } : {}) } };
-        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun }));
+        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyInNamespaceOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun }));
         return;
       } catch (err) {
         if (isNotFound(err)) return this.cacheGone(appSet, s.name);
@@ -270,7 +270,7 @@ export class PlanExecutor {
 
   private async writeStatus(appSet: ApplicationSet, status: object): Promise<void> {
     try {
-      await this.opts.client.patchStatus(resources.ApplicationSets, keyOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body: { status: status } }, { dryRun: this.opts.dryRun });
+      await this.opts.client.patchStatus(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body: { status: status } }, { dryRun: this.opts.dryRun });
     } catch (err) {
       if (isNotFound(err)) return;
       throw new Error(resourcesStatusError(errorMessage(err)), { cause: err });
@@ -279,7 +279,7 @@ export class PlanExecutor {
 
   private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<void> {
     try {
-      await this.opts.client.patch(resources.ApplicationSets, keyOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body }, { dryRun: this.opts.dryRun });
+      await this.opts.client.patch(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body }, { dryRun: this.opts.dryRun });
     } catch (err) {
       if (isNotFound(err)) return;
       if (appSet.metadata.deletionTimestamp != null) throw err;

@@ -1,8 +1,9 @@
 /**
- * ApplicationSet conditions and health (spec §1.7, §1.8): one {@link conditionFor} turns the outcome
- * of a pass into the evaluated conditions, {@link mergeConditions} applies Argo CD's writing rules
- * (evaluated types replace, others stay, unchanged conditions keep their transition time, sorted),
- * and {@link healthFor} derives `status.health`. Pure.
+ * ApplicationSet conditions and health (docs/controller.md#conditions-and-health): one
+ * {@link conditionFor} turns the outcome of a pass into the evaluated conditions,
+ * {@link mergeConditions} applies Argo CD's writing rules (evaluated types replace, others stay,
+ * unchanged conditions keep their transition time, sorted), and {@link healthFor} derives
+ * `status.health`. Pure.
  */
 import {
   AppSetHealth,
@@ -112,7 +113,7 @@ export function conditionsEqual(a: readonly ConditionInput[], b: readonly Condit
   return a.length === b.length && a.every((c, i) => sameCondition(c, b[i]!));
 }
 
-/** `status.health` from the conditions (§1.8). */
+/** `status.health` from the conditions: Degraded, else Progressing, else Healthy, else Unknown. */
 export function healthFor(conditions: readonly ConditionInput[]): ApplicationSetHealth {
   if (conditions.length === 0) return { status: AppSetHealth.Unknown, message: ConditionMessage.NoStatusConditions };
   const find = (type: string): ConditionInput | undefined => conditions.find((c) => c.type === type && c.status === ConditionStatus.True);

@@ -2,40 +2,28 @@
  * The ApplicationSet controller: informers for ApplicationSets, Applications (indexed by controller
  * owner), cluster Secrets and AppProjects feed the de-duplicating {@link WorkQueue}; the
  * {@link WorkerPool} runs the {@link AppSetReconciler} on each key. The caches are namespace-scoped to
- * the controller namespace unless other ApplicationSet namespaces are allowed (spec §4.12).
+ * the controller namespace unless other namespaces are allowed (docs/controller.md#namespaces).
  * `start` resolves once every cache has synced and the workers run; `stop` drains gracefully.
  */
-import {
-  Label,
-  SecretType,
-  decodeClusterSecret,
-  isClusterSecret,
-  parseAppProject,
-  parseApplication,
-  parseApplicationSet,
-  parseSecret,
-  type Application,
-  type ApplicationSet,
-  type AppProject,
-  type Cluster,
-  type ParseResult,
-  type Secret,
-} from "../api/index.js";
+import { isClusterSecret, parseAppProject, parseApplicationSet, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
-import { Informer, resources, type KubeClient, type KubeObject, type ListWatchSource } from "../kube/index.js";
+import { resources, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { informerWriteThrough } from "./apply-cache.js";
-import { RepoCredentialsCache, REPO_SECRET_SELECTOR } from "./credentials.js";
+import { applicationsSpec, parserOf, SharedCache } from "../manager/cache.js";
+import { ClusterDirectory, clusterSecretsSpec } from "../manager/clusters.js";
+import { RepoCredentialsCache, repoSecretsSpec } from "../manager/credentials.js";
+import type { Loop } from "../manager/manager.js";
 import { KubeEventSink, type EventSink } from "./events.js";
 import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type HandlerOptions } from "./handlers.js";
 import { namespaceMatcher, ownerKey } from "./predicates.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
 import type { PlanSettings } from "./snapshot.js";
-import { WorkerPool, type WorkerMetrics } from "./worker.js";
-import { WorkQueue, type QueueMetrics } from "./workqueue.js";
+import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
+import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 
 const OWNER_INDEX = "owner";
 
@@ -70,14 +58,15 @@ export interface ControllerOptions {
   readonly events?: EventSink;
   readonly metrics?: QueueMetrics & WorkerMetrics;
   readonly observeReconcile?: (appSet: ApplicationSet, seconds: number) => void;
-}
-
-function parser<T>(parse: (raw: unknown) => ParseResult<T>): (raw: KubeObject) => T {
-  return (raw) => {
-    const res = parse(raw);
-    if (!res.ok) throw res.error;
-    return res.value;
-  };
+  /**
+   * The process's shared cache (the manager's). Absent: the controller keeps a cache of its own,
+   * which it starts and stops itself.
+   */
+  readonly cache?: SharedCache;
+  /** The process's repository credentials (over the shared cache's repository Secrets); absent: the controller's own. */
+  readonly credentials?: CredentialsLookup;
+  /** `--reconcile-timeout-seconds` in ms: each reconcile's deadline (absent or 0: none). */
+  readonly reconcileTimeoutMs?: number;
 }
 
 /** The running controller. */
@@ -91,6 +80,10 @@ export class AppSetController {
   readonly repoSecrets: Informer<Secret>;
   /** Repository credentials that follow {@link repoSecrets}. */
   readonly credentials: CredentialsLookup;
+  /** The clusters of the controller namespace, over {@link secrets}. */
+  readonly clusters: ClusterDirectory;
+  readonly cache: SharedCache;
+  private readonly ownsCache: boolean;
   private readonly pool: WorkerPool;
   private readonly allowed: (namespace: string) => boolean;
   /** Progressive syncs, for the planner and the watch predicates alike. */
@@ -102,13 +95,16 @@ export class AppSetController {
     this.allowed = namespaceMatcher(patterns);
     const scope = opts.appSetNamespaces.length === 0 ? opts.namespace : undefined;
     const log = opts.logger.child({ component: "informer" });
-    const common = { source: opts.client, clock: opts.clock, log, resyncPeriodMs: opts.cacheSyncPeriodMs ?? 0 };
-    this.appSets = new Informer({ ...common, resource: resources.ApplicationSets, namespace: scope, parse: parser(parseApplicationSet) });
-    this.apps = new Informer({ ...common, resource: resources.Applications, namespace: scope, parse: parser(parseApplication) });
-    this.secrets = new Informer({ ...common, resource: resources.Secrets, namespace: opts.namespace, labelSelector: `${Label.SecretType}=${SecretType.Cluster}`, parse: parser(parseSecret) });
-    this.projects = new Informer({ ...common, resource: resources.AppProjects, namespace: opts.namespace, parse: parser(parseAppProject) });
-    this.repoSecrets = new Informer({ ...common, resource: resources.Secrets, namespace: opts.namespace, labelSelector: REPO_SECRET_SELECTOR, parse: parser(parseSecret) });
-    this.credentials = new RepoCredentialsCache(this.repoSecrets).lookup;
+    this.ownsCache = opts.cache === undefined;
+    this.cache = opts.cache ?? new SharedCache({ source: opts.client, clock: opts.clock, log, resyncPeriodMs: opts.cacheSyncPeriodMs ?? 0 });
+    const cache = this.cache;
+    this.appSets = cache.informer({ resource: resources.ApplicationSets, ...(scope !== undefined ? { namespace: scope } : {}), parse: parserOf(parseApplicationSet) });
+    this.apps = cache.informer(applicationsSpec(scope));
+    this.secrets = cache.informer(clusterSecretsSpec(opts.namespace));
+    this.projects = cache.informer({ resource: resources.AppProjects, namespace: opts.namespace, parse: parserOf(parseAppProject) });
+    this.repoSecrets = cache.informer(repoSecretsSpec(opts.namespace));
+    this.credentials = opts.credentials ?? new RepoCredentialsCache(this.repoSecrets).lookup;
+    this.clusters = new ClusterDirectory(this.secrets, opts.settings.inClusterEnabled);
     this.apps.addIndex(OWNER_INDEX, (a) => {
       const k = ownerKey(a);
       return k === undefined ? [] : [k];
@@ -138,6 +134,7 @@ export class AppSetController {
       clock: opts.clock,
       logger: opts.logger,
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      ...(opts.reconcileTimeoutMs ? { reconcileTimeoutMs: opts.reconcileTimeoutMs } : {}),
     });
     this.registerHandlers();
   }
@@ -149,18 +146,8 @@ export class AppSetController {
       ownedApps: (ns, name) => this.apps.byIndex(OWNER_INDEX, `${ns}/${name}`),
       app: (ns, name) => this.apps.get(ns, name),
       projectNames: () => new Set(this.projects.list().map((p) => p.metadata.name ?? "")),
-      clusters: () => this.clusterList(),
+      clusters: () => this.clusters.clusters(),
     };
-  }
-
-  private clusterList(): Cluster[] {
-    const out: Cluster[] = [];
-    for (const s of this.secrets.list()) {
-      if (!isClusterSecret(s)) continue;
-      const c = decodeClusterSecret(s);
-      if (c.ok) out.push(c.value);
-    }
-    return out;
   }
 
   /** The controller namespace. */
@@ -186,20 +173,33 @@ export class AppSetController {
     watchProjects(this.projects, h);
   }
 
-  /** Starts the informers, waits until all have synced (or `signal` aborts), then starts the workers. */
+  /** Starts the cache, waits until it has synced (or `signal` aborts), then starts the workers. */
   async start(signal?: AbortSignal): Promise<void> {
-    const informers = [this.secrets, this.projects, this.repoSecrets, this.apps, this.appSets];
-    for (const i of informers) i.start();
-    await Promise.all(informers.map((i) => i.waitForSync(signal)));
+    this.cache.start();
+    await this.cache.waitForSync(signal);
+    this.startWorkers();
+  }
+
+  /** Starts the workers (the cache has synced). */
+  startWorkers(): void {
     this.opts.logger.info({ appSets: this.appSets.list().length, applications: this.apps.list().length }, "caches synced, starting workers");
     this.pool.start();
   }
 
-  /** Stops taking work, lets running reconciles finish for up to `graceMs`, then stops the informers. */
-  async stop(graceMs: number): Promise<void> {
-    await this.pool.stop(graceMs);
-    await this.pool.stopped();
-    await Promise.all([this.appSets, this.apps, this.secrets, this.projects, this.repoSecrets].map((i) => i.stop()));
+  /** The controller as one loop of the manager. */
+  loop(): Loop {
+    return { name: "applicationset", start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+  }
+
+  /**
+   * Stops taking work, aborts running reconciles and waits up to `graceMs` for them, then stops the
+   * cache when it is the controller's own.
+   */
+  async stop(graceMs: number): Promise<StopReport> {
+    const report = await this.pool.stop(graceMs);
+    if (report.unfinished === 0) await this.pool.stopped();
+    if (this.ownsCache) await this.cache.stop();
+    return report;
   }
 
   /** Resolves when the queue holds nothing and no reconcile runs (tests and benchmarks). */

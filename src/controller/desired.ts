@@ -1,10 +1,11 @@
 /**
  * What each generated Application should look like, and what it takes to get there from the live
- * one (spec §4.4): the desired object (normalised spec, labels, annotations, finalizers, controller
- * owner reference), the live values kept (preserved annotations and labels, PreDelete/PostDelete
- * finalizers, the operation), `ignoreApplicationDifferences` (ignored fields keep their live
- * values), and the JSON merge patch from live to desired (none when they are semantically equal).
- * Pure: the executor re-runs {@link appChange} on a freshly read live object after a conflict.
+ * one (docs/controller.md#creating-and-updating-applications): the desired object (normalised spec,
+ * labels, annotations, finalizers, controller owner reference), the live values kept (preserved
+ * annotations and labels, PreDelete/PostDelete finalizers, the operation),
+ * `ignoreApplicationDifferences` (ignored fields keep their live values), and the JSON merge patch
+ * from live to desired (none when they are semantically equal). Pure: the executor re-runs
+ * {@link appChange} on a freshly read live object after a conflict.
  */
 import {
   DEFAULT_PRESERVED_ANNOTATIONS,

@@ -1,6 +1,6 @@
 /**
  * Resolving an Application destination against the known clusters (Argo CD's
- * `GetDestinationCluster`): cluster Secrets of the controller namespace plus the implicit in-cluster
+ * `GetDestinationCluster`, docs/controller.md#destinations): cluster Secrets of the controller namespace plus the implicit in-cluster
  * destination when no Secret claims its server. Pure.
  */
 import { InCluster, type ApplicationDestination, type Cluster } from "../api/index.js";

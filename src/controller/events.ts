@@ -1,10 +1,10 @@
 /**
- * Kubernetes Events on the ApplicationSet (spec §4.14): all Normal, reported by
- * `applicationset-controller`. Recording is best effort: a failure is logged, never returned, so an
- * event can not fail a reconcile. As client-go's event recorder does, events are correlated
- * (similar ones combined, identical ones counted: event-correlator.ts) and a spam filter bounds them
- * per ApplicationSet: a token bucket of 25 that refills one token every 5 minutes; events beyond it
- * are dropped.
+ * Kubernetes Events on the ApplicationSet (docs/controller.md#kubernetes-events): all Normal,
+ * reported by `applicationset-controller`. Recording is best effort: a failure is logged, never
+ * returned, so an event can not fail a reconcile. As client-go's event recorder does, events are
+ * correlated (similar ones combined, identical ones counted: event-correlator.ts) and a spam filter
+ * bounds them per ApplicationSet: a token bucket of 25 that refills one token every 5 minutes;
+ * events beyond it are dropped.
  */
 import { CONTROLLER_COMPONENT, GROUP_VERSION, Kind, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
@@ -12,7 +12,7 @@ import { errorMessage } from "../errors.js";
 import { resources, type KubeWriter } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { EventCorrelator } from "./event-correlator.js";
-import type { PlannedEvent } from "./plantypes.js";
+import type { PlannedEvent } from "./plan-types.js";
 
 /** Where events go. */
 export interface EventSink {

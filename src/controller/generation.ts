@@ -2,13 +2,16 @@
  * The generation step as the reconciler sees it: run the generators and render the template
  * ({@link generateApplications}), and turn generator and template errors into a failed
  * {@link Generation} carrying the condition reason (and the retry time a rate-limited provider
- * named, found along the error's cause chain). Any other failure (a bug, a panic-like error)
+ * named, found along the error's cause chain). A generation cut short by the reconcile's deadline
+ * fails the same way, with the deadline in its message, so a stalled Git server or HTTP endpoint
+ * shows as a condition and nothing is deleted. Any other failure (a bug, a panic-like error)
  * rejects, so the worker retries with backoff and sets no condition, as Argo CD's panic guard does.
  */
 import { Reason, type ApplicationSet } from "../api/index.js";
-import { AppSetError } from "../errors.js";
+import { AppSetError, errorMessage } from "../errors.js";
 import { generateApplications, type ApplicationsOptions } from "../generators/applications.js";
 import { appSetRequeueAfterMs } from "../generators/index.js";
+import { deadlinePassed } from "../manager/worker.js";
 import type { GenerateFn } from "./reconciler.js";
 import type { Generation } from "./snapshot.js";
 
@@ -21,10 +24,18 @@ export function generatorFn(opts: ApplicationsOptions): GenerateFn {
       const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal } });
       return { ok: true, apps, requeueAfterMs: appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry) };
     } catch (err) {
+      if (deadlinePassed(signal)) return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err) };
       if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason)) return { ok: false, reason: err.reason as Reason, message: err.message, ...retryAfter(err) };
       throw err;
     }
   };
+}
+
+/** The condition message of a generation the deadline cut short: the deadline, then what was cut. */
+function deadlineMessage(signal: AbortSignal, err: unknown): string {
+  const deadline = errorMessage(signal.reason);
+  const cut = errorMessage(err);
+  return cut.includes(deadline) ? cut : `${deadline}: ${cut}`;
 }
 
 /** The first `retryAfterMs` along an error's cause chain (an SCM rate-limit refusal carries one). */

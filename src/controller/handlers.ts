@@ -1,13 +1,14 @@
 /**
- * Event handlers (spec §4.10-4.11): map informer events to queue keys through the pure predicates.
+ * Event handlers (docs/controller.md#which-events-start-a-pass): map informer events to queue keys
+ * through the pure predicates.
  * ApplicationSet create/delete always enqueue, updates when {@link appSetChanged}; owned Application
  * creates are ignored, deletes enqueue the owner, updates when {@link appChanged}; a cluster Secret
  * event enqueues the ApplicationSets it can affect; an AppProject event those with a validation
  * error or whose Applications may use that project. Objects outside the allowed namespaces are dropped.
  */
 import type { Application, ApplicationSet, AppProject, Secret } from "../api/index.js";
-import type { Informer } from "../kube/index.js";
-import { affectedByCluster, affectedByProject, appChanged, appSetChanged, keyOf, ownerKey } from "./predicates.js";
+import { objectKey, type Informer } from "../kube/index.js";
+import { affectedByCluster, affectedByProject, appChanged, appSetChanged, ownerKey } from "./predicates.js";
 
 /** What the handlers need. */
 export interface HandlerOptions {
@@ -25,11 +26,11 @@ function allowedKey(opts: HandlerOptions, obj: { metadata: { namespace?: string 
 /** ApplicationSet events. */
 export function watchAppSets(informer: Informer<ApplicationSet>, opts: HandlerOptions): () => void {
   return informer.on({
-    add: (a) => allowedKey(opts, a, keyOf(a)),
+    add: (a) => allowedKey(opts, a, objectKey(a)),
     update: (o, n) => {
-      if (appSetChanged(o, n, opts.progressiveSyncs)) allowedKey(opts, n, keyOf(n));
+      if (appSetChanged(o, n, opts.progressiveSyncs)) allowedKey(opts, n, objectKey(n));
     },
-    delete: (a) => allowedKey(opts, a, keyOf(a)),
+    delete: (a) => allowedKey(opts, a, objectKey(a)),
   });
 }
 
@@ -44,7 +45,7 @@ export function watchApps(informer: Informer<Application>, opts: HandlerOptions)
 }
 
 function fanOut(opts: HandlerOptions, sets: ApplicationSet[]): void {
-  for (const a of sets) allowedKey(opts, a, keyOf(a));
+  for (const a of sets) allowedKey(opts, a, objectKey(a));
 }
 
 /** Cluster Secret events. */

@@ -7,7 +7,7 @@ export { AppSetController, type ControllerOptions } from "./controller.js";
 export { AppSetReconciler, splitKey, type ControllerCaches, type GenerateFn, type ReconcilerOptions } from "./reconciler.js";
 export { PlanExecutor, ApplyError, type ExecutorOptions } from "./apply.js";
 export { planAppSet, isRollingSync } from "./plan.js";
-export { isNoop, type Plan, type AppWrite, type AppDelete, type OwnerStrip, type PlannedEvent } from "./plantypes.js";
+export { isNoop, type Plan, type AppWrite, type AppDelete, type OwnerStrip, type PlannedEvent } from "./plan-types.js";
 export { DEFAULT_PLAN_SETTINGS, type AppSetSnapshot, type Generation, type PlanSettings } from "./snapshot.js";
 export { generatorFn } from "./generation.js";
 export { KubeEventSink, MemoryEventSink, type EventSink } from "./events.js";

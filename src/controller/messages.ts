@@ -1,11 +1,12 @@
 /**
- * The controller's own verbatim texts (spec §4.2 validation, §4.5 destination lookups, §4.7 status
- * truncation, controller-runtime's owner-reference error). Condition types, reasons and fixed
- * condition messages live in `src/api/constants.ts`; these are the parameterised ones the reconcile
- * path builds, kept here so the planner contains no inline literals.
+ * The controller's own texts, in Argo CD's words: validation, destination lookups, status
+ * truncation, controller-runtime's owner-reference error (docs/troubleshooting.md#common-errors).
+ * Condition types, reasons and fixed condition messages live in `src/api/constants.ts`; these are
+ * the parameterised ones the reconcile path builds, kept here so the planner contains no inline
+ * literals.
  */
 
-/** Per-Application validation errors (§4.2). */
+/** Per-Application validation errors (docs/controller.md#validation). */
 export const ValidationMessage = {
   noName: (appSet: string): string =>
     `ApplicationSet ${appSet} contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)`,
@@ -14,7 +15,7 @@ export const ValidationMessage = {
   invalidDestination: (cause: string): string => `application destination spec is invalid: ${cause}`,
 } as const;
 
-/** Destination resolution errors (Argo CD's `GetDestinationCluster`, §4.2). */
+/** Destination resolution errors (Argo CD's `GetDestinationCluster`). */
 export const DestinationMessage = {
   bothNameAndServer: (name: string, server: string): string => `application destination can't have both name and server defined: ${name} ${server}`,
   serverMissing: "Destination server missing from app spec",
@@ -31,12 +32,12 @@ export function alreadyOwnedMessage(namespace: string, name: string, ownerKind: 
   return `error while wrapping using MutateFn: Object ${namespace}/${name} is already owned by another ${ownerKind} controller ${ownerName}`;
 }
 
-/** The error returned when writing `status.resources` fails (§4.1 step 14). */
+/** The error returned when writing `status.resources` fails. */
 export function resourcesStatusError(cause: string): string {
   return `failed to update resources status for application set: ${cause}`;
 }
 
-/** The warning logged when `status.resources` is truncated (§4.7). */
+/** The warning logged when `status.resources` is truncated (docs/controller.md#status). */
 export function truncationWarning(appSet: string, from: number, to: number): string {
   return `Truncating ApplicationSet ${appSet} resource status from ${String(from)} to max allowed ${String(to)} entries`;
 }

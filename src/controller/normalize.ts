@@ -1,8 +1,8 @@
 /**
- * The normalised Application spec the controller writes and compares (spec §4.4): Argo CD's
- * normalisation (`normalizeApplicationSpec` in src/api/equivalence.ts) with null values dropped, as
- * the apiserver prunes them, and the empty `omitempty` fields left out, as Argo CD's Go encoder
- * leaves them out of what it writes (`destination.name: ""` is not written). Pure.
+ * The normalised Application spec the controller writes and compares (docs/spec-equivalence.md):
+ * Argo CD's normalisation (`normalizeApplicationSpec` in src/api/equivalence.ts) with null values
+ * dropped, as the apiserver prunes them, and the empty `omitempty` fields left out, as Argo CD's Go
+ * encoder leaves them out of what it writes (`destination.name: ""` is not written). Pure.
  */
 import { goStruct, normalizeApplicationSpec } from "../api/equivalence.js";
 import { withoutOmitted } from "../api/go-json.js";

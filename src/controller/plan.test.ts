@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Application, ApplicationSet, ApplicationsSyncPolicy } from "../api/index.js";
 import { planAppSet } from "./plan.js";
-import type { Plan } from "./plantypes.js";
+import type { Plan } from "./plan-types.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";
-import { appSet, cluster, generated, live, rendered, settings, snapshot, NS } from "./testkit.js";
+import { appSet, cluster, generated, live, rendered, settings, snapshot, NS } from "../../test/support/controller-builders.js";
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_TEXT = "2026-01-02T03:04:05Z";

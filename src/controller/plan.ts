@@ -1,8 +1,8 @@
 /**
- * The pure planner: `planAppSet(snapshot, now, settings) → Plan`, Argo CD's reconcile flow (spec §4.1)
- * without I/O. Generate (already done, in the snapshot) → validate (§4.2) → policy (§4.3) → creates and
- * updates (§4.4) → stale deletes (§4.5) → status (§4.7) → refresh annotation (§4.8) → requeue (§4.9);
- * or the deletion path (§4.6). The same snapshot and time always give the same plan.
+ * The pure planner: `planAppSet(snapshot, now, settings) → Plan`, Argo CD's reconcile flow without
+ * I/O (docs/controller.md#the-order-of-a-pass). Generate (already done, in the snapshot) → validate
+ * → policy → creates and updates → stale deletes → status → refresh annotation → requeue; or the
+ * deletion path. The same snapshot and time always give the same plan.
  */
 import {
   Annotation,
@@ -15,12 +15,12 @@ import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
 import type { PassOutcome } from "./conditions.js";
-import { planDeletion } from "./deletion.js";
+import { planAppSetDeletion } from "./appset-deletion.js";
 import { appChange, desiredFrom } from "./desired.js";
 import { knownClusters } from "./destination.js";
 import { truncationWarning } from "./messages.js";
 import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
-import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan } from "./plantypes.js";
+import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan } from "./plan-types.js";
 import { requeueAfterMs } from "./requeue.js";
 import {
   changedApplicationStatus,
@@ -32,7 +32,7 @@ import {
   rolloutLogs,
   withRollout,
   type RolloutPlan,
-} from "./rollout.js";
+} from "./plan-rollout.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
 import { planStale } from "./stale.js";
 import { nextStatus, resourcesFor, withApplicationStatus } from "./status.js";
@@ -95,7 +95,7 @@ function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: f
 
 /** Plans one reconcile of the ApplicationSet in `s` at time `now` (ms). */
 export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSettings): Plan {
-  if (s.appSet.metadata.deletionTimestamp != null) return planDeletion(s, now, settings);
+  if (s.appSet.metadata.deletionTimestamp != null) return planAppSetDeletion(s, now, settings);
   const gen = s.generation;
   if (gen === undefined) throw new Error("planAppSet: the snapshot of a live ApplicationSet needs its generation");
   if (!gen.ok) return planGenerationError(s, gen, now);

@@ -1,6 +1,6 @@
 /**
- * Policies (spec §4.3): which of create, update and delete the controller may do for an
- * ApplicationSet, and whether Applications survive its deletion. Pure.
+ * Policies (docs/controller.md#policies): which of create, update and delete the controller may do
+ * for an ApplicationSet, and whether Applications survive its deletion. Pure.
  */
 import { ApplicationsSyncPolicy, type ApplicationSet } from "../api/index.js";
 import type { PlanSettings } from "./snapshot.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
 import { affectedByCluster, affectedByProject, appChanged, appSetChanged, namespaceMatcher, ownerKey } from "./predicates.js";
-import { appSet, live } from "./testkit.js";
+import { appSet, live } from "../../test/support/controller-builders.js";
 
 const base = appSet("guestbook");
 const refresh = "argocd.argoproj.io/application-set-refresh";

@@ -1,8 +1,9 @@
 /**
- * Which cache events matter (spec §4.10-4.12), as pure functions: the ApplicationSet and owned
- * Application update predicates, the owner lookup, the allowed-namespace patterns, and which
- * ApplicationSets a cluster Secret can affect (only those with a Cluster generator whose selector
- * matches the Secret's labels before or after the change; Argo CD requeues them all).
+ * Which cache events matter (docs/controller.md#which-events-start-a-pass), as pure functions: the
+ * ApplicationSet and owned Application update predicates, the owner lookup, the allowed-namespace
+ * patterns, and which ApplicationSets a cluster Secret can affect (only those with a Cluster
+ * generator whose selector matches the Secret's labels before or after the change; Argo CD requeues
+ * them all).
  */
 import { minimatch } from "minimatch";
 import { Annotation, ConditionStatus, ConditionType, Kind, Reason, isRecord, type Application, type ApplicationSet, type LabelSelector, type ObjectMeta } from "../api/index.js";
@@ -10,11 +11,6 @@ import { compileSelector } from "../generators/index.js";
 import { OBJECT_META_KINDS } from "../api/equivalence.js";
 import { goCanonical } from "../api/go-json.js";
 import { jsonEqual, semanticEqual } from "./json.js";
-
-/** The `namespace/name` queue key of an object. */
-export function keyOf(obj: { metadata: { namespace?: string; name?: string } }): string {
-  return `${obj.metadata.namespace ?? ""}/${obj.metadata.name ?? ""}`;
-}
 
 /** The key of the ApplicationSet that controls `app`, or undefined. */
 export function ownerKey(app: Application): string | undefined {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Application, ApplicationSet } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, resources } from "../kube/index.js";
+import { resources } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { silentLogger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { MemoryEventSink } from "./events.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
 import type { Generation } from "./snapshot.js";
-import { appSet, generated, live, rendered, settings } from "./testkit.js";
+import { appSet, generated, live, rendered, settings } from "../../test/support/controller-builders.js";
 
 function setup(sets: ApplicationSet[], apps: Application[], generation: Generation) {
   const client = new FakeKubeClient();
@@ -24,7 +25,7 @@ function setup(sets: ApplicationSet[], apps: Application[], generation: Generati
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const executor = new PlanExecutor({ client, events: new MemoryEventSink(), clock, logger: silentLogger(), concurrency: 2, dryRun: false });
   const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock });
-  const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal };
+  const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal };
   return { client, reconciler, ctx };
 }
 

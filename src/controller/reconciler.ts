@@ -8,10 +8,10 @@ import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { PlanExecutor } from "./apply.js";
 import { planAppSet } from "./plan.js";
-import { EMPTY_PLAN } from "./plantypes.js";
-import { withReverseDeletionFinalizer } from "./rollout.js";
+import { EMPTY_PLAN } from "./plan-types.js";
+import { withReverseDeletionFinalizer } from "./plan-rollout.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
-import type { ReconcileContext, ReconcileResult, Reconciler } from "./worker.js";
+import type { ReconcileContext, ReconcileResult, Reconciler } from "../manager/worker.js";
 
 /** The cached state a reconcile reads. Objects are shared with the caches: never modify them. */
 export interface ControllerCaches {
@@ -56,11 +56,13 @@ export class AppSetReconciler implements Reconciler {
     const started = this.opts.clock.now();
     const { appSet, patch } = withReverseDeletionFinalizer(found, this.opts.settings);
     try {
-      if (patch !== undefined) await this.opts.executor.apply(found, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.signal);
+      // Reads and generation run under the deadline; writes only stop with the process, so a
+      // generation that ran out of time still gets its condition written.
+      if (patch !== undefined) await this.opts.executor.apply(found, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping);
       const snapshot = await this.snapshot(appSet, ctx.signal);
       const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
       ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
-      await this.opts.executor.apply(appSet, plan, ctx.signal, snapshot.live);
+      await this.opts.executor.apply(appSet, plan, ctx.stopping, snapshot.live);
       return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
     } finally {
       this.opts.observe?.(appSet, (this.opts.clock.now() - started) / 1000);

@@ -1,5 +1,5 @@
 /**
- * When to look at an ApplicationSet again (spec §4.9). Pure.
+ * When to look at an ApplicationSet again (docs/controller.md#when-a-pass-runs-again). Pure.
  */
 
 /** Argo CD's `ReconcileRequeueOnValidationError`: 3 minutes. */

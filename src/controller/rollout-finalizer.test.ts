@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, resources } from "../kube/index.js";
+import { resources } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { silentLogger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { MemoryEventSink } from "./events.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
-import { appSet, generated, rendered, settings } from "./testkit.js";
+import { appSet, generated, rendered, settings } from "../../test/support/controller-builders.js";
 
 const FINALIZER = "resources-finalizer.argocd.argoproj.io";
 const steps = [{ matchExpressions: [{ key: "env", operator: "In", values: ["dev"] }] }];
@@ -38,12 +39,12 @@ async function reconcileOnce(set: ApplicationSet, progressiveSyncs: boolean) {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const executor = new PlanExecutor({ client, events: new MemoryEventSink(), clock, logger: silentLogger(), concurrency: 2, dryRun: false });
   const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings({ progressiveSyncs }), clock });
-  await reconciler.reconcile("argocd/guestbook", { reconcileId: "r", logger: silentLogger(), signal: new AbortController().signal });
+  await reconciler.reconcile("argocd/guestbook", { reconcileId: "r", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal });
   const stored = client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet | undefined;
   return { atGeneration: atGeneration ?? [], after: verbs(), finalizers: stored?.metadata.finalizers ?? [] };
 }
 
-describe("the Reverse deletion finalizer (spec §5.10)", () => {
+describe("the Reverse deletion finalizer", () => {
   it.each([
     { name: "is added before generating when progressive syncs are on and deletion is Reverse", set: reverseSet(), ps: true, atGeneration: ["patch applicationsets"], finalizers: [FINALIZER] },
     { name: "is not added with progressive syncs off", set: reverseSet(), ps: false, atGeneration: [], finalizers: [] },

@@ -13,7 +13,7 @@ export type Generation =
       readonly ok: true;
       /** The rendered Applications, sorted by name (invalid ones included). */
       readonly apps: readonly RenderedApplication[];
-      /** The ApplicationSet's generator requeue (ms): the minimum non-zero, 0 for none (§2.10). */
+      /** The ApplicationSet's generator requeue (ms): the minimum non-zero, 0 for none. */
       readonly requeueAfterMs: number;
     }
   | {
@@ -56,7 +56,7 @@ export interface PlanSettings {
   readonly maxResourcesStatusCount: number;
   /** Whether the implicit in-cluster destination is available (Argo CD's `cluster.inClusterEnabled`). */
   readonly inClusterEnabled: boolean;
-  /** `--enable-progressive-syncs`: plan RollingSync (spec §5). Absent means off. */
+  /** `--enable-progressive-syncs`: plan RollingSync (docs/progressive-syncs.md). Absent means off. */
   readonly progressiveSyncs?: boolean;
   /** `--refresh-grace-period-seconds` in ms; absent means the planner's default (30 s). */
   readonly refreshGracePeriodMs?: number;

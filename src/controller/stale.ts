@@ -1,12 +1,12 @@
 /**
- * Stale Applications (spec §4.5): owned Applications whose name is not among the generated names
- * (invalid ones count as generated, so they are kept). One whose destination no longer resolves
- * first loses exactly `resources-finalizer.argocd.argoproj.io`, so its deletion does not hang on a
- * cluster that is gone. Pure.
+ * Stale Applications (docs/controller.md#stale-applications): owned Applications whose name is not
+ * among the generated names (invalid ones count as generated, so they are kept). One whose
+ * destination no longer resolves first loses exactly `resources-finalizer.argocd.argoproj.io`, so
+ * its deletion does not hang on a cluster that is gone. Pure.
  */
 import { Finalizer, type Application } from "../api/index.js";
 import { resolveDestination, type KnownCluster } from "./destination.js";
-import type { AppDelete } from "./plantypes.js";
+import type { AppDelete } from "./plan-types.js";
 
 function hasKnownDestination(app: Application, known: readonly KnownCluster[]): boolean {
   const dest = app.spec.destination;

@@ -1,5 +1,5 @@
 /**
- * The ApplicationSet status a pass leaves behind (spec §1.6, §4.7): conditions (through
+ * The ApplicationSet status a pass leaves behind (docs/controller.md#status): conditions (through
  * {@link mergeConditions}), health, and `resources` / `resourcesCount` built from the owned
  * Applications, sorted by name and truncated to `--max-resources-status-count`. Returns the new
  * status only when it differs from the current one, so an unchanged pass writes nothing. Pure.

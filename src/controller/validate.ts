@@ -1,8 +1,9 @@
 /**
- * Validation of generated Applications (spec §4.2), in generation order: an empty name, a duplicate
- * name (every Application with that name fails, the first included), a project that does not exist
- * in the controller namespace, a destination that does not resolve. Pure: projects and clusters come
- * from the snapshot. Invalid Applications are neither created, updated nor deleted.
+ * Validation of generated Applications (docs/controller.md#validation), in generation order: an
+ * empty name, a duplicate name (every Application with that name fails, the first included), a
+ * project that does not exist in the controller namespace, a destination that does not resolve.
+ * Pure: projects and clusters come from the snapshot. Invalid Applications are neither created,
+ * updated nor deleted.
  */
 import { andMoreSuffix, type ApplicationSet } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";

@@ -1,8 +1,9 @@
 /**
- * From an ApplicationSet to the Applications it describes (§3.1): generate the parameter sets,
- * render the effective template for each (then the templatePatch), force the ApplicationSet's
- * namespace, and sort by name. Pure apart from what the generators' ports read; used by
- * `appset generate` and, later, the controller's planner.
+ * From an ApplicationSet to the Applications it describes
+ * (docs/templates.md#rendering-around-the-template): generate the parameter sets, render the
+ * effective template for each (then the templatePatch), force the ApplicationSet's namespace, and
+ * sort by name. Pure apart from what the generators' ports read; used by `appset generate` and,
+ * later, the controller's planner.
  */
 import { GROUP_VERSION, Kind, type ApplicationSet } from "../api/index.js";
 import { renderApplication, renderTemplatePatch, type Json, type TemplateEngine } from "../template/index.js";

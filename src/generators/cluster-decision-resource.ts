@@ -1,8 +1,8 @@
 /**
- * Cluster Decision Resource generator (§2.8): reads a duck-typed resource (named by a ConfigMap's
- * `apiVersion`, `kind` = plural, `statusListKey`, `matchKey`) and turns each decision in its status
- * list that names a known Argo CD cluster into `name`, `server`, every decision key, and `values`
- * (copied verbatim, not templated).
+ * Cluster Decision Resource generator (docs/generators.md#cluster-decision-resource): reads a
+ * duck-typed resource (named by a ConfigMap's `apiVersion`, `kind` = plural, `statusListKey`,
+ * `matchKey`) and turns each decision in its status list that names a known Argo CD cluster into
+ * `name`, `server`, every decision key, and `values` (copied verbatim, not templated).
  */
 import { InCluster, isClusterSecret, isRecord, secretValue, type ClusterDecisionResourceGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";

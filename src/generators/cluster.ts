@@ -1,7 +1,8 @@
 /**
- * Cluster generator (§2.2): one parameter set per Argo CD cluster Secret matching the selector,
- * de-duplicated by cluster name (last wins), plus the implicit local cluster when the selector is
- * empty and no matching Secret already points at it; or, with `flatList`, one set holding them all.
+ * Cluster generator (docs/generators.md#cluster): one parameter set per Argo CD cluster Secret
+ * matching the selector, de-duplicated by cluster name (last wins), plus the implicit local cluster
+ * when the selector is empty and no matching Secret already points at it; or, with `flatList`, one
+ * set holding them all.
  */
 import { InCluster, isClusterSecret, secretValue, type ClusterGenerator, type Secret } from "../api/index.js";
 import { errorMessage } from "../errors.js";

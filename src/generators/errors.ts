@@ -1,8 +1,8 @@
 /**
- * The generators' error type and the spec's error texts (§2.12). Every failure to produce
- * parameters is a {@link GeneratorError} with reason `ApplicationGenerationFromParamsError`; the
- * message is Argo CD's, including the wrapping prefixes its callers add, so the condition message
- * reads the same.
+ * The generators' error type and Argo CD's error texts (docs/troubleshooting.md#common-errors).
+ * Every failure to produce parameters is a {@link GeneratorError} with reason
+ * `ApplicationGenerationFromParamsError`; the message is Argo CD's, including the wrapping prefixes
+ * its callers add, so the condition message reads the same.
  */
 import { Reason } from "../api/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
@@ -28,7 +28,7 @@ export async function wrapping<T>(prefix: string, fn: () => Promise<T>): Promise
   }
 }
 
-/** The spec's fixed messages (§2.12 and the generator sections). */
+/** Argo CD's fixed messages. */
 export const GeneratorMessage = {
   EmptyAppSet: "ApplicationSet is empty",
   MatrixLessThanTwo: "found less than two generators, Matrix support only two",

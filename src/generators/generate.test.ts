@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
 import { appSetRequeueAfterMs, generateParams } from "./generate.js";
 import { combineStringMaps, flattenParams, pathParams } from "./params.js";
-import { createRegistry } from "./registry.js";
+import { createGeneratorRegistry } from "./registry.js";
 import type { ApplicationSetGenerator } from "../api/index.js";
 
-const registry = createRegistry();
+const registry = createGeneratorRegistry();
 const settings = context().settings;
 
 describe("parameter helpers", () => {

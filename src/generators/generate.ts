@@ -1,8 +1,8 @@
 /**
- * The ApplicationSet-level entry point: runs every top-level generator entry in order and
- * returns, per generator kind, its parameter sets and effective template (§3.7), plus the
- * ApplicationSet's requeue interval (§2.10). Any generator failure rejects the whole call, so
- * callers never act on a partial result.
+ * The ApplicationSet-level entry point: runs every top-level generator entry in order and returns,
+ * per generator kind, its parameter sets and effective template, plus the ApplicationSet's requeue
+ * interval (docs/generators.md#common-to-every-generator). Any generator failure rejects the whole
+ * call, so callers never act on a partial result.
  */
 import { mergeTemplate, type Json } from "../template/index.js";
 import type { ApplicationSet, ApplicationSetTemplate, GeneratorKind } from "../api/index.js";

@@ -1,10 +1,11 @@
 /**
- * Git generator (§2.3): directories or files of a repository at a revision. The revision is
- * resolved to a commit first; everything else is read at that commit through the {@link GitReader}
- * (which caches by commit). Directory rules use Go `path.Match`; file rules use git pathspecs, or
- * doublestar with the new globbing. Files are YAML or JSON: one object, or a list of objects.
- * A literal spec-level project is checked first and reads on its behalf (its scoped repository
- * credentials apply); a templated one reads with global credentials only.
+ * Git generator (docs/generators.md#git-directories, docs/generators.md#git-files): directories or
+ * files of a repository at a revision. The revision is resolved to a commit first; everything else
+ * is read at that commit through the {@link GitReader} (which caches by commit). Directory rules
+ * use Go `path.Match`; file rules use git pathspecs, or doublestar with the new globbing. Files are
+ * YAML or JSON: one object, or a list of objects. A literal spec-level project is checked first and
+ * reads on its behalf (its scoped repository credentials apply); a templated one reads with global
+ * credentials only.
  */
 import { parseAllDocuments } from "yaml";
 import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.js";
@@ -114,7 +115,7 @@ async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext
   return { commit: tree.commit, files };
 }
 
-/** Parses a file as one object (empty → {}) or a list of objects (§2.3; a null item is an empty object, as in Go). */
+/** Parses a file as one object (empty → {}) or a list of objects (a null item is an empty object, as in Go). */
 export function parseParamFile(text: string): Record<string, unknown>[] {
   const docs = parseAllDocuments(text, { version: "1.1" });
   const first = Array.isArray(docs) ? docs[0] : docs;
@@ -161,7 +162,7 @@ async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, c
 
 /**
  * The spec-level project when it is literal (no `{{`), else undefined: a templated project is only
- * known per Application, so only global (unscoped) repository credentials apply (§2.3).
+ * known per Application, so only global (unscoped) repository credentials apply.
  */
 export function literalProject(appSet: ApplicationSet): string | undefined {
   const project = appSet.spec.template?.spec?.project ?? "";

@@ -5,7 +5,7 @@
  * never an empty result.
  */
 export { generateParams, appSetRequeueAfterMs, type GeneratedParams } from "./generate.js";
-export { createRegistry, type GeneratorRegistry, type GeneratorSpecs } from "./registry.js";
+export { createGeneratorRegistry, type GeneratorRegistry, type GeneratorSpecs } from "./registry.js";
 export { transformEntry, childParams, kindsOf, type GeneratorEntry, type TransformResult, type TransformOptions } from "./transform.js";
 export { GeneratorError, GeneratorMessage, GeneratorWrap } from "./errors.js";
 export {

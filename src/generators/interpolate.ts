@@ -1,9 +1,10 @@
 /**
- * Matrix interpolation (§2.4): every string of the second child's spec (map keys included) is
- * rendered with a parameter set of the first child. `values` entries (not their keys) are
- * pre-resolved with `missingkey=error` in goTemplate mode, and an entry that fails on a missing key
- * or field is left verbatim so the child can resolve it later against its own parameters; any other
- * failure names the key, as Argo CD words it (`failed to pre-resolve Values key "…": …`).
+ * Matrix interpolation (docs/generators.md#matrix): every string of the second child's spec (map
+ * keys included) is rendered with a parameter set of the first child. `values` entries (not their
+ * keys) are pre-resolved with `missingkey=error` in goTemplate mode, and an entry that fails on a
+ * missing key or field is left verbatim so the child can resolve it later against its own
+ * parameters; any other failure names the key, as Argo CD words it (`failed to pre-resolve Values
+ * key "…": …`).
  */
 import { isRecord } from "../api/index.js";
 import { errorMessage } from "../errors.js";

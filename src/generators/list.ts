@@ -1,7 +1,7 @@
 /**
- * List generator (§2.1): one parameter set per element of `elements`, then per item of the YAML
- * list in `elementsYaml`. In fasttemplate mode element values must be strings (a `values` object
- * becomes `values.<k>` keys); in goTemplate mode elements are used as they are.
+ * List generator (docs/generators.md#list): one parameter set per element of `elements`, then per
+ * item of the YAML list in `elementsYaml`. In fasttemplate mode element values must be strings (a
+ * `values` object becomes `values.<k>` keys); in goTemplate mode elements are used as they are.
  */
 import { parse as parseYaml } from "yaml";
 import { isRecord, type ListGenerator } from "../api/index.js";

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
-import { createRegistry } from "./registry.js";
+import { createGeneratorRegistry } from "./registry.js";
 import { generateParams } from "./generate.js";
 import type { ApplicationSetGenerator, NestedGenerator } from "../api/index.js";
 
-const registry = createRegistry();
+const registry = createGeneratorRegistry();
 const secrets = [clusterSecret("c1", "https://c1", { labels: { env: "prod" } })];
 const withClusters = () => context({ clusters: { listClusterSecrets: () => Promise.resolve(secrets) } });
 const list = (...elements: Record<string, unknown>[]): NestedGenerator => ({ list: { elements } });

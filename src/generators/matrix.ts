@@ -1,9 +1,9 @@
 /**
- * Matrix generator (§2.4): the cartesian product of exactly two children, first child outer. The
- * second child runs once per parameter set of the first, interpolated with it. goTemplate mode
- * deep-merges each pair with the first child winning; fasttemplate mode joins string maps and
- * fails on a key with two different values. Children may themselves be matrix or merge
- * generators, down to the configured nesting cap.
+ * Matrix generator (docs/generators.md#matrix): the cartesian product of exactly two children,
+ * first child outer. The second child runs once per parameter set of the first, interpolated with
+ * it. goTemplate mode deep-merges each pair with the first child winning; fasttemplate mode joins
+ * string maps and fails on a key with two different values. Children may themselves be matrix or
+ * merge generators, down to the configured nesting cap.
  */
 import type { MatrixGenerator } from "../api/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";

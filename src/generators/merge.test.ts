@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/support.js";
-import { createRegistry } from "./registry.js";
+import { createGeneratorRegistry } from "./registry.js";
 import { generateParams } from "./generate.js";
 import { mergeKeyOf } from "./merge.js";
 import type { ApplicationSetGenerator, NestedGenerator } from "../api/index.js";
 
-const registry = createRegistry();
+const registry = createGeneratorRegistry();
 const list = (...elements: Record<string, unknown>[]): NestedGenerator => ({ list: { elements } });
 const merge = (mergeKeys: string[], ...generators: NestedGenerator[]): ApplicationSetGenerator => ({ merge: { mergeKeys, generators } });
 

@@ -1,8 +1,8 @@
 /**
- * Merge generator (§2.5): the first child's parameter sets, each overridden by the sets of later
- * children that agree with it on every merge key. Sets are keyed by the JSON of their merge-key
- * values (top-level keys only); a child with two sets on one key is an error. goTemplate mode
- * deep-merges the override; fasttemplate mode copies string keys over.
+ * Merge generator (docs/generators.md#merge): the first child's parameter sets, each overridden by
+ * the sets of later children that agree with it on every merge key. Sets are keyed by the JSON of
+ * their merge-key values (top-level keys only); a child with two sets on one key is an error.
+ * goTemplate mode deep-merges the override; fasttemplate mode copies string keys over.
  */
 import type { MergeGenerator } from "../api/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";

@@ -1,5 +1,5 @@
 /**
- * Parameter-set helpers shared by every generator (spec §2.0, §2.11): Go `%v` formatting,
+ * Parameter-set helpers shared by every generator (docs/generators.md): Go `%v` formatting,
  * flattening to dotted keys, the path parameters of the Git generator, templated `values`, and
  * the two ways child parameter sets combine (deep merge in goTemplate mode, string maps in
  * fasttemplate mode).
@@ -136,7 +136,7 @@ function segmentsOf(path: string): string[] {
   return path === "" ? [] : path.split("/");
 }
 
-/** The `path` parameters of a Git directory or file, in the mode's shape (§2.3, §2.11). */
+/** The `path` parameters of a Git directory or file, in the mode's shape (docs/generators.md#git-directories). */
 export function pathParams(info: PathInfo, goTemplate: boolean): ParamSet {
   const base = basename(info.path);
   const fields: Record<string, unknown> = { path: info.path, basename: base, basenameNormalized: normalize(base) };

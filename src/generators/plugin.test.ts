@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/support.js";
 import { encodeSecretData, type PluginGenerator, type Secret } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { pluginGenerator } from "./plugin.js";
+import { pluginGenerator, PluginTimeoutError } from "./plugin.js";
 
 interface Seen {
   path: string;
@@ -89,14 +89,41 @@ describe("the Plugin generator against a real HTTP server", () => {
     else await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: expect.stringContaining(row.error) });
   });
 
-  it("times out after requestTimeout with an error, never an empty list", async () => {
+  it.each([
+    // name; the ConfigMap's requestTimeout; how far the clock moves; the limit the message names
+    { name: "times out after requestTimeout with an error, never an empty list", requestTimeout: "5", advanceMs: 5_000, limit: "5s" },
+    { name: "takes Argo CD's 30 s default when requestTimeout is 0", requestTimeout: "0", advanceMs: 30_000, limit: "30s" },
+    { name: "takes the 30 s default when requestTimeout is negative", requestTimeout: "-3", advanceMs: 30_000, limit: "30s" },
+  ])("$name", async (row) => {
     reply = { status: 200, body: "", hang: true };
+    seen.length = 0;
     const clock = new FakeClock();
-    const ctx = { ...context(ports({ baseUrl, token: "$plugin.token", requestTimeout: "5" })), clock };
+    const ctx = { ...context(ports({ baseUrl, token: "$plugin.token", requestTimeout: row.requestTimeout })), clock };
     const run = pluginGenerator.generate(spec, appSet([]), ctx);
-    await new Promise((r) => setImmediate(r));
-    clock.advance(5_000);
-    await expect(run).rejects.toThrow(/error listing params: error get api 'test': .*context deadline exceeded/);
+    const settled = run.then(
+      () => "resolved",
+      () => "rejected",
+    );
+    await expect.poll(() => seen.length).toBe(1);
+    clock.advance(row.advanceMs - 1);
+    expect(await Promise.race([settled, new Promise((r) => setImmediate(() => r("pending")))])).toBe("pending");
+    clock.advance(1);
+    await expect(run).rejects.toMatchObject({
+      reason: "ApplicationGenerationFromParamsError",
+      message: `error listing params: error get api 'test': plugin "my-plugin": request to ${baseUrl}/api/v1/getparams.execute timed out after ${row.limit}`,
+      cause: { cause: expect.any(PluginTimeoutError) },
+    });
+  });
+
+  it("leaves the caller's abort an abort, not a timeout", async () => {
+    reply = { status: 200, body: "", hang: true };
+    seen.length = 0;
+    const caller = new AbortController();
+    const ctx = { ...context(ports({ baseUrl, token: "$plugin.token" })), clock: new FakeClock(), signal: caller.signal };
+    const run = pluginGenerator.generate(spec, appSet([]), ctx);
+    await expect.poll(() => seen.length).toBe(1);
+    caller.abort(new Error("reconcile cancelled"));
+    await expect(run).rejects.toThrow(/error get api 'test': reconcile cancelled$/);
   });
 
   it("asks for a requeue after 30 minutes unless told otherwise", () => {

@@ -1,15 +1,25 @@
 /**
- * Plugin generator (§2.9): POSTs `input.parameters` to an HTTP plugin named by a ConfigMap
- * (`baseUrl`, `token` as a `$key` or `$secret:key` reference, `requestTimeout` in seconds) and uses
- * each object of `output.parameters` as a parameter set, with `generator.input.parameters` added.
+ * Plugin generator (docs/generators.md#plugin): POSTs `input.parameters` to an HTTP plugin named by
+ * a ConfigMap (`baseUrl`, `token` as a `$key` or `$secret:key` reference, `requestTimeout` in
+ * seconds) and uses each object of `output.parameters` as a parameter set, with
+ * `generator.input.parameters` added.
+ *
+ * Time limits: `requestTimeout` (Argo CD's name and default, 30 s; `0` means the default) bounds
+ * the whole call, connection, headers and body, on the injected clock and together with the
+ * caller's abort signal. Connection setup is also bounded by the fetch port itself (Node's fetch
+ * gives up connecting after 10 s). Either running out is a {@link PluginTimeoutError}: the generator
+ * fails with a condition and is retried, never read as "no parameters".
  */
 import { isRecord, secretValue, type PluginGenerator } from "../api/index.js";
+import { timeoutMessage, type TimeoutDetail } from "../scm/timeouts.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { appendValues, cloneJson, flattenParams, requeueFrom } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet } from "./types.js";
 
-/** Default request timeout (Argo CD: 30 s). */
+/** Default request timeout (Argo CD: 30 s, also for `requestTimeout: "0"`). */
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 30_000;
+/** How long Node's fetch waits for a connection (undici's default connect timeout). */
+export const FETCH_CONNECT_TIMEOUT_MS = 10_000;
 /** Default requeue of plugin generators (Argo CD: 30 min). */
 export const PLUGIN_REQUEUE_MS = 30 * 60_000;
 /** The Secret a bare `$key` token refers to. */
@@ -17,13 +27,28 @@ export const ARGOCD_SECRET = "argocd-secret";
 
 /** The plugin's connection settings. */
 interface PluginConfig {
+  /** The plugin's name (its ConfigMap's), for messages. */
+  readonly name: string;
   readonly url: string;
   readonly tokenRef: string;
   readonly timeoutMs: number;
 }
 
-/** Reads the plugin ConfigMap (baseUrl, token, requestTimeout). */
-export function pluginConfig(data: Readonly<Record<string, string>>): PluginConfig {
+/** A call to a plugin ran out of time (connection setup, or the whole request). */
+export class PluginTimeoutError extends GeneratorError {
+  constructor(
+    readonly plugin: string,
+    readonly detail: TimeoutDetail,
+  ) {
+    super(`plugin ${JSON.stringify(plugin)}: ${timeoutMessage(detail)}`);
+  }
+}
+
+/**
+ * Reads the plugin ConfigMap (baseUrl, token, requestTimeout). A `requestTimeout` of 0 takes the
+ * default, as in Argo CD; a negative one also does (Argo CD would then wait without limit).
+ */
+export function pluginConfig(data: Readonly<Record<string, string>>, name = ""): PluginConfig {
   const baseUrl = data["baseUrl"] ?? "";
   if (baseUrl === "") throw new GeneratorError(GeneratorMessage.BaseUrlNotFound);
   const token = data["token"] ?? "";
@@ -32,10 +57,11 @@ export function pluginConfig(data: Readonly<Record<string, string>>): PluginConf
   const raw = data["requestTimeout"];
   if (raw !== undefined && raw !== "") {
     if (!/^[+-]?\d+$/.test(raw.trim())) throw new GeneratorError(`error set requestTimeout : strconv.Atoi: parsing "${raw}": invalid syntax`);
-    timeoutMs = Number.parseInt(raw.trim(), 10) * 1000;
+    const seconds = Number.parseInt(raw.trim(), 10);
+    if (seconds > 0) timeoutMs = seconds * 1000;
   }
   const path = "api/v1/getparams.execute";
-  return { url: baseUrl.endsWith("/") ? `${baseUrl}${path}` : `${baseUrl}/${path}`, tokenRef: token, timeoutMs };
+  return { name, url: baseUrl.endsWith("/") ? `${baseUrl}${path}` : `${baseUrl}/${path}`, tokenRef: token, timeoutMs };
 }
 
 /**
@@ -73,25 +99,47 @@ function apiErrorText(status: number, body: string): string {
   return `API error with status code ${String(status)}: ${message}`;
 }
 
+/** Whether `err` is the fetch port's own connect timeout (Node's fetch: a `TypeError` caused by undici's `UND_ERR_CONNECT_TIMEOUT`). */
+function isConnectTimeout(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === "UND_ERR_CONNECT_TIMEOUT") return true;
+  }
+  return false;
+}
+
+/** The limit a connect timeout names (`timeout: 10000ms` in undici's message), else Node's default. */
+function connectLimitOf(err: unknown): number {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const m = /timeout: (\d+)ms/.exec(e.message);
+    if (m?.[1] !== undefined) return Number(m[1]);
+  }
+  return FETCH_CONNECT_TIMEOUT_MS;
+}
+
+/** The error a failed call surfaces: the caller's abort as is, a limit that ran out as a {@link PluginTimeoutError}. */
+function callFailure(cfg: PluginConfig, err: unknown, o: { deadline: AbortSignal; caller: AbortSignal | undefined }): unknown {
+  if (o.caller?.aborted === true) return o.caller.reason;
+  if (o.deadline.aborted) return new PluginTimeoutError(cfg.name, { phase: "request", url: cfg.url, limitMs: cfg.timeoutMs });
+  if (isConnectTimeout(err)) return new PluginTimeoutError(cfg.name, { phase: "connect", url: cfg.url, limitMs: connectLimitOf(err) });
+  return err;
+}
+
 async function post(cfg: PluginConfig, token: string, body: string, ctx: GeneratorContext): Promise<string> {
   const http = ctx.ports.fetch;
   if (http === undefined) throw new Error("no HTTP client configured");
-  const abort = new AbortController();
-  const onParent = (): void => abort.abort(ctx.signal?.reason);
-  ctx.signal?.addEventListener("abort", onParent, { once: true });
-  const timer = ctx.clock.setTimeout(() => abort.abort(new Error(`Post "${cfg.url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)), cfg.timeoutMs);
+  const deadline = new AbortController();
+  const timer = ctx.clock.setTimeout(() => deadline.abort(), cfg.timeoutMs);
+  const signal = ctx.signal === undefined ? deadline.signal : AbortSignal.any([ctx.signal, deadline.signal]);
   try {
     const headers = { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "User-Agent": "argocd-applicationset" };
-    const res = await http(cfg.url, { method: "POST", headers, body, signal: abort.signal });
+    const res = await http(cfg.url, { method: "POST", headers, body, signal });
     const text = await res.text();
     if (res.status < 200 || res.status > 299) throw new Error(apiErrorText(res.status, text));
     return text;
   } catch (err) {
-    if (abort.signal.aborted && abort.signal.reason instanceof Error) throw abort.signal.reason;
-    throw err;
+    throw callFailure(cfg, err, { deadline: deadline.signal, caller: ctx.signal });
   } finally {
     ctx.clock.clearTimeout(timer);
-    ctx.signal?.removeEventListener("abort", onParent);
   }
 }
 
@@ -133,7 +181,7 @@ async function pluginClient(spec: PluginGenerator, ctx: GeneratorContext): Promi
     throw wrapError(GeneratorWrap.PluginClient, wrapError("error fetching Secret token", err));
   }
   try {
-    return { cfg: pluginConfig(data), token };
+    return { cfg: pluginConfig(data, spec.configMapRef.name), token };
   } catch (err) {
     throw wrapError(GeneratorWrap.PluginClient, err);
   }

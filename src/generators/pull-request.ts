@@ -1,9 +1,10 @@
 /**
- * Pull Request generator (§2.7): one parameter set per open pull request of a repository on GitHub,
- * GitLab, Gitea, Bitbucket Server, Bitbucket Cloud or Azure DevOps, after the same gatekeeping as
- * the SCM Provider generator and the filters. With `continueOnRepoNotFoundError`, a repository that
- * does not exist yields no parameters (its Applications are deleted); any other failure, a
- * rate-limit refusal included, is an error and the Applications are kept.
+ * Pull Request generator (docs/generators.md#pull-request): one parameter set per open pull request
+ * of a repository on GitHub, GitLab, Gitea, Bitbucket Server, Bitbucket Cloud or Azure DevOps,
+ * after the same gatekeeping as the SCM Provider generator and the filters. With
+ * `continueOnRepoNotFoundError`, a repository that does not exist yields no parameters (its
+ * Applications are deleted); any other failure, a rate-limit refusal included, is an error and the
+ * Applications are kept.
  */
 import type { PullRequestGenerator } from "../api/index.js";
 import { compilePullRequestFilters, filterPullRequests } from "../scm/filters.js";
@@ -19,7 +20,7 @@ import { templateMode, type Generator, type ParamSet } from "./types.js";
 /** Default requeue of Pull Request generators (Argo CD: 30 min). */
 export const PULL_REQUEST_REQUEUE_MS = 30 * 60_000;
 
-/** The parameters of one pull request (§2.11); `labels` only in goTemplate mode. */
+/** The parameters of one pull request; `labels` only in goTemplate mode. */
 export function pullRequestParams(pr: PullRequest, goTemplate: boolean): ParamSet {
   const params: ParamSet = {
     number: String(pr.number),

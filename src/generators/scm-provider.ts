@@ -1,11 +1,11 @@
 /**
- * SCM Provider generator (§2.6): one parameter set per repository (or branch) of an organisation
- * on GitHub, GitLab, Gitea, Bitbucket Server, Bitbucket Cloud, Azure DevOps or AWS CodeCommit,
- * after Argo CD's gatekeeping (enable flag, allow-list, credentials from the ApplicationSet
- * namespace) and filters.
- * API calls go through the shared {@link ScmServices} client, so conditional requests, caches and
- * rate-limit backoffs outlive each reconcile; a refusal is an error (Applications are kept), never
- * an empty result, and it carries the provider's reset time for the ApplicationSet's requeue.
+ * SCM Provider generator (docs/generators.md#scm-provider): one parameter set per repository (or
+ * branch) of an organisation on GitHub, GitLab, Gitea, Bitbucket Server, Bitbucket Cloud, Azure
+ * DevOps or AWS CodeCommit, after Argo CD's gatekeeping (enable flag, allow-list, credentials from
+ * the ApplicationSet namespace) and filters. API calls go through the shared {@link ScmServices}
+ * client, so conditional requests, caches and rate-limit backoffs outlive each reconcile; a refusal
+ * is an error (Applications are kept), never an empty result, and it carries the provider's reset
+ * time for the ApplicationSet's requeue.
  */
 import type { ScmProviderGenerator } from "../api/index.js";
 import { listFilteredRepos } from "../scm/filters.js";
@@ -19,7 +19,7 @@ import { templateMode, type Generator, type ParamSet } from "./types.js";
 /** Default requeue of SCM Provider generators (Argo CD: 30 min). */
 export const SCM_PROVIDER_REQUEUE_MS = 30 * 60_000;
 
-/** The parameters of one repository (§2.11). */
+/** The parameters of one repository. */
 export function scmParams(repo: Repository): ParamSet {
   return {
     organization: repo.organization,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/support.js";
-import { createRegistry } from "./registry.js";
+import { createGeneratorRegistry } from "./registry.js";
 import { generateParams } from "./generate.js";
 import { compileSelector, POST_SELECTOR } from "./selector.js";
 import type { ApplicationSetGenerator, LabelSelector } from "../api/index.js";
@@ -38,7 +38,7 @@ describe("label selectors", () => {
 });
 
 describe("the post-selector on a generator entry", () => {
-  const registry = createRegistry();
+  const registry = createGeneratorRegistry();
   const run = (entry: ApplicationSetGenerator, goTemplate: boolean) => generateParams(appSet([entry], { goTemplate }), context(), registry);
 
   it.each([

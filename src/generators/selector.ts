@@ -1,5 +1,6 @@
 /**
- * Label selectors over parameter sets (the post-selector of every generator entry, §2.0) and over
+ * Label selectors over parameter sets (the post-selector of every generator entry,
+ * docs/generators.md#common-to-every-generator) and over
  * cluster Secret labels (the Cluster generator). Both use metav1.LabelSelector semantics; the
  * post-selector parser is Argo CD's relaxed copy, which accepts any label *value* (URLs included).
  */

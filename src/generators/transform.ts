@@ -1,8 +1,9 @@
 /**
- * The common pipeline around every generator (§2.0): parse the entry's post-selector, interpolate
- * the entry with the parameters of a matrix's first child when given, run each generator kind the
- * entry sets, and keep the parameter sets that match the selector. Used for top-level entries and
- * for the children of matrix and merge alike, at any nesting depth up to the configured cap.
+ * The common pipeline around every generator (docs/generators.md#common-to-every-generator): parse
+ * the entry's post-selector, interpolate the entry with the parameters of a matrix's first child
+ * when given, run each generator kind the entry sets, and keep the parameter sets that match the
+ * selector. Used for top-level entries and for the children of matrix and merge alike, at any
+ * nesting depth up to the configured cap.
  */
 import {
   GENERATOR_KINDS,
@@ -30,7 +31,7 @@ export type GeneratorEntry = ApplicationSetGenerator | NestedGenerator;
 export interface TransformResult {
   readonly kind: GeneratorKind;
   readonly params: ParamSet[];
-  /** The generator's own override template (honoured for top-level entries only, §3.7). */
+  /** The generator's own override template (honoured for top-level entries only). */
   readonly template: GeneratorTemplate | undefined;
 }
 

@@ -130,6 +130,6 @@ export interface Generator<S> {
   generate(spec: S, appSet: ApplicationSet, ctx: GeneratorContext): Promise<ParamSet[]>;
   /** How long until the generator should run again (ms); 0 means no periodic requeue. */
   requeueAfterMs(spec: S, settings: GeneratorSettings): number;
-  /** The generator's own override template, if any (§3.7). */
+  /** The generator's own override template, if any (docs/templates.md#rendering-around-the-template). */
   template(spec: S): GeneratorTemplate | undefined;
 }

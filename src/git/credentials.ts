@@ -1,7 +1,7 @@
 /**
  * Repository credentials, Argo CD style: a Secret labelled `argocd.argoproj.io/secret-type:
- * repository` whose `url` equals the repository URL, or else the `repo-creds` Secret whose `url` is
- * the longest prefix of it. Keys: `username`/`password` (HTTPS basic; a token goes in `password`),
+ * repository` whose `url` names the same repository (Argo CD's rule, `url.ts`), or else the
+ * `repo-creds` Secret whose normalised `url` is the longest prefix of it. Keys: `username`/`password` (HTTPS basic; a token goes in `password`),
  * `bearerToken` (HTTPS bearer), `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks),
  * `project` (a `repository` Secret scoped to one AppProject).
  *
@@ -17,6 +17,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isClusterSecret, Label, secretValue, SecretType, type Secret } from "../api/index.js";
+import { normalizeGitURL, sameGitURL } from "./url.js";
 
 /** What authenticates git against one repository. */
 export interface RepoCredentials {
@@ -64,11 +65,6 @@ function credsOf(secret: Secret): RepoCredentials {
   return out;
 }
 
-/** Normalises a URL for comparison the way Argo CD does: lower case, no trailing `/` or `.git`. */
-export function normalizeRepoURL(url: string): string {
-  return url.trim().toLowerCase().replace(/\/+$/, "").replace(/\.git$/, "");
-}
-
 /** Whether the credentials authenticate at all (Argo CD's `HasCredentials`), beyond flags. */
 function hasCredentials(c: RepoCredentials): boolean {
   return c.username !== undefined || c.password !== undefined || c.bearerToken !== undefined || c.sshPrivateKey !== undefined;
@@ -85,7 +81,7 @@ interface RepoSecret {
  * unscoped one; Secrets scoped to another project never apply.
  */
 function pickRepository(repos: readonly RepoSecret[], url: string, project: string | undefined): RepoCredentials | undefined {
-  const same = repos.filter((r) => r.url === url);
+  const same = repos.filter((r) => sameGitURL(r.url, url));
   const scoped = project === undefined || project === "" ? undefined : same.find((r) => r.project === project);
   return (scoped ?? same.find((r) => r.project === ""))?.creds;
 }
@@ -103,15 +99,15 @@ export function credentialsFromSecrets(secrets: readonly Secret[]): CredentialsL
     const type = s.metadata.labels?.[Label.SecretType];
     const url = secretValue(s, "url");
     if (url === undefined) continue;
-    if (type === SecretType.Repository) repos.push({ url: normalizeRepoURL(url), project: secretValue(s, "project") ?? "", creds: credsOf(s) });
-    if (type === SecretType.RepoCreds) templates.push({ prefix: url.trim().toLowerCase(), creds: credsOf(s) });
+    if (type === SecretType.Repository) repos.push({ url, project: secretValue(s, "project") ?? "", creds: credsOf(s) });
+    if (type === SecretType.RepoCreds) templates.push({ prefix: normalizeGitURL(url), creds: credsOf(s) });
   }
   templates.sort((a, b) => b.prefix.length - a.prefix.length);
   return (repoURL, project) => {
-    const repo = pickRepository(repos, normalizeRepoURL(repoURL), project);
+    const repo = pickRepository(repos, repoURL, project);
     if (repo !== undefined && hasCredentials(repo)) return Promise.resolve(repo);
-    const lower = repoURL.trim().toLowerCase();
-    const template = templates.find((t) => lower.startsWith(t.prefix))?.creds;
+    const normalized = normalizeGitURL(repoURL);
+    const template = templates.find((t) => t.prefix !== "" && normalized.startsWith(t.prefix))?.creds;
     if (template === undefined) return Promise.resolve(repo);
     return Promise.resolve(repo === undefined ? template : { ...template, ...repo });
   };

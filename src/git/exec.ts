@@ -1,19 +1,29 @@
 /**
- * Runs the `git` program: `execFile` with an argument vector (never a shell), a scrubbed
- * environment (no prompts, no user or system config), and errors that carry git's stderr with any
- * credential in it masked.
+ * Runs the `git` program: an argument vector (never a shell), a scrubbed environment (no prompts,
+ * no user or system config), errors that carry git's stderr with any credential in it masked, and
+ * a time limit. Each command runs in a process group of its own (`git` spawned detached), so a
+ * time limit or an abort kills `git` together with what it started (`ssh`, `git-remote-http`),
+ * not `git` alone; the promise settles once every pipe of the group has closed.
  */
-import { execFile } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 
-/** Reason carried by every failed git invocation. */
+/** Reason carried by every failed git invocation, a timeout or an abort included. */
 export const GIT_ERROR_REASON = "GitError";
 
-/** A git command failed (non-zero exit, spawn failure, or abort). */
+/**
+ * How a git command failed: a non-zero exit, its time limit, the caller's signal, no process
+ * started, its output past the limit, or its cache repository's lock (see `lock.ts`).
+ */
+export type GitFailure = "exit" | "timeout" | "aborted" | "spawn" | "output" | "lock";
+
+/** A git command failed (non-zero exit, spawn failure, time limit, abort, output too large). */
 export class GitCommandError extends AppSetError {
   constructor(
     message: string,
     readonly exitCode: number | undefined,
+    readonly failure: GitFailure = "exit",
   ) {
     super(GIT_ERROR_REASON, message);
   }
@@ -25,10 +35,18 @@ export interface GitExecOptions {
   readonly cwd?: string;
   /** Extra environment (credentials); merged over the scrubbed base environment. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Aborting it kills the command's process group; the promise rejects ("aborted"). */
   readonly signal?: AbortSignal;
+  /**
+   * The command's time limit in ms; at the deadline its process group is killed and the promise
+   * rejects ("timed out after …"). Unset or 0: no limit.
+   */
+  readonly timeoutMs?: number;
+  /** The clock the time limit is measured on (default: the system clock). */
+  readonly clock?: Clock;
   /** Strings masked in error messages (passwords, tokens). */
   readonly secrets?: readonly string[];
-  /** Largest stdout accepted, in bytes (default 256 MiB). */
+  /** Largest stdout accepted, in bytes (default 256 MiB); past it the command is killed. */
   readonly maxBuffer?: number;
   /** Written to the command's stdin, which is then closed. */
   readonly input?: string;
@@ -69,34 +87,104 @@ export function gitVerb(args: readonly string[]): string {
   return args[i] ?? "";
 }
 
+/** A duration as the time-limit message shows it: whole seconds as `60s`, else `500ms`. */
+export function formatLimit(ms: number): string {
+  return ms % 1000 === 0 ? `${String(ms / 1000)}s` : `${String(ms)}ms`;
+}
+
+/** The error of a command the caller's signal stopped. */
+export function abortedError(what: string): GitCommandError {
+  return new GitCommandError(`${what}: aborted`, undefined, "aborted");
+}
+
+/** The error of a command its time limit stopped. */
+export function timeoutError(what: string, timeoutMs: number): GitCommandError {
+  return new GitCommandError(`${what}: timed out after ${formatLimit(timeoutMs)}`, undefined, "timeout");
+}
+
+const STDERR_KEPT = 64 * 1024;
+
 /**
- * Runs `git <args>` and resolves with its stdout. Rejects with {@link GitCommandError} whose
- * message is `git <verb>: <stderr>` (secrets masked).
+ * Runs `git <args>` and resolves with its stdout. Rejects with {@link GitCommandError}: on a
+ * non-zero exit `git <verb>: <stderr>` (secrets masked); at the time limit `git <verb>: timed out
+ * after 60s`; on abort `git <verb>: aborted`, the whole process group killed in the last two cases.
  */
 export function runGit(base: Readonly<Record<string, string>>, args: readonly string[], opts: GitExecOptions = {}): Promise<Buffer> {
+  const what = `git ${gitVerb(args)}`;
+  if (opts.signal?.aborted === true) return Promise.reject(abortedError(what));
+  const child = spawn("git", [...args], {
+    cwd: opts.cwd,
+    env: { ...base, ...opts.env },
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  return supervise(child, what, opts);
+}
+
+/** Collects a child's output and settles once its pipes have closed, enforcing the limits. */
+function supervise(child: ChildProcess, what: string, opts: GitExecOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      [...args],
-      {
-        cwd: opts.cwd,
-        env: { ...base, ...opts.env },
-        encoding: "buffer",
-        maxBuffer: opts.maxBuffer ?? 256 * 1024 * 1024,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        windowsHide: true,
-      },
-      (err, stdout, stderr) => {
-        if (err === null) {
-          resolve(stdout);
-          return;
-        }
-        const detail = stderr.toString("utf8").trim() || err.message;
-        const code = typeof err.code === "number" ? err.code : undefined;
-        reject(new GitCommandError(`git ${gitVerb(args)}: ${redact(detail, opts.secrets)}`, code));
-      },
-    );
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let stopped: GitCommandError | undefined;
+    let spawnError: Error | undefined;
+    const maxBuffer = opts.maxBuffer ?? 256 * 1024 * 1024;
+    const clock = opts.clock ?? new SystemClock();
+    const release = (): void => {
+      for (const s of [child.stdout, child.stderr]) s?.destroy();
+    };
+    const stop = (e: GitCommandError): void => {
+      if (stopped !== undefined) return;
+      stopped = e;
+      killGroup(child);
+      if (child.exitCode !== null || child.signalCode !== null) release();
+    };
+    const onAbort = (): void => stop(abortedError(what));
+    const timer = opts.timeoutMs !== undefined && opts.timeoutMs > 0 ? clock.setTimeout(() => stop(timeoutError(what, opts.timeoutMs!)), opts.timeoutMs) : undefined;
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > maxBuffer) stop(new GitCommandError(`${what}: output larger than ${String(maxBuffer)} bytes`, undefined, "output"));
+      else out.push(chunk);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (errBytes < STDERR_KEPT) err.push(chunk);
+      errBytes += chunk.length;
+    });
+    child.on("error", (e) => {
+      spawnError = e;
+    });
+    // Once git itself has gone after a kill, a straggler that left the group must not hold the pipes open.
+    child.on("exit", () => {
+      if (stopped !== undefined) release();
+    });
+    child.on("close", (code) => {
+      if (timer !== undefined) clock.clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (stopped !== undefined) reject(stopped);
+      else if (spawnError !== undefined) reject(new GitCommandError(`${what}: ${spawnError.message}`, undefined, "spawn"));
+      else if (code === 0) resolve(Buffer.concat(out));
+      else reject(exitError(what, code, Buffer.concat(err).toString("utf8"), opts.secrets));
+    });
     child.stdin?.on("error", () => undefined);
     child.stdin?.end(opts.input ?? "");
   });
+}
+
+function exitError(what: string, code: number | null, stderr: string, secrets: readonly string[] | undefined): GitCommandError {
+  const detail = stderr.trim() || `exited with ${code === null ? "a signal" : `code ${String(code)}`}`;
+  return new GitCommandError(`${what}: ${redact(detail, secrets)}`, code ?? undefined);
+}
+
+/** Kills the child's whole process group (its pid: it was spawned detached). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // The group is gone already (ESRCH): nothing is left to kill.
+  }
 }

@@ -1,15 +1,16 @@
 /**
- * Shared Git access over the real `git` program: revision resolution (`ls-remote`), shallow
- * fetches into bare cache repositories, tree listing and blob reads with an in-memory cache by
- * commit, Argo CD-style repository credentials, and the path globbing dialects of the Git
+ * Shared Git access over the real `git` program: revision resolution (`ls-remote`, kept a few
+ * seconds), shallow fetches into bare cache repositories shared safely between processes (a lock
+ * per repository), tree listing and blob reads with an in-memory cache by commit, a time limit on
+ * every command, Argo CD-style repository credentials, and the path globbing dialects of the Git
  * generator. I/O boundary: child processes (`git`, and `ssh` through it), the cache directory, and
  * the network those reach. Used by the generators today and by the sync engine's sources later.
  */
-export { GitCommandError, GIT_ERROR_REASON, baseGitEnv, redact, runGit, type GitExecOptions } from "./exec.js";
+export { GitCommandError, GIT_ERROR_REASON, baseGitEnv, redact, runGit, type GitExecOptions, type GitFailure } from "./exec.js";
+export { gitCacheDir, GIT_CACHE_DIR_NAME } from "./cache-dir.js";
 export {
   credentialsFromSecrets,
   noCredentials,
-  normalizeRepoURL,
   prepareGitAuth,
   type CredentialsLookup,
   type GitAuth,
@@ -17,7 +18,9 @@ export {
   type RepoAccess,
   type RepoCredentials,
 } from "./credentials.js";
+export { normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.js";
 export {
+  DEFAULT_REVISION_CACHE_MS,
   GitRepoReader,
   isRelativeLocalPath,
   REVISION_NOT_FOUND_REASON,

@@ -165,6 +165,6 @@ describe("relative local paths", () => {
   it("rejects a relative path with a clear error and runs no git when there is no base directory", async () => {
     const reader = gitReader(temp);
     await expect(reader.resolveRevision("./repo", "main")).rejects.toThrow('repository URL "./repo" is a relative local path');
-    expect(reader.stats).toEqual({ lsRemote: 0, fetch: 0, lsTree: 0, catFile: 0 });
+    expect(reader.stats).toEqual({ lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 });
   });
 });

@@ -3,7 +3,13 @@
  * later. A revision is first resolved to a commit with one `git ls-remote` (the only network
  * round-trip when nothing changed); the commit is then fetched shallowly (`--depth 1`) into a bare
  * cache repository per repository URL, and what was read from it (the tree, the blobs) is kept in
- * memory by commit and object id. Commands against one repository run one at a time.
+ * memory by commit and object id. What `ls-remote` returned is kept for a few seconds
+ * (`revisionCacheMs`), and callers asking at once share one `ls-remote`.
+ *
+ * Commands that write a cache repository (init, fetch) run one at a time per repository, in this
+ * process (a queue) and across processes sharing the cache directory (a lock file, `lock.ts`).
+ * Every git command runs within `timeoutMs` and the caller's signal, its process group killed when
+ * either ends it.
  *
  * Every read names on whose behalf it is made ({@link RepoAccess}: the project whose scoped
  * credentials apply). Cached content is only served to a caller whose credentials have already
@@ -14,9 +20,13 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import { noCredentials, prepareGitAuth, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
-import { runGit, GitCommandError } from "./exec.js";
+import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
+import { withRepoLock } from "./lock.js";
+import { RevisionCache } from "./revision-cache.js";
+import { sameGitURL } from "./url.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
 export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
@@ -42,11 +52,19 @@ export interface GitReader {
   listTree(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]>;
   /** The content of blobs of the commit, in the order asked. */
   readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]>;
+  /**
+   * Forgets the revisions resolved for a repository (compared as Argo CD compares repository
+   * URLs), so the next {@link resolveRevision} asks the remote: a webhook push, a hard refresh.
+   */
+  invalidate?(repoURL: string): void;
 }
 
 /** Counters of the git commands run (what the cache saves is visible here). */
 export interface GitStats {
+  /** `ls-remote` commands run. */
   lsRemote: number;
+  /** Revisions resolved without running one: kept from a recent `ls-remote`, or sharing one in flight. */
+  lsRemoteCached: number;
   fetch: number;
   lsTree: number;
   catFile: number;
@@ -71,13 +89,30 @@ export interface GitRepoReaderOptions {
    * server would not find it either.
    */
   readonly baseDir?: string;
+  /**
+   * The time limit of every git command, in ms, and of the wait for a cache repository's lock.
+   * It stands for the time Argo CD gives one call of its repo server, which runs these commands
+   * there: the CLI passes `--repo-server-timeout-seconds` × 1000. Unset or 0: no limit.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * How long what `ls-remote` returned is kept, in ms (default 3000; 0: not kept, each resolution
+   * asks the remote). Kept per repository URL and credentials, so it never answers a caller whose
+   * credentials the remote has not accepted.
+   */
+  readonly revisionCacheMs?: number;
+  /** Measures the revision cache's interval and the time limits (default: the system clock). */
+  readonly clock?: Clock;
 }
+
+/** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
+export const DEFAULT_REVISION_CACHE_MS = 3000;
 
 const SHA = /^[0-9a-f]{40}$/;
 
 /** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
 export class GitRepoReader implements GitReader {
-  readonly stats: GitStats = { lsRemote: 0, fetch: 0, lsTree: 0, catFile: 0 };
+  readonly stats: GitStats = { lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 };
   private readonly trees = new Map<string, readonly TreeEntry[]>();
   private readonly blobs = new Map<string, Buffer>();
   private readonly present = new Set<string>();
@@ -85,9 +120,14 @@ export class GitRepoReader implements GitReader {
   /** `repoURL \0 credentials fingerprint` the remote has accepted. */
   private readonly verified = new Set<string>();
   private readonly credentials: CredentialsLookup;
+  private readonly clock: Clock;
+  /** What `ls-remote` advertised, by `repoURL \0 credentials fingerprint`. */
+  private readonly refs: RevisionCache<ReadonlyMap<string, string>>;
 
   constructor(private readonly opts: GitRepoReaderOptions) {
     this.credentials = opts.credentials ?? noCredentials;
+    this.clock = opts.clock ?? new SystemClock();
+    this.refs = new RevisionCache({ clock: this.clock, ttlMs: opts.revisionCacheMs ?? DEFAULT_REVISION_CACHE_MS });
   }
 
   async resolveRevision(url: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
@@ -95,14 +135,16 @@ export class GitRepoReader implements GitReader {
     const rev = revision.trim();
     if (SHA.test(rev)) return rev;
     const auth = await this.auth(repoURL, access);
-    const out = await this.git(["ls-remote", "--", repoURL], signal, { auth });
-    this.stats.lsRemote++;
-    const refs = parseLsRemote(out.toString("utf8"));
+    const refs = await this.remoteRefs(repoURL, auth, signal);
     const sha = pickRef(refs, rev);
     if (sha === undefined) {
       throw new AppSetError(REVISION_NOT_FOUND_REASON, `unable to resolve '${rev}' to a commit SHA in ${repoURL}`);
     }
     return sha;
+  }
+
+  invalidate(repoURL: string): void {
+    this.refs.invalidate((url) => sameGitURL(url, repoURL));
   }
 
   async listTree(url: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]> {
@@ -135,6 +177,27 @@ export class GitRepoReader implements GitReader {
   }
 
   /**
+   * The refs the remote advertises to these credentials: kept, shared with a caller asking at the
+   * same time, or asked for with one `ls-remote`. Only a successful `ls-remote` with the same
+   * credentials fills an entry, so serving it keeps the access check of a fresh one.
+   */
+  private async remoteRefs(repoURL: string, auth: RemoteAuth, signal?: AbortSignal): Promise<ReadonlyMap<string, string>> {
+    const load = async (sig?: AbortSignal): Promise<ReadonlyMap<string, string>> => {
+      const out = await this.git(["ls-remote", "--", repoURL], sig, { auth });
+      this.stats.lsRemote++;
+      return parseLsRemote(out.toString("utf8"));
+    };
+    try {
+      const got = await this.refs.get(repoURL, auth.key, load, signal);
+      if (got.cached) this.stats.lsRemoteCached++;
+      return got.value;
+    } catch (err) {
+      if (signal?.aborted === true && !(err instanceof GitCommandError)) throw abortedError("git ls-remote");
+      throw err;
+    }
+  }
+
+  /**
    * Makes sure `commit` is in the cache repository of `repoURL` and that the caller's credentials
    * were accepted by the remote (else fetches with them); returns that repository's path.
    */
@@ -143,18 +206,20 @@ export class GitRepoReader implements GitReader {
     const key = `${repoURL}\u0000${commit}`;
     const auth = await this.auth(repoURL, access);
     if (this.present.has(key) && this.verified.has(auth.key)) return dir;
-    await this.serialized(repoURL, async () => {
-      await mkdir(dir, { recursive: true });
-      await this.git(["init", "--bare", "--quiet", "."], signal, { cwd: dir });
-      const has = await this.git(["cat-file", "-e", `${commit}^{commit}`], signal, { cwd: dir }).then(
-        () => true,
-        () => false,
-      );
-      if (!has || !this.verified.has(auth.key)) {
-        await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], signal, { cwd: dir, auth });
-        this.stats.fetch++;
-      }
-    });
+    await this.serialized(repoURL, () =>
+      this.locked(repoURL, dir, signal, async (sig) => {
+        await mkdir(dir, { recursive: true });
+        await this.git(["init", "--bare", "--quiet", "."], sig, { cwd: dir });
+        const has = await this.git(["cat-file", "-e", `${commit}^{commit}`], sig, { cwd: dir }).then(
+          () => true,
+          () => false,
+        );
+        if (!has || !this.verified.has(auth.key)) {
+          await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], sig, { cwd: dir, auth });
+          this.stats.fetch++;
+        }
+      }),
+    );
     this.present.add(key);
     return dir;
   }
@@ -183,6 +248,13 @@ export class GitRepoReader implements GitReader {
     return join(this.opts.cacheDir, h);
   }
 
+  /** Runs `fn` holding the cross-process lock of the cache repository `dir` of `repoURL`. */
+  private async locked<T>(repoURL: string, dir: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    await mkdir(this.opts.cacheDir, { recursive: true });
+    const what = `git cache lock (${redact(repoURL)})`;
+    return withRepoLock(dir, { clock: this.clock, what, ...(signal === undefined ? {} : { signal }), ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }) }, fn);
+  }
+
   private serialized<T>(repoURL: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.locks.get(repoURL) ?? Promise.resolve();
     const next = prev.then(fn, fn);
@@ -203,6 +275,8 @@ export class GitRepoReader implements GitReader {
       const out = await runGit(this.opts.env, args, {
         env: env.env,
         secrets: env.secrets,
+        clock: this.clock,
+        ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }),
         ...(cwd === undefined ? {} : { cwd }),
         ...(signal === undefined ? {} : { signal }),
         ...(input === undefined ? {} : { input }),

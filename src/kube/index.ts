@@ -5,8 +5,8 @@
  * and {@link KubeApiError} with a stable reason.
  *
  * I/O boundary: HTTP to the apiserver (requests and watch streams) through {@link KubeApiClient};
- * informers additionally schedule timers on the injected Clock. {@link FakeKubeClient} is an
- * in-memory recording stand-in for unit tests of callers only.
+ * informers additionally schedule timers on the injected Clock. The in-memory recording stand-in
+ * for tests of callers lives with the test support (test/support/fake-kube-client.ts), not here.
  */
 export {
   KubeApiError,
@@ -51,5 +51,4 @@ export { KubeTransport, loadKubeConfig, type KubeConfigSource } from "./transpor
 export { Discovery } from "./discovery.js";
 export { Informer, type InformerHandlers, type InformerLog, type InformerOptions, type InformerStats } from "./informer.js";
 export { defaultBackoff, backoffDelay, type BackoffPolicy } from "./backoff.js";
-export { FakeKubeClient, type Action, type Interceptor, type Verb } from "./fake.js";
 export { matchesLabelSelector } from "./selector.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cm, list, settle, setup } from "./informer-testkit.js";
+import { cm, list, settle, setup } from "../../test/support/scripted-informer.js";
 import type { KubeObject, WatchEvent } from "./ports.js";
 
 const rvOf = (o: KubeObject | undefined): string | undefined => o?.metadata?.resourceVersion;
@@ -15,7 +15,7 @@ async function started(objs: KubeObject[] = [cm("a", "10")], extra: Parameters<t
   return s;
 }
 
-describe("Informer read-your-writes (spec §4.15)", () => {
+describe("Informer read-your-writes", () => {
   it("holds a written object at once, tells the handlers, and neither its own watch event nor an older one changes it", async () => {
     const { source, events, informer } = await started();
     informer.written(cm("a", "20", { k: "written" }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KubeApiError, KubeReason } from "./errors.js";
-import { cm, list, settle, setup } from "./informer-testkit.js";
+import { cm, list, settle, setup } from "../../test/support/scripted-informer.js";
 import type { ObjectList } from "./ports.js";
 
 describe("Informer", () => {

@@ -1,7 +1,6 @@
 /**
  * An informer: a local cache of one resource kept current by list+watch, with add/update/delete
- * handlers, built to survive what client-node's `ListWatch` does not (see the conventions, §5, and
- * the informer weaknesses noted in the spec):
+ * handlers, built to survive what client-node's `ListWatch` does not:
  *
  * - any failure (network, 5xx, a dead connection, an `ERROR` event) restarts the loop after a capped,
  *   jittered exponential backoff ({@link backoffDelay}) on the injected Clock, never in a tight loop;
@@ -135,8 +134,9 @@ export class Informer<T> {
   }
 
   /**
-   * Stores the object the apiserver returned for a write (spec §4.15), with the handlers told as for a
-   * watch event; the watch event for it then changes nothing. Does not move {@link lastSyncResourceVersion}.
+   * Stores the object the apiserver returned for a write (docs/controller.md#read-your-writes),
+   * with the handlers told as for a watch event; the watch event for it then changes nothing. Does
+   * not move {@link lastSyncResourceVersion}.
    */
   written(raw: KubeObject): void {
     if (!this.stopped) this.upsert(raw);

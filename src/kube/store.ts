@@ -2,10 +2,10 @@
  * The informer's in-memory cache: objects by `namespace/name` key, with the resourceVersion and uid
  * each was stored at, plus named secondary indexes (e.g. by owner uid) kept in step on every write.
  *
- * It never goes backwards (read-your-writes, spec §4.15): {@link IndexedStore.accepts} refuses a
- * version older than the one held, or than the one an eviction left as a tombstone. resourceVersions
- * are opaque, but etcd-backed ones are integers: they are compared numerically when both parse, and
- * anything else is accepted ({@link isOlderVersion}).
+ * It never goes backwards (docs/controller.md#read-your-writes): {@link IndexedStore.accepts}
+ * refuses a version older than the one held, or than the one an eviction left as a tombstone.
+ * resourceVersions are opaque, but etcd-backed ones are integers: they are compared numerically
+ * when both parse, and anything else is accepted ({@link isOlderVersion}).
  */
 
 /** One cached object and the version it was stored at. */

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, KubeApiError, KubeReason } from "../kube/index.js";
+import { KubeApiError, KubeReason } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { silentLogger } from "../log/logger.js";
 import { LeaderElector, type ElectionEnd } from "./elector.js";
 import { LEASE_NAME, Leases, microTime, type Lease } from "./lease.js";

@@ -18,10 +18,10 @@ import type { KubeObject, ResourceDescriptor } from "../kube/index.js";
 /** coordination.k8s.io/v1 Lease. */
 export const Leases: ResourceDescriptor = { group: "coordination.k8s.io", version: "v1", plural: "leases", kind: "Lease", namespaced: true };
 
-/** Argo CD's ApplicationSet controller lease name (spec §6.6). */
+/** Argo CD's ApplicationSet controller lease name. */
 export const LEASE_NAME = "58ac56fa.applicationsets.argoproj.io";
 
-/** controller-runtime's defaults (spec §6.6). */
+/** controller-runtime's defaults: lease 15 s, renew deadline 10 s, retry every 2 s. */
 export const DEFAULT_TIMINGS: LeaseTimings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
 /** The three durations of leader election. */

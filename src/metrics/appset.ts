@@ -1,8 +1,8 @@
 /**
- * Argo CD's ApplicationSet metrics (spec §6.4), with its names and labels. The per-AppSet gauges are
- * computed at scrape time from the AppSets the caller lists (the informer cache), restricted to the
- * allowed namespaces, as Argo CD's collector does; the reconcile histogram and the GitHub API
- * metrics are recorded as events happen.
+ * Argo CD's ApplicationSet metrics (docs/metrics.md#the-controllers-metrics), with its names and
+ * labels. The per-AppSet gauges are computed at scrape time from the AppSets the caller lists (the
+ * informer cache), restricted to the allowed namespaces, as Argo CD's collector does; the reconcile
+ * histogram and the GitHub API metrics are recorded as events happen.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { ScmApiMetrics, type ScmApiFigures } from "./scm.js";

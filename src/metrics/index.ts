@@ -23,7 +23,6 @@ export { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
 export {
   APP_RECONCILE_BUCKETS,
   SyncEngineMetrics,
-  normalizeRepoURL,
   type AppMetricsView,
   type K8sRequestMetricLabels,
   type OperationStateView,
@@ -32,7 +31,7 @@ export {
 export { Registry } from "prom-client";
 
 /** A fresh registry, with Node's process metrics (the counterpart of Go's and the process's) unless turned off. */
-export function createRegistry(options: { processMetrics?: boolean } = {}): Registry {
+export function createMetricsRegistry(options: { processMetrics?: boolean } = {}): Registry {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   return registry;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { WorkerPool, type WorkerMetrics } from "../controller/worker.js";
-import { WorkQueue, type QueueMetrics } from "../controller/workqueue.js";
+import { WorkerPool, type WorkerMetrics } from "../manager/worker.js";
+import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 import { TerminalError } from "../errors.js";
 import { silentLogger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createRegistry, labelMetricName, Registry, WORKQUEUE_BUCKETS, type AppSetMetricsView } from "./index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, labelMetricName, Registry, WORKQUEUE_BUCKETS, type AppSetMetricsView } from "./index.js";
 
 /** The exposition lines of one metric family, without HELP/TYPE. */
 async function lines(registry: Registry, name: string): Promise<string[]> {
@@ -163,9 +163,9 @@ describe("AppSetMetrics", () => {
   });
 });
 
-describe("createRegistry", () => {
+describe("createMetricsRegistry", () => {
   it("includes the process metrics unless turned off", async () => {
-    expect(await createRegistry().getSingleMetricAsString("process_cpu_user_seconds_total")).toContain("process_cpu_user_seconds_total");
-    expect(createRegistry({ processMetrics: false }).getSingleMetric("process_cpu_user_seconds_total")).toBeUndefined();
+    expect(await createMetricsRegistry().getSingleMetricAsString("process_cpu_user_seconds_total")).toContain("process_cpu_user_seconds_total");
+    expect(createMetricsRegistry({ processMetrics: false }).getSingleMetric("process_cpu_user_seconds_total")).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  * metric port (src/syncwaves/metrics.ts) structurally.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { normalizeGitURL } from "../git/url.js";
 
 /** The fields of an Application the metrics read. */
 export interface AppMetricsView {
@@ -46,11 +47,6 @@ export const APP_RECONCILE_BUCKETS = [0.25, 0.5, 1, 2, 4, 8, 16];
 
 const COMPLETED = new Set(["Succeeded", "Failed", "Error"]);
 
-/** Argo CD's normalised repository URL: lower case, without trailing `.git` or `/`. */
-export function normalizeRepoURL(url: string): string {
-  return url.trim().toLowerCase().replace(/(?:\/|\.git)+$/, "");
-}
-
 function appLabels(app: AppMetricsView): { namespace: string; name: string; project: string } {
   return { namespace: app.metadata.namespace ?? "", name: app.metadata.name ?? "", project: app.spec.project ?? "" };
 }
@@ -61,8 +57,9 @@ function operationLabel(app: AppMetricsView): string {
   return app.operation?.sync !== undefined ? "sync" : "";
 }
 
+/** The `repo` label: the first source's URL, normalised by Argo CD's rule ("" when it does not parse). */
 function repoOf(app: AppMetricsView): string {
-  return normalizeRepoURL(app.spec.source?.repoURL ?? app.spec.sources?.[0]?.repoURL ?? "");
+  return normalizeGitURL(app.spec.source?.repoURL ?? app.spec.sources?.[0]?.repoURL ?? "");
 }
 
 function infoLabels(app: AppMetricsView): Record<string, string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { batches, maxUpdateLimit, parseMaxUpdate } from "./budget.js";
 
-describe("maxUpdate arithmetic (spec §5.5, invalid values per the seed)", () => {
+describe("maxUpdate arithmetic (invalid values per the seed)", () => {
   it.each([
     // name; the maxUpdate value; the number of Applications in the step; the expected limit
     { name: "absent means no limit", value: undefined, total: 25, limit: Infinity },

@@ -1,8 +1,9 @@
 /**
- * `maxUpdate` arithmetic (spec §5.5): how many Applications of one step may be Pending or
- * Progressing at once. Integers are taken as-is (0 or negative: none); `"P%"` is
+ * `maxUpdate` arithmetic (docs/progressive-syncs.md#promotion): how many Applications of one step
+ * may be Pending or Progressing at once. Integers are taken as-is (0 or negative: none); `"P%"` is
  * floor(P × total / 100), raised to 1 when it rounds below 1 unless the value is exactly `"0%"`;
- * any other string is invalid and, following the seed (not Argo CD's fallback to 1), means no limit.
+ * any other string is invalid and, following the seed (not Argo CD's fallback to 1), means no
+ * limit.
  */
 import type { IntOrString } from "../api/index.js";
 

@@ -19,7 +19,7 @@ function input(o: Partial<RolloutInput<ReturnType<typeof desired>>> = {}): Rollo
   };
 }
 
-describe("planRollout: modes (spec §5.1)", () => {
+describe("planRollout: modes", () => {
   const withStatus = rollingAppSet(steps, { status: [entry("dev-1", "Healthy")] });
   const allAtOnce = { ...withStatus, spec: { ...withStatus.spec, strategy: { type: "AllAtOnce" } } };
 

@@ -7,7 +7,7 @@
  * their status, now, config) → {@link RolloutDecision}. The decision is data: the desired
  * Applications to write (autosync off, sync operation attached), the new `applicationStatus`, the
  * Applications to refresh, the rollout conditions, an error, and when to look again. Reverse
- * deletion is decided separately by {@link nextDeletion}.
+ * deletion is decided separately by {@link nextReverseDeletion}.
  */
 import {
   ConditionMessage,
@@ -22,34 +22,34 @@ import {
 import { reconcileGate, type ReconcileGate } from "./gate.js";
 import { transition, type AppStatusEntry, type ResetCause } from "./machine.js";
 import { defaultSpecsEquivalent, disableAutosync, observeApp, type ObservedApp, type SpecsEquivalent } from "./observe.js";
-import { eligibleApps, progressingCondition, promoteWaiting, syncOperation } from "./rollout.js";
+import { eligibleApps, progressingCondition, promoteWaiting, syncOperation } from "./promotion.js";
 import { assignSteps, labelsOf, stepLabel, type StepAssignment } from "./steps.js";
 import { isRollingSync, rollingSyncEnabled } from "./strategy.js";
 import { collectIssues, invalidRolloutConfigCondition, type ValidationIssues } from "./validate.js";
 
 export * from "./budget.js";
-export * from "./deletion.js";
+export * from "./reverse-deletion.js";
 export * from "./gate.js";
 export * from "./machine.js";
 export * from "./observe.js";
 export * from "./preview.js";
-export * from "./rollout.js";
+export * from "./promotion.js";
 export * from "./steps.js";
 export * from "./strategy.js";
 export * from "./validate.js";
 
 /** A desired (generated) Application: what the planner reads of it. */
-export interface DesiredApp {
+export interface GeneratedAppView {
   readonly metadata: { readonly name?: string; readonly labels?: unknown };
   readonly spec: unknown;
 }
 
 /** A desired Application as the controller should write it. */
-export type PlannedApp<D extends DesiredApp> = D & { readonly operation?: Operation };
+export type PlannedApp<D extends GeneratedAppView> = D & { readonly operation?: Operation };
 
 /** Default of `--refresh-grace-period-seconds`. */
 export const DEFAULT_REFRESH_GRACE_PERIOD_MS = 30_000;
-/** Requeue of a RollingSync ApplicationSet without steps (spec §4.9). */
+/** Requeue of a RollingSync ApplicationSet without steps (docs/controller.md#when-a-pass-runs-again). */
 export const NO_STEPS_REQUEUE_MS = 180_000;
 
 /** The controller settings the planner depends on. */
@@ -63,7 +63,7 @@ export interface RolloutConfig {
 }
 
 /** What {@link planRollout} reads. */
-export interface RolloutInput<D extends DesiredApp> {
+export interface RolloutInput<D extends GeneratedAppView> {
   /** The ApplicationSet, with its previous `status.applicationStatus`. */
   readonly appSet: ApplicationSet;
   /** The generated Applications (valid ones), sorted by name. */
@@ -73,7 +73,7 @@ export interface RolloutInput<D extends DesiredApp> {
    * built from these, as Argo CD does, so an Application that fails validation still holds its
    * step: later steps wait for it instead of rolling out past it.
    */
-  readonly generated?: readonly DesiredApp[];
+  readonly generated?: readonly GeneratedAppView[];
   /** The live Applications owned by the ApplicationSet, with their status. */
   readonly current: readonly Application[];
   /** Epoch milliseconds. */
@@ -106,11 +106,11 @@ export interface AutosyncWarning {
   readonly message: string;
 }
 
-/** How the ApplicationSet is handled this pass (spec §5.1). */
+/** How the ApplicationSet is handled this pass (docs/progressive-syncs.md#modes). */
 export type RolloutMode = "disabled" | "allAtOnce" | "noSteps" | "rollingSync";
 
 /** Everything one pass decided. Nothing here has been written. */
-export interface RolloutDecision<D extends DesiredApp> {
+export interface RolloutDecision<D extends GeneratedAppView> {
   readonly mode: RolloutMode;
   /** Whether Applications may be created or updated at all this pass (false only for "noSteps"). */
   readonly writeApplications: boolean;
@@ -142,7 +142,7 @@ export function autosyncWarning(application: string): string {
   return `Application ${JSON.stringify(application)} enables automated sync in its template; RollingSync turns it off (syncPolicy.automated.enabled=false) and syncs the Application step by step`;
 }
 
-function emptyDecision<D extends DesiredApp>(mode: RolloutMode, desired: readonly D[]): RolloutDecision<D> {
+function emptyDecision<D extends GeneratedAppView>(mode: RolloutMode, desired: readonly D[]): RolloutDecision<D> {
   return {
     mode,
     writeApplications: true,
@@ -166,7 +166,7 @@ function emptyDecision<D extends DesiredApp>(mode: RolloutMode, desired: readonl
 const ROLLOUT_CONDITIONS = [ConditionType.RolloutProgressing, ConditionType.InvalidRolloutConfig];
 
 /** Flag off, or not RollingSync: clear `applicationStatus`; drop rollout conditions unless RollingSync with the flag off. */
-function withoutRollingSync<D extends DesiredApp>(input: RolloutInput<D>, mode: "disabled" | "allAtOnce"): RolloutDecision<D> {
+function withoutRollingSync<D extends GeneratedAppView>(input: RolloutInput<D>, mode: "disabled" | "allAtOnce"): RolloutDecision<D> {
   const existing = input.appSet.status?.applicationStatus ?? [];
   const name = input.appSet.metadata.name ?? "";
   const log =
@@ -183,11 +183,11 @@ function withoutRollingSync<D extends DesiredApp>(input: RolloutInput<D>, mode: 
 }
 
 /**
- * Plans one RollingSync pass (spec §5, with the seed's reconciled-before-progressing gate, pinned
- * revisions, invalid-maxUpdate-means-no-limit and autosync warnings). Pure and deterministic:
- * the result depends only on the input.
+ * Plans one RollingSync pass (docs/progressive-syncs.md#the-rules-of-a-pass, with the seed's
+ * reconciled-before-progressing gate, pinned revisions, invalid-maxUpdate-means-no-limit and
+ * autosync warnings). Pure and deterministic: the result depends only on the input.
  */
-export function planRollout<D extends DesiredApp>(input: RolloutInput<D>): RolloutDecision<D> {
+export function planRollout<D extends GeneratedAppView>(input: RolloutInput<D>): RolloutDecision<D> {
   if (!input.config.progressiveSyncsEnabled) return withoutRollingSync(input, "disabled");
   if (!isRollingSync(input.appSet)) return withoutRollingSync(input, "allAtOnce");
   if (!rollingSyncEnabled(input.appSet)) {
@@ -210,7 +210,7 @@ interface Prepared {
 }
 
 /** Phase A over every live Application, in name order. */
-function observeAll<D extends DesiredApp>(input: RolloutInput<D>, prepared: ReadonlyMap<string, Prepared>, assignment: StepAssignment) {
+function observeAll<D extends GeneratedAppView>(input: RolloutInput<D>, prepared: ReadonlyMap<string, Prepared>, assignment: StepAssignment) {
   const equivalent = input.config.specsEquivalent ?? defaultSpecsEquivalent;
   const previous = new Map((input.appSet.status?.applicationStatus ?? []).map((e) => [e.application, e]));
   const current = [...input.current].sort((a, b) => byName(a.metadata.name ?? "", b.metadata.name ?? ""));
@@ -233,7 +233,7 @@ function appName(app: Application): string {
   return app.metadata.name ?? "";
 }
 
-function rollingSyncPass<D extends DesiredApp>(input: RolloutInput<D>): RolloutDecision<D> {
+function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): RolloutDecision<D> {
   const steps = input.appSet.spec.strategy?.rollingSync?.steps ?? [];
   const members = input.generated ?? input.desired;
   const assignment = assignSteps(steps, members.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })));
@@ -268,7 +268,7 @@ function promotionMove(name: string, entries: readonly AppStatusEntry[]): Status
   return { application: name, from: RollingSyncStatus.Waiting, to: e.status, message: e.message };
 }
 
-function plannedApp<D extends DesiredApp>(d: D, p: Prepared, operation: Operation | undefined): PlannedApp<D> {
+function plannedApp<D extends GeneratedAppView>(d: D, p: Prepared, operation: Operation | undefined): PlannedApp<D> {
   return operation === undefined ? { ...d, spec: p.spec } : { ...d, spec: p.spec, operation };
 }
 

@@ -5,7 +5,7 @@ import { promote, statusRank, transition } from "./machine.js";
 
 const NOW = at(100);
 
-describe("transition: the rows of the spec §5.4 table", () => {
+describe("transition: the rows of the status table", () => {
   it.each([
     // name; the entry before the pass (undefined = none); what the application controller reports; expected status and message
     {

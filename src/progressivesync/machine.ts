@@ -1,8 +1,9 @@
 /**
- * The per-Application RollingSync state machine (spec §5.4): Waiting → Pending → Progressing →
- * Healthy, with a reset to Waiting whenever the Application's revisions or spec change. One pure
- * {@link transition} per Application per pass ("Phase A"); the promotion Waiting → Pending is
- * decided by the step budget in `rollout.ts` and applied with {@link promote} ("Phase B").
+ * The per-Application RollingSync state machine (docs/progressive-syncs.md#per-application-status):
+ * Waiting → Pending → Progressing → Healthy, with a reset to Waiting whenever the Application's
+ * revisions or spec change. One pure {@link transition} per Application per pass ("Phase A"); the
+ * promotion Waiting → Pending is decided by the step budget in `promotion.ts` and applied with
+ * {@link promote} ("Phase B").
  *
  * Differences from Argo CD, all to keep a step from completing on a stale status (see
  * docs/progressive-syncs.md): Waiting → Healthy/Progressing and Progressing → Healthy need an

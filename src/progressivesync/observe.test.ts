@@ -67,7 +67,7 @@ describe("observeApp", () => {
   });
 });
 
-describe("disableAutosync (spec §5.6)", () => {
+describe("disableAutosync", () => {
   it.each([
     // name; the template's spec; expected spec, whether autosync was on, operation prune
     { name: "automated with prune is turned off, prune kept", s: { syncPolicy: { automated: { prune: true, selfHeal: true } } }, out: { syncPolicy: { automated: { prune: true, selfHeal: true, enabled: false } } }, was: true, prune: true },

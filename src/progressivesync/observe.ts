@@ -2,8 +2,9 @@
  * What the state machine reads of a live Application, reduced to plain data: its sync and health
  * codes, revisions, last operation, error conditions, and whether its application controller has
  * compared the spec it now carries ("reconciled", see docs/progressive-syncs.md). Also the spec
- * helpers RollingSync needs: autosync disabling (§5.6) and the default spec equivalence used to
- * detect non-Git changes (§5.4 step 4).
+ * helpers RollingSync needs: autosync disabling (docs/progressive-syncs.md#the-sync-operation) and
+ * the default spec equivalence used to detect non-Git changes
+ * (docs/progressive-syncs.md#per-application-status).
  */
 import { sourceEquivalent, sourcesEquivalent, specsEquivalent } from "../api/equivalence.js";
 import { AppConditionType, Annotation, type Application } from "../api/index.js";
@@ -47,7 +48,7 @@ export function parseTime(s: string | null | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** An Application's current revisions (§5.4): `sync.revisions`, or `[sync.revision]`, or `[]`. */
+/** An Application's current revisions: `sync.revisions`, or `[sync.revision]`, or `[]`. */
 export function appRevisions(app: Application): string[] {
   const sync = app.status?.sync;
   if (sync?.revisions !== undefined && sync.revisions.length > 0) return [...sync.revisions];

@@ -5,7 +5,7 @@
  */
 import type { ApplicationSet, ApplicationMatchExpression } from "../api/index.js";
 import { batches, maxUpdateLimit, parseMaxUpdate } from "./budget.js";
-import type { DesiredApp } from "./index.js";
+import type { GeneratedAppView } from "./index.js";
 import { disableAutosync } from "./observe.js";
 import { assignSteps, labelsOf } from "./steps.js";
 import { deletionReversed, isRollingSync, rollingSyncEnabled } from "./strategy.js";
@@ -46,7 +46,7 @@ export interface RolloutPreview {
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Previews how a RollingSync ApplicationSet would roll out these generated Applications. */
-export function previewRollout(appSet: ApplicationSet, desired: readonly DesiredApp[]): RolloutPreview {
+export function previewRollout(appSet: ApplicationSet, desired: readonly GeneratedAppView[]): RolloutPreview {
   const name = appSet.metadata.name ?? "";
   const base = { name, steps: [], unassigned: [], deletionOrder: null, issues: [], autosyncTurnedOff: [] };
   if (!isRollingSync(appSet)) return { ...base, strategy: "AllAtOnce", note: "AllAtOnce: every Application is updated at once" };

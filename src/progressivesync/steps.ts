@@ -1,10 +1,10 @@
 /**
- * RollingSync step membership (spec §5.2). An Application is selected by a step when every
- * `matchExpression` passes: with the label key present, `In` needs the value listed and `NotIn`
- * needs it absent, and any other operator fails and is reported; with the key absent, `In` fails
- * and every other operator passes (invalid ones unreported). A step without expressions selects
- * everything. An Application selected by several steps gates each of them but takes the first as
- * its status step; one selected by none has step "-1".
+ * RollingSync step membership (docs/progressive-syncs.md#steps). An Application is selected by a
+ * step when every `matchExpression` passes: with the label key present, `In` needs the value listed
+ * and `NotIn` needs it absent, and any other operator fails and is reported; with the key absent,
+ * `In` fails and every other operator passes (invalid ones unreported). A step without expressions
+ * selects everything. An Application selected by several steps gates each of them but takes the
+ * first as its status step; one selected by none has step "-1".
  */
 import { UNASSIGNED_STEP, type RollingSyncStep } from "../api/index.js";
 

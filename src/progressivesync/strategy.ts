@@ -1,6 +1,7 @@
 /**
- * The strategy predicates of spec §5.1: whether an ApplicationSet is RollingSync, whether
- * RollingSync is in force (at least one step), and whether deletion is reversed.
+ * The strategy predicates (docs/progressive-syncs.md#modes): whether an ApplicationSet is
+ * RollingSync, whether RollingSync is in force (at least one step), and whether deletion is
+ * reversed.
  */
 import { DeletionOrder, StrategyType, type ApplicationSet } from "../api/index.js";
 

@@ -5,7 +5,7 @@ import { collectIssues, hasIssues, invalidRolloutConfigCondition, issueMessage, 
 
 const none: ValidationIssues = { invalidMatchExpressions: [], duplicateAppSelections: new Map(), invalidMaxUpdates: [], emptySteps: [] };
 
-describe("validation messages (spec §5.3, verbatim)", () => {
+describe("validation messages, in Argo CD's words", () => {
   it.each([
     // name; the issues; the expected condition message
     {

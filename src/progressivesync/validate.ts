@@ -1,8 +1,9 @@
 /**
- * RollingSync configuration issues (spec §5.3) and the `InvalidRolloutConfig` condition. Only the
- * highest-priority kind is reported: invalid operators, then duplicate selections, then invalid
- * maxUpdate values, then empty steps. Step numbers in messages are 1-based. Issues are
- * informational: the rollout still runs with the effective behaviour.
+ * RollingSync configuration issues (docs/progressive-syncs.md#configuration-issues) and the
+ * `InvalidRolloutConfig` condition. Only the highest-priority kind is reported: invalid operators,
+ * then duplicate selections, then invalid maxUpdate values, then empty steps. Step numbers in
+ * messages are 1-based. Issues are informational: the rollout still runs with the effective
+ * behaviour.
  */
 import { ConditionMessage, ConditionStatus, ConditionType, Reason, type ApplicationSetCondition, type RollingSyncStep } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";

@@ -7,6 +7,7 @@ import { isRecord } from "../api/index.js";
 import type { ScmCaller, ScmHttpClient, ScmResponse } from "./http.js";
 import type { TlsOptions } from "./transport.js";
 import { RateLimitedError } from "./ratelimit.js";
+import { ScmTimeoutError } from "./timeouts.js";
 import { ScmApiError, type Repository } from "./types.js";
 
 /** Where and how one provider instance talks. */
@@ -166,8 +167,9 @@ export function contentsPathExists(t: ApiTarget, scope: string, repo: Repository
   });
 }
 
-/** Argo CD's `fmt.Errorf(prefix + ": %w", err)`, keeping a rate-limit error's type. */
+/** Argo CD's `fmt.Errorf(prefix + ": %w", err)`, keeping the type of API, timeout and rate-limit errors. */
 export function wrap(prefix: string, err: unknown): Error {
+  if (err instanceof ScmTimeoutError) return new ScmTimeoutError(err.detail, `${prefix}: ${err.message}`);
   if (err instanceof ScmApiError) return new ScmApiError(err.status, `${prefix}: ${err.message}`);
   if (err instanceof RateLimitedError) return err;
   return new Error(`${prefix}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -1,6 +1,6 @@
 /**
  * Credentials and CA certificates of SCM providers, read from the ApplicationSet's namespace
- * (spec §2.6, §4.12): `tokenRef`, `passwordRef`, `appPasswordRef`, `accessTokenRef` Secrets and
+ * (docs/controller.md#namespaces): `tokenRef`, `passwordRef`, `appPasswordRef`, `accessTokenRef` Secrets and
  * `caRef` ConfigMaps. In strict mode (`--token-ref-strict-mode`) a referenced Secret must carry
  * `argocd.argoproj.io/secret-type: scm-creds`. A missing reference means an empty token, which
  * falls back to `GITHUB_TOKEN` / `GITLAB_TOKEN` / `GITEA_TOKEN` for those providers.

@@ -9,13 +9,16 @@
  *   until the reset time, and each attempt fails with the same {@link RateLimitedError};
  * - a call counter (requests sent, 304s, refusals, calls not sent because of a backoff) per
  *   provider, for the figures and for tests.
+ * - time limits: every request has a connect limit and a total limit ({@link HttpTimeouts}),
+ *   combined with the caller's abort signal; running out rejects with {@link ScmTimeoutError}.
  * It also keeps provider-derived results keyed by a fingerprint ({@link DerivedCache}), so a
  * provider can skip per-repository calls when a listing shows nothing changed.
  */
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock/index.js";
 import { rateLimitFigures, RateLimitedError, refusalBackoffMs, type RateLimitFigures } from "./ratelimit.js";
-import { nodeTransport, type TlsOptions, type Transport, type TransportResponse } from "./transport.js";
+import { resolveTimeouts, ScmTimeoutError, type HttpTimeouts } from "./timeouts.js";
+import { nodeTransport, type TlsOptions, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
 /** Who a request is made for (metrics labels). */
 export interface ScmCaller {
@@ -81,6 +84,8 @@ export interface ScmHttpOptions {
   readonly maxCacheEntries?: number;
   /** `User-Agent` sent on every request. */
   readonly userAgent?: string;
+  /** Connect and total limits of every request (default 10 s to connect, 60 s in all). */
+  readonly timeouts?: Partial<HttpTimeouts>;
 }
 
 interface CacheEntry {
@@ -126,11 +131,14 @@ export class ScmHttpClient {
   private readonly limits = new Map<string, RateLimitState>();
   private readonly counts = new Map<string, CallCounts>();
   private readonly maxEntries: number;
+  /** The limits every request runs under. */
+  readonly timeouts: HttpTimeouts;
 
   constructor(private readonly options: ScmHttpOptions) {
     this.transport = options.transport ?? nodeTransport;
     this.maxEntries = options.maxCacheEntries ?? 10_000;
     this.derived = new DerivedCache(this.maxEntries);
+    this.timeouts = resolveTimeouts(options.timeouts);
   }
 
   /** The clock the client runs on. */
@@ -156,7 +164,9 @@ export class ScmHttpClient {
   /**
    * Sends a request (conditionally when a cached answer exists). Resolves with any HTTP status
    * except a rate-limit refusal, which rejects with {@link RateLimitedError}; also rejects without
-   * sending while the host and credential are backing off.
+   * sending while the host and credential are backing off, and with {@link ScmTimeoutError} when
+   * the connection or the whole exchange takes longer than its limit. An abort of `req.signal`
+   * rejects with the signal's reason.
    */
   async request(req: ScmRequest): Promise<ScmResponse> {
     const method = req.method ?? "GET";
@@ -198,7 +208,21 @@ export class ScmHttpClient {
     if (cached?.lastModified !== undefined) headers["If-Modified-Since"] = cached.lastModified;
     const extraCa = [...(this.options.rootCa === undefined ? [] : [this.options.rootCa]), ...(req.tls?.extraCa ?? [])];
     const tls: TlsOptions = { ...(extraCa.length > 0 ? { extraCa } : {}), ...(req.tls?.insecure === true ? { insecure: true } : {}) };
-    return this.transport({ method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls, ...(req.signal ? { signal: req.signal } : {}) });
+    const request: TransportRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls, connectTimeoutMs: this.timeouts.connectMs };
+    return this.limited(request, req.signal);
+  }
+
+  /** Sends through the transport under the total limit, combined with the caller's signal. */
+  private async limited(request: TransportRequest, caller: AbortSignal | undefined): Promise<TransportResponse> {
+    const totalMs = this.timeouts.totalMs;
+    const deadline = AbortSignal.timeout(totalMs);
+    const signal = caller === undefined ? deadline : AbortSignal.any([caller, deadline]);
+    try {
+      return await this.transport({ ...request, signal });
+    } catch (err) {
+      if (err instanceof ScmTimeoutError || caller?.aborted === true || !deadline.aborted) throw err;
+      throw new ScmTimeoutError({ phase: "request", url: request.url, limitMs: totalMs });
+    }
   }
 
   private recordLimits(o: { req: ScmRequest; host: string; limitKey: string; endpoint: string; res: TransportResponse; blockedUntilMs: number }): void {

@@ -1,7 +1,7 @@
 /**
  * SCM provider API clients for the SCM Provider and Pull Request generators. The only I/O is HTTP
  * through {@link ScmHttpClient} (node:http/https, optionally through an HTTP proxy; conditional
- * requests, rate-limit backoff, call counters; SigV4-signed AWS calls) and Secret/ConfigMap reads
+ * requests, rate-limit backoff, call counters, connect and total time limits; SigV4-signed AWS calls) and Secret/ConfigMap reads
  * through the injected {@link NamespacedObjects}; filters, slugs, signing and rate-limit parsing
  * are pure.
  */
@@ -11,6 +11,7 @@ export { RateLimitedError, RATE_LIMITED_REASON, type RateLimitFigures } from "./
 export { githubMetricsObserver, scmMetricsObserver, type GithubMetricsSink, type ScmRequestSink } from "./metrics.js";
 export type { NamespacedObjects } from "./credentials.js";
 export { nodeTransport, type Transport, type TlsOptions } from "./transport.js";
+export { DEFAULT_SCM_TIMEOUTS, ScmTimeoutError, type HttpTimeouts, type TimeoutDetail } from "./timeouts.js";
 export { proxyTransport, proxyFor, type ProxySettings } from "./proxy.js";
 export type { AwsSettings } from "./aws/client.js";
 export { RepositoryNotFoundError, ScmApiError, type PullRequest, type Repository } from "./types.js";

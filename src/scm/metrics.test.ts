@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { AppSetMetrics, createRegistry } from "../metrics/index.js";
+import { AppSetMetrics, createMetricsRegistry } from "../metrics/index.js";
 import { ScmHttpClient } from "./http.js";
 import { scmMetricsObserver } from "./metrics.js";
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** A client reporting to a fresh registry, and that registry's text after the given calls. */
 async function scrape(calls: ReadonlyArray<{ provider: string; path: string; token: string }>): Promise<string> {
-  const registry = createRegistry({ processMetrics: false });
+  const registry = createMetricsRegistry({ processMetrics: false });
   const metrics = new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true });
   const client = new ScmHttpClient({ clock: new FakeClock(1_700_000_000_000), observer: scmMetricsObserver(metrics) });
   metrics.watchScm(() => client);

@@ -1,6 +1,6 @@
 /**
  * Rate-limit and request figures as metrics: an {@link ScmObserver} that records GitHub requests and
- * `X-RateLimit-*` figures under Argo CD's `argocd_github_api_*` names (spec §6.4) through any sink
+ * `X-RateLimit-*` figures under Argo CD's `argocd_github_api_*` names (docs/metrics.md) through any sink
  * with the metrics module's two methods, and an observer counting every provider's requests by
  * status for the provider-neutral `appset_scm_api_*` metrics (whose rate-limit figures are read from
  * `ScmHttpClient.rateLimits()` and `stats()` at scrape time).

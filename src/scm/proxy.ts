@@ -9,7 +9,8 @@
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { ScmTimeoutError } from "./timeouts.js";
 import { directOptions, exchange, hostnameOf, nodeTransport, tlsSettings, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
 
 /** The proxy settings of the controller process. */
@@ -75,12 +76,20 @@ function proxyEndpoint(proxy: URL): RequestOptions {
   return { hostname: hostnameOf(proxy), port: defaultPort(proxy) };
 }
 
-/** Opens a `CONNECT` tunnel to `target` and resolves with its socket. */
-function tunnel(proxy: URL, target: URL, signal: AbortSignal | undefined): Promise<Socket> {
+/**
+ * Opens a `CONNECT` tunnel to `target` and resolves with its socket. `signal` aborts the setup
+ * only: once the tunnel is open it no longer touches the socket.
+ */
+function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
   const authority = `${hostnameOf(target).includes(":") ? `[${hostnameOf(target)}]` : hostnameOf(target)}:${defaultPort(target)}`;
   return new Promise<Socket>((resolve, reject) => {
-    const r = httpRequest({ ...proxyEndpoint(proxy), method: "CONNECT", path: authority, headers: { Host: authority, ...proxyAuth(proxy) }, ...(signal ? { signal } : {}) });
+    const r = httpRequest({ ...proxyEndpoint(proxy), method: "CONNECT", path: authority, headers: { Host: authority, ...proxyAuth(proxy) } });
+    const onAbort = (): void => void r.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    r.on("close", () => signal.removeEventListener("abort", onAbort));
     r.on("connect", (res, socket) => {
+      signal.removeEventListener("abort", onAbort);
       if (res.statusCode === 200) resolve(socket);
       else {
         socket.destroy();
@@ -92,14 +101,49 @@ function tunnel(proxy: URL, target: URL, signal: AbortSignal | undefined): Promi
   });
 }
 
+/** Resolves once `secure` has finished its handshake; rejects on a TLS error or when `signal` aborts. */
+function handshake(secure: TLSSocket, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => void secure.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    secure.once("secureConnect", () => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+    secure.once("error", (err: Error) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+  });
+}
+
+/**
+ * The TLS connection to `target` through a `CONNECT` tunnel. The connect limit covers the
+ * connection to the proxy, its answer and the TLS handshake over the tunnel.
+ */
+async function secureTunnel(req: TransportRequest, target: URL, proxy: URL): Promise<TLSSocket> {
+  const limit = req.connectTimeoutMs === undefined ? undefined : AbortSignal.timeout(req.connectTimeoutMs);
+  const signals = [req.signal, limit].filter((s): s is AbortSignal => s !== undefined);
+  const signal = AbortSignal.any(signals);
+  try {
+    const socket = await tunnel(proxy, target, signal);
+    const host = hostnameOf(target);
+    const secure = tlsConnect({ socket, ...(isIP(host) === 0 ? { servername: host } : {}), ...tlsSettings(req.tls) });
+    await handshake(secure, signal);
+    return secure;
+  } catch (err) {
+    if (limit?.aborted === true && req.signal?.aborted !== true) throw new ScmTimeoutError({ phase: "connect", url: req.url, limitMs: req.connectTimeoutMs ?? 0 });
+    throw err;
+  }
+}
+
 async function viaProxy(req: TransportRequest, target: URL, proxy: URL): Promise<TransportResponse> {
   if (target.protocol === "http:") {
     const options: RequestOptions = { ...proxyEndpoint(proxy), path: target.href, headers: { Host: target.host, ...proxyAuth(proxy) } };
     return exchange(req, options, httpRequest);
   }
-  const socket = await tunnel(proxy, target, req.signal);
-  const host = hostnameOf(target);
-  const secure = tlsConnect({ socket, ...(isIP(host) === 0 ? { servername: host } : {}), ...tlsSettings(req.tls) });
+  const secure = await secureTunnel(req, target, proxy);
   const options = { ...directOptions(target, req.tls), createConnection: () => secure };
   return exchange(req, options, httpsRequest);
 }

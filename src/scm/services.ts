@@ -9,6 +9,7 @@ import type { Clock } from "../clock/index.js";
 import type { AwsSettings } from "./aws/client.js";
 import type { NamespacedObjects } from "./credentials.js";
 import { ScmHttpClient, type ScmObserver } from "./http.js";
+import type { HttpTimeouts } from "./timeouts.js";
 import type { Transport } from "./transport.js";
 
 /** Controller-wide SCM settings. */
@@ -51,6 +52,8 @@ export interface ScmServicesOptions {
   readonly observer?: ScmObserver;
   /** PEM text of `--scm-root-ca-path`. */
   readonly rootCa?: string;
+  /** Connect and total limits of every provider request (default 10 s and 60 s). */
+  readonly timeouts?: Partial<HttpTimeouts>;
 }
 
 /** The SCM services (create one per controller; both generators share it). */
@@ -72,6 +75,7 @@ export class ScmServices {
       ...(this.options.transport === undefined ? {} : { transport: this.options.transport }),
       ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
       ...(this.options.rootCa === undefined ? {} : { rootCa: this.options.rootCa }),
+      ...(this.options.timeouts === undefined ? {} : { timeouts: this.options.timeouts }),
     });
     return this.client;
   }

@@ -1,12 +1,15 @@
 /**
  * The network edge of the SCM clients: one request over node:http or node:https, with the TLS
  * settings a provider asks for (extra root CAs from `--scm-root-ca-path` or a `caRef` ConfigMap,
- * or no verification when `insecure`). Everything above it is transport-agnostic and is tested
- * against real local servers through this same implementation.
+ * or no verification when `insecure`), and the connect limit of {@link ScmHttpClient} (the total
+ * limit arrives as the request's abort signal). Everything above it is transport-agnostic and is
+ * tested against real local servers through this same implementation.
  */
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { rootCertificates } from "node:tls";
+import type { Socket } from "node:net";
+import { rootCertificates, TLSSocket } from "node:tls";
+import { ScmTimeoutError } from "./timeouts.js";
 
 /** TLS settings of one request. */
 export interface TlsOptions {
@@ -23,7 +26,10 @@ export interface TransportRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly tls?: TlsOptions;
+  /** Aborts the request (the caller's signal, combined with the client's total limit). */
   readonly signal?: AbortSignal;
+  /** Longest wait for a new connection (TCP and TLS; through a proxy, the tunnel too); none when absent. */
+  readonly connectTimeoutMs?: number;
 }
 
 /** One HTTP response; header names are lower-case, repeated headers joined with ", ". */
@@ -33,7 +39,10 @@ export interface TransportResponse {
   readonly body: string;
 }
 
-/** Sends one request; rejects only when no response arrived (network, TLS, abort). */
+/**
+ * Sends one request; rejects only when no complete response arrived (network, TLS, abort, a body
+ * cut short, or {@link ScmTimeoutError} when the connect limit ran out).
+ */
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
 function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
@@ -56,6 +65,23 @@ export function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejec
 /** node's `http.request` or `https.request` (or one bound to a proxy connection). */
 export type RequestFn = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
+/**
+ * Destroys `r` with a connect {@link ScmTimeoutError} unless a new socket is connected (and, for
+ * TLS, past its handshake) within `ms`. A reused keep-alive socket is already set up.
+ */
+function guardConnect(r: ClientRequest, url: string, ms: number | undefined): void {
+  if (ms === undefined) return;
+  r.once("socket", (socket: Socket) => {
+    if (!socket.connecting) return;
+    const limit = AbortSignal.timeout(ms);
+    const onTimeout = (): void => void r.destroy(new ScmTimeoutError({ phase: "connect", url, limitMs: ms }));
+    const disarm = (): void => limit.removeEventListener("abort", onTimeout);
+    limit.addEventListener("abort", onTimeout, { once: true });
+    socket.once(socket instanceof TLSSocket ? "secureConnect" : "connect", disarm);
+    socket.once("close", disarm);
+  });
+}
+
 /** Sends `req` with `send` and `options` (host, port, path, TLS), and collects the whole answer. */
 export function exchange(req: TransportRequest, options: RequestOptions, send: RequestFn): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
@@ -66,7 +92,11 @@ export function exchange(req: TransportRequest, options: RequestOptions, send: R
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("close", () => {
+        if (!res.complete) reject(new Error(`${req.method} ${req.url}: the connection closed before the response was complete`));
+      });
     });
+    guardConnect(r, req.url, req.connectTimeoutMs);
     r.on("error", reject);
     if (req.body !== undefined) r.write(req.body);
     r.end();

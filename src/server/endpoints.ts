@@ -1,5 +1,5 @@
 /**
- * The routes of the controller's two plain servers (spec §6.3):
+ * The routes of the controller's two plain servers (docs/cli.md#appset-controller):
  *
  * - the probe server (`--probe-addr`, default `:8081`): `/healthz` and `/readyz` in
  *   controller-runtime's format (`ok`, or `[-]<check> failed: reason withheld` with 500; `?verbose`

@@ -8,7 +8,7 @@
 import { Annotation, AppConditionType, OperationPhase, type Application, type ApplicationStatus, type Operation, type OperationState } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { Comparison } from "./compare.js";
-import { hookFinalizers } from "./deletion.js";
+import { hookFinalizers } from "./app-deletion.js";
 import { appendHistory } from "./operation.js";
 import type { ApplicationSource } from "../api/index.js";
 

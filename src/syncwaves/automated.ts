@@ -1,5 +1,5 @@
 /**
- * Automated sync (sync-engine spec §6, §7.11): the operation an Application with
+ * Automated sync (docs/sync-engine.md#automated-sync): the operation an Application with
  * `syncPolicy.automated` gets when it is OutOfSync. Pure.
  */
 import { OperationPhase, SyncStatus, type Application, type Operation } from "../api/index.js";

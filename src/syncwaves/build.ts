@@ -1,13 +1,14 @@
 /**
- * Building the task list of a sync (gitops-engine `getSyncTasks`, sync-engine spec §1, §2): one task
- * per target (one per phase for hooks), a prune task per live object no target claims, hook names
- * and finalizers, namespace enrichment, resource tracking, selective sync, prune mirroring,
- * PruneLast and the final order. Pure.
+ * Building the task list of a sync (gitops-engine `getSyncTasks`;
+ * docs/sync-engine.md#order-of-the-objects, docs/sync-engine.md#hooks): one task per target (one
+ * per phase for hooks), a prune task per live object no target claims, hook names and finalizers,
+ * namespace enrichment, resource tracking, selective sync, prune mirroring, PruneLast and the final
+ * order. Pure.
  */
 import { Annotation, Finalizer, SyncPhase, type ManagedNamespaceMetadata, type SyncOperationResource } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { hookName, hookPhases, isDeletionOnlyHook, isGarbageHook, isHook, isSkip } from "./hooks.js";
-import { annotation, groupOf, keyOf, keyString } from "./objects.js";
+import { annotation, groupOf, resourceKeyOf, keyString } from "./objects.js";
 import { OptionKey, optionIs } from "./options.js";
 import { sortTasks } from "./order.js";
 import type { SyncTask } from "./types.js";
@@ -41,7 +42,7 @@ export interface BuildInput {
 
 /** `<app>:<group>/<kind>:<namespace>/<name>`: the annotation that marks an object as the Application's. */
 export function trackingId(appName: string, obj: KubeObject): string {
-  const k = keyOf(obj);
+  const k = resourceKeyOf(obj);
   return `${appName}:${k.group}/${k.kind}:${k.namespace}/${k.name}`;
 }
 
@@ -82,13 +83,13 @@ function targetTasks(input: BuildInput, liveByKey: ReadonlyMap<string, KubeObjec
   for (const raw of input.targets.filter(isSyncTarget)) {
     if (!isHook(raw)) {
       const target = prepareTarget(raw, input);
-      tasks.push({ phase: SyncPhase.Sync, target, live: liveByKey.get(keyString(keyOf(target))), hook: false, state: {} });
+      tasks.push({ phase: SyncPhase.Sync, target, live: liveByKey.get(keyString(resourceKeyOf(target))), hook: false, state: {} });
       continue;
     }
     if (input.skipHooks) continue;
     for (const phase of hookPhases(raw)) {
       const target = hookTarget(raw, phase, input);
-      tasks.push({ phase, target, live: liveByKey.get(keyString(keyOf(target))), hook: true, state: {} });
+      tasks.push({ phase, target, live: liveByKey.get(keyString(resourceKeyOf(target))), hook: true, state: {} });
     }
   }
   return tasks;
@@ -114,7 +115,7 @@ function namespaceTask(input: BuildInput, tasks: readonly SyncTask[]): SyncTask 
 }
 
 function isSelected(task: SyncTask, selected: readonly SyncOperationResource[]): boolean {
-  const k = keyOf(task.target ?? task.live ?? {});
+  const k = resourceKeyOf(task.target ?? task.live ?? {});
   return selected.some(
     (s) => (s.group ?? "") === k.group && s.kind === k.kind && s.name === k.name && (s.namespace ?? "") === k.namespace,
   );
@@ -125,15 +126,15 @@ function isSelected(task: SyncTask, selected: readonly SyncOperationResource[]):
  * live hooks, Skip objects and garbage hooks are never pruned.
  */
 export function buildTasks(input: BuildInput): SyncTask[] {
-  const liveByKey = new Map(input.live.map((o) => [keyString(keyOf(o)), o]));
+  const liveByKey = new Map(input.live.map((o) => [keyString(resourceKeyOf(o)), o]));
   let tasks = targetTasks(input, liveByKey);
-  const claimed = new Set(tasks.map((t) => keyString(keyOf(t.target ?? {}))));
+  const claimed = new Set(tasks.map((t) => keyString(resourceKeyOf(t.target ?? {}))));
   for (const live of input.live) {
-    if (claimed.has(keyString(keyOf(live))) || isHook(live) || !isSyncTarget(live)) continue;
+    if (claimed.has(keyString(resourceKeyOf(live))) || isHook(live) || !isSyncTarget(live)) continue;
     tasks.push({ phase: SyncPhase.Sync, live, hook: false, state: {} });
   }
   const ns = namespaceTask(input, tasks);
-  if (ns !== undefined) tasks.push({ ...ns, live: liveByKey.get(keyString(keyOf(ns.target ?? {}))) });
+  if (ns !== undefined) tasks.push({ ...ns, live: liveByKey.get(keyString(resourceKeyOf(ns.target ?? {}))) });
   if (input.selected !== undefined && input.selected.length > 0) {
     const selected = input.selected;
     tasks = tasks.filter((t) => isSelected(t, selected));

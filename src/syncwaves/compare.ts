@@ -1,7 +1,7 @@
 /**
- * Comparison (sync-engine spec §5, §6): desired objects against live ones → per-resource sync
- * status and health, the Application's sync status and aggregated health, and which resources are
- * modified (for ApplyOutOfSyncOnly). Pure.
+ * Comparison (docs/sync-engine.md#comparison-and-status): desired objects against live ones →
+ * per-resource sync status and health, the Application's sync status and aggregated health, and
+ * which resources are modified (for ApplyOutOfSyncOnly). Pure.
  *
  * A live object is in sync when every field the desired object sets has the same value live
  * (objects compared key by key, arrays element by element with equal length), ignoring `status`
@@ -12,7 +12,7 @@ import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceStatu
 import type { KubeObject } from "../kube/index.js";
 import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/index.js";
 import { isHook } from "./hooks.js";
-import { annotation, keyOf, keyString, versionOf } from "./objects.js";
+import { annotation, resourceKeyOf, keyString, versionOf } from "./objects.js";
 import { parseCsv } from "./hooks.js";
 import { objectWave } from "./waves.js";
 import type { HealthResult } from "./types.js";
@@ -65,7 +65,7 @@ interface Entry {
 }
 
 function toStatus(e: Entry, health: HealthResult | undefined): ResourceStatus {
-  const k = keyOf(e.obj);
+  const k = resourceKeyOf(e.obj);
   const out: ResourceStatus = { group: k.group, version: versionOf(e.obj), kind: k.kind, namespace: k.namespace, name: k.name, status: e.status };
   if (health !== undefined) out.health = { status: health.status, ...(health.message ? { message: health.message } : {}) };
   if (e.requiresPruning) out.requiresPruning = true;
@@ -84,29 +84,29 @@ function ignoresExtraneous(obj: KubeObject): boolean {
  * with compare option IgnoreExtraneous they do not make the Application OutOfSync.
  */
 export function compare(targets: readonly KubeObject[], live: readonly KubeObject[]): Comparison {
-  const liveByKey = new Map(live.map((o) => [keyString(keyOf(o)), o]));
+  const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
   const entries: Entry[] = [];
   const claimed = new Set<string>();
   for (const t of targets.filter((o) => !isHook(o))) {
-    const key = keyString(keyOf(t));
+    const key = keyString(resourceKeyOf(t));
     claimed.add(key);
     const l = liveByKey.get(key);
     entries.push({ obj: t, live: l, status: inSync(t, l) ? SyncStatus.Synced : SyncStatus.OutOfSync, requiresPruning: false });
   }
   for (const l of live) {
-    if (claimed.has(keyString(keyOf(l))) || isHook(l)) continue;
+    if (claimed.has(keyString(resourceKeyOf(l))) || isHook(l)) continue;
     entries.push({ obj: l, live: l, status: SyncStatus.OutOfSync, requiresPruning: true });
   }
-  entries.sort((a, b) => keyString(keyOf(a.obj)).localeCompare(keyString(keyOf(b.obj))));
+  entries.sort((a, b) => keyString(resourceKeyOf(a.obj)).localeCompare(keyString(resourceKeyOf(b.obj))));
   const healthInputs: AggregateInput[] = [];
   const resources: ResourceStatus[] = [];
   const modified = new Map<string, boolean>();
   for (const e of entries) {
     const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live);
     resources.push(toStatus(e, health));
-    modified.set(keyString(keyOf(e.obj)), e.status !== SyncStatus.Synced);
+    modified.set(keyString(resourceKeyOf(e.obj)), e.status !== SyncStatus.Synced);
     const ignored = annotation(e.obj, Annotation.IgnoreHealthcheck) === "true";
-    healthInputs.push({ key: keyOf(e.obj), health, live: e.live !== undefined, ignored, childApp: e.obj.kind === "Application" });
+    healthInputs.push({ key: resourceKeyOf(e.obj), health, live: e.live !== undefined, ignored, childApp: e.obj.kind === "Application" });
   }
   const outOfSync = entries.some((e) => e.status !== SyncStatus.Synced && !(e.requiresPruning && ignoresExtraneous(e.obj)));
   return { sync: outOfSync ? SyncStatus.OutOfSync : SyncStatus.Synced, health: aggregateHealth(healthInputs), resources, modified };

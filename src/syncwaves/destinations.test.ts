@@ -1,7 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { encodeSecretData, type Application, type Cluster } from "../api/index.js";
 import { FakeClock } from "../clock/index.js";
-import { FakeKubeClient, KubeApiClient, resources, type KubeObject } from "../kube/index.js";
+import { KubeApiClient, type KubeObject } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
+import { list, ScriptedSource } from "../../test/support/scripted-informer.js";
+import { SharedCache } from "../manager/cache.js";
+import { ClusterDirectory, clusterSecretsSpec } from "../manager/clusters.js";
 import { ClusterSecretDestinations, INVALID_DESTINATION, clusterConfigFor, type ClusterAccess } from "./destinations.js";
 import { trackedName } from "./watches.js";
 
@@ -51,14 +55,22 @@ describe("the client configuration of a cluster Secret", () => {
 
 describe("finding an Application's destination", () => {
   const fake = new FakeKubeClient();
-  fake.seed(resources.Secrets, {
+  const clusterSecret = (name: string, clusterName: string, server: string): KubeObject => ({
     apiVersion: "v1",
     kind: "Secret",
-    metadata: { name: "remote", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster" } },
-    data: encodeSecretData({ name: "remote", server: "https://10.0.0.1:6443", config: JSON.stringify({ bearerToken: "t" }) }),
+    metadata: { name, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster" } },
+    data: encodeSecretData({ name: clusterName, server, config: JSON.stringify({ bearerToken: "t" }) }),
   });
+  const secrets = new ScriptedSource();
+  secrets.lists = [
+    () => list("1", clusterSecret("remote", "remote", "https://10.0.0.1:6443"), clusterSecret("twin-a", "twin", "https://10.0.0.2:6443"), clusterSecret("twin-b", "twin", "https://10.0.0.3:6443")),
+  ];
   const local = { id: "local", client: fake as unknown as ClusterAccess["client"], resolve: (_o: KubeObject) => Promise.reject(new Error("unused")) };
-  const destinations = new ClusterSecretDestinations({ local, namespace: "argocd", clock: new FakeClock(0) });
+  const cache = new SharedCache({ source: secrets, clock: new FakeClock(0) });
+  const directory = new ClusterDirectory(cache.informer(clusterSecretsSpec("argocd")));
+  cache.start();
+  afterAll(() => cache.stop());
+  const destinations = new ClusterSecretDestinations({ local, clusters: directory });
   const appTo = (destination: Application["spec"]["destination"]): Application =>
     ({ metadata: { name: "a" }, spec: { project: "default", destination } });
 
@@ -78,8 +90,22 @@ describe("finding an Application's destination", () => {
   });
 
   it.each([
-    { name: "an unknown server", destination: { server: "https://nowhere" }, message: "there are no clusters with this URL: https://nowhere" },
+    {
+      name: "an unknown server",
+      destination: { server: "https://nowhere" },
+      message: 'error getting cluster by server "https://nowhere": rpc error: code = NotFound desc = cluster "https://nowhere" not found',
+    },
     { name: "an unknown name", destination: { name: "nowhere" }, message: "there are no clusters with this name: nowhere" },
+    {
+      name: "a name and a server together (the controller's rule, not a silent preference)",
+      destination: { name: "remote", server: "https://10.0.0.1:6443" },
+      message: "application destination can't have both name and server defined: remote https://10.0.0.1:6443",
+    },
+    {
+      name: "a name two clusters share (not the first of them)",
+      destination: { name: "twin" },
+      message: "there are 2 clusters with the same name: [https://10.0.0.2:6443 https://10.0.0.3:6443]",
+    },
   ])("rejects $name", async ({ destination, message }) => {
     await expect(destinations.access(appTo(destination))).rejects.toMatchObject({ reason: INVALID_DESTINATION, message });
   });

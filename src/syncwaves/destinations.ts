@@ -1,20 +1,21 @@
 /**
- * Destinations: which cluster an Application's resources live in. `https://kubernetes.default.svc`
- * (and the name `in-cluster`, unless a cluster Secret takes that name) is the engine's own cluster;
- * any other server or name is looked up among the cluster Secrets (`argocd.argoproj.io/secret-type:
- * cluster`) of the control namespace, and reached with the Secret's `config`: `bearerToken` or
- * `username`/`password`, and `tlsClientConfig` (`insecure`, `serverName`, `caData`, `certData`,
- * `keyData`). exec and AWS auth are not supported.
+ * Destinations: which cluster an Application's resources live in, by the one rule of the process's
+ * cluster directory (the ApplicationSet controller's and Argo CD's: `name` and `server` together
+ * are refused, a name must match exactly one cluster). The in-cluster server (and the name
+ * `in-cluster`, unless a cluster Secret takes that name) is the engine's own cluster; any other
+ * cluster is reached with its Secret's `config`: `bearerToken` or `username`/`password`, and
+ * `tlsClientConfig` (`insecure`, `serverName`, `caData`, `certData`, `keyData`). exec and AWS auth
+ * are not supported. The directory follows the cluster Secrets live through the shared cache.
  *
  * A cluster's client is built in memory from the Secret's fields (no kubeconfig file is written).
  *
- * I/O boundary: Secret lists through the local client, and the clients built for remote clusters.
+ * I/O boundary: the clients built for remote clusters.
  */
 import { createHash } from "node:crypto";
-import { decodeClusterSecret, InCluster, Label, parseSecret, SecretType, type Application, type Cluster } from "../api/index.js";
-import type { Clock } from "../clock/index.js";
+import { InCluster, type Application, type ApplicationDestination, type Cluster } from "../api/index.js";
 import { AppSetError } from "../errors.js";
-import { Discovery, KubeApiClient, resources, type KubeClient, type KubeObject, type ListWatchSource, type ResourceDescriptor } from "../kube/index.js";
+import { Discovery, KubeApiClient, type KubeClient, type KubeObject, type ListWatchSource, type ResourceDescriptor } from "../kube/index.js";
+import type { ResolvedCluster } from "../manager/clusters.js";
 
 /** How to reach one cluster. */
 export interface ClusterAccess {
@@ -65,33 +66,32 @@ export function clusterConfigFor(cluster: Cluster): ClusterConfig {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== "")) as ClusterConfig;
 }
 
+/** The clusters destinations resolve against (the process's cluster directory). */
+export interface ClusterLookup {
+  /** Resolves with the directory's rule; `cluster` undefined is the implicit in-cluster one. */
+  resolve(dest: ApplicationDestination | undefined): ResolvedCluster;
+  /** Resolves once the cluster Secrets have been listed. */
+  waitForSync(signal?: AbortSignal): Promise<void>;
+}
+
 /** Options of {@link ClusterSecretDestinations}. */
 export interface ClusterSecretOptions {
   readonly local: ClusterAccess;
-  /** Where cluster Secrets are read (Argo CD's namespace). */
-  readonly namespace: string;
-  readonly clock: Clock;
-  /** How long a list of cluster Secrets is reused (default 10 s). */
-  readonly cacheMs?: number;
+  readonly clusters: ClusterLookup;
 }
 
 /** Destinations from cluster Secrets, with the local cluster for the in-cluster server. */
 export class ClusterSecretDestinations implements DestinationResolver {
-  private clusters: { at: number; list: Promise<Cluster[]> } | undefined;
   private readonly accesses = new Map<string, Promise<ClusterAccess>>();
 
   constructor(private readonly opts: ClusterSecretOptions) {}
 
   async access(app: Application): Promise<ClusterAccess> {
-    const { server, name } = app.spec.destination;
-    if (server === InCluster.server) return this.opts.local;
-    const clusters = await this.list();
-    const cluster = server ? clusters.find((c) => c.server.replace(/\/+$/, "") === server.replace(/\/+$/, "")) : clusters.find((c) => c.name === name);
-    if (cluster === undefined) {
-      if (!server && name === InCluster.name) return this.opts.local;
-      throw new AppSetError(INVALID_DESTINATION, `there are no clusters with this ${server ? `URL: ${server}` : `name: ${name ?? ""}`}`);
-    }
-    if (cluster.server === InCluster.server) return this.opts.local;
+    await this.opts.clusters.waitForSync();
+    const found = this.opts.clusters.resolve(app.spec.destination);
+    if (!found.ok) throw new AppSetError(INVALID_DESTINATION, found.error);
+    const cluster = found.cluster;
+    if (cluster === undefined || found.server === InCluster.server) return this.opts.local;
     const fingerprint = createHash("sha256").update(JSON.stringify([cluster.server, cluster.config])).digest("hex");
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
@@ -104,22 +104,5 @@ export class ClusterSecretDestinations implements DestinationResolver {
       this.accesses.set(fingerprint, access);
     }
     return access;
-  }
-
-  private list(): Promise<Cluster[]> {
-    const now = this.opts.clock.now();
-    if (this.clusters !== undefined && now - this.clusters.at < (this.opts.cacheMs ?? 10_000)) return this.clusters.list;
-    const list = this.opts.local.client
-      .list(resources.Secrets, { namespace: this.opts.namespace, labelSelector: `${Label.SecretType}=${SecretType.Cluster}` })
-      .then((l) =>
-        l.items.flatMap((raw) => {
-          const secret = parseSecret(raw);
-          const cluster = secret.ok ? decodeClusterSecret(secret.value) : undefined;
-          return cluster?.ok ? [cluster.value] : [];
-        }),
-      );
-    list.catch(() => (this.clusters = undefined));
-    this.clusters = { at: now, list };
-    return list;
   }
 }

@@ -1,21 +1,32 @@
 /**
- * The sync engine's loop: an informer on Applications feeds a de-duplicating queue; each key is
- * reconciled by {@link AppReconciler} (never two at once for one key), and requeued after the delay
- * the reconcile asks for, or with capped exponential backoff after an error. Changes to managed
- * resources (watched per cluster and kind, see {@link ResourceWatches}) requeue the Applications
- * that track them; a running operation is then re-checked on those events, with a slow poll as the
- * backstop.
+ * The sync engine's loop, on the same machinery as the ApplicationSet controller: the shared
+ * cache's Application informer feeds a {@link WorkQueue} (de-duplicating, delays, backoff), and a
+ * {@link WorkerPool} runs the {@link AppReconciler} on each key (never two at once for one key),
+ * under a deadline, with the queue and reconcile metrics of a controller named `sync-engine`.
+ * A key is requeued when the reconcile asks (at once for the next step of a sync, later for a
+ * poll), or with capped exponential backoff after an error. Changes to managed resources (watched
+ * per cluster and kind, see {@link ResourceWatches}) requeue the Applications that track them,
+ * unless a wave delay holds them; a running operation is re-checked on those events, with a slow
+ * poll as the backstop.
  *
  * I/O boundary: the informers' list/watch, the reconciler's requests, timers on the injected Clock.
  */
-import pLimit from "p-limit";
-import { parseApplication, type Application } from "../api/index.js";
-import type { Clock, TimerHandle } from "../clock/index.js";
-import { errorMessage } from "../errors.js";
-import { Informer, objectKey, resources, type ListWatchSource } from "../kube/index.js";
-import type { Logger } from "../log/logger.js";
+import { type Application } from "../api/index.js";
+import type { Clock } from "../clock/index.js";
+import { objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
+import { applicationsSpec, SharedCache } from "../manager/cache.js";
+import type { Loop } from "../manager/manager.js";
+import { ExponentialFailureRateLimiter } from "../manager/ratelimit.js";
+import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
+import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 import { AppReconciler, type ReconcilerDeps } from "./reconcile.js";
 import { ResourceWatches } from "./watches.js";
+
+/** The engine's backoff after a failed reconcile: 100 ms doubling to at most 60 s. */
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_MAX_MS = 60_000;
+/** How long `stop()` waits for running reconciles by default. */
+const STOP_GRACE_MS = 10_000;
 
 /**
  * True when an update touched nothing but `status` (our own writes): such updates do not requeue,
@@ -29,7 +40,10 @@ export function statusOnlyChange(old: Application, cur: Application): boolean {
 
 /** Options of {@link SyncEngine}. */
 export interface SyncEngineOptions extends ReconcilerDeps {
+  /** Where the engine's own cache lists and watches, when no shared `cache` is given. */
   readonly watch: ListWatchSource;
+  /** The process's shared cache (the manager's); absent: a cache of the engine's own. */
+  readonly cache?: SharedCache;
   /** Watch Applications of one namespace only. */
   readonly namespace?: string;
   /** Reconciles running at once (default 10). */
@@ -39,22 +53,21 @@ export interface SyncEngineOptions extends ReconcilerDeps {
    * a running operation is polled every `operationPollMs` (default then 10 s) only as a backstop.
    */
   readonly watchResources?: boolean;
+  /** Each reconcile's deadline in ms (absent or 0: none). */
+  readonly reconcileTimeoutMs?: number;
+  /** The queue and reconcile metrics (controller `sync-engine`). */
+  readonly loopMetrics?: QueueMetrics & WorkerMetrics;
 }
 
 /** Runs the sync engine until stopped. */
 export class SyncEngine {
   private readonly informer: Informer<Application>;
   private readonly reconciler: AppReconciler;
-  private readonly limit: ReturnType<typeof pLimit>;
-  private readonly timers = new Map<string, TimerHandle>();
-  private readonly dirty = new Set<string>();
-  private readonly active = new Set<string>();
-  private readonly failures = new Map<string, number>();
-  /** Keys whose resource events wait until this time (the wave delay). */
-  private readonly holds = new Map<string, number>();
-  private stopped = false;
+  private readonly queue: WorkQueue;
+  private readonly pool: WorkerPool;
+  private readonly cache: SharedCache;
+  private readonly ownsCache: boolean;
   private readonly clock: Clock;
-  private readonly log: Logger;
   private readonly watches: ResourceWatches | undefined;
   /** Tracking name → Application keys. */
   private readonly byTrackingName = new Map<string, Set<string>>();
@@ -62,7 +75,6 @@ export class SyncEngine {
 
   constructor(options: SyncEngineOptions) {
     this.clock = options.clock;
-    this.log = options.log;
     this.trackingName = (app) => options.trackingName?.(app) ?? app.metadata.name ?? "";
     const watch = options.watchResources !== false;
     this.watches = watch ? new ResourceWatches({ clock: options.clock, onChange: (name) => this.changed(name) }) : undefined;
@@ -74,31 +86,34 @@ export class SyncEngine {
         options.onManaged?.(access, descriptors);
       },
     });
-    this.limit = pLimit(options.concurrency ?? 10);
-    this.informer = new Informer<Application>({
-      source: options.watch,
-      resource: resources.Applications,
+    const metrics = options.loopMetrics;
+    this.queue = new WorkQueue({ clock: options.clock, rateLimiter: new ExponentialFailureRateLimiter(BACKOFF_BASE_MS, BACKOFF_MAX_MS), ...(metrics ? { metrics } : {}) });
+    this.pool = new WorkerPool({
+      queue: this.queue,
+      reconciler: this.reconciler,
+      concurrency: options.concurrency ?? 10,
       clock: options.clock,
-      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
-      parse: (raw) => {
-        const parsed = parseApplication(raw);
-        if (!parsed.ok) throw parsed.error;
-        return parsed.value;
-      },
+      logger: options.log,
+      keyField: "app",
+      ...(metrics ? { metrics } : {}),
+      ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
     });
+    this.ownsCache = options.cache === undefined;
+    this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
+    this.informer = this.cache.informer(applicationsSpec(options.namespace));
     this.informer.on({
       add: (app) => {
         this.index(app, true);
-        this.add(objectKey(app));
+        this.queue.add(objectKey(app));
       },
       update: (old, app) => {
         this.index(old, false);
         this.index(app, true);
-        if (!statusOnlyChange(old, app)) this.add(objectKey(app));
+        if (!statusOnlyChange(old, app)) this.queue.add(objectKey(app));
       },
       delete: (app) => {
         this.index(app, false);
-        this.add(objectKey(app));
+        this.queue.add(objectKey(app));
       },
     });
   }
@@ -112,11 +127,10 @@ export class SyncEngine {
     else this.byTrackingName.delete(name);
   }
 
-  /** A managed object of `trackingName` changed: requeue its Applications. */
+  /** A managed object of `trackingName` changed: requeue its Applications, unless a wave delay holds them. */
   private changed(trackingName: string): void {
-    const now = this.clock.now();
     for (const key of this.byTrackingName.get(trackingName) ?? []) {
-      if ((this.holds.get(key) ?? 0) <= now) this.add(key);
+      if (!this.reconciler.held(key)) this.queue.add(key);
     }
   }
 
@@ -125,66 +139,36 @@ export class SyncEngine {
     return this.informer.list();
   }
 
-  /** Starts watching and reconciling. */
+  /** Starts the engine's own cache (a shared one is the manager's) and the workers. */
   start(): void {
-    this.informer.start();
+    if (this.ownsCache) this.cache.start();
+    this.pool.start();
   }
 
-  /** Stops watching; reconciles in flight finish. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.timers.values()) this.clock.clearTimeout(t);
-    this.timers.clear();
-    await Promise.all([this.informer.stop(), this.watches?.stop()]);
+  /** The engine as one loop of the manager. */
+  loop(): Loop {
+    return { name: "sync-engine", start: () => this.pool.start(), stop: (graceMs) => this.stop(graceMs) };
+  }
+
+  /**
+   * Stops taking work, aborts running reconciles (a sync step already applying finishes and is
+   * recorded) and waits up to `graceMs` for them, then stops the resource watches and the engine's
+   * own cache.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<StopReport> {
+    const report = await this.pool.stop(graceMs);
+    if (report.unfinished === 0) await this.pool.stopped();
+    await Promise.all([this.watches?.stop(), this.ownsCache ? this.cache.stop() : undefined]);
+    return report;
   }
 
   /** Queues a key now. */
   add(key: string): void {
-    if (this.stopped) return;
-    const timer = this.timers.get(key);
-    if (timer !== undefined) {
-      this.clock.clearTimeout(timer);
-      this.timers.delete(key);
-    }
-    if (this.active.has(key)) {
-      this.dirty.add(key);
-      return;
-    }
-    this.active.add(key);
-    void this.limit(() => this.process(key));
+    this.queue.add(key);
   }
 
-  private addAfter(key: string, ms: number): void {
-    if (this.stopped) return;
-    if (ms <= 0) return this.add(key);
-    const existing = this.timers.get(key);
-    if (existing !== undefined) this.clock.clearTimeout(existing);
-    this.timers.set(key, this.clock.setTimeout(() => {
-      this.timers.delete(key);
-      this.add(key);
-    }, ms));
-  }
-
-  private async process(key: string): Promise<void> {
-    const [namespace, name] = key.includes("/") ? key.split("/", 2) : ["", key];
-    let next: number | undefined;
-    try {
-      const result = await this.reconciler.reconcile(namespace ?? "", name ?? "");
-      this.failures.delete(key);
-      next = result.requeueAfterMs;
-      if (result.holdMs !== undefined && result.holdMs > 0) this.holds.set(key, this.clock.now() + result.holdMs);
-      else this.holds.delete(key);
-    } catch (err) {
-      const n = (this.failures.get(key) ?? 0) + 1;
-      this.failures.set(key, n);
-      next = Math.min(60_000, 50 * 2 ** n);
-      this.log.warn({ app: key, err: errorMessage(err) }, "reconcile failed");
-    } finally {
-      this.active.delete(key);
-    }
-    const held = Math.max(0, (this.holds.get(key) ?? 0) - this.clock.now());
-    // A change seen while reconciling is looked at again at once, unless a wave delay holds the key.
-    if (this.dirty.delete(key)) this.addAfter(key, held);
-    else if (next !== undefined) this.addAfter(key, next);
+  /** True when nothing is queued or running (tests and benchmarks). */
+  idle(): boolean {
+    return this.queue.len() === 0 && this.pool.active === 0;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The executor: carries out a step's {@link Actions} through the kube ports and records each task's
- * outcome with the pure transitions of `tasks.ts`. Order within a batch (spec §1.4): hook finalizers
- * removed, prunes in parallel, BeforeHookCreation deletions (after which creation waits for the next
- * step), then the apply runs — each run of one kind in parallel, runs one after another. Every apply
- * is a server-side apply with field manager `argocd-controller` and forced conflicts.
+ * outcome with the pure transitions of `tasks.ts`. Order within a batch
+ * (docs/sync-engine.md#waves): hook finalizers removed, prunes in parallel, BeforeHookCreation
+ * deletions (after which creation waits for the next step), then the apply runs — each run of one
+ * kind in parallel, runs one after another. Every apply is a server-side apply with field manager
+ * `argocd-controller` and forced conflicts.
  *
  * I/O boundary: apiserver requests through {@link KubeClient}; kinds are resolved to resources by
  * the injected `resolve` (discovery).

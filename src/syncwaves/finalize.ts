@@ -1,5 +1,5 @@
 /**
- * Application deletion, the shell around {@link planDeletion}: reads what the plan needs (the
+ * Application deletion, the shell around {@link planAppDeletion}: reads what the plan needs (the
  * deletion hooks of the manifests at the deployed revision, the live objects the Application owns),
  * carries out one decision per pass — create hooks, delete failed hooks and report a
  * `DeletionError` condition, delete one wave of resources, delete hooks by policy, or drop
@@ -15,14 +15,14 @@ import { errorMessage } from "../errors.js";
 import { isAlreadyExists, isNotFound, resources, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { isTrackedBy, prepareTarget } from "./build.js";
-import { hasHookFinalizer, planDeletion, type DeletionStep } from "./deletion.js";
+import { hasHookFinalizer, planAppDeletion, type AppDeletionStep } from "./app-deletion.js";
 import type { ClusterAccess } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
 import { hookName } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import type { ManifestSource } from "./manifests.js";
 import { observe } from "./observe.js";
-import type { ReconcileResult } from "./reconcile.js";
+import type { AppRequeue } from "./reconcile.js";
 
 /** Our finalizers on Applications. */
 const OURS: ReadonlySet<string> = new Set([
@@ -77,7 +77,7 @@ export class AppFinalizer {
   constructor(private readonly deps: FinalizerDeps) {}
 
   /** One pass of an Application's deletion; `access` is undefined when its destination is unknown. */
-  async finalize(app: Application, access: ClusterAccess | undefined): Promise<ReconcileResult> {
+  async finalize(app: Application, access: ClusterAccess | undefined): Promise<AppRequeue> {
     const ours = finalizersOf(app).filter((f) => OURS.has(f));
     if (ours.length === 0) return {};
     if (access === undefined) {
@@ -91,7 +91,7 @@ export class AppFinalizer {
       return this.deletionError(app, errorMessage(err));
     }
     const appOptions = app.spec.syncPolicy?.syncOptions ?? [];
-    const step = planDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions });
+    const step = planAppDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions });
     this.deps.log.info({ app: app.metadata.name, step: step.kind }, "deletion step");
     return this.carryOut(app, access, step);
   }
@@ -123,7 +123,7 @@ export class AppFinalizer {
     return { preHooks, postHooks, live: found.filter((o) => isTrackedBy(o, trackingName)) };
   }
 
-  private async carryOut(app: Application, access: ClusterAccess, step: DeletionStep): Promise<ReconcileResult> {
+  private async carryOut(app: Application, access: ClusterAccess, step: AppDeletionStep): Promise<AppRequeue> {
     const poll = { requeueAfterMs: this.deps.operationPollMs ?? 1000 };
     switch (step.kind) {
       case "createHooks":
@@ -166,13 +166,13 @@ export class AppFinalizer {
     }
   }
 
-  private async removeFinalizers(app: Application, remove: readonly string[]): Promise<ReconcileResult> {
+  private async removeFinalizers(app: Application, remove: readonly string[]): Promise<AppRequeue> {
     const finalizers = finalizersOf(app).filter((f) => !remove.includes(f));
     await this.deps.client.update(resources.Applications, { ...app, metadata: { ...app.metadata, finalizers } });
     return {};
   }
 
-  private async deletionError(app: Application, message: string): Promise<ReconcileResult> {
+  private async deletionError(app: Application, message: string): Promise<AppRequeue> {
     const conditions = (app.status?.conditions ?? []).filter((c) => c.type !== AppConditionType.DeletionError);
     const status = { ...(app.status ?? {}), conditions: [...conditions, { type: AppConditionType.DeletionError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }] };
     await this.deps.client.update(resources.Applications, { ...app, status });

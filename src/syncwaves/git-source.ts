@@ -68,13 +68,14 @@ export class GitManifestSource implements ManifestSource {
 
   async read(_app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
     rejectUnsupported(source);
-    const commit = await this.resolve(source.repoURL, revision ?? source.targetRevision ?? "HEAD", options.hard === true);
+    const { signal } = options;
+    const commit = await this.resolve(source.repoURL, revision ?? source.targetRevision ?? "HEAD", options.hard === true, signal);
     const key = JSON.stringify([source.repoURL, commit, sourceRoot(source.path), source.directory ?? null]);
     const cached = this.parsed.get(key);
     if (cached !== undefined) return { revision: commit, objects: cached };
-    const tree = await this.git.listTree(source.repoURL, commit);
+    const tree = await this.git.listTree(source.repoURL, commit, signal);
     const selected = selectEntries(tree, source);
-    const blobs = await this.git.readBlobs(source.repoURL, commit, selected.map((s) => s.entry));
+    const blobs = await this.git.readBlobs(source.repoURL, commit, selected.map((s) => s.entry), signal);
     const files: SourceFile[] = selected.map((s, i) => ({ path: s.path, content: blobs[i]?.toString("utf8") ?? "" }));
     const objects = parseDirectory(files, source.directory);
     if (this.parsed.size >= (this.options.maxParsed ?? 512)) {
@@ -86,14 +87,16 @@ export class GitManifestSource implements ManifestSource {
   }
 
   /** Resolves a revision, through the revision cache when it is on. */
-  private async resolve(repoURL: string, revision: string, hard: boolean): Promise<string> {
+  private async resolve(repoURL: string, revision: string, hard: boolean, signal: AbortSignal | undefined): Promise<string> {
+    // A hard refresh asks the remote again: the Git service's short revision cache is dropped too.
+    if (hard) this.git.invalidate?.(repoURL);
     const ttl = this.options.revisionCacheMs ?? 0;
     const clock = this.options.clock;
-    if (ttl <= 0 || clock === undefined) return this.git.resolveRevision(repoURL, revision);
+    if (ttl <= 0 || clock === undefined) return this.git.resolveRevision(repoURL, revision, signal);
     const key = `${repoURL}\u0000${revision}`;
     const hit = this.resolved.get(key);
     if (!hard && hit !== undefined && clock.now() - hit.at < ttl) return hit.commit;
-    const commit = await this.git.resolveRevision(repoURL, revision);
+    const commit = await this.git.resolveRevision(repoURL, revision, signal);
     if (this.resolved.size >= (this.options.maxParsed ?? 512)) this.resolved.clear();
     this.resolved.set(key, { commit, at: clock.now() });
     return commit;

@@ -1,5 +1,5 @@
 /**
- * Hook parsing (sync-engine spec §2.1, §2.3, §2.4): which objects are hooks, of which types, with
+ * Hook parsing (docs/sync-engine.md#hooks): which objects are hooks, of which types, with
  * which delete policies, and the names generated for `generateName` hooks. Argo CD's annotations
  * win per object; Helm's are the fallback. Pure.
  */

@@ -49,7 +49,7 @@
  */
 export { buildTasks, isTrackedBy, prepareTarget, trackingId, type BuildInput } from "./build.js";
 export { compare, type Comparison } from "./compare.js";
-export { hookFinalizers, planDeletion, type DeletionInput, type DeletionStep } from "./deletion.js";
+export { hookFinalizers, planAppDeletion, type AppDeletionInput, type AppDeletionStep } from "./app-deletion.js";
 export { ClusterSecretDestinations, LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 export { GitManifestSource } from "./git-source.js";
 export { SyncEngine, type SyncEngineOptions } from "./engine.js";
@@ -59,7 +59,7 @@ export { parseDirectory, StaticManifestSource, type ManifestSource, type Manifes
 export { accessFor, CountingClient, type K8sRequestLabels, type SyncMetrics } from "./metrics.js";
 export { compareTasks, KIND_ORDER, kindRank, sortTasks } from "./order.js";
 export { planStep, concludeBatch, type Step, type StepContext } from "./plan.js";
-export { AppReconciler, type ReconcilerDeps, type ReconcileResult } from "./reconcile.js";
+export { AppReconciler, type AppRequeue, type ReconcilerDeps } from "./reconcile.js";
 export { runSyncStep, type StepExecutor } from "./step.js";
 export { planTerminate } from "./terminate.js";
 export { ResourceWatches } from "./watches.js";

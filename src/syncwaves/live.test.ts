@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FakeKubeClient, KubeApiError, KubeReason, resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
+import { KubeApiError, KubeReason, resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { LIST_THRESHOLD, readLive, type Candidate } from "./live.js";
 
 const KINDS: Record<string, ResourceDescriptor> = { ConfigMap: resources.ConfigMaps, Secret: resources.Secrets, Namespace: resources.Namespaces };

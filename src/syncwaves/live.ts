@@ -7,7 +7,7 @@
 import pLimit from "p-limit";
 import type { ResourceResult, ResourceStatus } from "../api/index.js";
 import { isForbidden, isNotFound, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
-import { keyOf, keyString } from "./objects.js";
+import { resourceKeyOf, keyString } from "./objects.js";
 
 /** How to reach the cluster. */
 export interface LiveDeps {
@@ -106,7 +106,7 @@ async function listGroup(deps: LiveDeps, group: readonly Resolved[]): Promise<Ku
 export async function readLive(deps: LiveDeps, candidates: readonly Candidate[]): Promise<KubeObject[]> {
   const seen = new Map<string, Candidate>();
   for (const c of candidates) {
-    if (c.name !== "") seen.set(keyString(keyOf(asObject(c))), c);
+    if (c.name !== "") seen.set(keyString(resourceKeyOf(asObject(c))), c);
   }
   const groups = new Map<string, Resolved[]>();
   for (const r of await resolveAll(deps, [...seen.values()])) {

@@ -22,6 +22,8 @@ export interface Manifests {
 export interface ReadOptions {
   /** A hard refresh (`argocd.argoproj.io/refresh: hard`): resolve the revision again, whatever is cached. */
   readonly hard?: boolean;
+  /** Aborted at the reconcile's deadline or when the engine stops: give up waiting. */
+  readonly signal?: AbortSignal;
 }
 
 /** Where the engine gets desired objects from. Fails with an {@link AppSetError} the engine reports as a ComparisonError. */

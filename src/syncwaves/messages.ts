@@ -2,7 +2,7 @@
  * Operation messages of the sync engine, verbatim from Argo CD where Argo CD has them, and the
  * waiting messages (`setRunningPhase`). Pure.
  */
-import { keyOf } from "./objects.js";
+import { resourceKeyOf } from "./objects.js";
 import { taskObject } from "./order.js";
 import type { SyncTask } from "./types.js";
 
@@ -31,7 +31,7 @@ export interface RunningMessageOptions {
 }
 
 function label(task: SyncTask): string {
-  const k = keyOf(taskObject(task));
+  const k = resourceKeyOf(taskObject(task));
   return `${k.group}/${k.kind}/${k.name}`;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Application } from "../api/index.js";
-import { FakeKubeClient, KubeApiError, KubeReason, resources, type KubeObject } from "../kube/index.js";
+import { KubeApiError, KubeReason, resources, type KubeObject } from "../kube/index.js";
+import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import type { ClusterAccess } from "./destinations.js";
 import { accessFor, type K8sRequestLabels, type SyncMetrics } from "./metrics.js";
 

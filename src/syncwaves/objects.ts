@@ -19,7 +19,7 @@ export function versionOf(obj: KubeObject): string {
 }
 
 /** An object's identity. */
-export function keyOf(obj: KubeObject): ResourceKey {
+export function resourceKeyOf(obj: KubeObject): ResourceKey {
   return {
     group: groupOf(obj),
     kind: obj.kind ?? "",

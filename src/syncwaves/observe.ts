@@ -15,7 +15,7 @@ import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hook
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import { OptionKey, optionIs } from "./options.js";
 import type { ManifestSource } from "./manifests.js";
-import { groupOf, keyOf, keyString } from "./objects.js";
+import { groupOf, resourceKeyOf, keyString } from "./objects.js";
 
 /** What one reconcile read. */
 export interface Observed {
@@ -80,6 +80,8 @@ export interface ObserveInput {
   readonly trackingName: string;
   /** The revision to read (a running sync's pinned one), else the source's targetRevision. */
   readonly revision?: string;
+  /** Aborted at the reconcile's deadline or when the engine stops. */
+  readonly signal?: AbortSignal;
 }
 
 /** True when the Application asks for a hard refresh. */
@@ -106,7 +108,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
   const source = sourceOf(app);
   if (source === undefined) throw new Error("spec.source is required");
-  const manifests = await input.source.read(app, source, input.revision, { hard: hardRefresh(app) });
+  const manifests = await input.source.read(app, source, input.revision, { hard: hardRefresh(app), ...(input.signal ? { signal: input.signal } : {}) });
   const raw = manifests.objects.filter(isSyncTarget);
   const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
   const kinds = await resolveKinds(access, [...raw, ...deletion]);
@@ -119,9 +121,9 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     ...candidatesFrom(app.status?.resources ?? []),
     ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? []),
   ];
-  const targetKeys = new Set(targets.map((t) => keyString(keyOf(t))));
+  const targetKeys = new Set(targets.map((t) => keyString(resourceKeyOf(t))));
   const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
-  const live = found.filter((o) => isTrackedBy(o, trackingName) || targetKeys.has(keyString(keyOf(o))));
+  const live = found.filter((o) => isTrackedBy(o, trackingName) || targetKeys.has(keyString(resourceKeyOf(o))));
   const nsExists = await namespaceExists(app, access);
   return {
     access,

@@ -1,7 +1,8 @@
 /**
- * The lifecycle of `status.operationState` and `status.history` (sync-engine spec §3.5, §6): a new
- * operation's initial state, the end of an attempt (retry or final), the restart of a waiting
- * retry, and the history entry of a successful sync. Pure: time comes in as milliseconds.
+ * The lifecycle of `status.operationState` and `status.history`
+ * (docs/sync-engine.md#comparison-and-status, docs/sync-engine.md#retry): a new operation's initial
+ * state, the end of an attempt (retry or final), the restart of a waiting retry, and the history
+ * entry of a successful sync. Pure: time comes in as milliseconds.
  */
 import {
   ApplicationDefaults,

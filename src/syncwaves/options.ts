@@ -1,7 +1,8 @@
 /**
- * Sync options (sync-engine spec §4): the Application-level list (`operation.sync.syncOptions`, or
- * `spec.syncPolicy.syncOptions`) and the per-resource annotation `argocd.argoproj.io/sync-options`.
- * A resource's own `Key=value` overrides the Application's value for that key. Pure.
+ * Sync options (docs/sync-engine.md#sync-options): the Application-level list
+ * (`operation.sync.syncOptions`, or `spec.syncPolicy.syncOptions`) and the per-resource annotation
+ * `argocd.argoproj.io/sync-options`. A resource's own `Key=value` overrides the Application's value
+ * for that key. Pure.
  */
 import { Annotation } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";

@@ -1,7 +1,7 @@
 /**
- * The order of a sync (sync-engine spec §1.1, §1.2): phase → wave → kind rank → name, then the
- * dependency fix-ups that put a Namespace before the objects in it and a CRD before its custom
- * resources. Pure.
+ * The order of a sync (docs/sync-engine.md#order-of-the-objects): phase → wave → kind rank → name,
+ * then the dependency fix-ups that put a Namespace before the objects in it and a CRD before its
+ * custom resources. Pure.
  *
  * Argo CD's `sort.Sort` is not stable and stops at the name; we break the remaining ties by
  * namespace, group, kind and prune-ness, so the comparator is a total order and a sync's order never

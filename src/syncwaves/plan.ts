@@ -1,8 +1,9 @@
 /**
- * One step of a sync operation as a pure decision (gitops-engine `Sync`, sync-engine spec §3.3,
- * §3.4): from the task list (states restored, live objects freshly read) and the time, decide to
- * validate, to finish or wait, or to run the next (phase, wave) batch — and, once the executor has
- * run a batch, what its outcome means ({@link concludeBatch}). Nothing here performs I/O.
+ * One step of a sync operation as a pure decision (gitops-engine `Sync`;
+ * docs/sync-engine.md#one-step): from the task list (states restored, live objects freshly read)
+ * and the time, decide to validate, to finish or wait, or to run the next (phase, wave) batch —
+ * and, once the executor has run a batch, what its outcome means ({@link concludeBatch}). Nothing
+ * here performs I/O.
  */
 import { Finalizer, HookDeletePolicy, OperationPhase, ResultCode, SyncPhase } from "../api/index.js";
 import { hasDeletePolicy } from "./hooks.js";
@@ -80,7 +81,7 @@ function isMultiStep(tasks: readonly SyncTask[]): boolean {
 }
 
 /**
- * The SyncFail phase (spec §3.4): fail at once when there are no SyncFail hooks or all completed;
+ * The SyncFail phase: fail at once when there are no SyncFail hooks or all completed;
  * otherwise start the pending ones and keep running.
  */
 export function syncFailPhase(tasks: readonly SyncTask[], message: string, onComplete: Partial<Actions> = {}): Step {

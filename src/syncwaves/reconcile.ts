@@ -22,6 +22,7 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
 import { nextApplication, needsWrite } from "./app-status.js";
 import { automatedOperation } from "./automated.js";
 import { buildTasks } from "./build.js";
@@ -30,7 +31,7 @@ import { SyncExecutor } from "./executor.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
 import { accessFor, type SyncMetrics } from "./metrics.js";
-import { keyOf, keyString } from "./objects.js";
+import { resourceKeyOf, keyString } from "./objects.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
@@ -66,10 +67,12 @@ export interface ReconcilerDeps {
   readonly metrics?: SyncMetrics;
 }
 
-/** The outcome of one reconcile: when to look again. */
-export interface ReconcileResult {
+/**
+ * When to look at an Application again: after `requeueAfterMs` (0: at once; absent: only on a
+ * change), and not before `holdMs` for changes of its managed resources (the wave delay).
+ */
+export interface AppRequeue {
   readonly requeueAfterMs?: number;
-  /** Changes of managed resources do not requeue before this many ms (the wave delay). */
   readonly holdMs?: number;
 }
 
@@ -93,19 +96,49 @@ export function currentOperation(app: Application, nowMs: number): OperationStat
   return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
 
-/** Reconciles Applications one at a time. */
-export class AppReconciler {
+/** The worker pool's result of a requeue decision: 0 is "again at once". */
+function resultOf(next: AppRequeue): ReconcileResult {
+  const ms = next.requeueAfterMs;
+  if (ms === undefined) return {};
+  return ms > 0 ? { requeueAfterMs: ms } : { requeue: true };
+}
+
+/**
+ * Reconciles Applications (the worker pool's {@link Reconciler}: one key at a time). The signal
+ * of the context bounds the reads (manifests from Git, the destination): a reconcile stopped or
+ * past its deadline gives up before it changes anything, and one past its deadline reports it as a
+ * ComparisonError. Once a sync step starts applying, it runs to its end and is written down with
+ * the Application, whatever the signal says, so no wave is ever half applied and unrecorded.
+ */
+export class AppReconciler implements Reconciler {
   private readonly executors = new WeakMap<ClusterAccess, SyncExecutor>();
   private readonly destinations: DestinationResolver;
   private readonly finalizer: AppFinalizer;
+  /** Keys in a wave delay → when it ends (Clock ms). */
+  private readonly holds = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.destinations = deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
     this.finalizer = new AppFinalizer({ ...deps, trackingName: (app) => this.trackingName(app) });
   }
 
-  /** Reconciles `namespace/name`. */
-  async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+  /** Whether changes of `key`'s managed resources wait (a wave delay runs). */
+  held(key: string): boolean {
+    return (this.holds.get(key) ?? 0) > this.deps.clock.now();
+  }
+
+  /** Reconciles the Application `namespace/name`; within a wave delay, only asks to come back when it ends. */
+  async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
+    const heldMs = (this.holds.get(key) ?? 0) - this.deps.clock.now();
+    if (heldMs > 0) return { requeueAfterMs: heldMs };
+    const i = key.indexOf("/");
+    const next = await this.reconcileKey(i < 0 ? "" : key.slice(0, i), i < 0 ? key : key.slice(i + 1), ctx);
+    if (next.holdMs !== undefined && next.holdMs > 0) this.holds.set(key, this.deps.clock.now() + next.holdMs);
+    else this.holds.delete(key);
+    return resultOf(next);
+  }
+
+  private async reconcileKey(namespace: string, name: string, ctx: ReconcileContext): Promise<AppRequeue> {
     const started = this.deps.clock.now();
     let app: Application;
     try {
@@ -115,13 +148,13 @@ export class AppReconciler {
       throw err;
     }
     try {
-      return await this.reconcileFound(app);
+      return await this.reconcileFound(app, ctx);
     } finally {
       this.deps.metrics?.reconciled(app, (this.deps.clock.now() - started) / 1000);
     }
   }
 
-  private async reconcileFound(app: Application): Promise<ReconcileResult> {
+  private async reconcileFound(app: Application, ctx: ReconcileContext): Promise<AppRequeue> {
     const name = app.metadata.name ?? "";
     if (app.metadata.deletionTimestamp && !this.operationRunning(app)) {
       let access: ClusterAccess | undefined;
@@ -132,7 +165,7 @@ export class AppReconciler {
       }
       return this.finalizer.finalize(app, access);
     }
-    return this.reconcileApp(app);
+    return this.reconcileApp(app, ctx);
   }
 
   private operationRunning(app: Application): boolean {
@@ -153,7 +186,7 @@ export class AppReconciler {
     return exec;
   }
 
-  private async reconcileApp(app: Application): Promise<ReconcileResult> {
+  private async reconcileApp(app: Application, ctx: ReconcileContext): Promise<AppRequeue> {
     const now = this.deps.clock.now();
     const state = currentOperation(app, now);
     let observed: Observed;
@@ -162,11 +195,16 @@ export class AppReconciler {
       shared = await this.destinations.access(app);
       const access = accessFor(shared, app, this.deps.metrics);
       const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
-      observed = await observe({ app, access, source: this.deps.source, trackingName: this.trackingName(app), ...(pinned ? { revision: pinned } : {}) });
+      const input = { app, access, source: this.deps.source, trackingName: this.trackingName(app), signal: ctx.signal };
+      observed = await observe({ ...input, ...(pinned ? { revision: pinned } : {}) });
     } catch (err) {
-      if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, errorMessage(err));
-      return this.writeComparisonError(app, errorMessage(err));
+      if (ctx.stopping.aborted) throw err;
+      const message = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
+      if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
+      return this.writeComparisonError(app, message);
     }
+    // Stopped while reading: start nothing. From here on the step and its record run to the end.
+    if (ctx.stopping.aborted) throw ctx.stopping.reason;
     this.deps.onManaged?.(shared, observed.descriptors);
     const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
     await this.write(app, { ...next, observed, now });
@@ -212,7 +250,7 @@ export class AppReconciler {
     return restoreStates(built, state.syncResult?.resources ?? []).map((t) => {
       const obj = t.target ?? t.live ?? {};
       const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
-      const modified = observed.comparison.modified.get(keyString(keyOf(obj)));
+      const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
       return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
     });
   }
@@ -280,7 +318,7 @@ export class AppReconciler {
   }
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
-  private async abandon(app: Application, state: OperationState, reason: string): Promise<ReconcileResult> {
+  private async abandon(app: Application, state: OperationState, reason: string): Promise<AppRequeue> {
     const finished = { ...state, phase: OperationPhase.Error, message: `${Message.TerminationErrors}: ${reason}`, finishedAt: rfc3339(this.deps.clock.now()) };
     const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
     delete next.operation;
@@ -289,7 +327,7 @@ export class AppReconciler {
     return { requeueAfterMs: 0 };
   }
 
-  private async writeComparisonError(app: Application, message: string): Promise<ReconcileResult> {
+  private async writeComparisonError(app: Application, message: string): Promise<AppRequeue> {
     const status = { ...(app.status ?? {}) };
     const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
     status.conditions = [...others, { type: AppConditionType.ComparisonError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }];

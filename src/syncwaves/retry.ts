@@ -1,6 +1,6 @@
 /**
- * Retry of failed operations (sync-engine spec §3.5): Go-style durations, the backoff schedule and
- * the retry messages. Pure.
+ * Retry of failed operations (docs/sync-engine.md#retry): Go-style durations, the backoff schedule
+ * and the retry messages. Pure.
  */
 import { ApplicationDefaults, type RetryStrategy } from "../api/index.js";
 

@@ -1,19 +1,19 @@
 /**
- * The task state machine (sync-engine spec §3.1, §3.2) as pure transitions: what an apply, a prune
- * or an observed health does to a task's `{status, hookPhase, message}`, the result key that carries
- * state between steps, and the conversion to and from `syncResult.resources[]`. Pure.
+ * The task state machine (docs/sync-engine.md#task-states) as pure transitions: what an apply, a
+ * prune or an observed health does to a task's `{status, hookPhase, message}`, the result key that
+ * carries state between steps, and the conversion to and from `syncResult.resources[]`. Pure.
  */
 import { OperationPhase, ResultCode, type ResourceResult } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { resourceHealth } from "./health/index.js";
-import { groupOf, keyOf, versionOf } from "./objects.js";
+import { groupOf, resourceKeyOf, versionOf } from "./objects.js";
 import { taskObject } from "./order.js";
 import { PruneMessage } from "./options.js";
 import type { HealthResult, SyncTask, TaskState } from "./types.js";
 
 /** `group/kind/namespace/name:phase`: the key of a task's result within one operation. */
 export function resultKey(task: SyncTask): string {
-  const k = keyOf(taskObject(task));
+  const k = resourceKeyOf(taskObject(task));
   return `${k.group}/${k.kind}/${k.namespace}/${k.name}:${task.phase}`;
 }
 
@@ -65,7 +65,7 @@ export function pruneSkipped(message: string): TaskState {
 
 /** State of a task whose object vanished while it ran. */
 export function missing(task: SyncTask): TaskState {
-  const k = keyOf(taskObject(task));
+  const k = resourceKeyOf(taskObject(task));
   return {
     status: ResultCode.SyncFailed,
     hookPhase: OperationPhase.Error,
@@ -120,7 +120,7 @@ export function observe(task: SyncTask): SyncTask {
 /** The `syncResult.resources[]` entry of a task. */
 export function toResult(task: SyncTask): ResourceResult {
   const obj: KubeObject = taskObject(task);
-  const k = keyOf(obj);
+  const k = resourceKeyOf(obj);
   const result: ResourceResult = {
     group: groupOf(obj),
     version: versionOf(obj),
@@ -173,6 +173,6 @@ export function mergeResults(stored: readonly ResourceResult[], tasks: readonly 
 
 /** A task as waiting messages name it: `group/kind/name` (the core group renders empty). */
 export function taskLabel(task: SyncTask): string {
-  const k = keyOf(taskObject(task));
+  const k = resourceKeyOf(taskObject(task));
   return `${k.group}/${k.kind}/${k.name}`;
 }

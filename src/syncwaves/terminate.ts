@@ -1,12 +1,12 @@
 /**
- * Terminating a running operation (sync-engine spec §3.6): `status.operationState.phase =
- * Terminating` (set by whoever asks, or by us when a running operation's Application is deleted).
- * Completed hooks lose the hook finalizer; each running hook is read, loses its finalizer and is
- * deleted when it is still running, its health is Unknown, or it has HookFailed; its result becomes
- * its real completed phase, else Failed "Terminated". Non-hook resources are left alone. The
- * operation ends `Failed` "Operation terminated" (`Error` "Operation termination had errors" when a
- * finalizer removal or deletion failed) and is never retried. The plan is pure; {@link terminate}
- * runs it through the {@link StepExecutor}.
+ * Terminating a running operation (docs/sync-engine.md#terminating-an-operation):
+ * `status.operationState.phase = Terminating` (set by whoever asks, or by us when a running
+ * operation's Application is deleted). Completed hooks lose the hook finalizer; each running hook
+ * is read, loses its finalizer and is deleted when it is still running, its health is Unknown, or
+ * it has HookFailed; its result becomes its real completed phase, else Failed "Terminated".
+ * Non-hook resources are left alone. The operation ends `Failed` "Operation terminated" (`Error`
+ * "Operation termination had errors" when a finalizer removal or deletion failed) and is never
+ * retried. The plan is pure; {@link terminate} runs it through the {@link StepExecutor}.
  */
 import { Finalizer, HookDeletePolicy, OperationPhase, type OperationState } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";

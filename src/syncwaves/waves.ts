@@ -1,5 +1,5 @@
 /**
- * Waves (sync-engine spec §1.3–§1.5): the wave of an object, the mirrored waves of prune tasks,
+ * Waves (docs/sync-engine.md#waves): the wave of an object, the mirrored waves of prune tasks,
  * PruneLast, and the choice of the next (phase, wave) batch. Pure.
  */
 import { Annotation, SyncPhase } from "../api/index.js";

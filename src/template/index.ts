@@ -7,7 +7,7 @@
  * I/O boundary: pure. Time comes from the injected `now`; nothing here touches the cluster.
  *
  * Deliberate deviations from Argo CD (everything else is checked byte for byte against Go by the
- * oracle suites in test/unit/template and test/heavy):
+ * oracle suites in test/integration/template and test/heavy):
  * - a render budget (steps, output size, template-call depth, time) turns runaway templates into
  *   "render budget exceeded" errors where Go would loop, exhaust memory or hit its 100000 depth;
  * - `keys`/`values` return insertion order where Go's map order is random;

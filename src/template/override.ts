@@ -1,8 +1,9 @@
 /**
- * The generator template override (§3.7): the effective template is the generator's own template
- * with every zero-valued field ("" / null / false / 0 / empty map or list) filled in from
- * spec.template; maps merge key by key with the generator's keys winning; objects merge
- * recursively. An override therefore cannot reset a field to an empty or zero value.
+ * The generator template override (docs/templates.md#rendering-around-the-template): the effective
+ * template is the generator's own template with every zero-valued field ("" / null / false / 0 /
+ * empty map or list) filled in from spec.template; maps merge key by key with the generator's keys
+ * winning; objects merge recursively. An override therefore cannot reset a field to an empty or
+ * zero value.
  */
 import type { Json } from "./render.js";
 

@@ -1,9 +1,9 @@
 /**
- * templatePatch (§3.6): the patch text is rendered with the same engine and params, read as JSON
- * when it starts with "{" (after trimming) and as YAML otherwise, then applied to the rendered
- * Application as a strategic merge patch typed as Application: objects merge recursively, lists
- * are replaced except metadata.finalizers (merged, in apimachinery's order), null deletes, and
- * spec.project is kept.
+ * templatePatch (docs/templates.md#templatepatch): the patch text is rendered with the same engine
+ * and params, read as JSON when it starts with "{" (after trimming) and as YAML otherwise, then
+ * applied to the rendered Application as a strategic merge patch typed as Application: objects
+ * merge recursively, lists are replaced except metadata.finalizers (merged, in apimachinery's
+ * order), null deletes, and spec.project is kept.
  */
 import { parse as parseYaml } from "yaml";
 import { goYamlError } from "../api/go-decode.js";

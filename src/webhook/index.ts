@@ -11,5 +11,6 @@ export { affectedGenerator, revisionFollows } from "./match.js";
 export { receive, PROVIDER_SPECS, UNKNOWN_EVENT } from "./receive.js";
 export { ARGOCD_CM, ARGOCD_SECRET, MAX_PAYLOAD_KEY, SECRET_KEYS, cachedSettings, settingsFrom, type WebhookSettings } from "./secrets.js";
 export { startWebhookServer, WEBHOOK_PATH, type WebhookServer, type WebhookServerOptions } from "./server.js";
+export { DEFAULT_WEBHOOK_LIMITS, type WebhookLimits } from "./limits.js";
 export { startControllerWebhook, type ControllerWebhookOptions } from "./start.js";
 export type { EventRepo, ProviderName, PushedRef, Verdict, WebhookEvent, WebhookRequest, WebhookSecrets } from "./types.js";

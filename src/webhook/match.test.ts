@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { affectedGenerator, isSemverConstraint, revisionFollows } from "./match.js";
 import { receive } from "./receive.js";
-import { signedFixture, TEST_SECRETS, type FixtureName } from "./testkit.js";
+import { signedFixture, TEST_SECRETS, type FixtureName } from "../../test/support/webhook-payloads.js";
 import type { WebhookEvent } from "./types.js";
 
 function appSet(generators: unknown[]): ApplicationSet {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { receive, UNKNOWN_EVENT } from "./receive.js";
-import { eventHeaders, FIXTURE_EVENTS, fixture, signed, signedFixture, TEST_SECRETS, type FixtureName } from "./testkit.js";
+import { eventHeaders, FIXTURE_EVENTS, fixture, signed, signedFixture, TEST_SECRETS, type FixtureName } from "../../test/support/webhook-payloads.js";
 import type { WebhookEvent, WebhookRequest } from "./types.js";
 
 function post(r: { headers: Record<string, string>; body: Buffer }): WebhookRequest {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apiServes, normalizeRepoURL, repoURLMatches } from "./repourl.js";
+import { apiServes, repoHostPath, repoURLMatches } from "./repourl.js";
 
-describe("normalizeRepoURL", () => {
+describe("repoHostPath", () => {
   it.each([
     { name: "https with .git", url: "https://github.com/Acme/Guestbook.git", out: "github.com/acme/guestbook" },
     { name: "scp-like ssh", url: "git@github.com:acme/guestbook.git", out: "github.com/acme/guestbook" },
@@ -13,7 +13,7 @@ describe("normalizeRepoURL", () => {
     { name: "a bare word", url: "guestbook", out: undefined },
     { name: "a host without a path", url: "https://github.com/", out: undefined },
   ])("reads $name", ({ url, out }) => {
-    expect(normalizeRepoURL(url)).toBe(out);
+    expect(repoHostPath(url)).toBe(out);
   });
 
   it("reads the https, scp-like and ssh:// forms of any repository as one", () => {
@@ -22,7 +22,7 @@ describe("normalizeRepoURL", () => {
       fc.property(seg, seg, seg, (host, owner, repo) => {
         const h = `${host}.example.com`;
         const forms = [`https://${h}/${owner}/${repo}`, `git@${h}:${owner}/${repo}.git`, `ssh://git@${h}:2222/${owner}/${repo}.git`, `http://${h}/${owner}/${repo}/`];
-        return new Set(forms.map(normalizeRepoURL)).size === 1;
+        return new Set(forms.map(repoHostPath)).size === 1;
       }),
     );
   });

@@ -3,8 +3,11 @@
  * expression built from the pushed repository's web URL; this module compares normalised forms
  * instead (host and path, lower case, without scheme, user, port, `ssh.`/`altssh.` prefix or
  * `.git`), so `https://github.com/o/r`, `git@github.com:o/r.git` and `ssh://git@github.com:22/o/r`
- * are one repository. A value holding a template (`{{ .url }}`, set by a Matrix sibling) matches
- * whatever its literal parts allow: the event may be the one that changes it.
+ * are one repository. This is looser on purpose than Argo CD's `NormalizeGitURL` (`src/git/url.ts`),
+ * which keeps the scheme, user and port: a push names the repository by its web URL, and a
+ * generator may name it by any of its clone URLs. A value holding a template (`{{ .url }}`, set
+ * by a Matrix sibling) matches whatever its literal parts allow: the event may be the one that
+ * changes it.
  */
 
 /** Whether a generator field is rendered from a Matrix sibling's parameters. */
@@ -14,8 +17,11 @@ export function isTemplated(value: string): boolean {
 
 const HOLE = "\u0000";
 
-/** `host/path` of a repository URL, lower case; undefined when it has no host and path. */
-export function normalizeRepoURL(url: string): string | undefined {
+/**
+ * Where a repository URL points, as `host/path` in lower case, whatever its scheme, user, port,
+ * `ssh.`/`altssh.` host prefix or `.git`; undefined when it has no host and path.
+ */
+export function repoHostPath(url: string): string | undefined {
   const lower = url.trim().toLowerCase();
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//.exec(lower);
   const s = lower.slice(scheme?.[0].length ?? 0).replace(/^[^@/]*@/, "");
@@ -41,14 +47,14 @@ function holePattern(s: string): RegExp {
  */
 function urlTest(value: string): (url: string) => boolean {
   if (!isTemplated(value)) {
-    const n = normalizeRepoURL(value);
-    return (u) => n !== undefined && normalizeRepoURL(u) === n;
+    const n = repoHostPath(value);
+    return (u) => n !== undefined && repoHostPath(u) === n;
   }
   const holed = value.replace(/\{\{.*?\}\}/g, HOLE).toLowerCase();
-  const normalized = normalizeRepoURL(holed);
+  const normalized = repoHostPath(holed);
   const raw = holePattern(holed);
   const norm = normalized === undefined ? undefined : holePattern(normalized);
-  return (u) => raw.test(u.trim().toLowerCase()) || (norm !== undefined && norm.test(normalizeRepoURL(u) ?? ""));
+  return (u) => raw.test(u.trim().toLowerCase()) || (norm !== undefined && norm.test(repoHostPath(u) ?? ""));
 }
 
 /** Whether `repoURL` (a generator's, possibly templated) names one of `urls`. */
@@ -102,7 +108,7 @@ export function pushedRef(ref: string, defaultBranch: string | undefined): { rev
 export function hostsOf(urls: readonly string[]): string[] {
   const out = new Set<string>();
   for (const u of urls) {
-    const n = normalizeRepoURL(u);
+    const n = repoHostPath(u);
     if (n !== undefined) out.add(n.slice(0, n.indexOf("/")));
   }
   return [...out];

@@ -3,7 +3,7 @@ import { parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
 import { createLogger } from "../log/logger.js";
 import { startWebhookServer, WEBHOOK_PATH, type WebhookServer } from "./server.js";
-import { signedFixture, TEST_SECRETS, type SignedRequest } from "./testkit.js";
+import { signedFixture, TEST_SECRETS, type SignedRequest } from "../../test/support/webhook-payloads.js";
 
 function appSet(name: string, repoURL: string): ApplicationSet {
   const r = parseApplicationSet({

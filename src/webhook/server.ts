@@ -4,13 +4,15 @@
  * {@link receive}, logs every refusal with its status and reason, and queues accepted events for
  * {@link refreshAffected}. An accepted request is answered 200 with an empty body before its
  * refreshes run, as Argo CD does; a full queue answers 503. Refused requests are answered with
- * Argo CD's `Webhook processing failed: <reason>`.
+ * Argo CD's `Webhook processing failed: <reason>`. The server's request limits (header and request
+ * timeouts, keep-alive timeout, header size) are {@link WebhookLimits}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import type { Logger } from "../log/logger.js";
 import { sendText, startHttpServer, type HttpEndpoint } from "../server/index.js";
+import { resolveWebhookLimits, serverLimits, type WebhookLimits } from "./limits.js";
 import { refreshAffected, type RefreshPorts } from "./process.js";
 import { EventQueue } from "./queue.js";
 import { receive } from "./receive.js";
@@ -32,6 +34,8 @@ export interface WebhookServerOptions extends RefreshPorts {
   clock: Clock;
   /** Queue capacity (default Argo CD's 50 000). */
   queueCapacity?: number;
+  /** Request limits (each absent one takes its default from limits.ts). */
+  limits?: Partial<WebhookLimits>;
 }
 
 /** The running server. */
@@ -80,7 +84,13 @@ function handler(opts: WebhookServerOptions, queue: EventQueue<WebhookEvent>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const remote = req.socket.remoteAddress;
     const settings = await opts.settings();
-    const body = req.method === "POST" ? await readBody(req, settings.maxPayloadBytes) : Buffer.alloc(0);
+    let body: Buffer | undefined;
+    try {
+      body = req.method === "POST" ? await readBody(req, settings.maxPayloadBytes) : Buffer.alloc(0);
+    } catch (err) {
+      log.warn({ remote, error: errorMessage(err) }, "webhook request cut off before its body was read");
+      return;
+    }
     if (body === undefined) {
       log.warn({ status: 413, remote, limitBytes: settings.maxPayloadBytes }, "webhook refused: payload too large");
       return refuse(res, 413, `the payload is larger than ${String(settings.maxPayloadBytes)} bytes`);
@@ -116,7 +126,8 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
       }
     },
   });
-  const endpoint = await startHttpServer({ addr: opts.addr, routes: { [WEBHOOK_PATH]: handler(opts, queue) }, logger: opts.logger, clock: opts.clock, name: "webhook", anyMethod: true });
+  const limits = serverLimits(resolveWebhookLimits(opts.limits));
+  const endpoint = await startHttpServer({ addr: opts.addr, routes: { [WEBHOOK_PATH]: handler(opts, queue) }, logger: opts.logger, clock: opts.clock, name: "webhook", anyMethod: true, limits });
   return {
     port: endpoint.port,
     url: endpoint.url,

@@ -20,7 +20,7 @@ import { applications, eventually } from "../e2e/support/controller.js";
 import { SUCCESS, waitForConditions } from "../e2e/support/controller-wait.js";
 import { shellCommands, type CodeBlock } from "../unit/deploy/docs.js";
 import { readRepoFile } from "../unit/deploy/generated.js";
-import { Applier, kubectl, placement, type Placement } from "../unit/deploy/kubectl.js";
+import { Applier, kubectl, placement, type Placement } from "../e2e/support/kubectl.js";
 import { readManifests, renderKustomization, REPO_ROOT, type Manifest } from "../unit/deploy/kustomize.js";
 import { TempDirs } from "../unit/generators/support.js";
 import {

@@ -1,10 +1,12 @@
 /**
- * How the controller writes Applications, on the real control plane (spec §4.4, §4.5, §4.7):
- * preserved annotations, labels and finalizers keep their live values through the controller's own
- * updates while every other live change is reverted; `ignoreApplicationDifferences` (JSON pointers,
- * jq paths, a rule limited to one name) leaves the ignored fields alone and sends no write for them;
- * `--max-resources-status-count` truncates `status.resources` but not `resourcesCount`; an Application
- * whose destination cluster is gone loses the resources finalizer before it is deleted, so it goes.
+ * How the controller writes Applications, on the real control plane
+ * (docs/controller.md#creating-and-updating-applications): preserved annotations, labels and
+ * finalizers keep their live values through the controller's own updates while every other live
+ * change is reverted; `ignoreApplicationDifferences` (JSON pointers, jq paths, a rule limited to
+ * one name) leaves the ignored fields alone and sends no write for them;
+ * `--max-resources-status-count` truncates `status.resources` but not `resourcesCount`; an
+ * Application whose destination cluster is gone loses the resources finalizer before it is deleted,
+ * so it goes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";

@@ -1,10 +1,11 @@
 /**
- * Policies on the real control plane (spec §4.3, §4.6): for each of sync, create-update,
- * create-delete and create-only, and for `--policy` with `--enable-policy-override` on and off, the
- * controller creates, updates and deletes exactly what the effective policy allows; when the
- * ApplicationSet is deleted, the Applications survive (owner references stripped) exactly when the
- * policy forbids deletes, and are otherwise garbage-collected. `preserveResourcesOnDeletion: true`
- * leaves the Applications without the resources finalizer, so the collector removes them entirely.
+ * Policies on the real control plane (docs/controller.md#policies): for each of sync,
+ * create-update, create-delete and create-only, and for `--policy` with `--enable-policy-override`
+ * on and off, the controller creates, updates and deletes exactly what the effective policy allows;
+ * when the ApplicationSet is deleted, the Applications survive (owner references stripped) exactly
+ * when the policy forbids deletes, and are otherwise garbage-collected.
+ * `preserveResourcesOnDeletion: true` leaves the Applications without the resources finalizer, so
+ * the collector removes them entirely.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationsSyncPolicy } from "../../src/api/index.js";

@@ -1,9 +1,9 @@
 /**
- * Validation of generated Applications on the real control plane (spec §4.2, §1.7): each invalid
- * Application gets Argo CD's message verbatim in `ErrorOccurred` / `ResourcesUpToDate`, with
- * " (and N more)" when several fail, and is not created, while the valid ones are. An existing
- * Application without an owner is adopted; one controlled by another owner is an
- * `UpdateApplicationError` and is left as it is.
+ * Validation of generated Applications on the real control plane (docs/controller.md#validation):
+ * each invalid Application gets Argo CD's message verbatim in `ErrorOccurred` /
+ * `ResourcesUpToDate`, with " (and N more)" when several fail, and is not created, while the valid
+ * ones are. An existing Application without an owner is adopted; one controlled by another owner is
+ * an `UpdateApplicationError` and is left as it is.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";

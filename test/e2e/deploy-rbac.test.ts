@@ -16,8 +16,8 @@ import { KubeEventSink } from "../../src/controller/events.js";
 import { KubeApiClient, isForbidden, isTransient, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
 import { LEASE_NAME, LeaderElector, Leases, type Lease } from "../../src/leader/index.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { attempt, selfReview, serviceAccountClient, subjectReview, type Access } from "../unit/deploy/access.js";
-import { Applier, placement } from "../unit/deploy/kubectl.js";
+import { attempt, selfReview, serviceAccountClient, subjectReview, type Access } from "./support/access.js";
+import { Applier, placement } from "./support/kubectl.js";
 import { renderKustomization } from "../unit/deploy/kustomize.js";
 
 const { Applications, ApplicationSets, AppProjects, ConfigMaps, Events, Namespaces, Secrets } = resources;

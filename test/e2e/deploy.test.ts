@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { KubeApiClient, isNotFound, resources } from "../../src/kube/index.js";
 import { codeBlocks, shellCommands, type ShellCommand } from "../unit/deploy/docs.js";
 import { readRepoFile } from "../unit/deploy/generated.js";
-import { Applier, kubectl, placement, waitForRollout, type Placement } from "../unit/deploy/kubectl.js";
+import { Applier, kubectl, placement, waitForRollout, type Placement } from "./support/kubectl.js";
 import { isNamespaced, renderKustomization, type Manifest } from "../unit/deploy/kustomize.js";
 
 const NAME = "argocd-applicationset-controller";

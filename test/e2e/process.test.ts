@@ -12,12 +12,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SystemClock } from "../../src/clock/index.js";
 import { parseConfig, type Config } from "../../src/config/index.js";
-import { WorkerPool, type Reconciler } from "../../src/controller/worker.js";
-import { WorkQueue } from "../../src/controller/workqueue.js";
+import { WorkerPool, type Reconciler } from "../../src/manager/worker.js";
+import { WorkQueue } from "../../src/manager/workqueue.js";
 import { Informer, KubeApiClient, objectKey, resources, type KubeObject } from "../../src/kube/index.js";
 import { LeaderElector } from "../../src/leader/index.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createRegistry } from "../../src/metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry } from "../../src/metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../../src/server/index.js";
 
 const { ApplicationSets, Namespaces } = resources;
@@ -70,7 +70,7 @@ class Replica {
     );
     if (parsed.kind !== "config") throw new Error(`config: ${JSON.stringify(parsed)}`);
     this.config = parsed.config;
-    const registry = createRegistry({ processMetrics: false });
+    const registry = createMetricsRegistry({ processMetrics: false });
     const metrics = new ControllerMetrics({ registry, maxConcurrentReconciles: this.config.concurrentReconciliations, leaseName: "appset-lease" });
     this.informer = new Informer<KubeObject>({ source: client, resource: ApplicationSets, clock: this.clock, namespace: this.config.namespace });
     new AppSetMetrics({ registry, list: () => this.informer.list(), namespaceAllowed: (n) => n === this.config.namespace });

@@ -13,6 +13,8 @@ import { encodeSecretData, type Application } from "../../src/api/index.js";
 import { SystemClock } from "../../src/clock/index.js";
 import { Discovery, KubeApiClient, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
 import { silentLogger } from "../../src/log/logger.js";
+import { SharedCache } from "../../src/manager/cache.js";
+import { ClusterDirectory, clusterSecretsSpec } from "../../src/manager/clusters.js";
 import { ClusterSecretDestinations } from "../../src/syncwaves/destinations.js";
 import { SyncEngine } from "../../src/syncwaves/engine.js";
 import { GitManifestSource } from "../../src/syncwaves/git-source.js";
@@ -33,23 +35,30 @@ const REPO = "https://example.com/lifecycle.git";
 const temp = new TempDirs();
 const namespaces: string[] = [];
 const engines: SyncEngine[] = [];
+const caches: SharedCache[] = [];
 let appNs = "";
 
 /** An engine on `ns` whose polls are too slow to matter: only watches move it on. */
 function startEngine(ns: string, manifests: ManifestSource): SyncEngine {
+  // The process's shape: one cache for the engine's Applications and the cluster Secrets.
+  const cache = new SharedCache({ source: client, clock });
+  caches.push(cache);
+  const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(ns)));
   const engine = new SyncEngine({
     watch: client,
+    cache,
     namespace: ns,
     client,
     resolve,
     source: manifests,
-    destinations: new ClusterSecretDestinations({ local, namespace: ns, clock }),
+    destinations: new ClusterSecretDestinations({ local, clusters }),
     clock,
     log: silentLogger(),
     waveDelayMs: 0,
     pollMs: 120_000,
     operationPollMs: 120_000,
   });
+  cache.start();
   engine.start();
   engines.push(engine);
   return engine;
@@ -72,6 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(engines.map((e) => e.stop()));
+  await Promise.all(caches.map((c) => c.stop()));
   for (const ns of namespaces) await deleteNamespace(kc, ns).catch(() => undefined);
   temp.cleanup();
 });

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/api/index.js";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
-import { eventHeaders, fixture, FIXTURE_EVENTS, signed, signedFixture, TEST_SECRETS, type FixtureName, type SignedRequest } from "../../src/webhook/testkit.js";
+import { eventHeaders, fixture, FIXTURE_EVENTS, signed, signedFixture, TEST_SECRETS, type FixtureName, type SignedRequest } from "../support/webhook-payloads.js";
 import { controllerNamespace, eventually, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
 
 let client: KubeApiClient;

@@ -1,6 +1,6 @@
 /**
- * Application health aggregation (sync-engine spec §5, controller/health.go): the worst health of
- * the managed, non-hook resources, with Argo CD's exclusions. Pure.
+ * Application health aggregation (docs/sync-engine.md#health; Argo CD's controller/health.go): the
+ * worst health of the managed, non-hook resources, with Argo CD's exclusions. Pure.
  */
 import type { HealthStatus } from "../../api/index.js";
 import type { HealthResult, ResourceKey } from "../types.js";

@@ -1,5 +1,5 @@
 /**
- * Health of the apps/v1 workloads (sync-engine spec §5): Deployment, StatefulSet, DaemonSet,
+ * Health of the apps/v1 workloads: Deployment, StatefulSet, DaemonSet,
  * ReplicaSet. Each check first requires the controller to have observed the current generation.
  */
 import type { KubeObject } from "../../kube/index.js";

@@ -1,5 +1,5 @@
 /**
- * Health of batch/v1 kinds (sync-engine spec §5): Job and CronJob.
+ * Health of batch/v1 kinds: Job and CronJob.
  */
 import type { KubeObject } from "../../kube/index.js";
 import { arr, field, str } from "../objects.js";

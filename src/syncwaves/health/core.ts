@@ -1,5 +1,5 @@
 /**
- * Health of core/v1 kinds (sync-engine spec §5): Pod, Service, PersistentVolumeClaim.
+ * Health of core/v1 kinds: Pod, Service, PersistentVolumeClaim.
  */
 import { Annotation } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";

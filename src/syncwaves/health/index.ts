@@ -1,7 +1,8 @@
 /**
- * Resource health (sync-engine spec §5): the built-in checks by group and kind, the pending-deletion
- * rule, and — beyond Argo CD — a generic guard that reports Progressing while any object's
- * controller has not yet observed its current generation. Pure; `undefined` means "no health check".
+ * Resource health (docs/sync-engine.md#health): the built-in checks by group and kind, the
+ * pending-deletion rule, and — beyond Argo CD — a generic guard that reports Progressing while any
+ * object's controller has not yet observed its current generation. Pure; `undefined` means "no
+ * health check".
  */
 import { Finalizer } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
@@ -10,7 +11,11 @@ import type { HealthResult } from "../types.js";
 import { daemonSetHealth, deploymentHealth, replicaSetHealth, statefulSetHealth } from "./apps.js";
 import { cronJobHealth, jobHealth } from "./batch.js";
 import { podHealth, pvcHealth, serviceHealth } from "./core.js";
-import { apiServiceHealth, hpaHealth, ingressHealth, pdbHealth, workflowHealth } from "./other.js";
+import { apiServiceHealth } from "./apiregistration.js";
+import { workflowHealth } from "./argoproj.js";
+import { hpaHealth } from "./autoscaling.js";
+import { ingressHealth } from "./networking.js";
+import { pdbHealth } from "./policy.js";
 
 export { aggregateHealth, worseHealth, type AggregateInput } from "./aggregate.js";
 

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
-import { serviceAccountKubeConfig } from "../../unit/deploy/access.js";
+import { serviceAccountKubeConfig } from "../../e2e/support/access.js";
 import { codeBlocks, type CodeBlock } from "../../unit/deploy/docs.js";
 import { dockerfile, execForm } from "../../unit/deploy/dockerfile.js";
 import { REPO_ROOT, type Manifest } from "../../unit/deploy/kustomize.js";

@@ -4,7 +4,7 @@
 // Every write is recorded so tests can check invariants across passes.
 import type { Application, ApplicationSet, Operation } from "../../../src/api/index.js";
 import { rfc3339 } from "../../../src/clock/index.js";
-import { planRollout, type DesiredApp, type RolloutDecision } from "../../../src/progressivesync/index.js";
+import { planRollout, type GeneratedAppView, type RolloutDecision } from "../../../src/progressivesync/index.js";
 
 /** A sync the world executed. */
 export interface ExecutedSync {
@@ -37,7 +37,7 @@ export interface WorldOptions {
 }
 
 /** The world: ApplicationSet, live Applications, repository HEAD, clock, and logs. */
-export class World<D extends DesiredApp & { metadata: { name: string; labels: Record<string, string> } }> {
+export class World<D extends GeneratedAppView & { metadata: { name: string; labels: Record<string, string> } }> {
   now: number;
   head: string;
   tick = 0;

@@ -7,13 +7,13 @@ import type { ResourceResult } from "../../../src/api/index.js";
 import type { KubeObject } from "../../../src/kube/index.js";
 import { buildTasks, isTrackedBy } from "../../../src/syncwaves/build.js";
 import type { ExecuteOptions } from "../../../src/syncwaves/executor.js";
-import { keyOf, keyString } from "../../../src/syncwaves/objects.js";
+import { resourceKeyOf, keyString } from "../../../src/syncwaves/objects.js";
 import type { Actions, BatchReport } from "../../../src/syncwaves/plan.js";
 import { runSyncStep, type StepExecutor, type StepResult } from "../../../src/syncwaves/step.js";
 import { applied, failed, mergeResults, pruned, resultKey, restoreStates, withState } from "../../../src/syncwaves/tasks.js";
 import type { SyncTask } from "../../../src/syncwaves/types.js";
 
-const k = (o: KubeObject): string => keyString(keyOf(o));
+const k = (o: KubeObject): string => keyString(resourceKeyOf(o));
 const name = (o: KubeObject): string => `${o.kind ?? ""}/${o.metadata?.name ?? ""}`;
 
 /** How a simulated controller finishes an object on `tick()`. */

@@ -1,0 +1,259 @@
+/**
+ * The worker pool: N loops (`--concurrent-reconciliations`) take keys from the {@link WorkQueue},
+ * run the {@link Reconciler} on each, and turn every outcome into exactly one queue operation and
+ * one metric label in {@link settle} (controller-runtime's `reconcileHandler`):
+ *
+ * | outcome | queue operation | `result` label |
+ * | --- | --- | --- |
+ * | thrown error | `addRateLimited` (exponential backoff) | `error` |
+ * | thrown {@link TerminalError} | `forget` (no retry; logged) | `error` (and the terminal counter) |
+ * | `requeueAfterMs > 0` | `forget`, then `addAfter` | `requeue_after` |
+ * | `requeue` (again at once) | `forget`, then `add` | `requeue` |
+ * | success | `forget` | `success` |
+ *
+ * Each reconcile gets a fresh `reconcileId`, a child logger bound to it and to the key, and an
+ * AbortSignal that fires when the pool stops or the reconcile's deadline passes
+ * (`--reconcile-timeout-seconds`): everything a reconcile waits for (Git, HTTP, the apiserver)
+ * takes that signal, so a stalled call ends at the deadline as an error, retried with backoff, and
+ * the worker is free again. The queue is the only source of keys, so a key is never reconciled
+ * twice at once. Both loops of the process (the ApplicationSet controller and the sync engine) run
+ * on this pool, each with its own queue and metrics.
+ */
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock/index.js";
+import { AppSetError, errorMessage, isTerminal } from "../errors.js";
+import type { Logger } from "../log/logger.js";
+import type { WorkQueue } from "./workqueue.js";
+
+/** What a successful reconcile asks for: nothing, or to be looked at again at once or after a delay. */
+export interface ReconcileResult {
+  /** Reconcile the same key again after this many milliseconds (ignored unless > 0). */
+  readonly requeueAfterMs?: number;
+  /** Reconcile the same key again at once, with no backoff (the next step of a sync); `requeueAfterMs` wins. */
+  readonly requeue?: boolean;
+}
+
+/** Reason of a reconcile that ran past its deadline. */
+export const DEADLINE_EXCEEDED_REASON = "DeadlineExceeded";
+
+/** The abort reason of a reconcile's signal at its deadline. */
+export class DeadlineExceededError extends AppSetError {
+  constructor(readonly deadlineMs: number) {
+    super(DEADLINE_EXCEEDED_REASON, `reconcile deadline of ${String(deadlineMs / 1000)}s exceeded`);
+  }
+}
+
+/** Whether `signal` was aborted by a reconcile deadline (not by a stop). */
+export function deadlinePassed(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof DeadlineExceededError;
+}
+
+/** The abort reason of every running reconcile's signal when the pool stops. */
+export class StoppingError extends AppSetError {
+  constructor() {
+    super("Stopping", "the controller is stopping");
+  }
+}
+
+/** Everything one reconcile receives besides its key. */
+export interface ReconcileContext {
+  /** Unique per reconcile; every log line of the pass carries it. */
+  readonly reconcileId: string;
+  /** A child of the pool's logger bound to `reconcileId` and the key. */
+  readonly logger: Logger;
+  /** Aborted when the pool stops or the reconcile's deadline passes: stop waiting, fail promptly. */
+  readonly signal: AbortSignal;
+  /**
+   * Aborted only when the pool stops. What must still be written after the deadline (the
+   * condition that reports it) is written under this signal.
+   */
+  readonly stopping: AbortSignal;
+}
+
+/**
+ * The level-triggered reconcile contract (controller-runtime `reconcile.Reconciler`). `key` is only
+ * `namespace/name`: the reconciler reads the current state itself and carries no event.
+ * Returning means success (with an optional requeue). Throwing means retry with exponential
+ * backoff, unless the error is or wraps a {@link TerminalError}, which is logged and not retried.
+ */
+export interface Reconciler {
+  reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult>;
+}
+
+/** controller-runtime's `result` label values of `controller_runtime_reconcile_total`. */
+export const RECONCILE_RESULTS = ["success", "error", "requeue", "requeue_after"] as const;
+/** One `result` label value. */
+export type ReconcileResultLabel = (typeof RECONCILE_RESULTS)[number];
+
+/** What the pool reports (implemented by src/metrics). */
+export interface WorkerMetrics {
+  /** One reconcile finished with `result`; `terminal` marks a TerminalError. */
+  reconciled(event: { result: ReconcileResultLabel; terminal: boolean; seconds: number }): void;
+  /** Workers currently running a reconcile. */
+  activeWorkers(n: number): void;
+}
+
+/** Options of {@link WorkerPool}. */
+export interface WorkerPoolOptions {
+  queue: WorkQueue;
+  reconciler: Reconciler;
+  /** Number of concurrent reconciles (≥ 1). */
+  concurrency: number;
+  clock: Clock;
+  logger: Logger;
+  metrics?: WorkerMetrics;
+  /** Source of reconcile ids (default: random UUIDs). */
+  newReconcileId?: () => string;
+  /** Each reconcile's deadline in ms (absent or 0: none). */
+  reconcileTimeoutMs?: number;
+  /** The key's field in each reconcile's log lines (default `appset`). */
+  keyField?: string;
+}
+
+/** How {@link WorkerPool.stop} ended. */
+export interface StopReport {
+  /** Reconciles running when the pool stopped, whose signals were aborted. */
+  aborted: number;
+  /** Of those, the ones still running when the grace period ran out. */
+  unfinished: number;
+}
+
+/** How a reconcile ended, before it is mapped to a queue operation. */
+type Outcome =
+  | { kind: "success" }
+  | { kind: "requeueAfter"; ms: number }
+  | { kind: "requeue" }
+  | { kind: "error"; error: unknown }
+  | { kind: "terminal"; error: unknown };
+
+/** Classifies a settled reconcile. */
+function outcomeOf(settled: PromiseSettledResult<ReconcileResult>): Outcome {
+  if (settled.status === "rejected") {
+    return isTerminal(settled.reason) ? { kind: "terminal", error: settled.reason } : { kind: "error", error: settled.reason };
+  }
+  const ms = settled.value?.requeueAfterMs;
+  if (typeof ms === "number" && ms > 0) return { kind: "requeueAfter", ms };
+  return settled.value?.requeue === true ? { kind: "requeue" } : { kind: "success" };
+}
+
+/** Runs reconciles for the keys of one queue on N concurrent loops. */
+export class WorkerPool {
+  private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private loops: Promise<void>[] = [];
+  private stopping = false;
+  private readonly newId: () => string;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency must be an integer ≥ 1, got ${options.concurrency}`);
+    }
+    this.newId = options.newReconcileId ?? randomUUID;
+  }
+
+  /** Starts the loops; they run until {@link stop}. Calling it twice does nothing. */
+  start(): void {
+    if (this.loops.length > 0 || this.stopping) return;
+    this.options.metrics?.activeWorkers(0);
+    this.loops = Array.from({ length: this.options.concurrency }, () => this.loop());
+  }
+
+  /** Reconciles running now. */
+  get active(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Stops taking work (shuts the queue down, abandoning queued keys: the queue is level-triggered,
+   * so the next start re-lists everything), aborts the signals of the running reconciles at once (as
+   * controller-runtime cancels its context) and waits up to `graceMs` for them to return.
+   */
+  async stop(graceMs: number): Promise<StopReport> {
+    this.stopping = true;
+    this.options.queue.shutDown();
+    const running = [...this.inFlight.values()];
+    if (running.length === 0) return { aborted: 0, unfinished: 0 };
+    for (const r of running) r.stop.abort(new StoppingError());
+    const timer = new AbortController();
+    const allDone = Promise.all(running.map((r) => r.done)).then(() => true);
+    const finished = await Promise.race([allDone, this.options.clock.sleep(graceMs, timer.signal).then(() => false)]);
+    timer.abort(new Error("stopped"));
+    const unfinished = finished ? 0 : this.inFlight.size;
+    if (unfinished > 0) this.options.logger.warn({ unfinished, graceMs }, "reconciles still running after the stop grace period");
+    return { aborted: running.length, unfinished };
+  }
+
+  /** Resolves when every loop has exited (after {@link stop} and their last reconcile). */
+  async stopped(): Promise<void> {
+    await Promise.all(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      const key = await this.options.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.process(key);
+      } finally {
+        this.options.queue.done(key);
+      }
+    }
+  }
+
+  /** Runs one reconcile of `key` and settles its outcome. */
+  private async process(key: string): Promise<void> {
+    const { clock, reconciler, metrics } = this.options;
+    const reconcileId = this.newId();
+    const logger = this.options.logger.child({ reconcileId, [this.options.keyField ?? "appset"]: key });
+    const stop = new AbortController();
+    const work = new AbortController();
+    const onStop = (): void => work.abort(stop.signal.reason);
+    stop.signal.addEventListener("abort", onStop, { once: true });
+    const timeoutMs = this.options.reconcileTimeoutMs ?? 0;
+    const deadline = timeoutMs > 0 ? clock.setTimeout(() => work.abort(new DeadlineExceededError(timeoutMs)), timeoutMs) : undefined;
+    let finish = (): void => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    this.inFlight.set(key, { stop, done });
+    metrics?.activeWorkers(this.inFlight.size);
+    const started = clock.now();
+    try {
+      const ctx: ReconcileContext = { reconcileId, logger, signal: work.signal, stopping: stop.signal };
+      const [settled] = await Promise.allSettled([Promise.resolve().then(() => reconciler.reconcile(key, ctx))]);
+      const outcome = outcomeOf(settled);
+      const { result, terminal } = this.settle(key, outcome, logger, work.signal);
+      metrics?.reconciled({ result, terminal, seconds: (clock.now() - started) / 1000 });
+    } finally {
+      if (deadline !== undefined) clock.clearTimeout(deadline);
+      stop.signal.removeEventListener("abort", onStop);
+      this.inFlight.delete(key);
+      metrics?.activeWorkers(this.inFlight.size);
+      finish();
+    }
+  }
+
+  /** The one switch: each outcome → one queue operation and one `result` label. */
+  private settle(key: string, outcome: Outcome, logger: Logger, signal: AbortSignal): { result: ReconcileResultLabel; terminal: boolean } {
+    const { queue } = this.options;
+    switch (outcome.kind) {
+      case "error":
+        queue.addRateLimited(key);
+        if (signal.aborted && signal.reason instanceof StoppingError) logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
+        else logger.error({ err: errorMessage(outcome.error), requeues: queue.numRequeues(key) }, "Reconciler error");
+        return { result: "error", terminal: false };
+      case "terminal":
+        queue.forget(key);
+        logger.error({ err: errorMessage(outcome.error) }, "Reconciler error (terminal, not retried)");
+        return { result: "error", terminal: true };
+      case "requeueAfter":
+        queue.forget(key);
+        queue.addAfter(key, outcome.ms);
+        return { result: "requeue_after", terminal: false };
+      case "requeue":
+        queue.forget(key);
+        queue.add(key);
+        return { result: "requeue", terminal: false };
+      case "success":
+        queue.forget(key);
+        return { result: "success", terminal: false };
+    }
+  }
+}

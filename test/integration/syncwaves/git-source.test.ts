@@ -1,0 +1,118 @@
+import { afterAll, describe, expect, it } from "vitest";
+import type { Application, ApplicationSource } from "../../../src/api/index.js";
+import { FakeClock } from "../../../src/clock/index.js";
+import { commit, git, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
+import { GitManifestSource, sourceRoot } from "../../../src/syncwaves/git-source.js";
+import { MANIFEST_ERROR } from "../../../src/syncwaves/manifests.js";
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+const cm = (name: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+const app = { metadata: { name: "a" }, spec: { destination: {}, project: "default" } } as unknown as Application;
+
+const repo = makeRepo(temp, {
+  "apps/web/a.yaml": `${cm("a1")}---\n${cm("a2")}\n---\n`,
+  "apps/web/b.json": JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "b" } }),
+  "apps/web/list.yml": `apiVersion: v1\nkind: List\nitems:\n- ${cm("l1").replace(/\n/g, "\n  ")}`,
+  "apps/web/README.md": "not a manifest\n",
+  "apps/web/nested/c.yaml": cm("c"),
+  "apps/web/nested/skip-me.yaml": cm("skipped"),
+  "other/d.yaml": cm("d"),
+});
+const first = git(repo, "rev-parse", "HEAD").trim();
+git(repo, "tag", "v1");
+git(repo, "branch", "release");
+const second = commit(repo, { "apps/web/a.yaml": cm("a-changed") });
+const url = `file://${repo}`;
+
+function names(objects: readonly { metadata?: { name?: string } }[]): string[] {
+  return objects.map((o) => o.metadata?.name ?? "");
+}
+
+describe("reading an Application's manifests from Git", () => {
+  it.each([
+    { name: "HEAD reads the default branch tip", targetRevision: "HEAD", want: () => second, first: "a-changed" },
+    { name: "an empty targetRevision means HEAD", targetRevision: undefined, want: () => second, first: "a-changed" },
+    { name: "a branch reads its tip", targetRevision: "release", want: () => first, first: "a1" },
+    { name: "a tag reads its commit", targetRevision: "v1", want: () => first, first: "a1" },
+    { name: "a commit SHA reads that commit", targetRevision: first, want: () => first, first: "a1" },
+  ])("$name", async ({ targetRevision, want, first: firstName }) => {
+    const source: ApplicationSource = { repoURL: url, path: "apps/web", ...(targetRevision !== undefined ? { targetRevision } : {}) };
+    const got = await new GitManifestSource(gitReader(temp)).read(app, source);
+    expect(got.revision).toBe(want());
+    expect(names(got.objects)[0]).toBe(firstName);
+  });
+
+  it.each([
+    { name: "without recurse only the top directory is read, every document of each file", directory: undefined, want: ["a1", "a2", "b", "l1"] },
+    { name: "recurse reads subdirectories too", directory: { recurse: true }, want: ["a1", "a2", "b", "l1", "c", "skipped"] },
+    { name: "include keeps only matching files", directory: { recurse: true, include: "*.json" }, want: ["b"] },
+    { name: "exclude drops matching files, by base name or path", directory: { recurse: true, exclude: "{nested/skip-*,*.yml}" }, want: ["a1", "a2", "b", "c"] },
+  ])("$name", async ({ directory, want }) => {
+    const source: ApplicationSource = { repoURL: url, path: "apps/web", targetRevision: "v1", ...(directory ? { directory } : {}) };
+    const got = await new GitManifestSource(gitReader(temp)).read(app, source);
+    expect(names(got.objects)).toEqual(want);
+  });
+
+  it("reads a pinned revision instead of the targetRevision, as a running sync needs", async () => {
+    const got = await new GitManifestSource(gitReader(temp)).read(app, { repoURL: url, path: "apps/web", targetRevision: "HEAD" }, first);
+    expect(got.revision).toBe(first);
+    expect(names(got.objects)[0]).toBe("a1");
+  });
+
+  it("reads the repository root when the path is empty or '.'", async () => {
+    const source = new GitManifestSource(gitReader(temp));
+    for (const path of ["", "."]) {
+      const got = await source.read(app, { repoURL: url, path, targetRevision: "v1", directory: { recurse: true, include: "d.yaml" } });
+      expect(names(got.objects)).toEqual(["d"]);
+    }
+  });
+
+  it("re-reads nothing from git for a commit it already parsed", async () => {
+    const reader = gitReader(temp);
+    const source = new GitManifestSource(reader);
+    await source.read(app, { repoURL: url, path: "apps/web", targetRevision: first });
+    const before = { ...reader.stats };
+    await source.read(app, { repoURL: url, path: "apps/web", targetRevision: first });
+    expect(reader.stats).toEqual(before);
+  });
+
+  it("keeps a branch resolved for the revision cache's time, unless a hard refresh asks again", async () => {
+    const moving = makeRepo(temp, { "x/a.yaml": cm("v1") });
+    const movingURL = `file://${moving}`;
+    const clock = new FakeClock(0);
+    const reader = gitReader(temp);
+    const source = new GitManifestSource(reader, { revisionCacheMs: 60_000, clock });
+    const src: ApplicationSource = { repoURL: movingURL, path: "x", targetRevision: "main" };
+    const v1 = await source.read(app, src);
+    const v2 = commit(moving, { "x/a.yaml": cm("v2") });
+    const cached = await source.read(app, src);
+    expect({ revision: cached.revision, lsRemote: reader.stats.lsRemote }).toEqual({ revision: v1.revision, lsRemote: 1 });
+    expect((await source.read(app, src, undefined, { hard: true })).revision).toBe(v2);
+    const v3 = commit(moving, { "x/a.yaml": cm("v3") });
+    clock.advance(60_000);
+    const expired = await source.read(app, src);
+    expect({ revision: expired.revision, first: names(expired.objects)[0] }).toEqual({ revision: v3, first: "v3" });
+  });
+
+  it.each([
+    { name: "a path that does not exist", source: { repoURL: url, path: "nope", targetRevision: "v1" }, message: /app path does not exist/ },
+    { name: "a path leaving the repository", source: { repoURL: url, path: "../x", targetRevision: "v1" }, message: /leaves the repository/ },
+    { name: "a Helm source", source: { repoURL: url, path: "apps/web", helm: {} }, message: /Helm sources are not supported/ },
+    { name: "a Kustomize source", source: { repoURL: url, path: "apps/web", kustomize: {} }, message: /Kustomize sources are not supported/ },
+  ])("fails with a manifest error for $name", async ({ source, message }) => {
+    await expect(new GitManifestSource(gitReader(temp)).read(app, source as ApplicationSource)).rejects.toMatchObject({ reason: MANIFEST_ERROR, message: expect.stringMatching(message) as unknown });
+  });
+
+  it("fails with the reader's error for a revision that names nothing", async () => {
+    await expect(new GitManifestSource(gitReader(temp)).read(app, { repoURL: url, path: "apps/web", targetRevision: "no-such" })).rejects.toMatchObject({ reason: "RevisionNotFound" });
+  });
+
+  it.each([
+    { name: "undefined is the root", path: undefined, want: "" },
+    { name: "'./a//b/' is normalised", path: "./a//b/", want: "a/b" },
+  ])("source root: $name", ({ path, want }) => {
+    expect(sourceRoot(path)).toBe(want);
+  });
+});
