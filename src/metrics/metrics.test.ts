@@ -28,6 +28,25 @@ describe("ControllerMetrics", () => {
     expect(await lines(registry, "leader_election_master_status")).toEqual(['leader_election_master_status{name="58ac56fa.applicationsets.argoproj.io"} 0']);
   });
 
+  it("serves two loops of one process on one registry, each under its own controller and queue name", async () => {
+    const registry = new Registry();
+    const appsets = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: 10, leaseName: "lease" });
+    const engine = new ControllerMetrics({ registry, controller: "sync-engine", maxConcurrentReconciles: 4 });
+    appsets.reconciled({ result: "success", terminal: false, seconds: 0.1 });
+    engine.reconciled({ result: "requeue", terminal: false, seconds: 0.2 });
+    engine.depth(3);
+    const totals = await lines(registry, "controller_runtime_reconcile_total");
+    expect(totals).toContain('controller_runtime_reconcile_total{controller="applicationset",result="success"} 1');
+    expect(totals).toContain('controller_runtime_reconcile_total{controller="sync-engine",result="requeue"} 1');
+    expect(totals).toContain('controller_runtime_reconcile_total{controller="sync-engine",result="success"} 0');
+    expect(await lines(registry, "controller_runtime_max_concurrent_reconciles")).toEqual([
+      'controller_runtime_max_concurrent_reconciles{controller="applicationset"} 10',
+      'controller_runtime_max_concurrent_reconciles{controller="sync-engine"} 4',
+    ]);
+    expect(await lines(registry, "workqueue_depth")).toEqual(['workqueue_depth{name="applicationset",controller="applicationset"} 0', 'workqueue_depth{name="sync-engine",controller="sync-engine"} 3']);
+    expect(await lines(registry, "leader_election_master_status")).toEqual(['leader_election_master_status{name="lease"} 0']);
+  });
+
   it("uses client-go's workqueue buckets from 10 ns to 1000 s", () => {
     expect(WORKQUEUE_BUCKETS).toEqual([1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000]);
   });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock } from "../clock/index.js";
+import { resources, type KubeObject } from "../kube/index.js";
+import { cm, list, ScriptedSource, settle } from "../../test/support/scripted-informer.js";
+import { applicationsSpec, informerKey, SharedCache, type InformerSpec } from "./cache.js";
+import { clusterSecretsSpec } from "./clusters.js";
+import { repoSecretsSpec } from "./credentials.js";
+
+const raw = (o: KubeObject): KubeObject => o;
+const spec = (over: Partial<InformerSpec<KubeObject>> = {}): InformerSpec<KubeObject> => ({ resource: resources.ConfigMaps, namespace: "ns", parse: raw, ...over });
+
+describe("SharedCache", () => {
+  it.each([
+    { name: "the same resource, scope and selector", a: spec(), b: spec(), same: true },
+    { name: "another namespace", a: spec(), b: spec({ namespace: "other" }), same: false },
+    { name: "every namespace against one", a: spec(), b: spec({ namespace: undefined }), same: false },
+    { name: "another label selector", a: spec({ labelSelector: "a=b" }), b: spec({ labelSelector: "a=c" }), same: false },
+    { name: "another resource", a: spec(), b: spec({ resource: resources.Secrets }), same: false },
+    { name: "the Applications of the controller and of the engine", a: applicationsSpec("argocd"), b: applicationsSpec("argocd"), same: true },
+    { name: "cluster Secrets against repository Secrets", a: clusterSecretsSpec("argocd"), b: repoSecretsSpec("argocd"), same: false },
+  ])("hands one informer to every caller of $name (same: $same)", ({ a, b, same }) => {
+    const cache = new SharedCache({ source: new ScriptedSource(), clock: new FakeClock() });
+    const first = cache.informer(a as InformerSpec<unknown>);
+    const second = cache.informer(b as InformerSpec<unknown>);
+    expect(first === second).toBe(same);
+    expect(cache.size).toBe(same ? 1 : 2);
+    expect(informerKey(a) === informerKey(b)).toBe(same);
+  });
+
+  it("starts every informer, one asked for after the start too, and syncs them all", async () => {
+    const source = new ScriptedSource();
+    source.lists = [() => list("5", cm("a", "5"))];
+    const cache = new SharedCache({ source, clock: new FakeClock() });
+    const early = cache.informer(spec());
+    cache.start();
+    const late = cache.informer(spec({ labelSelector: "x=y" }));
+    await cache.waitForSync();
+    expect(cache.hasSynced()).toBe(true);
+    expect(early.list().map((o) => o.metadata?.name)).toEqual(["a"]);
+    expect(late.hasSynced()).toBe(true);
+    expect(source.listCalls.map((c) => c.labelSelector ?? "")).toEqual(["", "x=y"]);
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    await cache.stop();
+  });
+
+  it("stops every informer: their watches are aborted", async () => {
+    const source = new ScriptedSource();
+    source.lists = [() => list("1")];
+    const cache = new SharedCache({ source, clock: new FakeClock() });
+    cache.informer(spec());
+    cache.informer(spec({ namespace: "b" }));
+    cache.start();
+    await cache.waitForSync();
+    await settle();
+    await cache.stop();
+    expect(source.sessions.every((s) => s.options.signal?.aborted === true)).toBe(true);
+  });
+});
