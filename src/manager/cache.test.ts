@@ -20,8 +20,8 @@ describe("SharedCache", () => {
     { name: "cluster Secrets against repository Secrets", a: clusterSecretsSpec("argocd"), b: repoSecretsSpec("argocd"), same: false },
   ])("hands one informer to every caller of $name (same: $same)", ({ a, b, same }) => {
     const cache = new SharedCache({ source: new ScriptedSource(), clock: new FakeClock() });
-    const first = cache.informer(a as InformerSpec<unknown>);
-    const second = cache.informer(b as InformerSpec<unknown>);
+    const first = cache.informer(a);
+    const second = cache.informer(b);
     expect(first === second).toBe(same);
     expect(cache.size).toBe(same ? 1 : 2);
     expect(informerKey(a) === informerKey(b)).toBe(same);
