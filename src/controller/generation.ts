@@ -7,7 +7,7 @@
  * shows as a condition and nothing is deleted. Any other failure (a bug, a panic-like error)
  * rejects, so the worker retries with backoff and sets no condition, as Argo CD's panic guard does.
  */
-import { Reason, type ApplicationSet } from "../api/index.js";
+import { Annotation, Reason, type ApplicationSet } from "../api/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { generateApplications, type ApplicationsOptions } from "../generators/applications.js";
 import { appSetRequeueAfterMs } from "../generators/index.js";
@@ -21,7 +21,8 @@ const CONDITION_REASONS = new Set<string>([Reason.ApplicationGenerationFromParam
 export function generatorFn(opts: ApplicationsOptions): GenerateFn {
   return async (appSet: ApplicationSet, signal: AbortSignal): Promise<Generation> => {
     try {
-      const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal } });
+      const freshRevisions = appSet.metadata.annotations?.[Annotation.ApplicationSetRefresh] === "true";
+      const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal, freshRevisions } });
       return { ok: true, apps, requeueAfterMs: appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry) };
     } catch (err) {
       if (deadlinePassed(signal)) return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err) };

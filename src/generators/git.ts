@@ -64,6 +64,7 @@ interface Repo {
 
 async function readTree({ git, access }: Repo, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
   let commit;
+  if (ctx.freshRevisions === true) git.invalidate?.(spec.repoURL);
   try {
     commit = await git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, access);
   } catch (err) {

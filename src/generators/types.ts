@@ -106,6 +106,11 @@ export interface GeneratorContext {
   readonly clock: Clock;
   readonly logger?: Logger;
   readonly signal?: AbortSignal;
+  /**
+   * The ApplicationSet asked for a refresh (Argo CD's refresh annotation, set by the webhook on a
+   * push): Git revisions are resolved afresh, past the revision cache.
+   */
+  readonly freshRevisions?: boolean;
   /** Combination nesting level of the generator being run (0 = a top-level entry). */
   readonly depth: number;
 }

@@ -2,7 +2,9 @@
 // src/generators/git.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
 import { appSet, context } from "../../unit/generators/support.js";
-import { commit, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
+import { commit, gitEnv, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
+import { FakeClock } from "../../../src/clock/index.js";
+import { GitRepoReader } from "../../../src/git/index.js";
 import { gitGenerator } from "../../../src/generators/git.js";
 import type { GitGenerator } from "../../../src/api/index.js";
 
@@ -153,4 +155,20 @@ describe("the Git generator's revision and failures", () => {
     });
   });
 
+});
+
+describe("the Git generator and the revision cache", () => {
+  it("resolves a revision afresh when the ApplicationSet asks for a refresh, and from the cache otherwise", async () => {
+    const moving = makeRepo(temp, { "apps/one/x.yaml": "x: 1\n" });
+    const clock = new FakeClock(0);
+    const cached = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), clock, revisionCacheMs: 60_000 });
+    const run = (freshRevisions: boolean) =>
+      gitGenerator.generate({ repoURL: moving, revision: "main", directories: [{ path: "apps/*" }] }, appSet([]), { ...context({ git: cached }), freshRevisions });
+    expect((await run(false)).map((p) => p["path"])).toEqual(["apps/one"]);
+    commit(moving, { "apps/two/x.yaml": "x: 2\n" });
+    // Within the interval a pass without a refresh sees what ls-remote said a moment ago.
+    expect((await run(false)).map((p) => p["path"])).toEqual(["apps/one"]);
+    expect((await run(true)).map((p) => p["path"])).toEqual(["apps/one", "apps/two"]);
+    expect(cached.stats.lsRemote).toBe(2);
+  });
 });
