@@ -1,5 +1,6 @@
-// Lint rules: the size and complexity budgets of the conventions, type-aware promise checks, and
-// the bans that keep time, timers and the environment behind their injected ports.
+// Lint rules: the size and complexity budgets of the conventions, type-aware promise checks, the
+// bans that keep time, timers and the environment behind their injected ports, the import
+// boundaries between the folders of src, and the purity of the unit test layer.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -27,39 +28,48 @@ const timeBans = {
   ],
 };
 
+// Import boundaries: the arrows between the folders of src that must never exist. Each key of
+// `boundaries` is a folder of src whose files (tests included) may not import the folders listed
+// for it; src/cli, the composition root, may import everything, and nothing outside it src/cli.
+// (no-restricted-imports is one rule: each block in srcImportRules lists every group that applies
+// to its files, since a later block replaces an earlier one's options.)
+const forbid = (from, to, why) => ({ group: [`**/${to}`, `**/${to}/**`], message: `${from} must not import src/${to}: ${why}` });
+const outsideCli = [forbid("src (outside src/cli)", "cli", "src/cli is the composition root; move what is shared out of it.")];
+const boundaries = {
+  api: [forbid("src/api", "kube", "the API types are plain data; the kube edge depends on them, not the reverse.")],
+  template: [forbid("src/template", "kube", "templates render plain data; pass what they need in.")],
+  progressivesync: [
+    forbid("src/progressivesync", "kube", "progressive sync decides on plain data; the controller applies its decisions."),
+    forbid("src/progressivesync", "controller", "the controller drives progressive sync, not the reverse."),
+  ],
+  generators: [forbid("src/generators", "controller", "the controller runs the generators, not the reverse; pass ports in.")],
+  kube: [forbid("src/kube", "controller", "the kube edge knows nothing of the controller built on it.")],
+};
+
 // The unit layer (src/**/*.test.ts and test/unit) is pure: no child processes, sockets, servers or
 // real-time sleeps, and none of the test helpers that start them. A test that needs one of them is an
 // integration test (vitest.config.ts).
 const UNIT_LAYER = "The unit layer is pure: move the test to test/integration (see vitest.config.ts).";
-const unitLayerBans = {
-  "no-restricted-imports": [
-    "error",
+const unitLayerImports = {
+  paths: ["node:child_process", "child_process", "node:net", "net", "node:http", "http", "node:https", "https", "node:http2", "node:dgram", "node:timers/promises", "ssh2"].map(
+    (name) => ({ name, message: UNIT_LAYER }),
+  ),
+  patterns: [
     {
-      paths: ["node:child_process", "child_process", "node:net", "net", "node:http", "http", "node:https", "https", "node:http2", "node:dgram", "node:timers/promises", "ssh2"].map(
-        (name) => ({ name, message: UNIT_LAYER }),
-      ),
-      patterns: [
-        {
-          group: [
-            // the Go template oracle, the local control plane, and the other layers' helpers
-            "**/oracle/oracle.js",
-            "**/test/oracle/**",
-            "**/test/cluster/**",
-            "**/../cluster/*",
-            "**/integration/**",
-            "**/e2e/**",
-            // servers of test/unit that wait to move with their tests (see unitLayerPending)
-            "**/generators/git-http.js",
-            "**/generators/git-ssh.js",
-            "**/unit/scm/server.js",
-            "**/unit/scm/proxy-server.js",
-            "**/unit/scm/aws.js",
-          ],
-          message: UNIT_LAYER,
-        },
+      group: [
+        // the Go template oracle, the local control plane, and the other layers' helpers
+        "**/oracle/oracle.js",
+        "**/test/oracle/**",
+        "**/test/cluster/**",
+        "**/../cluster/*",
+        "**/integration/**",
+        "**/e2e/**",
       ],
+      message: UNIT_LAYER,
     },
   ],
+};
+const unitLayerBans = {
   "no-restricted-globals": [
     "error",
     { name: "setTimeout", message: `Move time with FakeClock (src/clock). ${UNIT_LAYER}` },
@@ -67,30 +77,28 @@ const unitLayerBans = {
   ],
 };
 
-// TEMPORARY: integration tests (and their helpers) still in the unit layer, in areas being changed
-// elsewhere; each is to move to test/integration, and its line to go from this list.
-const unitLayerPending = [
-  "src/cli/generate.test.ts", // git repositories, a smart-HTTP Git server
-  "src/cli/signal.test.ts", // CLI processes, sockets
-  "src/generators/plugin.test.ts", // an HTTP plugin server
-  "src/git/exec.test.ts", // runs git
-  "src/git/glob.test.ts", // git repositories
-  "src/git/reader.test.ts", // git repositories, a smart-HTTP Git server
-  "src/git/ssh.test.ts", // an SSH server, git over ssh
-  "src/scm/metrics.test.ts", // an HTTP server
-  "src/scm/providers/auth-tls.test.ts", // HTTPS servers
-  "src/scm/providers/aws-codecommit.test.ts", // the fake SCM API server
-  "src/scm/providers/providers.test.ts", // the fake SCM API server
-  "src/scm/proxy.test.ts", // an HTTP proxy and HTTPS servers
-  "src/webhook/kube.test.ts", // sockets
-  "src/webhook/server.test.ts", // the webhook server on a port
-  "test/unit/generators/support.ts", // re-exports test/integration/support/git-repos.ts for the tests above
-  "test/unit/generators/git-http.ts", // a smart-HTTP Git server
-  "test/unit/generators/git-ssh.ts", // an SSH server
-  "test/unit/scm/server.ts", // the fake SCM API server
-  "test/unit/scm/proxy-server.ts", // an HTTP proxy
-  "test/unit/scm/aws.ts", // the fake SCM API server, AWS-signed
-];
+/** The no-restricted-imports rule with these paths and pattern groups. */
+function restrictImports(...groups) {
+  return {
+    "no-restricted-imports": ["error", { paths: groups.flatMap((g) => g.paths ?? []), patterns: groups.flatMap((g) => g.patterns ?? []) }],
+  };
+}
+
+/** The import rules of src: the boundaries of each folder, and the unit layer's bans for its tests. */
+function srcImportRules() {
+  const blocks = [
+    { files: ["src/**/*.ts"], ignores: ["src/cli/**"], rules: restrictImports({ patterns: outsideCli }) },
+    { files: ["src/**/*.test.ts"], ignores: ["src/cli/**"], rules: restrictImports({ patterns: outsideCli }, unitLayerImports) },
+    { files: ["src/cli/**/*.test.ts"], rules: restrictImports(unitLayerImports) },
+  ];
+  for (const [folder, patterns] of Object.entries(boundaries)) {
+    blocks.push(
+      { files: [`src/${folder}/**/*.ts`], rules: restrictImports({ patterns: [...outsideCli, ...patterns] }) },
+      { files: [`src/${folder}/**/*.test.ts`], rules: restrictImports({ patterns: [...outsideCli, ...patterns] }, unitLayerImports) },
+    );
+  }
+  return blocks;
+}
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "test/cluster/**/*.go"] },
@@ -110,7 +118,7 @@ export default tseslint.config(
     files: ["src/**/*.ts"],
     ignores: ["src/**/*.test.ts"],
     rules: {
-      complexity: ["warn", 12],
+      complexity: ["error", 12],
       "max-depth": ["error", 4],
       "max-params": ["error", 4],
       "@typescript-eslint/explicit-module-boundary-types": "error",
@@ -133,10 +141,14 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-assignment": "off",
     },
   },
+  ...srcImportRules(),
   {
     files: ["src/**/*.test.ts", "test/unit/**/*.ts"],
-    ignores: unitLayerPending,
     rules: unitLayerBans,
+  },
+  {
+    files: ["test/unit/**/*.ts"],
+    rules: restrictImports(unitLayerImports),
   },
   {
     files: ["eslint.config.js"],

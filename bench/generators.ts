@@ -14,8 +14,8 @@ import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS } from "../src/gene
 import { generateApplications } from "../src/generators/applications.js";
 import { portsFromObjects } from "../src/generators/object-ports.js";
 import { TemplateEngine } from "../src/template/index.js";
-import { commit, git, gitEnv, makeRepo, TempDirs } from "../test/unit/generators/support.js";
-import { serveGitHttp } from "../test/unit/generators/git-http.js";
+import { commit, git, gitEnv, makeRepo, TempDirs } from "../test/integration/support/git-repos.js";
+import { serveGitHttp } from "../test/integration/support/git-http.js";
 import type { KubeObject } from "../src/kube/index.js";
 
 const dirs = Number(process.argv[2] ?? 500);

@@ -149,18 +149,21 @@ export function withoutOmitted(value: unknown, kind: GoKind, structs: GoStructs)
       return Array.isArray(value) ? value.map((v) => withoutOmitted(v, kind.of, structs)) : value;
     case "map":
       return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutOmitted(v, kind.of, structs)])) : value;
-    case "struct": {
-      if (!isPlainObject(value)) return value;
-      const fields = structs[kind.name] ?? {};
-      const out: Plain = {};
-      for (const [k, v] of Object.entries(value)) {
-        const f = fields[k];
-        if (f === undefined) out[k] = v;
-        else if (!(f.omitempty === true && emptyForOmit(v, f))) out[k] = withoutOmitted(v, f, structs);
-      }
-      return out;
-    }
+    case "struct":
+      return isPlainObject(value) ? structWithoutOmitted(value, kind.name, structs) : value;
     default:
       return value;
   }
+}
+
+/** The fields of one struct value without its empty `omitempty` fields; unknown fields stay. */
+function structWithoutOmitted(value: Plain, name: string, structs: GoStructs): Plain {
+  const fields = structs[name] ?? {};
+  const out: Plain = {};
+  for (const [k, v] of Object.entries(value)) {
+    const f = fields[k];
+    if (f === undefined) out[k] = v;
+    else if (!(f.omitempty === true && emptyForOmit(v, f))) out[k] = withoutOmitted(v, f, structs);
+  }
+  return out;
 }

@@ -1,13 +1,14 @@
-import { writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { git, gitEnv, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
-import { serveGitHttp, type GitHttpServer } from "../../test/unit/generators/git-http.js";
 import { generateCommand, parseObjects } from "./generate.js";
 
-const temp = new TempDirs();
-afterAll(() => temp.cleanup());
+// The cases that read Git repositories are in test/integration/cli/generate.test.ts.
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const clusterYaml = (name: string, server: string) => ({
   apiVersion: "v1",
@@ -29,19 +30,17 @@ const appSetYaml = (generators: unknown, extra: Record<string, unknown> = {}) =>
 });
 
 function write(name: string, content: unknown): string {
-  const path = join(temp.make(), name);
+  const dir = mkdtempSync(join(tmpdir(), "appset-generate-"));
+  dirs.push(dir);
+  const path = join(dir, name);
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return path;
 }
 
 async function run(...args: string[]) {
-  return runIn(undefined, ...args);
-}
-
-async function runIn(cwd: string | undefined, ...args: string[]) {
   let out = "";
   let err = "";
-  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: gitEnv(), ...(cwd === undefined ? {} : { cwd }) });
+  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: {} });
   return { code, out, err };
 }
 
@@ -62,14 +61,6 @@ describe("appset generate", () => {
     ]);
   });
 
-  it("exits 1 with the generator's error on stderr and prints nothing when generation fails", async () => {
-    const appSet = appSetYaml([{ git: { repoURL: join(temp.make(), "missing"), revision: "HEAD", directories: [{ path: "*" }] } }]);
-    const res = await run("-f", write("appset.yaml", appSet), "--git-cache", temp.make());
-    expect(res.code).toBe(1);
-    expect(res.out).toBe("");
-    expect(res.err).toMatch(/^appset generate: error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /);
-  });
-
   it.each([
     // name; the list elements; the controller's validation message
     { name: "a duplicate name", elements: [{ name: "x", server: "https://a" }, { name: "x", server: "https://b" }], error: "ApplicationSet demo contains applications with duplicate name: x" },
@@ -81,24 +72,6 @@ describe("appset generate", () => {
   ])("exits 1 with the controller's validation error and prints nothing on $name", async ({ elements, error }) => {
     const res = await run("-f", write("a.json", appSetYaml([{ list: { elements } }])));
     expect(res).toEqual({ code: 1, out: "", err: `appset generate: ${error}\n` });
-  });
-
-  it("reads a Git repository named by a path relative to the working directory", async () => {
-    const repo = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n", "apps/two/k.yaml": "a: 2\n" });
-    const appSet = appSetYaml([{ git: { repoURL: `./${basename(repo)}`, revision: "main", directories: [{ path: "apps/*" }] } }]);
-    appSet.spec.template.metadata.name = "{{ .path.basename }}";
-    const res = await runIn(dirname(repo), "-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
-    expect(res.err).toBe("");
-    expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["one", "two"]);
-  });
-
-  it("reads an omitted Git revision as HEAD, as Argo CD's CLI does (also inside a matrix)", async () => {
-    const repo = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n" });
-    const appSet = appSetYaml([{ matrix: { generators: [{ list: { elements: [{ env: "dev" }] } }, { git: { repoURL: repo, directories: [{ path: "apps/*" }] } }] } }]);
-    appSet.spec.template.metadata.name = "{{ .env }}-{{ .path.basename }}";
-    const res = await run("-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
-    expect(res.err).toBe("");
-    expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["dev-one"]);
   });
 
   it("exits 1 when a template fails to render", async () => {
@@ -115,27 +88,6 @@ describe("appset generate", () => {
     const res = await run(...args);
     expect(res.code).toBe(2);
     expect(res.err).toContain(error);
-  });
-
-  describe("with a remote repository over smart HTTP", () => {
-    let server: GitHttpServer;
-    beforeAll(async () => {
-      const work = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n", "apps/two/k.yaml": "a: 2\n" });
-      const root = temp.make();
-      git(root, "clone", "-q", "--bare", work, join(root, "apps.git"));
-      server = await serveGitHttp(root, { username: "bob", password: "pw" });
-    });
-    afterAll(() => server.stop());
-
-    it("uses credentials from repository Secrets and prints JSON", async () => {
-      const url = `${server.url}/apps.git`;
-      const repoSecret = { apiVersion: "v1", kind: "Secret", metadata: { name: "repo", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } }, stringData: { url, username: "bob", password: "pw" } };
-      const appSet = appSetYaml([{ git: { repoURL: url, revision: "main", directories: [{ path: "apps/*" }] } }]);
-      appSet.spec.template.metadata.name = "{{ .path.basename }}";
-      const res = await run("-f", write("a.yaml", appSet), "-o", "json", "--clusters", write("s.json", [repoSecret]), "--git-cache", temp.make());
-      expect(res.err).toBe("");
-      expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["one", "two"]);
-    });
   });
 
   it("parses objects from documents, Lists and arrays alike", () => {

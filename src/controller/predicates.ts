@@ -44,7 +44,13 @@ export function appSetChanged(oldSet: ApplicationSet, newSet: ApplicationSet, pr
 }
 
 /** The Progressive Syncs view of an Application's status: what its predicate compares. */
-function progressView(app: Application): { health?: string; sync?: string; op?: { phase: string; startedAt: string } } {
+interface ProgressView {
+  health?: string;
+  sync?: string;
+  op?: { phase: string; startedAt: string };
+}
+
+function progressView(app: Application): ProgressView {
   const st = app.status;
   const op = st?.operationState;
   return { health: st?.health?.status, sync: st?.sync?.status, op: op === undefined ? undefined : { phase: op.phase, startedAt: op.startedAt } };
@@ -60,9 +66,18 @@ function progressChanged(oldApp: Application, newApp: Application): boolean {
   const o = progressView(oldApp);
   const n = progressView(newApp);
   if (o.health !== n.health || o.sync !== n.sync) return true;
+  return reconciledGateChanged(oldApp, newApp) || operationChanged(o.op, n.op);
+}
+
+/** What the reconciled-before-progressing gate reads changed: a first reconcile, or the spec compared. */
+function reconciledGateChanged(oldApp: Application, newApp: Application): boolean {
   if (oldApp.status?.reconciledAt === undefined && newApp.status?.reconciledAt !== undefined) return true;
-  if (!jsonEqual(oldApp.status?.sync?.comparedTo ?? null, newApp.status?.sync?.comparedTo ?? null)) return true;
-  return o.op !== undefined && n.op !== undefined && (o.op.phase !== n.op.phase || o.op.startedAt !== n.op.startedAt);
+  return !jsonEqual(oldApp.status?.sync?.comparedTo ?? null, newApp.status?.sync?.comparedTo ?? null);
+}
+
+/** Both operations are there and their phase or start differs. */
+function operationChanged(o: ProgressView["op"], n: ProgressView["op"]): boolean {
+  return o !== undefined && n !== undefined && (o.phase !== n.phase || o.startedAt !== n.startedAt);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
+import { appSet, clusterSecret, context } from "../../test/unit/generators/builders.js";
 import type { KubeObject } from "../kube/index.js";
 import { clusterDecisionResourceGenerator as cdr } from "./cluster-decision-resource.js";
 import { portsFromObjects } from "./object-ports.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
+import { appSet, clusterSecret, context } from "../../test/unit/generators/builders.js";
 import { clusterGenerator } from "./cluster.js";
 import type { ClusterGenerator, Secret } from "../api/index.js";
 

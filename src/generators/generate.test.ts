@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
+import { appSet, clusterSecret, context } from "../../test/unit/generators/builders.js";
 import { appSetRequeueAfterMs, generateParams } from "./generate.js";
 import { combineStringMaps, flattenParams, pathParams } from "./params.js";
 import { createGeneratorRegistry } from "./registry.js";

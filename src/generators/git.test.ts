@@ -1,7 +1,7 @@
 // The Git generator's checks that read no repository: the empty generator, the requeue delay and
 // the literal-project rule. The cases over real repositories are in test/integration/generators.
 import { describe, expect, it } from "vitest";
-import { appSet, context } from "../../test/unit/generators/support.js";
+import { appSet, context } from "../../test/unit/generators/builders.js";
 import { gitGenerator, literalProject } from "./git.js";
 
 describe("the Git generator without a repository", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appSet, context } from "../../test/unit/generators/support.js";
+import { appSet, context } from "../../test/unit/generators/builders.js";
 import { listGenerator } from "./list.js";
 import type { ListGenerator } from "../api/index.js";
 

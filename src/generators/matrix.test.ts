@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appSet, clusterSecret, context } from "../../test/unit/generators/support.js";
+import { appSet, clusterSecret, context } from "../../test/unit/generators/builders.js";
 import { createGeneratorRegistry } from "./registry.js";
 import { generateParams } from "./generate.js";
 import type { ApplicationSetGenerator, NestedGenerator } from "../api/index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appSet, context } from "../../test/unit/generators/support.js";
+import { appSet, context } from "../../test/unit/generators/builders.js";
 import { createGeneratorRegistry } from "./registry.js";
 import { generateParams } from "./generate.js";
 import { compileSelector, POST_SELECTOR } from "./selector.js";

@@ -175,11 +175,7 @@ export class ScmHttpClient {
     const limitKey = `${url.host} ${identity}`;
     const counts = this.countsOf(req.provider);
     const now = this.options.clock.now();
-    const blocked = this.limits.get(limitKey)?.blockedUntilMs ?? 0;
-    if (blocked > now) {
-      counts.suppressed++;
-      throw new RateLimitedError(url.host, blocked - now);
-    }
+    this.refuseWhileBlocked({ limitKey, host: url.host, counts, now });
     const cacheKey = `${identity} ${req.url}`;
     const cached = method === "GET" ? this.cache.get(cacheKey) : undefined;
     const res = await this.send(req, method, cached);
@@ -193,23 +189,39 @@ export class ScmHttpClient {
       counts.rateLimited++;
       throw new RateLimitedError(url.host, backoff);
     }
-    if (res.status === 304 && cached !== undefined) {
-      counts.notModified++;
-      this.touch(cacheKey, cached);
-      return { ...cached.response, notModified: true };
+    return this.answer({ method, cacheKey, cached, res, counts });
+  }
+
+  /** Rejects without sending while the host and credential are backing off. */
+  private refuseWhileBlocked(o: { limitKey: string; host: string; counts: CallCounts; now: number }): void {
+    const blocked = this.limits.get(o.limitKey)?.blockedUntilMs ?? 0;
+    if (blocked > o.now) {
+      o.counts.suppressed++;
+      throw new RateLimitedError(o.host, blocked - o.now);
     }
-    if (method === "GET" && res.status === 200) this.store(cacheKey, res);
-    return { ...res, notModified: false };
+  }
+
+  /** The response: the cached one on a 304, else the new one (stored when it is a cacheable GET). */
+  private answer(o: { method: string; cacheKey: string; cached: CacheEntry | undefined; res: TransportResponse; counts: CallCounts }): ScmResponse {
+    if (o.res.status === 304 && o.cached !== undefined) {
+      o.counts.notModified++;
+      this.touch(o.cacheKey, o.cached);
+      return { ...o.cached.response, notModified: true };
+    }
+    if (o.method === "GET" && o.res.status === 200) this.store(o.cacheKey, o.res);
+    return { ...o.res, notModified: false };
   }
 
   private send(req: ScmRequest, method: string, cached: CacheEntry | undefined): Promise<TransportResponse> {
-    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "argocd-applicationset", ...req.headers };
-    if (cached?.etag !== undefined) headers["If-None-Match"] = cached.etag;
-    if (cached?.lastModified !== undefined) headers["If-Modified-Since"] = cached.lastModified;
-    const extraCa = [...(this.options.rootCa === undefined ? [] : [this.options.rootCa]), ...(req.tls?.extraCa ?? [])];
-    const tls: TlsOptions = { ...(extraCa.length > 0 ? { extraCa } : {}), ...(req.tls?.insecure === true ? { insecure: true } : {}) };
-    const request: TransportRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls, connectTimeoutMs: this.timeouts.connectMs };
+    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "argocd-applicationset", ...req.headers, ...conditionalHeaders(cached) };
+    const request: TransportRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls: this.tlsOf(req), connectTimeoutMs: this.timeouts.connectMs };
     return this.limited(request, req.signal);
+  }
+
+  /** The TLS options of a request: the root CAs, the request's own CAs, and `insecure`. */
+  private tlsOf(req: ScmRequest): TlsOptions {
+    const extraCa = [...(this.options.rootCa === undefined ? [] : [this.options.rootCa]), ...(req.tls?.extraCa ?? [])];
+    return { ...(extraCa.length > 0 ? { extraCa } : {}), ...(req.tls?.insecure === true ? { insecure: true } : {}) };
   }
 
   /** Sends through the transport under the total limit, combined with the caller's signal. */
@@ -262,4 +274,12 @@ export class ScmHttpClient {
 
 function callerOf(req: ScmRequest): { caller?: ScmCaller } {
   return req.caller === undefined ? {} : { caller: req.caller };
+}
+
+/** The headers that make a request conditional on a cached answer. */
+function conditionalHeaders(cached: CacheEntry | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (cached?.etag !== undefined) headers["If-None-Match"] = cached.etag;
+  if (cached?.lastModified !== undefined) headers["If-Modified-Since"] = cached.lastModified;
+  return headers;
 }

@@ -45,16 +45,25 @@ export function rateLimitFigures(headers: Readonly<Record<string, string>>, nowM
   const limit = num(get("limit"));
   const remaining = num(get("remaining"));
   if (limit === undefined && remaining === undefined) return undefined;
-  const reset = num(get("reset"));
-  const resetAtMs = reset === undefined ? undefined : reset > 1e9 ? reset * 1000 : nowMs + reset * 1000;
-  const used = num(get("used")) ?? num(get("observed")) ?? (limit !== undefined && remaining !== undefined ? limit - remaining : undefined);
-  return {
-    ...(limit === undefined ? {} : { limit }),
-    ...(remaining === undefined ? {} : { remaining }),
-    ...(used === undefined ? {} : { used }),
-    ...(resetAtMs === undefined ? {} : { resetAtMs }),
-    resource: get("resource") ?? "",
-  };
+  const resetAtMs = resetAt(num(get("reset")), nowMs);
+  const used = num(get("used")) ?? num(get("observed")) ?? usedOf(limit, remaining);
+  return { ...definedOnly({ limit, remaining, used, resetAtMs }), resource: get("resource") ?? "" };
+}
+
+/** A reset as epoch milliseconds: a small number is seconds from now, a large one epoch seconds. */
+function resetAt(reset: number | undefined, nowMs: number): number | undefined {
+  if (reset === undefined) return undefined;
+  return reset > 1e9 ? reset * 1000 : nowMs + reset * 1000;
+}
+
+/** The requests used, from the limit and what remains, when both are known. */
+function usedOf(limit: number | undefined, remaining: number | undefined): number | undefined {
+  return limit !== undefined && remaining !== undefined ? limit - remaining : undefined;
+}
+
+/** The entries whose value is defined, in their order. */
+function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 /** AWS's throttling answers: a JSON `__type` or an XML `<Code>` naming a throttling exception. */

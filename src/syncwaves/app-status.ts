@@ -30,18 +30,26 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
   const c = u.comparison;
   const now = rfc3339(u.nowMs);
   status.sync = { status: c.sync, revision: u.revision, comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination } };
-  const lastTransition = app.status?.health?.status === c.health.status ? app.status.health.lastTransitionTime : now;
-  status.health = { status: c.health.status, ...(c.health.message ? { message: c.health.message } : {}), lastTransitionTime: lastTransition ?? now };
+  status.health = nextHealth(app, c.health, now);
   status.resources = c.resources;
   status.reconciledAt = now;
   status.conditions = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
-  if (u.state !== undefined) {
-    status.operationState = u.state;
-    if (u.state.phase === OperationPhase.Succeeded && u.operation === null) {
-      status.history = appendHistory(status.history ?? [], u.state, { nowMs: u.nowMs, limit: app.spec.revisionHistoryLimit });
-    }
-  }
+  if (u.state !== undefined) recordOperation(status, app, u, u.state);
   return status;
+}
+
+/** `status.health`, its transition time kept while the status holds. */
+function nextHealth(app: Application, health: Comparison["health"], now: string): NonNullable<ApplicationStatus["health"]> {
+  const lastTransition = app.status?.health?.status === health.status ? app.status.health.lastTransitionTime : now;
+  return { status: health.status, ...(health.message ? { message: health.message } : {}), lastTransitionTime: lastTransition ?? now };
+}
+
+/** Records the operation state, and a finished successful operation in the history. */
+function recordOperation(status: ApplicationStatus, app: Application, u: AppUpdate, state: OperationState): void {
+  status.operationState = state;
+  if (state.phase === OperationPhase.Succeeded && u.operation === null) {
+    status.history = appendHistory(status.history ?? [], state, { nowMs: u.nowMs, limit: app.spec.revisionHistoryLimit });
+  }
 }
 
 /** The Application to write after a reconcile. */

@@ -102,25 +102,31 @@ export class AppFinalizer {
    */
   private async read(app: Application, access: ClusterAccess): Promise<DeletionView> {
     const trackingName = this.deps.trackingName(app);
-    const needsHooks = finalizersOf(app).some((f) => HOOK_FINALIZERS.has(f));
     const recorded = [...candidatesFrom(app.status?.resources ?? []), ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? [])];
-    let preHooks: KubeObject[] = [];
-    let postHooks: KubeObject[] = [];
-    let targets: KubeObject[] = [];
+    const { preHooks, postHooks, targets } = await this.readManifests(app, access, trackingName);
+    const candidates = [...recorded, ...[...targets, ...preHooks, ...postHooks].map(candidateOf)];
+    const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
+    return { preHooks, postHooks, live: found.filter((o) => isTrackedBy(o, trackingName)) };
+  }
+
+  /**
+   * The manifests' targets and deletion hooks, named. Unreadable manifests fail the read when a
+   * hook stage is pending; otherwise they count as none, so the recorded resources are deleted.
+   */
+  private async readManifests(app: Application, access: ClusterAccess, trackingName: string): Promise<{ preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] }> {
+    const out: { preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] } = { preHooks: [], postHooks: [], targets: [] };
     try {
       const revision = app.status?.sync?.revision || undefined;
       const observed = await observe({ app, access, source: this.deps.source, trackingName, ...(revision ? { revision } : {}) });
       const at = { revision: observed.revision, trackingName };
-      preHooks = nameHooks(observed.preHooks, "PreDelete", app, at);
-      postHooks = nameHooks(observed.postHooks, "PostDelete", app, at);
-      targets = observed.targets;
+      out.preHooks = nameHooks(observed.preHooks, "PreDelete", app, at);
+      out.postHooks = nameHooks(observed.postHooks, "PostDelete", app, at);
+      out.targets = observed.targets;
     } catch (err) {
-      if (needsHooks) throw err;
+      if (finalizersOf(app).some((f) => HOOK_FINALIZERS.has(f))) throw err;
       this.deps.log.warn({ app: app.metadata.name, err: errorMessage(err) }, "manifests unreadable; deleting the recorded resources");
     }
-    const candidates = [...recorded, ...[...targets, ...preHooks, ...postHooks].map(candidateOf)];
-    const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
-    return { preHooks, postHooks, live: found.filter((o) => isTrackedBy(o, trackingName)) };
+    return out;
   }
 
   private async carryOut(app: Application, access: ClusterAccess, step: AppDeletionStep): Promise<AppRequeue> {

@@ -97,19 +97,29 @@ export function appendHistory(
   state: OperationState,
   options: { nowMs: number; limit?: number },
 ): RevisionHistory[] {
+  if (!recordsHistory(state)) return [...history];
+  const last = history[history.length - 1];
+  const entry = historyEntry(state, last === undefined ? 0 : last.id + 1, options.nowMs);
+  const limit = options.limit ?? ApplicationDefaults.revisionHistoryLimit;
+  const all = [...history, entry];
+  return all.slice(Math.max(0, all.length - limit));
+}
+
+/** Whether an operation goes into the history: a successful sync, neither dry-run nor selective. */
+function recordsHistory(state: OperationState): boolean {
   const sync = state.operation.sync;
   const selective = (sync?.resources?.length ?? 0) > 0;
-  if (state.phase !== OperationPhase.Succeeded || sync?.dryRun === true || selective) return [...history];
-  const last = history[history.length - 1];
-  const entry: RevisionHistory = {
-    id: last === undefined ? 0 : last.id + 1,
-    revision: state.syncResult?.revision ?? sync?.revision ?? "",
-    deployedAt: rfc3339(options.nowMs),
+  return state.phase === OperationPhase.Succeeded && sync?.dryRun !== true && !selective;
+}
+
+/** The history entry `id` of a finished operation. */
+function historyEntry(state: OperationState, id: number, nowMs: number): RevisionHistory {
+  return {
+    id,
+    revision: state.syncResult?.revision ?? state.operation.sync?.revision ?? "",
+    deployedAt: rfc3339(nowMs),
     deployStartedAt: state.startedAt,
     ...(state.syncResult?.source ? { source: state.syncResult.source } : {}),
     ...(state.operation.initiatedBy ? { initiatedBy: state.operation.initiatedBy } : {}),
   };
-  const limit = options.limit ?? ApplicationDefaults.revisionHistoryLimit;
-  const all = [...history, entry];
-  return all.slice(Math.max(0, all.length - limit));
 }

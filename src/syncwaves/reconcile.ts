@@ -96,6 +96,14 @@ export function currentOperation(app: Application, nowMs: number): OperationStat
   return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
 
+/** A task with what the comparison found about its object: a kind the cluster refuses, a diff. */
+function withFindings(t: SyncTask, observed: Observed): SyncTask {
+  const obj = t.target ?? t.live ?? {};
+  const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
+  const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
+  return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
+}
+
 /** The worker pool's result of a requeue decision: 0 is "again at once". */
 function resultOf(next: AppRequeue): ReconcileResult {
   const ms = next.requeueAfterMs;
@@ -189,27 +197,40 @@ export class AppReconciler implements Reconciler {
   private async reconcileApp(app: Application, ctx: ReconcileContext): Promise<AppRequeue> {
     const now = this.deps.clock.now();
     const state = currentOperation(app, now);
-    let observed: Observed;
-    let shared: ClusterAccess;
+    let seen: { observed: Observed; shared: ClusterAccess };
     try {
-      shared = await this.destinations.access(app);
-      const access = accessFor(shared, app, this.deps.metrics);
-      const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
-      const input = { app, access, source: this.deps.source, trackingName: this.trackingName(app), signal: ctx.signal };
-      observed = await observe({ ...input, ...(pinned ? { revision: pinned } : {}) });
+      seen = await this.observeApp(app, state, ctx.signal);
     } catch (err) {
-      if (ctx.stopping.aborted) throw err;
-      const message = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
-      if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
-      return this.writeComparisonError(app, message);
+      return this.observeFailed(app, state, ctx, err);
     }
     // Stopped while reading: start nothing. From here on the step and its record run to the end.
     if (ctx.stopping.aborted) throw ctx.stopping.reason;
+    const { observed, shared } = seen;
     this.deps.onManaged?.(shared, observed.descriptors);
     const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
     await this.write(app, { ...next, observed, now });
     if (state !== undefined) this.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
+  }
+
+  /** Reads the destination, the manifests (at a running sync's pinned revision) and the live objects. */
+  private async observeApp(app: Application, state: OperationState | undefined, signal: AbortSignal): Promise<{ observed: Observed; shared: ClusterAccess }> {
+    const shared = await this.destinations.access(app);
+    const access = accessFor(shared, app, this.deps.metrics);
+    const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
+    const input = { app, access, source: this.deps.source, trackingName: this.trackingName(app), signal };
+    return { observed: await observe({ ...input, ...(pinned ? { revision: pinned } : {}) }), shared };
+  }
+
+  /**
+   * What a failed read leads to: nothing when the engine stops, else a ComparisonError (the
+   * deadline first in its message when it passed), or the end of a deleted Application's operation.
+   */
+  private observeFailed(app: Application, state: OperationState | undefined, ctx: ReconcileContext, err: unknown): Promise<AppRequeue> {
+    if (ctx.stopping.aborted) throw err;
+    const message = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
+    if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
+    return this.writeComparisonError(app, message);
   }
 
   /** Reports an operation that this reconcile completed. */
@@ -233,8 +254,14 @@ export class AppReconciler implements Reconciler {
 
   /** The operation's tasks with their recorded states, validity and diff. */
   private tasksOf(app: Application, state: OperationState, observed: Observed): SyncTask[] {
+    const built = buildTasks(this.taskInput(app, state, observed));
+    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => withFindings(t, observed));
+  }
+
+  /** What the tasks of an operation are built from. */
+  private taskInput(app: Application, state: OperationState, observed: Observed): Parameters<typeof buildTasks>[0] {
     const sync = state.operation.sync ?? {};
-    const built = buildTasks({
+    return {
       targets: observed.targets,
       live: observed.live,
       appName: this.trackingName(app),
@@ -246,13 +273,7 @@ export class AppReconciler implements Reconciler {
       ...(sync.resources ? { selected: sync.resources } : {}),
       isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
       namespaceExists: observed.namespaceExists ?? true,
-    });
-    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => {
-      const obj = t.target ?? t.live ?? {};
-      const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
-      const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
-      return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
-    });
+    };
   }
 
   private async terminate(app: Application, state: OperationState, observed: Observed, now: number): Promise<{ state: OperationState; requeueAfterMs: number }> {
@@ -274,34 +295,42 @@ export class AppReconciler implements Reconciler {
     }
     const sync = state.operation.sync ?? {};
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
-    const startedAtMs = Date.parse(state.startedAt);
     const stored = state.syncResult?.resources ?? [];
-    const approved = Date.parse(app.metadata.annotations?.[Annotation.DeletionApproved] ?? "");
-    const result = await runSyncStep(
-      {
-        tasks: this.tasksOf(app, state, observed),
-        started: stored.length > 0,
-        validated: false,
-        dryRun: sync.dryRun === true,
-        prune: sync.prune === true,
-        appOptions,
-        startedAtMs,
-        nowMs: now,
-        ...(Number.isNaN(approved) ? {} : { deletionApprovedAtMs: approved }),
-        ...(this.deps.deadlineMs !== undefined ? { deadlineMs: this.deps.deadlineMs } : {}),
-      },
-      this.executor(observed.access),
-      { dryRun: sync.dryRun === true, propagation: propagationPolicy(appOptions) },
-    );
+    const result = await runSyncStep(this.stepInput(app, state, observed, now), this.executor(observed.access), {
+      dryRun: sync.dryRun === true,
+      propagation: propagationPolicy(appOptions),
+    });
     const source = sourceOf(app);
     state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
     state = recordOutcome(state, { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) }, this.deps.clock.now());
     this.deps.log.info({ app: app.metadata.name, phase: state.phase, message: state.message }, "sync step");
-    const poll = this.deps.operationPollMs ?? 1000;
-    if (isAwaitingRetry(state)) return { state, requeueAfterMs: retryDelayMs(state, this.deps.clock.now()) };
-    if (isCompletedPhase(state.phase)) return { state, requeueAfterMs: 0 };
+    return { state, ...this.afterStep(state, result.waveDelay) };
+  }
+
+  /** What one step of a running operation is given. */
+  private stepInput(app: Application, state: OperationState, observed: Observed, now: number): Parameters<typeof runSyncStep>[0] {
+    const sync = state.operation.sync ?? {};
+    const approved = Date.parse(app.metadata.annotations?.[Annotation.DeletionApproved] ?? "");
+    return {
+      tasks: this.tasksOf(app, state, observed),
+      started: (state.syncResult?.resources ?? []).length > 0,
+      validated: false,
+      dryRun: sync.dryRun === true,
+      prune: sync.prune === true,
+      appOptions: sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [],
+      startedAtMs: Date.parse(state.startedAt),
+      nowMs: now,
+      ...(Number.isNaN(approved) ? {} : { deletionApprovedAtMs: approved }),
+      ...(this.deps.deadlineMs !== undefined ? { deadlineMs: this.deps.deadlineMs } : {}),
+    };
+  }
+
+  /** When to look again after a step: at the retry, at once when done, after the wave delay, or at the poll. */
+  private afterStep(state: OperationState, waveDelay: boolean | undefined): { requeueAfterMs: number; holdMs?: number } {
+    if (isAwaitingRetry(state)) return { requeueAfterMs: retryDelayMs(state, this.deps.clock.now()) };
+    if (isCompletedPhase(state.phase)) return { requeueAfterMs: 0 };
     const delay = this.deps.waveDelayMs ?? 0;
-    return result.waveDelay ? { state, requeueAfterMs: delay, holdMs: delay } : { state, requeueAfterMs: poll };
+    return waveDelay === true ? { requeueAfterMs: delay, holdMs: delay } : { requeueAfterMs: this.deps.operationPollMs ?? 1000 };
   }
 
   private async write(app: Application, w: Outcome & { observed: Observed; now: number }): Promise<void> {

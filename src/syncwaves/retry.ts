@@ -45,11 +45,16 @@ export function retryPolicy(strategy: RetryStrategy | undefined): RetryPolicy {
   const b = strategy?.backoff;
   return {
     limit: strategy?.limit ?? 0,
-    durationMs: parseDuration(b?.duration ?? "") ?? (parseDuration(ApplicationDefaults.backoffDuration) as number),
+    durationMs: durationOr(b?.duration, ApplicationDefaults.backoffDuration),
     factor: b?.factor ?? ApplicationDefaults.backoffFactor,
-    maxDurationMs: parseDuration(b?.maxDuration ?? "") ?? (parseDuration(ApplicationDefaults.backoffMaxDuration) as number),
+    maxDurationMs: durationOr(b?.maxDuration, ApplicationDefaults.backoffMaxDuration),
     refresh: strategy?.refresh ?? false,
   };
+}
+
+/** A duration in milliseconds, or the default's when it is absent or unparsable. */
+function durationOr(value: string | undefined, fallback: string): number {
+  return parseDuration(value ?? "") ?? (parseDuration(fallback) as number);
 }
 
 /** The wait after the n-th failure: `min(maxDuration, duration × factor^n)`. */

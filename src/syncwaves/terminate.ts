@@ -40,17 +40,25 @@ export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
     if (isCompleted(t) && hasLiveFinalizer(t)) removeFinalizers.push(t);
     if (!isRunning(t)) return t;
     if (t.live === undefined) return withState(t, { ...t.state, hookPhase: OperationPhase.Succeeded, message: "Terminated" });
-    const health = resourceHealth(t.live, { isHook: true });
-    const next = hookPhaseFromHealth(health, t.live.metadata?.name ?? "");
-    const stillRunning = next.phase === OperationPhase.Running;
-    if (stillRunning || health?.status === "Unknown" || hasDeletePolicy(t.target ?? t.live, HookDeletePolicy.HookFailed)) {
-      deleteHooks.push(t);
-    } else if (hasLiveFinalizer(t)) {
-      removeFinalizers.push(t);
-    }
-    return withState(t, stillRunning ? { ...t.state, hookPhase: OperationPhase.Failed, message: "Terminated" } : { ...t.state, hookPhase: next.phase, message: next.message });
+    return terminateRunning(t, t.live, { removeFinalizers, deleteHooks });
   });
   return { removeFinalizers, deleteHooks, tasks: out };
+}
+
+/**
+ * A running hook with a live object, terminated: deleted when it still runs, its health is unknown
+ * or it is to be deleted on failure (else its finalizer is removed), and its final phase.
+ */
+function terminateRunning(t: SyncTask, live: NonNullable<SyncTask["live"]>, plan: { removeFinalizers: SyncTask[]; deleteHooks: SyncTask[] }): SyncTask {
+  const health = resourceHealth(live, { isHook: true });
+  const next = hookPhaseFromHealth(health, live.metadata?.name ?? "");
+  const stillRunning = next.phase === OperationPhase.Running;
+  if (stillRunning || health?.status === "Unknown" || hasDeletePolicy(t.target ?? live, HookDeletePolicy.HookFailed)) {
+    plan.deleteHooks.push(t);
+  } else if (hasLiveFinalizer(t)) {
+    plan.removeFinalizers.push(t);
+  }
+  return withState(t, stillRunning ? { ...t.state, hookPhase: OperationPhase.Failed, message: "Terminated" } : { ...t.state, hookPhase: next.phase, message: next.message });
 }
 
 /**

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
 import { applications, controllerNamespace, eventually, sharedClient } from "../e2e/support/controller.js";
-import { git, makeRepo, TempDirs } from "../unit/generators/support.js";
+import { git, makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { startArgoCd, type ArgoCd } from "./support/argocd.js";
 import { inject } from "vitest";
 

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
 import { applications, eventually } from "../e2e/support/controller.js";
 import { CONTROLLER, refreshAll } from "../e2e/support/guestbook-rollout.js";
-import { git, makeRepo } from "../unit/generators/support.js";
+import { git, makeRepo } from "../integration/support/git-repos.js";
 import { besideSuite } from "./support/beside.js";
 
 const suite = besideSuite();

@@ -22,7 +22,7 @@ import { shellCommands, type CodeBlock } from "../unit/deploy/docs.js";
 import { readRepoFile } from "../unit/deploy/generated.js";
 import { Applier, kubectl, placement, type Placement } from "../e2e/support/kubectl.js";
 import { readManifests, renderKustomization, REPO_ROOT, type Manifest } from "../unit/deploy/kustomize.js";
-import { TempDirs } from "../unit/generators/support.js";
+import { TempDirs } from "../integration/support/git-repos.js";
 import {
   ARGO_PROGRAM,
   ARGOCD_IMAGE,

@@ -14,7 +14,7 @@ import { applications } from "../e2e/support/controller.js";
 import { settledAt } from "../e2e/support/guestbook-rollout.js";
 import { CountingProxy } from "../e2e/support/proxy-counting.js";
 import { RolloutRecorder } from "../e2e/support/rollout-recorder.js";
-import { git, makeRepo } from "../unit/generators/support.js";
+import { git, makeRepo } from "../integration/support/git-repos.js";
 import { besideSuite } from "./support/beside.js";
 
 const suite = besideSuite();

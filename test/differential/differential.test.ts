@@ -13,7 +13,7 @@ import { parse } from "yaml";
 import { KubeApiClient } from "../../src/kube/index.js";
 import { logTail, startRepoServer, type RepoServer } from "../argocd/support/argocd.js";
 import { startWatchdog, stopProcess, type Managed } from "../cluster/processes.js";
-import { TempDirs } from "../unit/generators/support.js";
+import { TempDirs } from "../integration/support/git-repos.js";
 import { CASES_DIR, loadCases, type Case } from "./support/case.js";
 import { Deviations, differences, verdict, type Difference } from "./support/compare.js";
 import { runCase, type SideResult } from "./support/run-case.js";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
-import { makeRepo, TempDirs } from "../unit/generators/support.js";
+import { makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { controllerNamespace, eventually, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
 
 const temp = new TempDirs();

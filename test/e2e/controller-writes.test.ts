@@ -9,8 +9,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { serveGitHttp, type GitHttpServer } from "../unit/generators/git-http.js";
-import { git, makeRepo, TempDirs } from "../unit/generators/support.js";
+import { serveGitHttp, type GitHttpServer } from "../integration/support/git-http.js";
+import { git, makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import {
   applications,
   conditionRows,

@@ -13,7 +13,7 @@ import { isForbidden, KubeApiClient, resources, type KubeObject } from "../../sr
 import { serviceAccountClient, serviceAccountKubeConfig } from "./support/access.js";
 import { Applier, placement } from "./support/kubectl.js";
 import { renderKustomization } from "../unit/deploy/kustomize.js";
-import { makeRepo, TempDirs } from "../unit/generators/support.js";
+import { makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { eventually, spawnController, type ControllerProcess } from "./support/controller.js";
 
 const ENGINE = "argocd-applicationset-sync-engine";

@@ -14,7 +14,7 @@ import { silentLogger } from "../../src/log/logger.js";
 import { LocalDestinations, type ClusterAccess } from "../../src/syncwaves/destinations.js";
 import { SyncEngine } from "../../src/syncwaves/engine.js";
 import { StaticManifestSource } from "../../src/syncwaves/manifests.js";
-import { serveGitHttp, type GitHttpServer } from "../unit/generators/git-http.js";
+import { serveGitHttp, type GitHttpServer } from "../integration/support/git-http.js";
 import { git, makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
 import { application, configMap } from "./syncwaves-support/cluster.js";

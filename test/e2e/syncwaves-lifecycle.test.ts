@@ -19,7 +19,7 @@ import { ClusterSecretDestinations } from "../../src/syncwaves/destinations.js";
 import { SyncEngine } from "../../src/syncwaves/engine.js";
 import { GitManifestSource } from "../../src/syncwaves/git-source.js";
 import { StaticManifestSource, type ManifestSource } from "../../src/syncwaves/manifests.js";
-import { gitReader, makeRepo, TempDirs } from "../unit/generators/support.js";
+import { gitReader, makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { createNamespace, deleteNamespace, sharedKubeConfig } from "./support/namespace.js";
 import { application, configMap, hookJob, operationDone, R, record, waitFor } from "./syncwaves-support/cluster.js";
 

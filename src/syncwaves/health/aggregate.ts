@@ -42,16 +42,27 @@ export function aggregateHealth(resources: readonly AggregateInput[]): HealthRes
   let status: HealthStatus = "Healthy";
   const contributors: AggregateInput[] = [];
   for (const r of counted) {
-    const h = r.health?.status;
-    if (h === undefined || h === "Missing") continue;
-    if (r.childApp === true && h === "Unknown") continue;
+    const h = countedHealth(r);
+    if (h === undefined) continue;
     const next = worseHealth(status, h);
     if (next !== status) contributors.length = 0;
     status = next;
     if (h === status && h !== "Healthy") contributors.push(r);
   }
-  if (contributors.length === 0) return { status };
+  return contributors.length === 0 ? { status } : { status, message: causedBy(contributors) };
+}
+
+/** A resource's health as the aggregate counts it: none when it has none, is Missing, or is an Unknown child Application. */
+function countedHealth(r: AggregateInput): HealthStatus | undefined {
+  const h = r.health?.status;
+  if (h === undefined || h === "Missing") return undefined;
+  if (r.childApp === true && h === "Unknown") return undefined;
+  return h;
+}
+
+/** `Caused by a, b, c and N more`. */
+function causedBy(contributors: readonly AggregateInput[]): string {
   const names = contributors.slice(0, 3).map((r) => describe(r.key));
   const more = contributors.length - names.length;
-  return { status, message: `Caused by ${names.join(", ")}${more > 0 ? ` and ${String(more)} more` : ""}` };
+  return `Caused by ${names.join(", ")}${more > 0 ? ` and ${String(more)} more` : ""}`;
 }

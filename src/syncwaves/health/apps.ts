@@ -25,6 +25,11 @@ export function deploymentHealth(obj: KubeObject): HealthResult {
   if (str(conditionOf(obj, "Progressing"), "reason") === "ProgressDeadlineExceeded") {
     return { status: "Degraded", message: `Deployment ${JSON.stringify(obj.metadata?.name ?? "")} exceeded its progress deadline` };
   }
+  return deploymentRollout(obj);
+}
+
+/** A Deployment's rollout by its replica counts: updated, old pending termination, available. */
+function deploymentRollout(obj: KubeObject): HealthResult {
   const replicas = num(obj, "spec", "replicas") ?? 1;
   const updated = num(obj, "status", "updatedReplicas") ?? 0;
   const total = num(obj, "status", "replicas") ?? 0;
@@ -50,16 +55,22 @@ export function statefulSetHealth(obj: KubeObject): HealthResult {
   const updated = num(obj, "status", "updatedReplicas") ?? 0;
   if (ready < replicas) return progressing(`Waiting for ${String(replicas - ready)} pods to be ready...`);
   const strategy = str(obj, "spec", "updateStrategy", "type");
-  if (strategy === "RollingUpdate" && field(obj, "spec", "updateStrategy", "rollingUpdate") !== undefined) {
-    const partition = num(obj, "spec", "updateStrategy", "rollingUpdate", "partition");
-    if (partition !== undefined && updated < replicas - partition) {
-      return progressing(
-        `Waiting for partitioned roll out to finish: ${String(updated)} out of ${String(replicas - partition)} new pods have been updated...`,
-      );
-    }
-    return { status: "Healthy", message: `partitioned roll out complete: ${String(updated)} new pods have been updated...` };
-  }
+  if (strategy === "RollingUpdate" && field(obj, "spec", "updateStrategy", "rollingUpdate") !== undefined) return partitionedRollout(obj, replicas, updated);
   if (strategy === "OnDelete") return { status: "Healthy", message: `statefulset has ${String(ready)} ready pods` };
+  return revisionRollout(obj, updated);
+}
+
+/** A StatefulSet's partitioned rolling update: the pods at or above the partition updated. */
+function partitionedRollout(obj: KubeObject, replicas: number, updated: number): HealthResult {
+  const partition = num(obj, "spec", "updateStrategy", "rollingUpdate", "partition");
+  if (partition !== undefined && updated < replicas - partition) {
+    return progressing(`Waiting for partitioned roll out to finish: ${String(updated)} out of ${String(replicas - partition)} new pods have been updated...`);
+  }
+  return { status: "Healthy", message: `partitioned roll out complete: ${String(updated)} new pods have been updated...` };
+}
+
+/** A StatefulSet's revision-based rolling update: done when the current revision is the update revision. */
+function revisionRollout(obj: KubeObject, updated: number): HealthResult {
   const updateRevision = str(obj, "status", "updateRevision") ?? "";
   const currentRevision = str(obj, "status", "currentRevision") ?? "";
   if (updateRevision !== currentRevision) {

@@ -152,15 +152,24 @@ export function formatTime(t: GoTime, layout: string): string {
 function zoneAt(zone: string, ms: number): [string, number] | null {
   if (zone === "UTC" || zone === "" || zone === "Local") return ["UTC", 0];
   try {
-    const f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" });
-    const name = f.formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "GMT";
-    const m = /GMT([+-])(\d+)(?::(\d+))?/.exec(name);
-    const off = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
-    const abbr = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "UTC";
-    return [/^GMT[+-]/.test(abbr) ? abbr.replace(/^GMT([+-]\d+)(?::(\d+))?$/, (_, h: string, mm?: string) => h.replace(/([+-])(\d)$/, "$10$2") + (mm ?? "")) : abbr, off];
+    return [zoneAbbreviation(zone, ms), zoneOffset(zone, ms)];
   } catch {
     return null;
   }
+}
+
+/** A zone's offset from UTC (seconds) at an instant; throws on an unknown zone. */
+function zoneOffset(zone: string, ms: number): number {
+  const f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortOffset" });
+  const name = f.formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "GMT";
+  const m = /GMT([+-])(\d+)(?::(\d+))?/.exec(name);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
+}
+
+/** A zone's abbreviation at an instant, an offset without one as Go writes it (`+05`, `-0330`); throws on an unknown zone. */
+function zoneAbbreviation(zone: string, ms: number): string {
+  const abbr = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "UTC";
+  return /^GMT[+-]/.test(abbr) ? abbr.replace(/^GMT([+-]\d+)(?::(\d+))?$/, (_, h: string, mm?: string) => h.replace(/([+-])(\d)$/, "$10$2") + (mm ?? "")) : abbr;
 }
 
 function toTime(v: GoValue, ctx: CallContext): GoTime {

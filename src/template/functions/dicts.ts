@@ -38,20 +38,20 @@ export function mergeInto(dst: GoMap, src: GoMap, override: boolean): void {
     const s = src[k];
     const has = mapHas(dst, k);
     const d = has ? dst[k] : undefined;
-    if (isMap(s) && has && isMap(d)) {
-      mergeInto(d, s, override);
-      continue;
-    }
-    if (s === null) {
-      if (override) dst[k] = null;
-      continue;
-    }
-    if (has && !isEmpty(d) && (isMap(s) || Array.isArray(s))) {
-      if (override && Array.isArray(s) && !isEmpty(s)) dst[k] = s;
-      continue;
-    }
-    if (override || !has || isEmpty(d)) dst[k] = s;
+    if (isMap(s) && has && isMap(d)) mergeInto(d, s, override);
+    else if (replaces({ has, d, s, override })) dst[k] = s;
   }
+}
+
+/**
+ * Whether a source value that is not merged into a map replaces the destination's: nil only with
+ * override; a non-empty destination only with override, and then by a map never and by a slice
+ * only when it is not empty; otherwise with override or when the destination is absent or empty.
+ */
+function replaces(o: { has: boolean; d: GoValue; s: GoValue; override: boolean }): boolean {
+  if (o.s === null) return o.override;
+  if (o.has && !isEmpty(o.d) && (isMap(o.s) || Array.isArray(o.s))) return o.override && Array.isArray(o.s) && !isEmpty(o.s);
+  return o.override || !o.has || isEmpty(o.d);
 }
 
 function merge(override: boolean): GoFunc {

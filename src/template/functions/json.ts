@@ -7,20 +7,33 @@ import { GoFuncError } from "../go/types.js";
 import { jsonSyntaxError } from "./jsonscan.js";
 import { GoInt, isSpecial, sortedKeys, type GoMap, type GoValue } from "../go/value.js";
 
+/** The characters JSON writes with a short escape. */
+const SHORT_ESCAPES = new Map([
+  ['"', '\\"'],
+  ["\\", "\\\\"],
+  ["\n", "\\n"],
+  ["\r", "\\r"],
+  ["\t", "\\t"],
+  ["\b", "\\b"],
+  ["\f", "\\f"],
+]);
+
 function quoteJSON(s: string, escapeHTML: boolean): string {
   let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (c < 0x20) {
-      out += ch === "\n" ? "\\n" : ch === "\r" ? "\\r" : ch === "\t" ? "\\t" : ch === "\b" ? "\\b" : ch === "\f" ? "\\f" : "\\u00" + c.toString(16).padStart(2, "0");
-    } else if (escapeHTML && (ch === "<" || ch === ">" || ch === "&")) out += "\\u00" + c.toString(16);
-    else if (c === 0x2028 || c === 0x2029) out += "\\u" + c.toString(16);
-    else if (c >= 0xd800 && c < 0xe000) out += "\\ufffd";
-    else out += ch;
-  }
+  for (const ch of s) out += escapeJSONChar(ch, escapeHTML);
   return out + '"';
+}
+
+/** One character as Go's encoder writes it inside a string. */
+function escapeJSONChar(ch: string, escapeHTML: boolean): string {
+  const short = SHORT_ESCAPES.get(ch);
+  if (short !== undefined) return short;
+  const c = ch.codePointAt(0)!;
+  if (c < 0x20) return "\\u00" + c.toString(16).padStart(2, "0");
+  if (escapeHTML && (ch === "<" || ch === ">" || ch === "&")) return "\\u00" + c.toString(16);
+  if (c === 0x2028 || c === 0x2029) return "\\u" + c.toString(16);
+  if (c >= 0xd800 && c < 0xe000) return "\\ufffd";
+  return ch;
 }
 
 function numberJSON(x: number): string {
@@ -30,6 +43,23 @@ function numberJSON(x: number): string {
 
 /** json.Marshal / MarshalIndent(v, "", indent) / Encoder without HTML escaping. */
 export function marshal(v: GoValue, escapeHTML = true, indent = "", depth = 0): string {
+  const scalar = marshalScalar(v, escapeHTML);
+  if (scalar !== undefined) return scalar;
+  const nl = indent ? "\n" + indent.repeat(depth + 1) : "";
+  const end = indent ? "\n" + indent.repeat(depth) : "";
+  const sep = indent ? ": " : ":";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    return "[" + v.map((e) => nl + marshal(e, escapeHTML, indent, depth + 1)).join(",") + end + "]";
+  }
+  const m = v as GoMap;
+  const keys = sortedKeys(m);
+  if (keys.length === 0) return "{}";
+  return "{" + keys.map((k) => nl + quoteJSON(k, escapeHTML) + sep + marshal(m[k], escapeHTML, indent, depth + 1)).join(",") + end + "}";
+}
+
+/** A value that is not a slice or map, marshalled; undefined for slices and maps. */
+function marshalScalar(v: GoValue, escapeHTML: boolean): string | undefined {
   if (v === undefined || v === null) return "null";
   switch (typeof v) {
     case "string":
@@ -44,17 +74,7 @@ export function marshal(v: GoValue, escapeHTML = true, indent = "", depth = 0): 
     const j = (v as { toJSONValue?: () => string }).toJSONValue?.();
     return quoteJSON(j ?? v.goString?.() ?? "", escapeHTML);
   }
-  const nl = indent ? "\n" + indent.repeat(depth + 1) : "";
-  const end = indent ? "\n" + indent.repeat(depth) : "";
-  const sep = indent ? ": " : ":";
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "[]";
-    return "[" + v.map((e) => nl + marshal(e, escapeHTML, indent, depth + 1)).join(",") + end + "]";
-  }
-  const m = v;
-  const keys = sortedKeys(m);
-  if (keys.length === 0) return "{}";
-  return "{" + keys.map((k) => nl + quoteJSON(k, escapeHTML) + sep + marshal(m[k], escapeHTML, indent, depth + 1)).join(",") + end + "}";
+  return undefined;
 }
 
 /** Converts JSON.parse output into Go values (numbers are float64; nested maps and slices). */

@@ -30,9 +30,14 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
   if (typeName(a) !== typeName(b)) return false;
   if (a instanceof GoInt) return a.v === (b as GoInt).v;
   if (typeof a !== "object") return a === b;
+  return deepEqualObjects(a, b);
+}
+
+/** reflect.DeepEqual of two non-nil objects of the same Go type: slices, specials and maps. */
+function deepEqualObjects(a: NonNullable<GoValue>, b: GoValue): boolean {
   if (Array.isArray(a)) {
     const bb = b as GoValue[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+    return a.length === bb.length && a.every((x: GoValue, i) => deepEqual(x, bb[i]));
   }
   if (isSpecial(a)) return a.goString?.() === (b as typeof a).goString?.();
   const bm = b as Record<string, GoValue>;

@@ -74,15 +74,22 @@ function comparePre(a: string, b: string): number {
     const y = pb[i];
     if (x === undefined) return -1;
     if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x);
-    const ny = /^\d+$/.test(y);
-    if (nx && ny) {
-      const d = BigInt(x) - BigInt(y);
-      if (d !== 0n) return d < 0n ? -1 : 1;
-    } else if (nx !== ny) return nx ? -1 : 1;
-    else if (x !== y) return x < y ? -1 : 1;
+    const d = compareIdentifiers(x, y);
+    if (d !== 0) return d;
   }
   return 0;
+}
+
+/** Two pre-release identifiers: numeric ones by value and before alphanumeric ones, those in ASCII order. */
+function compareIdentifiers(x: string, y: string): number {
+  const nx = /^\d+$/.test(x);
+  const ny = /^\d+$/.test(y);
+  if (nx && ny) {
+    const d = BigInt(x) - BigInt(y);
+    return d === 0n ? 0 : d < 0n ? -1 : 1;
+  }
+  if (nx !== ny) return nx ? -1 : 1;
+  return x === y ? 0 : x < y ? -1 : 1;
 }
 
 /** Version.Compare. */
@@ -99,47 +106,72 @@ function wildcard(s: string | undefined): boolean {
   return s === undefined || s === "x" || s === "X" || s === "*";
 }
 
+/** One constraint parsed: its base version, which of its parts are wildcards, its pre-release. */
+interface Parsed {
+  readonly base: SemVersion;
+  readonly wild: { readonly M: boolean; readonly N: boolean; readonly P: boolean };
+  readonly dirty: boolean;
+  readonly pre: string | undefined;
+}
+
+/** A pre-release version only satisfies a constraint that names a pre-release. */
+const preOK = (p: Parsed, v: SemVersion): boolean => v.pre === "" || p.pre !== undefined;
+const cmp = (p: Parsed, v: SemVersion): number => compareVersions(v, p.base);
+const below = (lim: SemVersion, v: SemVersion): boolean => compareVersions(v, lim) < 0;
+
+/** The base version with its major (or minor) part raised by one and the parts after it zeroed. */
+function nextUp(p: Parsed, level: "major" | "minor"): SemVersion {
+  return level === "major" ? new SemVersion({ major: p.base.major + 1n, minor: 0n, patch: 0n }) : new SemVersion({ major: p.base.major, minor: p.base.minor + 1n, patch: 0n });
+}
+
+/** The next major version when the minor part is a wildcard, else the next minor. */
+const nextUnpinned = (p: Parsed): SemVersion => (p.wild.N ? nextUp(p, "major") : nextUp(p, "minor"));
+
+/** `=` (and no operator): equality, or the range a wildcard spans. */
+function equalCheck(p: Parsed): Check {
+  if (!p.dirty) return (v) => preOK(p, v) && cmp(p, v) === 0;
+  return (v) => preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.M ? new SemVersion({ major: 1n << 62n, minor: 0n, patch: 0n }) : nextUnpinned(p), v);
+}
+
+/** `^`: up to the next change of the leftmost non-zero part. */
+function caretCheck(p: Parsed): Check {
+  return (v) => {
+    if (!preOK(p, v) || cmp(p, v) < 0) return false;
+    if (p.base.major > 0n || p.wild.N) return below(nextUp(p, "major"), v);
+    if (p.base.minor > 0n || p.wild.P) return below(nextUp(p, "minor"), v);
+    return below(new SemVersion({ major: 0n, minor: 0n, patch: p.base.patch + 1n }), v);
+  };
+}
+
+const atLeast = (p: Parsed): Check => (v) => preOK(p, v) && cmp(p, v) >= 0;
+const atMost = (p: Parsed): Check => (v) => preOK(p, v) && (p.dirty ? below(nextUnpinned(p), v) : cmp(p, v) <= 0);
+const tilde = (p: Parsed): Check => (v) => preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.N && !p.wild.M ? nextUp(p, "major") : nextUp(p, "minor"), v);
+
+/** The check each operator builds. */
+const CHECKS: Record<string, (p: Parsed) => Check> = {
+  "": equalCheck,
+  "=": equalCheck,
+  "!=": (p) => (v) => preOK(p, v) && cmp(p, v) !== 0,
+  ">": (p) => (v) => preOK(p, v) && (p.dirty ? compareVersions(v, nextUnpinned(p)) >= 0 : cmp(p, v) > 0),
+  "<": (p) => (v) => preOK(p, v) && cmp(p, v) < 0,
+  ">=": atLeast,
+  "=>": atLeast,
+  "<=": atMost,
+  "=<": atMost,
+  "~": tilde,
+  "~>": tilde,
+  "^": caretCheck,
+};
+
 function parseOne(c: string): Check {
   const op = OPS.find((o) => c.startsWith(o)) ?? "";
   const rest = c.slice(op.length).trim();
   const m = /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.exec(rest);
   if (!m) throw new GoFuncError(`improper constraint: ${c}`);
   const [, M, N, P, pre] = m;
-  const dirty = wildcard(M) || wildcard(N) || wildcard(P);
-  const base = parseVersion(`${wildcard(M) ? 0 : M}.${wildcard(N) ? 0 : N}.${wildcard(P) ? 0 : P}${pre ?? ""}`);
-  const preOK = (v: SemVersion): boolean => v.pre === "" || pre !== undefined;
-  const cmp = (v: SemVersion): number => compareVersions(v, base);
-  const nextUp = (level: "major" | "minor"): SemVersion =>
-    level === "major" ? new SemVersion({ major: base.major + 1n, minor: 0n, patch: 0n }) : new SemVersion({ major: base.major, minor: base.minor + 1n, patch: 0n });
-  const below = (lim: SemVersion) => (v: SemVersion): boolean => compareVersions(v, lim) < 0;
-  switch (op) {
-    case "":
-    case "=":
-      if (dirty) return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(M) ? new SemVersion({ major: 1n << 62n, minor: 0n, patch: 0n }) : wildcard(N) ? nextUp("major") : nextUp("minor"))(v);
-      return (v) => preOK(v) && cmp(v) === 0;
-    case "!=":
-      return (v) => preOK(v) && cmp(v) !== 0;
-    case ">":
-      return (v) => preOK(v) && (dirty ? compareVersions(v, wildcard(N) ? nextUp("major") : nextUp("minor")) >= 0 : cmp(v) > 0);
-    case "<":
-      return (v) => preOK(v) && cmp(v) < 0;
-    case ">=":
-    case "=>":
-      return (v) => preOK(v) && cmp(v) >= 0;
-    case "<=":
-    case "=<":
-      return (v) => preOK(v) && (dirty ? below(wildcard(N) ? nextUp("major") : nextUp("minor"))(v) : cmp(v) <= 0);
-    case "~":
-    case "~>":
-      return (v) => preOK(v) && cmp(v) >= 0 && below(wildcard(N) && !wildcard(M) ? nextUp("major") : nextUp("minor"))(v);
-    default:
-      return (v) => {
-        if (!preOK(v) || cmp(v) < 0) return false;
-        if (base.major > 0n || wildcard(N)) return below(nextUp("major"))(v);
-        if (base.minor > 0n || wildcard(P)) return below(nextUp("minor"))(v);
-        return below(new SemVersion({ major: 0n, minor: 0n, patch: base.patch + 1n }))(v);
-      };
-  }
+  const wild = { M: wildcard(M), N: wildcard(N), P: wildcard(P) };
+  const base = parseVersion(`${wild.M ? 0 : M}.${wild.N ? 0 : N}.${wild.P ? 0 : P}${pre ?? ""}`);
+  return (CHECKS[op] ?? caretCheck)({ base, wild, dirty: wild.M || wild.N || wild.P, pre });
 }
 
 /** semver.NewConstraint(...).Check. */

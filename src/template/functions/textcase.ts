@@ -136,63 +136,93 @@ function nextWord(rs: string[], from: number): [WT, number] {
 export function separatedCase(str: string, conn: string): string {
   const rs = [...str];
   if (rs.length === 0) return "";
-  let out = "";
-  const lower = (wt: WT, w: string[]): void => {
-    if (wt !== "upper" && wt !== "connector") out += w.join("");
-    else for (const r of w) out += isConnector(r) ? conn : isUpper(r) ? runeLower(r) : r;
-  };
-  let pos = 0;
-  let [wt, end]: [WT, number] = nextWord(rs, pos);
-  const cur = (): WT => wt;
-  let word = rs.slice(pos, end);
-  pos = end;
-  const advance = (): void => {
-    if (pos >= rs.length) {
-      wt = "invalid";
-      word = [];
+  return new SeparatedCase(rs, conn).run();
+}
+
+/** The word-by-word walk of {@link separatedCase}: the current word, its type, and the output so far. */
+class SeparatedCase {
+  private out = "";
+  private pos = 0;
+  private wt: WT;
+  private word: string[];
+
+  constructor(
+    private readonly rs: string[],
+    private readonly conn: string,
+  ) {
+    const [wt, end] = nextWord(rs, 0);
+    this.wt = wt;
+    this.word = rs.slice(0, end);
+    this.pos = end;
+  }
+
+  run(): string {
+    while (this.pos < this.rs.length) {
+      if (this.wt !== "connector") this.lower(this.wt, this.word);
+      const prev = this.wt;
+      const last = this.word;
+      this.advance();
+      if (prev === "number") this.alphanumericRun();
+      else if (prev === "connector") this.lower(prev, last);
+      else if (prev !== "punct") this.afterWord();
+    }
+    this.lower(this.wt, this.word);
+    return this.out;
+  }
+
+  /** The current word's type (a method, so that it is read afresh after each advance). */
+  private cur(): WT {
+    return this.wt;
+  }
+
+  private lower(wt: WT, w: string[]): void {
+    if (wt !== "upper" && wt !== "connector") this.out += w.join("");
+    else for (const r of w) this.out += isConnector(r) ? this.conn : isUpper(r) ? runeLower(r) : r;
+  }
+
+  private advance(): void {
+    if (this.pos >= this.rs.length) {
+      this.wt = "invalid";
+      this.word = [];
       return;
     }
-    [wt, end] = nextWord(rs, pos);
-    word = rs.slice(pos, end);
-    pos = end;
-  };
-  while (pos < rs.length) {
-    if (wt !== "connector") lower(wt, word);
-    const prev = wt;
-    const last = word;
-    advance();
-    if (prev === "number") {
-      while (cur() === "alpha" || cur() === "number") {
-        lower(cur(), word);
-        advance();
-      }
-      if (cur() !== "invalid" && cur() !== "punct" && cur() !== "connector") out += conn;
-    } else if (prev === "connector") {
-      lower(prev, last);
-    } else if (prev !== "punct") {
-      if (cur() !== "number") {
-        if (cur() !== "connector" && cur() !== "punct") out += conn;
-        continue;
-      }
-      if (pos >= rs.length) continue;
-      const numWord = word;
-      advance();
-      if (cur() !== "alpha") {
-        lower("number", numWord);
-        if (cur() !== "connector" && cur() !== "punct") out += conn;
-        continue;
-      }
-      out += conn;
-      lower("number", numWord);
-      while (cur() === "alpha" || cur() === "number") {
-        lower(cur(), word);
-        advance();
-      }
-      if (cur() !== "invalid" && cur() !== "connector" && cur() !== "punct") out += conn;
-    }
+    const [wt, end] = nextWord(this.rs, this.pos);
+    this.wt = wt;
+    this.word = this.rs.slice(this.pos, end);
+    this.pos = end;
   }
-  lower(wt, word);
-  return out;
+
+  /** After a letter word: a connector before the next word, a number word joined to the letters after it. */
+  private afterWord(): void {
+    if (this.cur() !== "number") {
+      this.connectorUnlessSeparator();
+      return;
+    }
+    if (this.pos >= this.rs.length) return;
+    const numWord = this.word;
+    this.advance();
+    if (this.cur() !== "alpha") {
+      this.lower("number", numWord);
+      this.connectorUnlessSeparator();
+      return;
+    }
+    this.out += this.conn;
+    this.lower("number", numWord);
+    this.alphanumericRun();
+  }
+
+  /** Copies the letter and number words that follow, then a connector unless the text ends or a separator follows. */
+  private alphanumericRun(): void {
+    while (this.cur() === "alpha" || this.cur() === "number") {
+      this.lower(this.cur(), this.word);
+      this.advance();
+    }
+    if (this.cur() !== "invalid" && this.cur() !== "punct" && this.cur() !== "connector") this.out += this.conn;
+  }
+
+  private connectorUnlessSeparator(): void {
+    if (this.cur() !== "connector" && this.cur() !== "punct") this.out += this.conn;
+  }
 }
 
 /** goutils.WrapCustom (byte offsets, wrapping at ' '). */

@@ -59,37 +59,52 @@ function scalarString(s: string, indent: string): string {
   return doubleQuote(s);
 }
 
+const letter = (r: string): boolean => /^\p{L}$/u.test(r);
+const digit = (r: string | undefined): boolean => r !== undefined && /^\p{Nd}$/u.test(r);
+
+/** go-yaml's key order (keyList.Less). */
 function keyLess(a: string, b: string): number {
   const ar = [...a];
   const br = [...b];
-  const letter = (r: string): boolean => /^\p{L}$/u.test(r);
-  const digit = (r: string | undefined): boolean => r !== undefined && /^\p{Nd}$/u.test(r);
   for (let i = 0; i < ar.length && i < br.length; i++) {
-    if (ar[i] === br[i]) continue;
-    const al = letter(ar[i]!);
-    const bl = letter(br[i]!);
-    if (al && bl) return ar[i]! < br[i]! ? -1 : 1;
-    if (al || bl) return bl ? -1 : 1;
-    let an = 0;
-    let bn = 0;
-    if (ar[i] === "0" || br[i] === "0") {
-      for (let j = i - 1; j >= 0 && digit(ar[j]); j--) {
-        if (ar[j] !== "0") {
-          an = 1;
-          bn = 1;
-          break;
-        }
-      }
-    }
-    let ai = i;
-    let bi = i;
-    for (; ai < ar.length && digit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
-    for (; bi < br.length && digit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
-    if (an !== bn) return an < bn ? -1 : 1;
-    if (ai !== bi) return ai < bi ? -1 : 1;
-    return ar[i]! < br[i]! ? -1 : 1;
+    if (ar[i] !== br[i]) return runeOrder(ar, br, i);
   }
   return ar.length - br.length;
+}
+
+/** The order at the first differing rune `i`: two letters by code point, anything else before a letter, else by number. */
+function runeOrder(ar: string[], br: string[], i: number): number {
+  const al = letter(ar[i]!);
+  const bl = letter(br[i]!);
+  if (al && bl) return ar[i]! < br[i]! ? -1 : 1;
+  if (al || bl) return bl ? -1 : 1;
+  return numberOrder(ar, br, i);
+}
+
+/**
+ * The digit runs from `i` by value, then by length, then the runes at `i`. When either rune is a
+ * zero inside a number with a non-zero digit before it, both values start from 1, as go-yaml does.
+ */
+function numberOrder(ar: string[], br: string[], i: number): number {
+  const start = (ar[i] === "0" || br[i] === "0") && nonZeroDigitBefore(ar, i) ? 1 : 0;
+  const a = digitRun(ar, i, start);
+  const b = digitRun(br, i, start);
+  if (a.n !== b.n) return a.n < b.n ? -1 : 1;
+  if (a.end !== b.end) return a.end < b.end ? -1 : 1;
+  return ar[i]! < br[i]! ? -1 : 1;
+}
+
+/** Whether the digits just before `i` include a non-zero one. */
+function nonZeroDigitBefore(rs: string[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && digit(rs[j]); j--) if (rs[j] !== "0") return true;
+  return false;
+}
+
+/** The value of the digit run from `i`, accumulated onto `n`, and where it ends. */
+function digitRun(rs: string[], i: number, n: number): { n: number; end: number } {
+  let end = i;
+  for (; end < rs.length && digit(rs[end]); end++) n = n * 10 + Number(rs[end]);
+  return { n, end };
 }
 
 function scalar(v: J, indent: string, numText: Map<number, string>): string {

@@ -63,6 +63,11 @@ export function literalArg(n: ArgNode, typ: ParamType): GoValue {
     throw new ArgError(`cannot assign nil to ${displayType(typ)}`);
   }
   if (typ === "any" || typ === "value") return emptyInterfaceLiteral(n);
+  return typedLiteral(n, typ);
+}
+
+/** A literal operand for a parameter of a concrete type: bool, string, float64 or an integer kind. */
+function typedLiteral(n: ArgNode, typ: ParamType): GoValue {
   if (typ === "bool") {
     if (n.t === "bool") return n.value;
     throw new ArgError(`expected bool; found ${nodeString(n)}`);

@@ -73,60 +73,43 @@ export type BranchNode = Extract<Node, { t: "if" | "with" | "range" }>;
 /** A list of nodes. */
 export type ListNode = Extract<Node, { t: "list" }>;
 
+/** Go's String() of each node type. */
+type Printers = { [K in Node["t"]]: (n: Node & { t: K }) => string };
+
+const keyword = (n: { t: string }): string => `{{${n.t}}}`;
+const branch = (n: BranchNode): string => `{{${n.t} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList ? "{{else}}" + nodeString(n.elseList) : ""}{{end}}`;
+const operand = (n: Node): string => (n.t === "pipe" ? `(${nodeString(n)})` : nodeString(n));
+
+const PRINTERS: Printers = {
+  list: (n) => n.nodes.map(nodeString).join(""),
+  text: (n) => n.text,
+  comment: (n) => `{{${n.text}}}`,
+  action: (n) => `{{${nodeString(n.pipe)}}}`,
+  if: branch,
+  with: branch,
+  range: branch,
+  template: (n) => (n.pipe ? `{{template ${JSON.stringify(n.name)} ${nodeString(n.pipe)}}}` : `{{template ${JSON.stringify(n.name)}}}`),
+  break: keyword,
+  continue: keyword,
+  end: keyword,
+  else: keyword,
+  pipe: (n) => {
+    const decl = n.decl.length ? n.decl.map(nodeString).join(", ") + (n.isAssign ? " = " : " := ") : "";
+    return decl + n.cmds.map(nodeString).join(" | ");
+  },
+  command: (n) => n.args.map(operand).join(" "),
+  identifier: (n) => n.ident,
+  variable: (n) => n.ident.join("."),
+  dot: () => ".",
+  nil: () => "nil",
+  field: (n) => n.ident.map((i) => "." + i).join(""),
+  chain: (n) => operand(n.node) + n.field.map((f) => "." + f).join(""),
+  bool: (n) => (n.value ? "true" : "false"),
+  number: (n) => n.num.text,
+  string: (n) => n.quoted,
+};
+
 /** Go's Node.String(). */
 export function nodeString(n: Node): string {
-  switch (n.t) {
-    case "list":
-      return n.nodes.map(nodeString).join("");
-    case "text":
-      return n.text;
-    case "comment":
-      return `{{${n.text}}}`;
-    case "action":
-      return `{{${nodeString(n.pipe)}}}`;
-    case "if":
-    case "with":
-    case "range":
-      return `{{${n.t} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList ? "{{else}}" + nodeString(n.elseList) : ""}{{end}}`;
-    case "template":
-      return n.pipe ? `{{template ${JSON.stringify(n.name)} ${nodeString(n.pipe)}}}` : `{{template ${JSON.stringify(n.name)}}}`;
-    case "break":
-    case "continue":
-    case "end":
-    case "else":
-      return `{{${n.t}}}`;
-    case "pipe": {
-      const decl = n.decl.length ? n.decl.map(nodeString).join(", ") + (n.isAssign ? " = " : " := ") : "";
-      return decl + n.cmds.map(nodeString).join(" | ");
-    }
-    case "command":
-      return n.args.map((a) => (a.t === "pipe" ? `(${nodeString(a)})` : nodeString(a))).join(" ");
-    default:
-      return argString(n);
-  }
-}
-
-function argString(n: ArgNode): string {
-  switch (n.t) {
-    case "identifier":
-      return n.ident;
-    case "variable":
-      return n.ident.join(".");
-    case "dot":
-      return ".";
-    case "nil":
-      return "nil";
-    case "field":
-      return n.ident.map((i) => "." + i).join("");
-    case "chain":
-      return (n.node.t === "pipe" ? `(${nodeString(n.node)})` : nodeString(n.node)) + n.field.map((f) => "." + f).join("");
-    case "bool":
-      return n.value ? "true" : "false";
-    case "number":
-      return n.num.text;
-    case "string":
-      return n.quoted;
-    case "pipe":
-      return nodeString(n);
-  }
+  return (PRINTERS[n.t] as (n: Node) => string)(n);
 }

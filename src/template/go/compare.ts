@@ -47,11 +47,7 @@ function valid(v: GoValue): boolean {
 function eqPair(a: GoValue, b: GoValue): boolean {
   const k1 = basicKind(a);
   const k2 = basicKind(b);
-  if (k1 !== k2) {
-    if ((k1 === "int" && k2 === "uint") || (k1 === "uint" && k2 === "int")) return (a as GoInt).v === (b as GoInt).v;
-    if (valid(a) && valid(b)) throw new GoFuncError(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
-    return false;
-  }
+  if (k1 !== k2) return eqMixedKinds(a, b, k1, k2);
   switch (k1) {
     case "int":
     case "uint":
@@ -61,6 +57,18 @@ function eqPair(a: GoValue, b: GoValue): boolean {
     case "string":
       return a === b;
   }
+  return eqNonBasic(a, b);
+}
+
+/** eq of two values of different basic kinds: an int and a uint by value; two valid others are an error. */
+function eqMixedKinds(a: GoValue, b: GoValue, k1: Kind, k2: Kind): boolean {
+  if ((k1 === "int" && k2 === "uint") || (k1 === "uint" && k2 === "int")) return (a as GoInt).v === (b as GoInt).v;
+  if (valid(a) && valid(b)) throw new GoFuncError(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+  return false;
+}
+
+/** eq of two values of the same non-basic kind: nil equals nil; anything else is not comparable. */
+function eqNonBasic(a: GoValue, b: GoValue): boolean {
   if (!valid(a) || !valid(b)) return !valid(a) === !valid(b);
   if (kindName(a) !== kindName(b)) {
     throw new GoFuncError(`non-comparable types ${formatArg(a, "s")}: ${typeName(a)}, ${typeName(b)}: ${formatValue(b)}`);

@@ -2,7 +2,7 @@
  * Go's fmt package as templates see it: %v of every value shape, Sprint/Sprintln/Sprintf with
  * verbs, flags, width and precision, and Go's error markers (%!d(float64=3), %!v(MISSING), ...).
  */
-import { GoInt, isSpecial, sortedKeys, typeName, type GoValue } from "./value.js";
+import { GoInt, isSpecial, sortedKeys, typeName, type GoMap, type GoSlice, type GoSpecial, type GoValue } from "./value.js";
 
 /** Parsed flags of one printf directive. */
 interface Spec {
@@ -43,18 +43,26 @@ export function formatFloat(x: number, verb: string, prec: number): string {
   if (!Number.isFinite(x)) return x > 0 ? "+Inf" : "-Inf";
   switch (verb) {
     case "e":
-    case "E": {
-      const s = goExponent(x.toExponential(Math.min(prec < 0 ? 6 : prec, 100)));
-      return verb === "E" ? s.toUpperCase() : s;
-    }
+    case "E":
+      return formatFloatE(x, verb, prec);
     case "f":
     case "F":
       return toFixedEven(x, prec < 0 ? 6 : prec);
-    default: {
-      const s = prec < 0 ? formatFloatV(x) : formatG(x, prec === 0 ? 1 : prec);
-      return verb === "G" ? s.toUpperCase() : s;
-    }
+    default:
+      return formatFloatG(x, verb, prec);
   }
+}
+
+/** %e and %E (precision 6 by default). */
+function formatFloatE(x: number, verb: string, prec: number): string {
+  const s = goExponent(x.toExponential(Math.min(prec < 0 ? 6 : prec, 100)));
+  return verb === "E" ? s.toUpperCase() : s;
+}
+
+/** %g and %G: the shortest representation by default, else `prec` significant digits. */
+function formatFloatG(x: number, verb: string, prec: number): string {
+  const s = prec < 0 ? formatFloatV(x) : formatG(x, prec === 0 ? 1 : prec);
+  return verb === "G" ? s.toUpperCase() : s;
 }
 
 /** %.Ng: N significant digits, trailing zeros removed, exponent form when exp < -4 || exp >= N. */
@@ -251,7 +259,7 @@ function badVerb(v: GoValue, verb: string): string {
 /** Formats one argument for one verb. */
 export function formatArg(v: GoValue, verb: string, spec: Spec = NO_SPEC): string {
   if (verb === "T") return pad(typeName(v), spec);
-  if (v === undefined || v === null) return verb === "v" ? pad("<nil>", spec) : badVerb(v, verb);
+  if (v === undefined || v === null) return fmtNil(v, verb, spec);
   if (verb === "v" && spec.sharp) return pad(goSyntax(v), spec);
   switch (typeof v) {
     case "string":
@@ -259,21 +267,41 @@ export function formatArg(v: GoValue, verb: string, spec: Spec = NO_SPEC): strin
     case "number":
       return fmtFloatArg(v, verb, spec);
     case "boolean":
-      return verb === "v" || verb === "t" ? pad(String(v), spec) : badVerb(v, verb);
+      return fmtBool(v, verb, spec);
   }
   if (v instanceof GoInt) return fmtInt(v, verb, spec);
-  if (isSpecial(v)) {
-    if (v.goString && "vsxXq".includes(verb)) return fmtString(v.goString(), verb, spec);
-    return verb === "v" ? pad(formatValue(v), spec) : badVerb(v, verb);
-  }
+  if (isSpecial(v)) return fmtSpecial(v, verb, spec);
+  return fmtComposite(v, verb, spec);
+}
+
+function fmtNil(v: null | undefined, verb: string, spec: Spec): string {
+  return verb === "v" ? pad("<nil>", spec) : badVerb(v, verb);
+}
+
+function fmtBool(v: boolean, verb: string, spec: Spec): string {
+  return verb === "v" || verb === "t" ? pad(String(v), spec) : badVerb(v, verb);
+}
+
+function fmtSpecial(v: GoSpecial, verb: string, spec: Spec): string {
+  if (v.goString && "vsxXq".includes(verb)) return fmtString(v.goString(), verb, spec);
+  return verb === "v" ? pad(formatValue(v), spec) : badVerb(v, verb);
+}
+
+/** A slice or map: its elements (nil ones as `<nil>`) formatted with the same verb. */
+function fmtComposite(v: GoSlice | GoMap, verb: string, spec: Spec): string {
   const inner = (e: GoValue): string => (e === undefined || e === null ? "<nil>" : formatArg(e, verb, spec));
-  if (Array.isArray(v)) return "[" + (v).map(inner).join(" ") + "]";
+  if (Array.isArray(v)) return "[" + v.map(inner).join(" ") + "]";
   const m = v;
   return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${inner(m[k])}`).join(" ") + "]";
 }
 
-function fmtString(s: string, verb: string, spec: Spec): string {
-  if (spec.prec >= 0 && (verb === "s" || verb === "v" || verb === "q")) s = [...s].slice(0, spec.prec).join("");
+/** The string cut to the precision, for the verbs that take one as a length. */
+function truncated(s: string, verb: string, spec: Spec): string {
+  return spec.prec >= 0 && (verb === "s" || verb === "v" || verb === "q") ? [...s].slice(0, spec.prec).join("") : s;
+}
+
+function fmtString(text: string, verb: string, spec: Spec): string {
+  const s = truncated(text, verb, spec);
   switch (verb) {
     case "v":
     case "s":
@@ -294,53 +322,78 @@ function fmtFloatArg(x: number, verb: string, spec: Spec): string {
   if (!"vbgGxXfFeE".includes(verb) || verb === "b" || verb === "x" || verb === "X") {
     return verb === "v" ? pad(formatFloatV(x), spec, true) : badVerb(x, verb);
   }
-  let s = verb === "v" ? (spec.prec >= 0 ? formatFloat(x, "g", spec.prec) : formatFloatV(x)) : formatFloat(x, verb, spec.prec);
-  if (spec.sharp && !s.includes(".") && !s.includes("e") && /^[-+]?\d+$/.test(s)) s += ".";
-  if (spec.plus && x >= 0 && !s.startsWith("+")) s = "+" + s;
-  else if (spec.space && x >= 0) s = " " + s;
+  const s = floatSign(floatDigits(x, verb, spec), x, spec);
   if (!Number.isFinite(x)) return pad(s, { ...spec, zero: false });
   return pad(s, spec, true);
 }
 
+/** A float's digits for a verb, with the point `#` asks for on an integral value. */
+function floatDigits(x: number, verb: string, spec: Spec): string {
+  const s = verb === "v" ? (spec.prec >= 0 ? formatFloat(x, "g", spec.prec) : formatFloatV(x)) : formatFloat(x, verb, spec.prec);
+  return spec.sharp && !s.includes(".") && !s.includes("e") && /^[-+]?\d+$/.test(s) ? s + "." : s;
+}
+
+/** The sign `+` or ` ` asks for on a non-negative float. */
+function floatSign(s: string, x: number, spec: Spec): string {
+  if (spec.plus && x >= 0 && !s.startsWith("+")) return "+" + s;
+  if (spec.space && x >= 0) return " " + s;
+  return s;
+}
+
+/** The radix of each integer verb. */
+const INT_RADIX = new Map([
+  ["v", 10],
+  ["d", 10],
+  ["b", 2],
+  ["o", 8],
+  ["O", 8],
+  ["x", 16],
+  ["X", 16],
+]);
+
 function fmtInt(n: GoInt, verb: string, spec: Spec): string {
+  const rune = fmtIntRune(n, verb, spec);
+  if (rune !== undefined) return rune;
+  const radix = INT_RADIX.get(verb);
+  if (radix === undefined) return badVerb(n, verb);
   const neg = n.v < 0n;
   const abs = neg ? -n.v : n.v;
-  let digits: string;
-  let prefix = "";
+  const digits = abs.toString(radix);
+  const text = withPrecision(verb === "X" ? digits.toUpperCase() : digits, abs, spec);
+  return pad(intSign(neg, spec) + intPrefix(verb, spec.sharp) + text, spec.prec >= 0 ? { ...spec, zero: false } : spec, true);
+}
+
+/** %c, %q and %U of an integer (a rune); undefined for the other verbs. */
+function fmtIntRune(n: GoInt, verb: string, spec: Spec): string | undefined {
   switch (verb) {
-    case "v":
-    case "d":
-      digits = abs.toString();
-      break;
-    case "b":
-      digits = abs.toString(2);
-      break;
-    case "o":
-    case "O":
-      digits = abs.toString(8);
-      if (verb === "O") prefix = "0o";
-      else if (spec.sharp) prefix = "0";
-      break;
-    case "x":
-    case "X":
-      digits = abs.toString(16);
-      if (verb === "X") digits = digits.toUpperCase();
-      if (spec.sharp) prefix = verb === "x" ? "0x" : "0X";
-      break;
     case "c":
       return pad(String.fromCodePoint(Number(n.v)), spec);
     case "q":
       return pad(goQuoteRune(Number(n.v)), spec);
     case "U": {
-      const u = "U+" + abs.toString(16).toUpperCase().padStart(4, "0");
+      const u = "U+" + (n.v < 0n ? -n.v : n.v).toString(16).toUpperCase().padStart(4, "0");
       return pad(spec.sharp ? `${u} '${String.fromCodePoint(Number(n.v))}'` : u, spec);
     }
     default:
-      return badVerb(n, verb);
+      return undefined;
   }
-  if (spec.prec >= 0) digits = spec.prec === 0 && abs === 0n ? "" : digits.padStart(spec.prec, "0");
-  const sign = neg ? "-" : spec.plus ? "+" : spec.space ? " " : "";
-  return pad(sign + prefix + digits, spec.prec >= 0 ? { ...spec, zero: false } : spec, true);
+}
+
+/** The digits padded with zeros to the precision; none for zero at precision 0. */
+function withPrecision(digits: string, abs: bigint, spec: Spec): string {
+  if (spec.prec < 0) return digits;
+  return spec.prec === 0 && abs === 0n ? "" : digits.padStart(spec.prec, "0");
+}
+
+function intSign(neg: boolean, spec: Spec): string {
+  return neg ? "-" : spec.plus ? "+" : spec.space ? " " : "";
+}
+
+/** The base prefix: always `0o` for %O; with `#`, `0` for %o and `0x` / `0X` for %x / %X. */
+function intPrefix(verb: string, sharp: boolean): string {
+  if (verb === "O") return "0o";
+  if (!sharp) return "";
+  return verb === "o" ? "0" : verb === "x" ? "0x" : verb === "X" ? "0X" : "";
 }
 
 /** %#v: Go-syntax representation. */

@@ -59,56 +59,58 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
+/** The digits each base accepts, and the prefix BigInt reads it with. */
+const BASE_DIGITS = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ };
+const BASE_PREFIX = { 2: "0b", 8: "0o", 10: "", 16: "0x" };
+type Base = keyof typeof BASE_DIGITS;
+
 /** strconv.ParseInt/ParseUint with base 0 (prefixes, underscores); null when not an integer. */
 function parseBigInt(text: string): bigint | null {
-  let s = text;
-  let neg = false;
-  if (s[0] === "+" || s[0] === "-") {
-    neg = s[0] === "-";
-    s = s.slice(1);
-  }
-  let base = 10;
-  let digits = s;
-  const p = s.slice(0, 2).toLowerCase();
-  if (p === "0x") [base, digits] = [16, s.slice(2)];
-  else if (p === "0b") [base, digits] = [2, s.slice(2)];
-  else if (p === "0o") [base, digits] = [8, s.slice(2)];
-  else if (s.length > 1 && s[0] === "0") [base, digits] = [8, s.slice(1)];
+  const neg = text[0] === "-";
+  const [base, raw] = baseOf(text[0] === "+" || text[0] === "-" ? text.slice(1) : text);
   if (!underscoreOK(text)) return null;
-  digits = digits.replace(/_/g, "");
-  const valid = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ }[base as 2 | 8 | 10 | 16];
-  if (!valid.test(digits)) return null;
-  const prefix = base === 16 ? "0x" : base === 8 ? "0o" : base === 2 ? "0b" : "";
-  const v = BigInt(prefix + digits);
+  const digits = raw.replace(/_/g, "");
+  if (!BASE_DIGITS[base].test(digits)) return null;
+  const v = BigInt(BASE_PREFIX[base] + digits);
   return neg ? -v : v;
+}
+
+/** An unsigned literal's base, from its prefix (`0x`, `0b`, `0o`, or a leading 0), and its digits. */
+function baseOf(s: string): [Base, string] {
+  const p = s.slice(0, 2).toLowerCase();
+  if (p === "0x") return [16, s.slice(2)];
+  if (p === "0b") return [2, s.slice(2)];
+  if (p === "0o") return [8, s.slice(2)];
+  if (s.length > 1 && s[0] === "0") return [8, s.slice(1)];
+  return [10, s];
 }
 
 /** Go's underscoreOK: underscores only between digits or after a base prefix. */
 function underscoreOK(s: string): boolean {
   if (!s.includes("_")) return true;
-  let i = 0;
-  if (s[0] === "+" || s[0] === "-") i++;
-  let saw = "^";
-  let hex = false;
-  if (s.length - i >= 2 && s[i] === "0" && "xXbBoO".includes(s[i + 1]!)) {
-    hex = "xX".includes(s[i + 1]!);
-    i += 2;
-    saw = "0";
-  } else if (s[i] === "0") {
-    saw = "0";
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) saw = "0";
-    else if (c === "_") {
-      if (saw !== "0") return false;
-      saw = "_";
-    } else {
-      if (saw === "_") return false;
-      saw = "!";
-    }
+  const start = underscoreStart(s, s[0] === "+" || s[0] === "-" ? 1 : 0);
+  let saw: string | null = start.saw;
+  for (let i = start.i; i < s.length; i++) {
+    saw = underscoreStep(saw, s[i]!, start.hex);
+    if (saw === null) return false;
   }
   return saw !== "_";
+}
+
+/**
+ * Where underscoreOK's scan starts: after a base prefix (which counts as a digit), else at `i`;
+ * `saw` is "0" after a digit, "_" after an underscore, "!" after anything else, "^" at the start.
+ */
+function underscoreStart(s: string, i: number): { i: number; saw: string; hex: boolean } {
+  if (s.length - i >= 2 && s[i] === "0" && "xXbBoO".includes(s[i + 1]!)) return { i: i + 2, saw: "0", hex: "xX".includes(s[i + 1]!) };
+  return { i, saw: s[i] === "0" ? "0" : "^", hex: false };
+}
+
+/** One character of underscoreOK's scan: what it saw next, or null when the underscores are misplaced. */
+function underscoreStep(saw: string, c: string, hex: boolean): string | null {
+  if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) return "0";
+  if (c === "_") return saw === "0" ? "_" : null;
+  return saw === "_" ? null : "!";
 }
 
 /** strconv.ParseFloat for decimal and hex floats; null when invalid. */
@@ -140,20 +142,39 @@ function fromFloat(n: NumberInfo, f: number): void {
 /** parse.newNumber: every interpretation of a number literal, or Go's error text. */
 export function parseNumber(text: string, isChar: boolean, isComplex: boolean): NumberInfo | string {
   const n: NumberInfo = { isInt: false, isUint: false, isFloat: false, isComplex: false, int64: 0n, uint64: 0n, float64: 0, text };
-  if (isChar) {
-    const r = unquote(text);
-    if (r === null) return "invalid syntax";
-    const cp = r.codePointAt(0)!;
-    Object.assign(n, { isInt: true, isUint: true, isFloat: true, int64: BigInt(cp), uint64: BigInt(cp), float64: cp });
-    return n;
-  }
+  if (isChar) return charNumber(n, text);
   if (isComplex || text.endsWith("i")) {
     n.isComplex = true;
     return n;
   }
   const big = parseBigInt(text);
-  if (big !== null && big >= 0n && big <= UINT64_MAX) Object.assign(n, { isUint: true, uint64: big });
-  if (big !== null && big >= INT64_MIN && big <= INT64_MAX) Object.assign(n, { isInt: true, int64: big });
+  if (big !== null) fromInteger(n, big);
+  const overflow = withFloat(n, text);
+  if (overflow !== undefined) return overflow;
+  if (!n.isInt && !n.isUint && !n.isFloat) return `illegal number syntax: ${JSON.stringify(text)}`;
+  return n;
+}
+
+/** A character literal: its code point as an int, a uint and a float. */
+function charNumber(n: NumberInfo, text: string): NumberInfo | string {
+  const r = unquote(text);
+  if (r === null) return "invalid syntax";
+  const cp = r.codePointAt(0)!;
+  Object.assign(n, { isInt: true, isUint: true, isFloat: true, int64: BigInt(cp), uint64: BigInt(cp), float64: cp });
+  return n;
+}
+
+/** The integer interpretations of a value that fits 64 bits, signed and unsigned. */
+function fromInteger(n: NumberInfo, big: bigint): void {
+  if (big >= 0n && big <= UINT64_MAX) Object.assign(n, { isUint: true, uint64: big });
+  if (big >= INT64_MIN && big <= INT64_MAX) Object.assign(n, { isInt: true, int64: big });
+}
+
+/**
+ * The float interpretation: the integer's value, else the literal read as a float; an integer
+ * literal too big for 64 bits is the error returned.
+ */
+function withFloat(n: NumberInfo, text: string): string | undefined {
   if (n.isInt) {
     n.isFloat = true;
     n.float64 = Number(n.int64);
@@ -162,11 +183,9 @@ export function parseNumber(text: string, isChar: boolean, isComplex: boolean): 
     n.float64 = Number(n.uint64);
   } else {
     const f = parseGoFloat(text);
-    if (f !== null) {
-      if (!/[.eEpP]/.test(text)) return `integer overflow: ${JSON.stringify(text)}`;
-      fromFloat(n, f);
-    }
+    if (f === null) return undefined;
+    if (!/[.eEpP]/.test(text)) return `integer overflow: ${JSON.stringify(text)}`;
+    fromFloat(n, f);
   }
-  if (!n.isInt && !n.isUint && !n.isFloat) return `illegal number syntax: ${JSON.stringify(text)}`;
-  return n;
+  return undefined;
 }

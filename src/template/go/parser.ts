@@ -422,24 +422,11 @@ function variableNode(token: Item): VariableNode {
   return { t: "variable", pos: token.pos, ident: token.val.split(".") };
 }
 
+/** The tokens an operand starts with. */
+const OPERAND_START: ReadonlySet<T> = new Set([T.Bool, T.CharConstant, T.Complex, T.Dot, T.Field, T.Identifier, T.Number, T.Nil, T.RawString, T.String, T.Variable, T.LeftParen]);
+
 function isOperandStart(t: T): boolean {
-  switch (t) {
-    case T.Bool:
-    case T.CharConstant:
-    case T.Complex:
-    case T.Dot:
-    case T.Field:
-    case T.Identifier:
-    case T.Number:
-    case T.Nil:
-    case T.RawString:
-    case T.String:
-    case T.Variable:
-    case T.LeftParen:
-      return true;
-    default:
-      return false;
-  }
+  return OPERAND_START.has(t);
 }
 
 /** parse.IsEmptyTree. */

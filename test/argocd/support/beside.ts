@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, inject, onTestFailed } from "vitest";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
-import { TempDirs } from "../../unit/generators/support.js";
+import { TempDirs } from "../../integration/support/git-repos.js";
 import { logTail, startArgoCd, type ArgoCd } from "./argocd.js";
 
 /** The probe and metrics addresses of a controller started by a test (free ports). */

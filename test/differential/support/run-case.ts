@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { resources, type KubeApiClient, type KubeClient, type KubeObject, type ResourceDescriptor } from "../../../src/kube/index.js";
 import { createSettings } from "../../argocd/support/argocd.js";
-import { commit, makeRepo, type TempDirs } from "../../unit/generators/support.js";
+import { commit, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
 import { substitute, type Case, type Placeholders, type Step } from "./case.js";
 import { observe, text, timelineEntry, type Json, type Observation } from "./observe.js";
 import { SIDES, startController, type Controller, type SideEnv, type SideName } from "./sides.js";

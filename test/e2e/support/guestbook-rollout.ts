@@ -4,7 +4,7 @@
  * the `envLabel` label, the manual sync an operator issues (the Argo CD CLI writes `operation`), and
  * the checks run over what a {@link RolloutRecorder} saw.
  */
-import { commit, git, makeRepo, type TempDirs } from "../../unit/generators/support.js";
+import { commit, git, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
 import { resources, type KubeApiClient, type KubeObject } from "../../../src/kube/index.js";
 import { spawnController, type ControllerProcess } from "./controller.js";
 import type { AppEvent, AppState, RolloutRecorder } from "./rollout-recorder.js";

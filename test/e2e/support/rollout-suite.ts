@@ -4,7 +4,7 @@
  */
 import { afterAll } from "vitest";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
-import { TempDirs } from "../../unit/generators/support.js";
+import { TempDirs } from "../../integration/support/git-repos.js";
 import { sharedClient, type ControllerProcess } from "./controller.js";
 
 /** What a file's tests register for clean-up. */

@@ -1,7 +1,7 @@
 // The Git generator over real repositories (git runs); its checks that read no repository are in
 // src/generators/git.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
-import { appSet, context } from "../../unit/generators/support.js";
+import { appSet, context } from "../../unit/generators/builders.js";
 import { commit, gitEnv, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
 import { FakeClock } from "../../../src/clock/index.js";
 import { GitRepoReader } from "../../../src/git/index.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { githubBranch, githubRepo, sha } from "../../fixtures/scm/payloads.js";
-import { appSet } from "../../unit/generators/support.js";
-import { FakeApi, linkPage } from "../../unit/scm/server.js";
+import { appSet } from "../../unit/generators/builders.js";
+import { FakeApi, linkPage } from "../support/scm-server.js";
 import { harness, scmSecret } from "../../unit/scm/support.js";
 import type { ScmProviderGenerator } from "../../../src/api/index.js";
 import { generatorFn } from "../../../src/controller/generation.js";

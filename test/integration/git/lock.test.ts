@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SystemClock } from "../../../src/clock/index.js";
 import { GIT_ERROR_REASON } from "../../../src/git/index.js";
 import { STALE_MS, withRepoLock } from "../../../src/git/lock.js";
-import { TempDirs } from "../../unit/generators/support.js";
+import { TempDirs } from "../support/git-repos.js";
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

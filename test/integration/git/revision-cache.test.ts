@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeSecretData } from "../../../src/api/index.js";
 import { FakeClock } from "../../../src/clock/index.js";
 import { credentialsFromSecrets, GitRepoReader, type CredentialsLookup } from "../../../src/git/index.js";
-import { serveGitHttp, type GitHttpServer } from "../../unit/generators/git-http.js";
-import { commit, git, gitEnv, makeRepo, TempDirs } from "../../unit/generators/support.js";
+import { serveGitHttp, type GitHttpServer } from "../support/git-http.js";
+import { commit, git, gitEnv, makeRepo, TempDirs } from "../support/git-repos.js";
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

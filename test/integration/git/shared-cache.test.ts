@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { commit, git, makeRepo, TempDirs } from "../../unit/generators/support.js";
+import { commit, git, makeRepo, TempDirs } from "../support/git-repos.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKER = fileURLToPath(new URL("fetch-worker.ts", import.meta.url));

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../../../src/clock/index.js";
 import { GIT_ERROR_REASON, GitCommandError, GitRepoReader } from "../../../src/git/index.js";
-import { gitEnv, TempDirs } from "../../unit/generators/support.js";
+import { gitEnv, TempDirs } from "../support/git-repos.js";
 import { eventually, groupMembers, processesMentioning, startSilentServer, type ProcessRow, type SilentServer } from "./processes.js";
 
 const temp = new TempDirs();

@@ -9,7 +9,7 @@ import { encodeSecretData, type PluginGenerator } from "../../../src/api/index.j
 import { FakeClock } from "../../../src/clock/index.js";
 import type { GeneratorContext, GeneratorPorts } from "../../../src/generators/index.js";
 import { pluginGenerator, PluginTimeoutError } from "../../../src/generators/plugin.js";
-import { appSet, context } from "../../unit/generators/support.js";
+import { appSet, context } from "../../unit/generators/builders.js";
 import { silentServer, stalledBodyServer, unacceptingListener, type Misbehaving } from "./stalling-servers.js";
 
 let silent: Misbehaving;

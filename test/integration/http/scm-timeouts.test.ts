@@ -11,7 +11,7 @@ import { createScmProviderGenerator } from "../../../src/generators/scm-provider
 import { ScmHttpClient } from "../../../src/scm/http.js";
 import { proxyTransport } from "../../../src/scm/proxy.js";
 import { ScmTimeoutError, type TimeoutPhase } from "../../../src/scm/timeouts.js";
-import { appSet } from "../../unit/generators/support.js";
+import { appSet } from "../../unit/generators/builders.js";
 import { harness } from "../../unit/scm/support.js";
 import { silentServer, stalledBodyServer, unacceptingListener, type Misbehaving } from "./stalling-servers.js";
 

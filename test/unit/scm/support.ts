@@ -7,7 +7,7 @@ import { FakeClock } from "../../../src/clock/index.js";
 import type { GeneratorContext, GeneratorPorts } from "../../../src/generators/index.js";
 import type { NamespacedObjects } from "../../../src/scm/credentials.js";
 import { ScmServices, type ScmServicesOptions, type ScmSettings } from "../../../src/scm/services.js";
-import { context } from "../generators/support.js";
+import { context } from "../generators/builders.js";
 
 /** A Secret in namespace `argocd` (the test ApplicationSet's), labelled scm-creds unless told otherwise. */
 export function scmSecret(name: string, data: Record<string, string>, labels: Record<string, string> = { "argocd.argoproj.io/secret-type": "scm-creds" }): Secret {

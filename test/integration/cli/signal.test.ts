@@ -4,9 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { controllerCommand } from "./controller.js";
-import type { ControllerIO } from "./process.js";
-import { syncEngineCommand } from "./sync-engine.js";
+import { controllerCommand } from "../../../src/cli/controller.js";
+import type { ControllerIO } from "../../../src/cli/process.js";
+import { syncEngineCommand } from "../../../src/cli/sync-engine.js";
 
 /** How long the process may take to exit after SIGTERM. */
 const EXIT_WITHIN_MS = 10_000;

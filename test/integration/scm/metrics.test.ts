@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeClock } from "../clock/index.js";
-import { AppSetMetrics, createMetricsRegistry } from "../metrics/index.js";
-import { ScmHttpClient } from "./http.js";
-import { scmMetricsObserver } from "./metrics.js";
+import { FakeClock } from "../../../src/clock/index.js";
+import { AppSetMetrics, createMetricsRegistry } from "../../../src/metrics/index.js";
+import { ScmHttpClient } from "../../../src/scm/http.js";
+import { scmMetricsObserver } from "../../../src/scm/metrics.js";
 
 /** Answers by path: GitHub-style and GitLab-style rate-limit headers, and a GitHub refusal. */
 const ANSWERS: Record<string, { status: number; headers: Record<string, string> }> = {

@@ -5,14 +5,14 @@
  * own behaviour is in aws-codecommit.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BASE_CREDS, fakeAws, serveAws } from "../../../test/unit/scm/aws.js";
-import { azureRepo, bitbucketCloudRepo, bitbucketServerRepo, giteaRepo, gitlabProject, sha } from "../../../test/fixtures/scm/payloads.js";
-import { appSet } from "../../../test/unit/generators/support.js";
-import { FakeApi, linkPage, type Seen } from "../../../test/unit/scm/server.js";
-import { harness, scmSecret } from "../../../test/unit/scm/support.js";
-import type { PullRequestGenerator, ScmProviderGenerator } from "../../api/index.js";
-import { createPullRequestGenerator } from "../../generators/pull-request.js";
-import { createScmProviderGenerator } from "../../generators/scm-provider.js";
+import { BASE_CREDS, fakeAws, serveAws } from "../support/scm-aws.js";
+import { azureRepo, bitbucketCloudRepo, bitbucketServerRepo, giteaRepo, gitlabProject, sha } from "../../fixtures/scm/payloads.js";
+import { appSet } from "../../unit/generators/builders.js";
+import { FakeApi, linkPage, type Seen } from "../support/scm-server.js";
+import { harness, scmSecret } from "../../unit/scm/support.js";
+import type { PullRequestGenerator, ScmProviderGenerator } from "../../../src/api/index.js";
+import { createPullRequestGenerator } from "../../../src/generators/pull-request.js";
+import { createScmProviderGenerator } from "../../../src/generators/scm-provider.js";
 
 const api = new FakeApi();
 beforeAll(() => api.start());

@@ -1,19 +1,20 @@
 /**
  * GitHub App authentication against a local server that checks the JWT signature, and custom CA
  * certificates (`caRef`, `--scm-root-ca-path`, `insecure`) against a local HTTPS server with a
- * self-signed certificate.
+ * self-signed certificate. A missing App Secret, refused before any request, is in
+ * src/scm/providers/github-app.test.ts.
  */
 import { createVerify, generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { githubBranch, githubRepo, gitlabProject, sha } from "../../../test/fixtures/scm/payloads.js";
-import { appSet } from "../../../test/unit/generators/support.js";
-import { FakeApi } from "../../../test/unit/scm/server.js";
-import { harness, scmSecret } from "../../../test/unit/scm/support.js";
-import { encodeSecretData, type Secret } from "../../api/index.js";
-import { createScmProviderGenerator } from "../../generators/scm-provider.js";
+import { encodeSecretData, type Secret } from "../../../src/api/index.js";
+import { createScmProviderGenerator } from "../../../src/generators/scm-provider.js";
+import { githubBranch, githubRepo, gitlabProject, sha } from "../../fixtures/scm/payloads.js";
+import { appSet } from "../../unit/generators/builders.js";
+import { harness, scmSecret } from "../../unit/scm/support.js";
+import { FakeApi } from "../support/scm-server.js";
 
 const api = new FakeApi();
 beforeAll(() => api.start());
@@ -54,18 +55,11 @@ describe("GitHub App authentication", () => {
     expect(calls.slice(0, setup.length)).toEqual(setup);
     expect(calls.filter((c) => c.startsWith("POST"))).toHaveLength(1);
   });
-
-  it("names a missing App Secret with Argo CD's message", async () => {
-    const h = harness({ ports: { secrets: { getSecret: () => Promise.resolve(undefined) } } });
-    await expect(createScmProviderGenerator(h.services).generate({ github: { organization: "acme", appSecretName: "nope" } }, appSet([]), h.ctx)).rejects.toThrow(
-      "scm provider: error fetching Github app secret: no github app found for nope",
-    );
-  });
 });
 
 describe("custom CA certificates", () => {
-  const cert = readFileSync(new URL("../../../test/fixtures/scm/tls/server.crt", import.meta.url), "utf8");
-  const key = readFileSync(new URL("../../../test/fixtures/scm/tls/server.key", import.meta.url), "utf8");
+  const cert = readFileSync(new URL("../../fixtures/scm/tls/server.crt", import.meta.url), "utf8");
+  const key = readFileSync(new URL("../../fixtures/scm/tls/server.key", import.meta.url), "utf8");
   let server: Server;
   let url = "";
   beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeSecretData, type Secret } from "../api/index.js";
-import { git, gitEnv, makeRepo, TempDirs } from "../../test/unit/generators/support.js";
-import { serveGitSsh, sshKeyPair, type GitSshServer, type SshKeyPair } from "../../test/unit/generators/git-ssh.js";
-import { credentialsFromSecrets } from "./credentials.js";
-import { GIT_ERROR_REASON } from "./exec.js";
-import { GitRepoReader } from "./reader.js";
+import { encodeSecretData, type Secret } from "../../../src/api/index.js";
+import { git, gitEnv, makeRepo, TempDirs } from "../support/git-repos.js";
+import { serveGitSsh, sshKeyPair, type GitSshServer, type SshKeyPair } from "../support/git-ssh.js";
+import { credentialsFromSecrets } from "../../../src/git/credentials.js";
+import { GIT_ERROR_REASON } from "../../../src/git/exec.js";
+import { GitRepoReader } from "../../../src/git/reader.js";
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

@@ -6,7 +6,7 @@
  * key it names; a mismatch is refused as AWS refuses it (403 InvalidSignatureException).
  */
 import { parseAuthorization, signV4, type AwsCredentials } from "../../../src/scm/aws/sigv4.js";
-import type { FakeApi, Reply, Seen } from "./server.js";
+import type { FakeApi, Reply, Seen } from "./scm-server.js";
 
 /** One repository of the fake account. */
 export interface FakeRepo {

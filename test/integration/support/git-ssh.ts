@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { isAbsolute, join, normalize } from "node:path";
 import type { AddressInfo } from "node:net";
 import { Server, utils, type Connection, type ServerChannel } from "ssh2";
-import { gitEnv } from "./support.js";
+import { gitEnv } from "./git-repos.js";
 
 /** An ed25519 key pair: `private` in OpenSSH PEM format, `public` as an authorized_keys line. */
 export interface SshKeyPair {

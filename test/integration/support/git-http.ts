@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gitEnv } from "./support.js";
+import { gitEnv } from "./git-repos.js";
 
 /** A running server; `stop` closes it. */
 export interface GitHttpServer {

@@ -1,7 +1,6 @@
 /**
- * Shared test support for the generators: ApplicationSet and cluster Secret builders and a
- * generator context over real ports. Real Git repositories are in
- * test/integration/support/git-repos.ts.
+ * Builders for the generators' tests: ApplicationSets, cluster Secrets and a generator context
+ * over real ports. Real Git repositories are in test/integration/support/git-repos.ts.
  */
 import { encodeSecretData, type ApplicationSet, type ApplicationSetGenerator, type Secret } from "../../../src/api/index.js";
 import { SystemClock } from "../../../src/clock/index.js";
@@ -52,6 +51,3 @@ export function context(ports: GeneratorPorts = {}, settings: Partial<GeneratorS
   };
 }
 
-// Temporary: the tests of src/git and src/cli still import the Git helpers from here; this line
-// goes once they move to test/integration.
-export { commit, git, gitEnv, gitReader, makeRepo, TempDirs, type FileSpec } from "../../integration/support/git-repos.js";

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseApplicationSet, type ApplicationSet } from "../api/index.js";
-import { SystemClock } from "../clock/index.js";
-import { createLogger } from "../log/logger.js";
-import { startWebhookServer, WEBHOOK_PATH, type WebhookServer } from "./server.js";
-import { signedFixture, TEST_SECRETS, type SignedRequest } from "../../test/support/webhook-payloads.js";
+import { parseApplicationSet, type ApplicationSet } from "../../../src/api/index.js";
+import { SystemClock } from "../../../src/clock/index.js";
+import { createLogger } from "../../../src/log/logger.js";
+import { startWebhookServer, WEBHOOK_PATH, type WebhookServer } from "../../../src/webhook/server.js";
+import { signedFixture, TEST_SECRETS, type SignedRequest } from "../../support/webhook-payloads.js";
 
 function appSet(name: string, repoURL: string): ApplicationSet {
   const r = parseApplicationSet({
