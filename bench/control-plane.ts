@@ -35,7 +35,11 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cp = await startControlPlane();
     times.push(performance.now() - t0);
-    console.log(`run ${i + 1}: ${Object.entries(cp.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")}`);
+    console.log(
+      `run ${i + 1}: ${Object.entries(cp.timings)
+        .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+        .join(", ")}`,
+    );
     if (i === runs - 1) {
       await new Promise((r) => setTimeout(r, 10_000));
       const pgids = new Set(readFileSync(join(cp.dataDir, "pgids"), "utf8").trim().split("\n").map(Number));
@@ -50,7 +54,9 @@ async function main(): Promise<void> {
     await cp.stop();
   }
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`warm start (ready node, CRDs installed): ${times.map((t) => (t / 1000).toFixed(1)).join(" s, ")} s; median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s`);
+  console.log(
+    `warm start (ready node, CRDs installed): ${times.map((t) => (t / 1000).toFixed(1)).join(" s, ")} s; median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -97,7 +97,15 @@ export function inProcessController(client: CountingClient, opts: InProcessOptio
     appSetNamespaces: opts.appSetNamespaces ?? [],
     settings: { ...DEFAULT_PLAN_SETTINGS, ...opts.settings },
     generate: (clusters) =>
-      generatorFn({ registry, engine, ctx: { ports: { clusters, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources }, settings: DEFAULT_GENERATOR_SETTINGS, clock } }),
+      generatorFn({
+        registry,
+        engine,
+        ctx: {
+          ports: { clusters, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources },
+          settings: DEFAULT_GENERATOR_SETTINGS,
+          clock,
+        },
+      }),
     concurrentReconciliations: opts.concurrentReconciliations ?? 4,
     concurrentApplicationUpdates: opts.concurrentApplicationUpdates ?? 4,
     dryRun: opts.dryRun ?? false,

@@ -51,7 +51,12 @@ function appObject(name: string, ns: string): KubeObject {
 
 async function namespace(client: KubeApiClient, name: string): Promise<string> {
   await client.create(resources.Namespaces, { metadata: { name } });
-  await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "default", namespace: name }, spec: { sourceRepos: ["*"] } });
+  await client.create(resources.AppProjects, {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "AppProject",
+    metadata: { name: "default", namespace: name },
+    spec: { sourceRepos: ["*"] },
+  });
   return name;
 }
 
@@ -59,7 +64,11 @@ async function floor(client: KubeApiClient, apps: number, concurrency: number): 
   const ns = await namespace(client, "bench-floor");
   const limit = pLimit(concurrency);
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: apps }, (_, i) => limit(() => client.create(resources.Applications, appObject(`floor-${String(i).padStart(5, "0")}`, ns)))));
+  await Promise.all(
+    Array.from({ length: apps }, (_, i) =>
+      limit(() => client.create(resources.Applications, appObject(`floor-${String(i).padStart(5, "0")}`, ns))),
+    ),
+  );
   return performance.now() - t0;
 }
 
@@ -105,13 +114,20 @@ async function main(): Promise<void> {
     console.log(`floor: ${String(apps)} direct creates at concurrency ${String(concurrency)}: ${(floorMs / 1000).toFixed(2)} s`);
     const ns = await namespace(client, "bench-ctl");
     const counting = new CountingClient(KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath }));
-    const controller = inProcessController(counting, { namespace: ns, concurrentApplicationUpdates: concurrency, concurrentReconciliations: 10, settings: { maxResourcesStatusCount: 5000 } });
+    const controller = inProcessController(counting, {
+      namespace: ns,
+      concurrentApplicationUpdates: concurrency,
+      concurrentReconciliations: 10,
+      settings: { maxResourcesStatusCount: 5000 },
+    });
     await controller.start();
     const t0 = performance.now();
     await createAppSets(client, ns, 0, apps);
     await waitConverged(controller, ns, apps);
     const ctlMs = performance.now() - t0;
-    console.log(`controller: ${String(apps / PER_APPSET)} ApplicationSets -> ${String(apps)} Applications, all ResourcesUpToDate: ${(ctlMs / 1000).toFixed(2)} s`);
+    console.log(
+      `controller: ${String(apps / PER_APPSET)} ApplicationSets -> ${String(apps)} Applications, all ResourcesUpToDate: ${(ctlMs / 1000).toFixed(2)} s`,
+    );
     console.log(`ratio controller/floor: ${(ctlMs / floorMs).toFixed(2)} (aim <= 1.25); writes issued: ${String(counting.writes.length)}`);
     console.log(`resident memory at ${String(apps)} Applications: ${rssMiB()} MiB`);
     const writes = await resyncWrites(controller, counting, ns, resyncSeconds);
@@ -120,7 +136,9 @@ async function main(): Promise<void> {
       const t1 = performance.now();
       await createAppSets(client, ns, apps, bigApps);
       await waitConverged(controller, ns, bigApps);
-      console.log(`grew to ${String(bigApps)} Applications in ${((performance.now() - t1) / 1000).toFixed(1)} s; resident memory: ${rssMiB()} MiB`);
+      console.log(
+        `grew to ${String(bigApps)} Applications in ${((performance.now() - t1) / 1000).toFixed(1)} s; resident memory: ${rssMiB()} MiB`,
+      );
     }
     await controller.stop(5_000);
     await counting.inner.transport.close();

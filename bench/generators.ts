@@ -57,7 +57,11 @@ function clusterSecrets(n: number): KubeObject[] {
   return Array.from({ length: n }, (_, i) => ({
     apiVersion: "v1",
     kind: "Secret",
-    metadata: { name: `c${String(i)}`, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster", bench: "yes", env: i % 2 ? "prod" : "dev" } },
+    metadata: {
+      name: `c${String(i)}`,
+      namespace: "argocd",
+      labels: { "argocd.argoproj.io/secret-type": "cluster", bench: "yes", env: i % 2 ? "prod" : "dev" },
+    },
     stringData: { name: `cluster-${String(i).padStart(2, "0")}`, server: `https://10.0.0.${String(i)}:6443` },
   }));
 }
@@ -93,7 +97,11 @@ async function main(): Promise<void> {
     const reader = new GitRepoReader({ cacheDir: temp.make(), env: gitEnv() });
     const ports = { ...portsFromObjects(clusterSecrets(clusters), "argocd"), git: reader };
     const engine = new TemplateEngine({ now: () => Date.now() });
-    const opts = { ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock: new SystemClock() }, registry: createGeneratorRegistry(), engine };
+    const opts = {
+      ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock: new SystemClock() },
+      registry: createGeneratorRegistry(),
+      engine,
+    };
     const appSet = appSetFor(repoURL);
     const run = async (label: string): Promise<void> => {
       const before = { ...reader.stats };

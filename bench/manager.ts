@@ -29,10 +29,7 @@ const NS = "bench";
 function gitRepo(dir: string): string {
   const work = join(dir, "work");
   mkdirSync(join(work, "manifests"), { recursive: true });
-  writeFileSync(
-    join(work, "manifests", "cm.yaml"),
-    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bench\ndata:\n  version: \"1\"\n",
-  );
+  writeFileSync(join(work, "manifests", "cm.yaml"), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bench\ndata:\n  version: "1"\n');
   const git = (...args: string[]): void => void execFileSync("git", args, { cwd: work, stdio: "ignore" });
   git("init", "-q", "-b", "main");
   git("add", ".");
@@ -95,13 +92,32 @@ async function main(): Promise<void> {
     });
     const repoURL = gitRepo(dir);
     for (let i = 0; i < Math.ceil(apps / PER_APPSET); i++) {
-      await client.create(resources.ApplicationSets, appSet(`set-${String(i).padStart(2, "0")}`, repoURL, Math.min(PER_APPSET, apps - i * PER_APPSET)));
+      await client.create(
+        resources.ApplicationSets,
+        appSet(`set-${String(i).padStart(2, "0")}`, repoURL, Math.min(PER_APPSET, apps - i * PER_APPSET)),
+      );
     }
     const baseline = await watches(cp.server, cp.token);
     const started = performance.now();
     const proc = spawn(
       process.execPath,
-      [entry, "controller", "--enable-sync-engine", "--kubeconfig", cp.kubeconfigPath, "--namespace", NS, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0", "--loglevel", "warn"],
+      [
+        entry,
+        "controller",
+        "--enable-sync-engine",
+        "--kubeconfig",
+        cp.kubeconfigPath,
+        "--namespace",
+        NS,
+        "--probe-addr",
+        "127.0.0.1:0",
+        "--metrics-addr",
+        "127.0.0.1:0",
+        "--webhook-addr",
+        "127.0.0.1:0",
+        "--loglevel",
+        "warn",
+      ],
       { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, TMPDIR: dir } },
     );
     child.pid = proc.pid ?? 0;
@@ -111,18 +127,27 @@ async function main(): Promise<void> {
       const list = await client.list(resources.Applications, { namespace: NS }).catch(() => ({ items: [] as KubeObject[] }));
       const synced = list.items.filter((a) => (a as { status?: { sync?: { status?: string } } }).status?.sync?.status === "Synced").length;
       if (list.items.length >= apps && synced >= apps) break;
-      if (performance.now() - started > 1_800_000) throw new Error(`not converged: ${String(list.items.length)} Applications, ${String(synced)} synced`);
+      if (performance.now() - started > 1_800_000)
+        throw new Error(`not converged: ${String(list.items.length)} Applications, ${String(synced)} synced`);
       await sleep(2_000);
     }
     const converged = (performance.now() - started) / 1000;
     await sleep(20_000);
     const m = memory(child.pid);
     const now = await watches(cp.server, cp.token);
-    const w = Object.fromEntries(Object.entries(now).map(([r, n]) => [r, n - (baseline[r] ?? 0)]).filter(([, n]) => Number(n) > 0)) as Record<string, number>;
+    const w = Object.fromEntries(
+      Object.entries(now)
+        .map(([r, n]) => [r, n - (baseline[r] ?? 0)])
+        .filter(([, n]) => Number(n) > 0),
+    ) as Record<string, number>;
     const total = Object.values(w).reduce((s, n) => s + n, 0);
     console.log(`converged: ${String(apps)} Applications synced ${converged.toFixed(1)} s after the process started`);
     console.log(`resident memory: ${m.rss.toFixed(0)} MiB (peak ${m.peak.toFixed(0)} MiB)`);
-    console.log(`watches the process opened: ${String(total)} (${Object.entries(w).map(([r, n]) => `${r} ${String(n)}`).join(", ")})`);
+    console.log(
+      `watches the process opened: ${String(total)} (${Object.entries(w)
+        .map(([r, n]) => `${r} ${String(n)}`)
+        .join(", ")})`,
+    );
   } finally {
     child.kill();
     await sleep(3_000);

@@ -38,7 +38,11 @@ function appSet(ns: string, size: number): KubeObject {
       strategy: { type: "RollingSync", rollingSync: { steps } },
       template: {
         metadata: { name: "{{name}}", labels: { env: "{{env}}" } },
-        spec: { project: "default", source: { repoURL: REPO, path: "apps/{{name}}" }, destination: { server: "https://kubernetes.default.svc", namespace: ns } },
+        spec: {
+          project: "default",
+          source: { repoURL: REPO, path: "apps/{{name}}" },
+          destination: { server: "https://kubernetes.default.svc", namespace: ns },
+        },
       },
     },
   };
@@ -59,7 +63,10 @@ class Timeline {
   readonly promoted = new Map<string, number>();
 
   /** Records the first time each `applicationStatus` entry shows Pending at its revision. */
-  observeSet(set: { status?: { applicationStatus?: Array<{ application: string; status: string; targetRevisions?: string[] }> } }, at: number): void {
+  observeSet(
+    set: { status?: { applicationStatus?: Array<{ application: string; status: string; targetRevisions?: string[] }> } },
+    at: number,
+  ): void {
     for (const e of set.status?.applicationStatus ?? []) {
       const key = `${e.application}@${e.targetRevisions?.[0] ?? ""}`;
       if (e.status === "Pending" && !this.promoted.has(key)) this.promoted.set(key, at);
@@ -70,7 +77,13 @@ class Timeline {
     const name = app.metadata.name ?? "";
     const s = app.status;
     const rev = s?.sync?.revision ?? "";
-    if (app.operation === undefined && s?.sync?.status === "Synced" && s.health?.status === "Healthy" && !this.settled.has(`${name}@${rev}`)) this.settled.set(`${name}@${rev}`, at);
+    if (
+      app.operation === undefined &&
+      s?.sync?.status === "Synced" &&
+      s.health?.status === "Healthy" &&
+      !this.settled.has(`${name}@${rev}`)
+    )
+      this.settled.set(`${name}@${rev}`, at);
     const pinned = app.operation?.sync?.revision;
     if (pinned !== undefined && !this.synced.has(`${name}@${pinned}`)) this.synced.set(`${name}@${pinned}`, at);
   }
@@ -78,7 +91,9 @@ class Timeline {
   /** Delays (ms) from each step's last settled Application to the next step's first sync, at `revision`. */
   delays(size: number, revision: string): Array<{ total: number; promoted: number }> | undefined {
     const byEnv = (env: string, m: Map<string, number>): number[] | undefined => {
-      const ts = names(size).filter((n) => n.env === env).map((n) => m.get(`${n.name}@${revision}`));
+      const ts = names(size)
+        .filter((n) => n.env === env)
+        .map((n) => m.get(`${n.name}@${revision}`));
       const known = ts.filter((t) => t !== undefined);
       return known.length === ts.length ? known : undefined;
     };
@@ -108,7 +123,13 @@ async function startupRetry<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Hands every added or modified object of `resource` in `ns` to `on`, until `signal` aborts. */
-async function watchAll(client: KubeApiClient, resource: ResourceDescriptor, ns: string, on: (o: KubeObject) => void, signal: AbortSignal): Promise<void> {
+async function watchAll(
+  client: KubeApiClient,
+  resource: ResourceDescriptor,
+  ns: string,
+  on: (o: KubeObject) => void,
+  signal: AbortSignal,
+): Promise<void> {
   let rv = (await startupRetry(() => client.list(resource, { namespace: ns }))).resourceVersion;
   while (!signal.aborted) {
     await client
@@ -122,7 +143,12 @@ async function watchAll(client: KubeApiClient, resource: ResourceDescriptor, ns:
   }
 }
 
-async function rolledOut(timeline: Timeline, size: number, revision: string, timeoutMs: number): Promise<Array<{ total: number; promoted: number }>> {
+async function rolledOut(
+  timeline: Timeline,
+  size: number,
+  revision: string,
+  timeoutMs: number,
+): Promise<Array<{ total: number; promoted: number }>> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const d = timeline.delays(size, revision);
@@ -147,12 +173,31 @@ async function main(): Promise<void> {
   try {
     const ns = `bench-ps-${randomBytes(3).toString("hex")}`;
     await client.create(resources.Namespaces, { metadata: { name: ns } });
-    await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "default", namespace: ns }, spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }] } });
+    await client.create(resources.AppProjects, {
+      apiVersion: "argoproj.io/v1alpha1",
+      kind: "AppProject",
+      metadata: { name: "default", namespace: ns },
+      spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }] },
+    });
     const source = new StaticManifestSource();
     const discovery = new Discovery(client.transport);
-    const engine = new SyncEngine({ watch: client, namespace: ns, client, resolve: (o) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""), source, clock, log: silentLogger(), waveDelayMs: 0 });
+    const engine = new SyncEngine({
+      watch: client,
+      namespace: ns,
+      client,
+      resolve: (o) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""),
+      source,
+      clock,
+      log: silentLogger(),
+      waveDelayMs: 0,
+    });
     const counting = new CountingClient(KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath }));
-    const controller = inProcessController(counting, { namespace: ns, settings: { progressiveSyncs: true }, concurrentReconciliations: 10, concurrentApplicationUpdates: 1 });
+    const controller = inProcessController(counting, {
+      namespace: ns,
+      settings: { progressiveSyncs: true },
+      concurrentReconciliations: 10,
+      concurrentApplicationUpdates: 1,
+    });
     const timeline = new Timeline();
     const watching = Promise.all([
       watchAll(client, resources.Applications, ns, (o) => timeline.observe(o as unknown as Application, performance.now()), stop.signal),
@@ -170,11 +215,16 @@ async function main(): Promise<void> {
       const delays = await rolledOut(timeline, size, revision, 600_000);
       all.push(...delays.map((d) => d.total));
       const show = (d: { total: number; promoted: number }): string => `${fmt(d.total)} (promoted after ${fmt(d.promoted)})`;
-      console.log(`round ${String(round)}: 3 × ${String(size)} Applications rolled out in ${fmt(performance.now() - t0)}; dev→qa ${show(delays[0]!)}, qa→prod ${show(delays[1]!)}`);
+      console.log(
+        `round ${String(round)}: 3 × ${String(size)} Applications rolled out in ${fmt(performance.now() - t0)}; dev→qa ${show(delays[0]!)}, qa→prod ${show(delays[1]!)}`,
+      );
     }
     const sorted = [...all].sort((a, b) => a - b);
-    const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    console.log(`delay from a step's last Healthy Application to the next step's first sync: median ${fmt(median)}, worst ${fmt(sorted.at(-1)!)} over ${String(all.length)} step boundaries (aim < 1 s)`);
+    const median =
+      sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    console.log(
+      `delay from a step's last Healthy Application to the next step's first sync: median ${fmt(median)}, worst ${fmt(sorted.at(-1)!)} over ${String(all.length)} step boundaries (aim < 1 s)`,
+    );
     stop.abort();
     await watching;
     await controller.stop(5_000);

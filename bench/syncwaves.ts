@@ -48,12 +48,21 @@ function byWave(objs: readonly KubeObject[]): KubeObject[][] {
 }
 
 /** The floor: every object server-side applied, waves in order, each wave in parallel. */
-async function applyDirectly(client: KubeApiClient, resolve: (o: KubeObject) => Promise<ResourceDescriptor>, ns: string, objs: readonly KubeObject[]): Promise<void> {
+async function applyDirectly(
+  client: KubeApiClient,
+  resolve: (o: KubeObject) => Promise<ResourceDescriptor>,
+  ns: string,
+  objs: readonly KubeObject[],
+): Promise<void> {
   for (const wave of byWave(objs)) {
     await Promise.all(
       wave.map(async (o) => {
         const body = { ...o, metadata: { ...o.metadata, namespace: ns } };
-        await client.patch(await resolve(o), { namespace: ns, name: o.metadata?.name ?? "" }, { type: "apply", body, fieldManager: "bench", force: true });
+        await client.patch(
+          await resolve(o),
+          { namespace: ns, name: o.metadata?.name ?? "" },
+          { type: "apply", body, fieldManager: "bench", force: true },
+        );
       }),
     );
   }
@@ -70,7 +79,11 @@ function app(name: string, appNs: string, destNs: string, path: string): Applica
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
     metadata: { name, namespace: appNs },
-    spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: destNs }, source: { repoURL: REPO, path } },
+    spec: {
+      project: "default",
+      destination: { server: "https://kubernetes.default.svc", namespace: destNs },
+      source: { repoURL: REPO, path },
+    },
     operation: { sync: {}, initiatedBy: { username: "bench" } },
   };
 }
@@ -112,13 +125,27 @@ async function run(client: KubeApiClient, resolve: (o: KubeObject) => Promise<Re
   const floor = await measured(() => Promise.all(floorNs.map((ns) => applyDirectly(client, resolve, ns, objs))).then(() => undefined));
 
   const source = new StaticManifestSource();
-  source.set(REPO, s.name, objs.map((o, i) => ({ path: `${String(i).padStart(4, "0")}.json`, content: JSON.stringify(o) })));
+  source.set(
+    REPO,
+    s.name,
+    objs.map((o, i) => ({ path: `${String(i).padStart(4, "0")}.json`, content: JSON.stringify(o) })),
+  );
   const appNs = await namespace(client, "apps");
   const destNs = await Promise.all(Array.from({ length: s.apps }, () => namespace(client, "dest")));
   const registry = new Registry();
   let engine: SyncEngine | undefined = undefined;
   const metrics = new SyncEngineMetrics({ registry, list: () => engine?.applications() ?? [] });
-  engine = new SyncEngine({ watch: client, namespace: appNs, client, resolve, source, clock, log: silentLogger(), waveDelayMs: 0, metrics });
+  engine = new SyncEngine({
+    watch: client,
+    namespace: appNs,
+    client,
+    resolve,
+    source,
+    clock,
+    log: silentLogger(),
+    waveDelayMs: 0,
+    metrics,
+  });
   engine.start();
   const engineRun = await measured(async () => {
     await Promise.all(destNs.map((ns, i) => client.create(resources.Applications, app(`app-${String(i)}`, appNs, ns, s.name))));
@@ -126,10 +153,14 @@ async function run(client: KubeApiClient, resolve: (o: KubeObject) => Promise<Re
   });
   await engine.stop();
   const total = s.apps * s.perApp;
-  console.log(`${s.name}: ${String(s.apps)} Application(s) × ${String(s.perApp)} resources in ${String(s.waves)} waves (${String(total)} objects)`);
+  console.log(
+    `${s.name}: ${String(s.apps)} Application(s) × ${String(s.perApp)} resources in ${String(s.waves)} waves (${String(total)} objects)`,
+  );
   console.log(`  floor (direct server-side apply) ${(floor.ms / 1000).toFixed(2)} s`);
   console.log(`  engine                           ${(engineRun.ms / 1000).toFixed(2)} s   ratio ${(engineRun.ms / floor.ms).toFixed(1)}×`);
-  console.log(`  resident memory while syncing    peak ${engineRun.peakMiB.toFixed(0)} MiB (process total; ${floor.peakMiB.toFixed(0)} MiB during the floor)`);
+  console.log(
+    `  resident memory while syncing    peak ${engineRun.peakMiB.toFixed(0)} MiB (process total; ${floor.peakMiB.toFixed(0)} MiB during the floor)`,
+  );
   console.log(`  engine requests to the cluster   ${await requestSummary(registry)} (the floor: ${String(total)} Patch)`);
 }
 
@@ -140,7 +171,10 @@ async function requestSummary(registry: Registry): Promise<string> {
     const verb = String(v.labels["verb"]);
     byVerb.set(verb, (byVerb.get(verb) ?? 0) + v.value);
   }
-  const reconciles = (await registry.getSingleMetric("argocd_app_reconcile")?.get())?.values.find((v) => (v as { metricName?: string }).metricName === "argocd_app_reconcile_count")?.value ?? 0;
+  const reconciles =
+    (await registry.getSingleMetric("argocd_app_reconcile")?.get())?.values.find(
+      (v) => (v as { metricName?: string }).metricName === "argocd_app_reconcile_count",
+    )?.value ?? 0;
   return `${[...byVerb].map(([verb, n]) => `${verb} ${String(n)}`).join(", ")}; ${String(reconciles)} reconciles`;
 }
 

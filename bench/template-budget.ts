@@ -23,11 +23,16 @@ for (const { name, template } of RUNAWAYS) {
     try {
       engine.replace(template, { a: 1 }, true);
     } catch (err) {
-      limit = err instanceof TemplateRenderError && err.budget ? (/render budget exceeded: (.*)$/.exec(err.message)?.[1] ?? err.message) : String(err);
+      limit =
+        err instanceof TemplateRenderError && err.budget
+          ? (/render budget exceeded: (.*)$/.exec(err.message)?.[1] ?? err.message)
+          : String(err);
     }
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)]!;
-  console.log(`${name.padEnd(30)} stopped in ${median.toFixed(1).padStart(7)} ms (median of ${ROUNDS}, max ${times[times.length - 1]!.toFixed(1)} ms): ${limit}`);
+  console.log(
+    `${name.padEnd(30)} stopped in ${median.toFixed(1).padStart(7)} ms (median of ${ROUNDS}, max ${times[times.length - 1]!.toFixed(1)} ms): ${limit}`,
+  );
 }

@@ -8,23 +8,23 @@ import { runOracleBench } from "../test/oracle/oracle.js";
 
 const FIELDS = [
   "{{ .nameNormalized }}-{{ .path.basename }}",
-  "{{ .metadata.labels.env | default \"dev\" }}",
+  '{{ .metadata.labels.env | default "dev" }}',
   "argocd",
-  "{{ .project | default \"default\" }}",
+  '{{ .project | default "default" }}',
   "https://github.com/example/{{ .repo }}.git",
-  "{{ .targetRevision | default \"HEAD\" }}",
+  '{{ .targetRevision | default "HEAD" }}',
   "{{ .path.path }}",
   "{{ .server }}",
   "{{ .path.basename | lower }}",
   "values-{{ .metadata.labels.env }}.yaml",
   "{{ .nameNormalized | upper }}",
-  "{{ printf \"%s/%s\" .path.basename .nameNormalized }}",
-  "{{ if eq .metadata.labels.env \"prod\" }}true{{ else }}false{{ end }}",
-  "{{ .values.replicas | default \"1\" }}",
+  '{{ printf "%s/%s" .path.basename .nameNormalized }}',
+  '{{ if eq .metadata.labels.env "prod" }}true{{ else }}false{{ end }}',
+  '{{ .values.replicas | default "1" }}',
   "{{ trunc 20 .name }}",
   "{{ .name | normalize }}",
-  "team-{{ index .metadata.labels \"team\" }}",
-  "{{ join \",\" .path.segments }}",
+  'team-{{ index .metadata.labels "team" }}',
+  '{{ join "," .path.segments }}',
   "{{ .metadata.annotations.owner | quote }}",
   "{{ toJson .values }}",
 ];
@@ -53,5 +53,9 @@ const ours = (N * FIELDS.length) / secs;
 const go = runOracleBench({ fields: FIELDS, params: sets, options: [], iterations: 1 });
 console.log(`renders: ${N * FIELDS.length} (${N} parameter sets x ${FIELDS.length} fields)`);
 console.log(`ours (TypeScript, compile cache): ${Math.round(ours)} renders/s`);
-console.log(`go as Argo CD runs it (parse per render): ${Math.round(go.argoRendersPerSec)} renders/s  -> ratio ${(ours / go.argoRendersPerSec).toFixed(2)}x`);
-console.log(`go with templates parsed once: ${Math.round(go.cachedRendersPerSec)} renders/s  -> ratio ${(ours / go.cachedRendersPerSec).toFixed(2)}x`);
+console.log(
+  `go as Argo CD runs it (parse per render): ${Math.round(go.argoRendersPerSec)} renders/s  -> ratio ${(ours / go.argoRendersPerSec).toFixed(2)}x`,
+);
+console.log(
+  `go with templates parsed once: ${Math.round(go.cachedRendersPerSec)} renders/s  -> ratio ${(ours / go.cachedRendersPerSec).toFixed(2)}x`,
+);

@@ -61,6 +61,7 @@ elif [ "${1:-}" = "--differential" ]; then
 else
   echo "== lint"
   npx eslint .
+  npx prettier --check .
   echo "== typecheck"
   npx tsc -p tsconfig.json --noEmit
   projects=(--project unit --project integration --project e2e)

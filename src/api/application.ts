@@ -1,18 +1,12 @@
 /**
  * Argo CD `Application` (argoproj.io/v1alpha1): spec, the `operation` a sync request carries, and
- * the status the sync engine writes (sources and the hydrator are in `application-source.ts`). Field names are Argo CD's JSON names. Status codes are plain
- * strings here (a newer Argo CD may add values); compare them with the sets in `constants.ts`.
+ * the status the sync engine writes (sources and the hydrator are in `application-source.ts`).
+ * Field names are Argo CD's JSON names. Status codes are plain strings here (a newer Argo CD may add
+ * values); compare them with the sets in `constants.ts`.
  */
 import { z } from "zod";
 import { GROUP_VERSION } from "./constants.js";
-import {
-  CRD_REQUIRED,
-  infoSchema,
-  objectMetaSchema,
-  stringMapSchema,
-  timeSchema,
-  typeMetaShape,
-} from "./meta.js";
+import { CRD_REQUIRED, infoSchema, objectMetaSchema, stringMapSchema, timeSchema, typeMetaShape } from "./meta.js";
 import { describeObject, parseWith, type ParseResult } from "./parse.js";
 import { applicationSourceSchema, sourceHydratorSchema, sourceHydratorStatusSchema } from "./application-source.js";
 
@@ -90,7 +84,10 @@ export const applicationSpecSchema = z.looseObject({
   project: z.string().describe("The AppProject the Application belongs to, which limits its sources and destinations."),
   destination: applicationDestinationSchema.describe("The cluster (by server URL or by name) and the namespace to deploy to."),
   source: applicationSourceSchema.optional().describe("Where the manifests come from."),
-  sources: z.array(applicationSourceSchema).optional().describe("Several sources whose manifests are deployed together (instead of source)."),
+  sources: z
+    .array(applicationSourceSchema)
+    .optional()
+    .describe("Several sources whose manifests are deployed together (instead of source)."),
   syncPolicy: syncPolicySchema.optional().describe("When and how the Application is synced."),
   ignoreDifferences: z
     .array(resourceIgnoreDifferencesSchema)

@@ -18,7 +18,9 @@ export const applicationSetSyncPolicySchema = z.looseObject({
   applicationsSync: z
     .enum(APPLICATIONS_SYNC_POLICIES)
     .optional()
-    .describe("Which changes the controller may make to its Applications: create-only, create-update, create-delete, or sync (all of them, the default)."),
+    .describe(
+      "Which changes the controller may make to its Applications: create-only, create-update, create-delete, or sync (all of them, the default).",
+    ),
 });
 export type ApplicationSetSyncPolicy = z.infer<typeof applicationSetSyncPolicySchema>;
 
@@ -55,10 +57,7 @@ export const applicationSetStrategySchema = z.looseObject({
   type: z.string().optional().describe("AllAtOnce (the default) or RollingSync."),
   rollingSync: z
     .looseObject({
-      steps: z
-        .array(rollingSyncStepSchema)
-        .optional()
-        .describe("The steps, in order, each choosing its Applications by label."),
+      steps: z.array(rollingSyncStepSchema).optional().describe("The steps, in order, each choosing its Applications by label."),
     })
     .optional()
     .describe("Sync the Applications step by step, each step once the previous one is healthy."),

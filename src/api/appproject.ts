@@ -26,19 +26,21 @@ export const projectDestinationSchema = z.looseObject({
 export type ProjectDestination = z.infer<typeof projectDestinationSchema>;
 
 /** A sync window (kept for completeness; the controllers only pass it through). */
-export const syncWindowSchema = z.looseObject({
-  kind: z.string().optional(),
-  schedule: z.string().optional(),
-  duration: z.string().optional(),
-  applications: z.array(z.string()).optional(),
-  namespaces: z.array(z.string()).optional(),
-  clusters: z.array(z.string()).optional(),
-  manualSync: z.boolean().optional(),
-  timeZone: z.string().optional(),
-  andOperator: z.boolean().optional(),
-  syncOverrun: z.boolean().optional(),
-  description: z.string().optional(),
-}).meta(CRD_PRESERVE);
+export const syncWindowSchema = z
+  .looseObject({
+    kind: z.string().optional(),
+    schedule: z.string().optional(),
+    duration: z.string().optional(),
+    applications: z.array(z.string()).optional(),
+    namespaces: z.array(z.string()).optional(),
+    clusters: z.array(z.string()).optional(),
+    manualSync: z.boolean().optional(),
+    timeZone: z.string().optional(),
+    andOperator: z.boolean().optional(),
+    syncOverrun: z.boolean().optional(),
+    description: z.string().optional(),
+  })
+  .meta(CRD_PRESERVE);
 export type SyncWindow = z.infer<typeof syncWindowSchema>;
 
 /** A JWT token issued for a project role (times are Unix seconds). */
@@ -50,22 +52,24 @@ export const jwtTokenSchema = z.looseObject({
 export type JwtToken = z.infer<typeof jwtTokenSchema>;
 
 /** A project role: its policies, the groups bound to it, and the tokens issued for it. */
-export const projectRoleSchema = z.looseObject({
-  name: z.string(),
-  description: z.string().optional(),
-  policies: z.array(z.string()).optional(),
-  groups: z.array(z.string()).optional(),
-  jwtTokens: z.array(jwtTokenSchema).optional(),
-}).meta(CRD_PRESERVE);
+export const projectRoleSchema = z
+  .looseObject({
+    name: z.string(),
+    description: z.string().optional(),
+    policies: z.array(z.string()).optional(),
+    groups: z.array(z.string()).optional(),
+    jwtTokens: z.array(jwtTokenSchema).optional(),
+  })
+  .meta(CRD_PRESERVE);
 export type ProjectRole = z.infer<typeof projectRoleSchema>;
 
 /** Where orphaned resources are reported, and which ones are ignored. */
-export const orphanedResourcesSchema = z.looseObject({
-  warn: z.boolean().optional(),
-  ignore: z
-    .array(z.looseObject({ group: z.string().optional(), kind: z.string().optional(), name: z.string().optional() }))
-    .optional(),
-}).meta(CRD_PRESERVE);
+export const orphanedResourcesSchema = z
+  .looseObject({
+    warn: z.boolean().optional(),
+    ignore: z.array(z.looseObject({ group: z.string().optional(), kind: z.string().optional(), name: z.string().optional() })).optional(),
+  })
+  .meta(CRD_PRESERVE);
 
 /** A source integrity policy: which repositories it covers and the GnuPG keys they must be signed with. */
 export const sourceIntegrityGitPolicySchema = z.looseObject({
@@ -97,11 +101,13 @@ export const appProjectSpecSchema = z.looseObject({
   sourceIntegrity: sourceIntegritySchema.optional(),
   destinationServiceAccounts: z
     .array(
-      z.looseObject({
-        server: z.string(),
-        namespace: z.string().optional(),
-        defaultServiceAccount: z.string(),
-      }).meta(CRD_PRESERVE),
+      z
+        .looseObject({
+          server: z.string(),
+          namespace: z.string().optional(),
+          defaultServiceAccount: z.string(),
+        })
+        .meta(CRD_PRESERVE),
     )
     .optional(),
 });

@@ -1,15 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, loadFixture } from "../../test/fixtures/load.js";
-import {
-  decodeClusterSecret,
-  encodeSecretData,
-  isClusterSecret,
-  parseSecret,
-  secretValue,
-  splitNamespaces,
-  type Secret,
-} from "./index.js";
+import { decodeClusterSecret, encodeSecretData, isClusterSecret, parseSecret, secretValue, splitNamespaces, type Secret } from "./index.js";
 
 function fixtureSecret(): Secret {
   const res = parseSecret(loadFixture(FIXTURES.clusterSecret));

@@ -157,8 +157,7 @@ export const AppStatusMessage = {
   PendingChangesSpec: "Application has pending changes (spec differs), setting status to Waiting",
   WaitingToHealthy: "Application resource has synced, updating status to Healthy",
   WaitingToProgressing: "Application resource has synced, updating status to Progressing",
-  PendingSyncSucceeded:
-    "Application resource completed a sync successfully, updating status from Pending to Progressing",
+  PendingSyncSucceeded: "Application resource completed a sync successfully, updating status from Pending to Progressing",
   PendingSyncCompleted: "Application resource completed a sync, updating status from Pending to Progressing",
   PendingBecameProgressing: "Application resource became Progressing, updating status from Pending to Progressing",
   PendingHasError: "Application resource has error and cannot sync, updating status to Progressing",
@@ -242,11 +241,7 @@ export const Annotation = {
 export const RefreshType = { Normal: "normal", Hard: "hard" } as const;
 
 /** Annotations always preserved from the live Application (docs/controller.md#creating-and-updating-applications). */
-export const DEFAULT_PRESERVED_ANNOTATIONS = [
-  Annotation.NotifiedNotifications,
-  Annotation.Refresh,
-  Annotation.Hydrate,
-] as const;
+export const DEFAULT_PRESERVED_ANNOTATIONS = [Annotation.NotifiedNotifications, Annotation.Refresh, Annotation.Hydrate] as const;
 
 /** Label keys. */
 export const Label = {

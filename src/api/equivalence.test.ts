@@ -17,32 +17,97 @@ describe("specsEquivalent: Go's typed semantics, field by field", () => {
   it.each([
     // name; the desired spec (as the template renders it); the live spec (as stored); whether Argo CD sees them equal
     { name: "directory {recurse: false} is normalised away", a: spec({ directory: { recurse: false } }), b: spec(), equal: true },
-    { name: "directory {recurse: false, include} keeps only include", a: spec({ directory: { recurse: false, include: "*.yaml" } }), b: spec({ directory: { include: "*.yaml" } }), equal: true },
+    {
+      name: "directory {recurse: false, include} keeps only include",
+      a: spec({ directory: { recurse: false, include: "*.yaml" } }),
+      b: spec({ directory: { include: "*.yaml" } }),
+      equal: true,
+    },
     { name: "directory {recurse: true} is a value", a: spec({ directory: { recurse: true } }), b: spec(), equal: false },
     { name: "helm {passCredentials: false} is normalised away", a: spec({ helm: { passCredentials: false } }), b: spec(), equal: true },
-    { name: "helm {skipCrds: false} beside valueFiles is absence", a: spec({ helm: { skipCrds: false, valueFiles: ["v.yaml"] } }), b: spec({ helm: { valueFiles: ["v.yaml"] } }), equal: true },
-    { name: "helm parameters[].forceString: false is absence", a: spec({ helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }), b: spec({ helm: { parameters: [{ name: "a", value: "1" }] } }), equal: true },
+    {
+      name: "helm {skipCrds: false} beside valueFiles is absence",
+      a: spec({ helm: { skipCrds: false, valueFiles: ["v.yaml"] } }),
+      b: spec({ helm: { valueFiles: ["v.yaml"] } }),
+      equal: true,
+    },
+    {
+      name: "helm parameters[].forceString: false is absence",
+      a: spec({ helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }),
+      b: spec({ helm: { parameters: [{ name: "a", value: "1" }] } }),
+      equal: true,
+    },
     { name: "helm valuesObject {} is a value", a: spec({ helm: { valuesObject: {} } }), b: spec(), equal: false },
     { name: "helm valuesObject null is absence", a: spec({ helm: { valuesObject: null } }), b: spec(), equal: true },
-    { name: "kustomize {forceCommonLabels: false} is normalised away", a: spec({ kustomize: { forceCommonLabels: false } }), b: spec(), equal: true },
-    { name: "kustomize {forceCommonLabels: true} alone is dropped too (Argo CD's IsZero does not read it)", a: spec({ kustomize: { forceCommonLabels: true } }), b: spec(), equal: true },
+    {
+      name: "kustomize {forceCommonLabels: false} is normalised away",
+      a: spec({ kustomize: { forceCommonLabels: false } }),
+      b: spec(),
+      equal: true,
+    },
+    {
+      name: "kustomize {forceCommonLabels: true} alone is dropped too (Argo CD's IsZero does not read it)",
+      a: spec({ kustomize: { forceCommonLabels: true } }),
+      b: spec(),
+      equal: true,
+    },
     { name: "kustomize {namePrefix} is a value", a: spec({ kustomize: { namePrefix: "p-" } }), b: spec(), equal: false },
-    { name: "automated.enabled: false is a value (a pointer)", a: spec({}, { syncPolicy: { automated: { enabled: false, prune: true } } }), b: spec({}, { syncPolicy: { automated: { prune: true } } }), equal: false },
-    { name: "automated.prune: false is a value (a pointer)", a: spec({}, { syncPolicy: { automated: { prune: false } } }), b: spec({}, { syncPolicy: { automated: {} } }), equal: false },
+    {
+      name: "automated.enabled: false is a value (a pointer)",
+      a: spec({}, { syncPolicy: { automated: { enabled: false, prune: true } } }),
+      b: spec({}, { syncPolicy: { automated: { prune: true } } }),
+      equal: false,
+    },
+    {
+      name: "automated.prune: false is a value (a pointer)",
+      a: spec({}, { syncPolicy: { automated: { prune: false } } }),
+      b: spec({}, { syncPolicy: { automated: {} } }),
+      equal: false,
+    },
     { name: "automated: {} turns autosync on", a: spec({}, { syncPolicy: { automated: {} } }), b: spec(), equal: false },
     { name: "retry: {} is a value (a pointer)", a: spec({}, { syncPolicy: { retry: {} } }), b: spec(), equal: false },
-    { name: "managedNamespaceMetadata: {} is a value (a pointer)", a: spec({}, { syncPolicy: { managedNamespaceMetadata: {} } }), b: spec(), equal: false },
+    {
+      name: "managedNamespaceMetadata: {} is a value (a pointer)",
+      a: spec({}, { syncPolicy: { managedNamespaceMetadata: {} } }),
+      b: spec(),
+      equal: false,
+    },
     { name: "syncPolicy {syncOptions: []} is normalised away", a: spec({}, { syncPolicy: { syncOptions: [] } }), b: spec(), equal: true },
     { name: "revisionHistoryLimit: 0 is a value (a pointer)", a: spec({}, { revisionHistoryLimit: 0 }), b: spec(), equal: false },
     { name: "revisionHistoryLimit: null is absence", a: spec({}, { revisionHistoryLimit: null }), b: spec(), equal: true },
     { name: "an empty project is default", a: spec({}, { project: "" }), b: spec(), equal: true },
     { name: "a field Go does not know is dropped", a: spec({ colour: "blue" }, { extra: { a: 1 } }), b: spec(), equal: true },
     { name: "empty lists are nil lists", a: spec({}, { info: [], ignoreDifferences: [] }), b: spec(), equal: true },
-    { name: "destination server \"\" is absence", a: { ...spec(), destination: { name: "prod", server: "", namespace: "ns" } }, b: { ...spec(), destination: { name: "prod", namespace: "ns" } }, equal: true },
-    { name: "plugin parameter map: {} is a value (an embedded pointer)", a: spec({ plugin: { name: "p", parameters: [{ name: "a", map: {} }] } }), b: spec({ plugin: { name: "p", parameters: [{ name: "a" }] } }), equal: false },
-    { name: "plugin parameter string: \"\" is a value (a pointer)", a: spec({ plugin: { name: "p", parameters: [{ name: "a", string: "" }] } }), b: spec({ plugin: { name: "p", parameters: [{ name: "a" }] } }), equal: false },
-    { name: "the order of sources matters", a: { ...spec(), source: undefined, sources: [repo, { ...repo, path: "b" }] }, b: { ...spec(), source: undefined, sources: [{ ...repo, path: "b" }, repo] }, equal: false },
-    { name: "a zero block inside sources is normalised away", a: { ...spec(), source: undefined, sources: [{ ...repo, directory: { recurse: false } }] }, b: { ...spec(), source: undefined, sources: [repo] }, equal: true },
+    {
+      name: 'destination server "" is absence',
+      a: { ...spec(), destination: { name: "prod", server: "", namespace: "ns" } },
+      b: { ...spec(), destination: { name: "prod", namespace: "ns" } },
+      equal: true,
+    },
+    {
+      name: "plugin parameter map: {} is a value (an embedded pointer)",
+      a: spec({ plugin: { name: "p", parameters: [{ name: "a", map: {} }] } }),
+      b: spec({ plugin: { name: "p", parameters: [{ name: "a" }] } }),
+      equal: false,
+    },
+    {
+      name: 'plugin parameter string: "" is a value (a pointer)',
+      a: spec({ plugin: { name: "p", parameters: [{ name: "a", string: "" }] } }),
+      b: spec({ plugin: { name: "p", parameters: [{ name: "a" }] } }),
+      equal: false,
+    },
+    {
+      name: "the order of sources matters",
+      a: { ...spec(), source: undefined, sources: [repo, { ...repo, path: "b" }] },
+      b: { ...spec(), source: undefined, sources: [{ ...repo, path: "b" }, repo] },
+      equal: false,
+    },
+    {
+      name: "a zero block inside sources is normalised away",
+      a: { ...spec(), source: undefined, sources: [{ ...repo, directory: { recurse: false } }] },
+      b: { ...spec(), source: undefined, sources: [repo] },
+      equal: true,
+    },
   ])("$name", ({ a, b, equal }) => {
     expect(specsEquivalent(a, b)).toBe(equal);
     expect(specsEquivalent(b, a)).toBe(equal);
@@ -111,8 +176,16 @@ describe("withoutOmitted (what Go's encoder writes of a decoded spec)", () => {
   it.each([
     { name: "an empty omitempty string goes", in: { destination: { server: "s", name: "" } }, want: { destination: { server: "s" } } },
     { name: "an empty omitempty list goes, an empty struct stays", in: { destination: {}, sources: [] }, want: { destination: {} } },
-    { name: "a non-nil pointer stays however empty", in: { syncPolicy: {}, revisionHistoryLimit: 0 }, want: { syncPolicy: {}, revisionHistoryLimit: 0 } },
-    { name: "a field Go does not know stays", in: { extra: "", source: { repoURL: "", path: "" } }, want: { extra: "", source: { repoURL: "" } } },
+    {
+      name: "a non-nil pointer stays however empty",
+      in: { syncPolicy: {}, revisionHistoryLimit: 0 },
+      want: { syncPolicy: {}, revisionHistoryLimit: 0 },
+    },
+    {
+      name: "a field Go does not know stays",
+      in: { extra: "", source: { repoURL: "", path: "" } },
+      want: { extra: "", source: { repoURL: "" } },
+    },
   ])("$name", ({ in: value, want }) => {
     expect(withoutOmitted(value, spec, GO_STRUCTS)).toEqual(want);
   });

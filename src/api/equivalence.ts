@@ -28,7 +28,17 @@ const empty = (v: unknown): boolean => v === undefined || v === null || v === ""
 const noItems = (v: unknown): boolean => !(Array.isArray(v) && v.length > 0) && !(isPlain(v) && Object.keys(v).length > 0);
 
 /** The fields Argo CD's `IsZero` of a helm block reads, besides the values. */
-const HELM_SCALARS = ["version", "releaseName", "passCredentials", "ignoreMissingValueFiles", "skipCrds", "skipTests", "skipSchemaValidation", "kubeVersion", "namespace"];
+const HELM_SCALARS = [
+  "version",
+  "releaseName",
+  "passCredentials",
+  "ignoreMissingValueFiles",
+  "skipCrds",
+  "skipTests",
+  "skipSchemaValidation",
+  "kubeVersion",
+  "namespace",
+];
 const HELM_LISTS = ["valueFiles", "parameters", "fileParameters", "apiVersions"];
 /** The fields Argo CD's `IsZero` of a kustomize block reads. */
 const KUSTOMIZE_SCALARS = ["namePrefix", "nameSuffix", "version", "namespace", "kubeVersion", "ignoreMissingComponents"];
@@ -83,7 +93,8 @@ export function normalizeApplicationSpec(spec: unknown): Plain {
   if (empty(out["project"])) out["project"] = "default";
   if (out["syncPolicy"] !== undefined && syncPolicyIsZero(out["syncPolicy"])) delete out["syncPolicy"];
   const sources = out["sources"];
-  if (Array.isArray(sources) && sources.length > 0) out["sources"] = (sources as unknown[]).map((s) => (isPlain(s) ? normalizeSource(s) : s));
+  if (Array.isArray(sources) && sources.length > 0)
+    out["sources"] = (sources as unknown[]).map((s) => (isPlain(s) ? normalizeSource(s) : s));
   else if (isPlain(out["source"])) out["source"] = normalizeSource(out["source"]);
   return out;
 }

@@ -205,15 +205,7 @@ export const scmProviders = {
 } as const;
 
 /** SCM provider keys in Argo CD's precedence order (the first one set wins). */
-export const SCM_PROVIDER_KEYS = [
-  "github",
-  "gitlab",
-  "gitea",
-  "bitbucketServer",
-  "azureDevOps",
-  "bitbucket",
-  "awsCodeCommit",
-] as const;
+export const SCM_PROVIDER_KEYS = ["github", "gitlab", "gitea", "bitbucketServer", "azureDevOps", "bitbucket", "awsCodeCommit"] as const;
 export type ScmProviderKey = (typeof SCM_PROVIDER_KEYS)[number];
 
 /** SCM Provider generator: repositories (and branches) of an organisation. */
@@ -297,14 +289,7 @@ export const pullRequestProviders = {
 } as const;
 
 /** Pull request provider keys in Argo CD's precedence order. */
-export const PULL_REQUEST_PROVIDER_KEYS = [
-  "github",
-  "gitlab",
-  "gitea",
-  "bitbucketServer",
-  "bitbucket",
-  "azuredevops",
-] as const;
+export const PULL_REQUEST_PROVIDER_KEYS = ["github", "gitlab", "gitea", "bitbucketServer", "bitbucket", "azuredevops"] as const;
 export type PullRequestProviderKey = (typeof PULL_REQUEST_PROVIDER_KEYS)[number];
 
 /** Pull Request generator: one param set per open pull request. */
@@ -391,7 +376,9 @@ export type NestedMergeGenerator = z.infer<typeof nestedMergeGeneratorSchema>;
 export const applicationSetGeneratorSchema = z.looseObject({
   ...terminalShape,
   matrix: matrixGeneratorSchema.optional().describe("Every combination of the parameter sets of two child generators."),
-  merge: mergeGeneratorSchema.optional().describe("The parameter sets of the first child generator, updated from the other children's sets with the same mergeKeys values."),
+  merge: mergeGeneratorSchema
+    .optional()
+    .describe("The parameter sets of the first child generator, updated from the other children's sets with the same mergeKeys values."),
 });
 export type ApplicationSetGenerator = z.infer<typeof applicationSetGeneratorSchema>;
 

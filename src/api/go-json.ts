@@ -90,7 +90,9 @@ function zeroLike(value: unknown): unknown {
 }
 
 function mapOf(value: Plain, of: GoKind, structs: GoStructs): Plain | undefined {
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   if (keys.length === 0) return undefined;
   const out: Plain = {};
   for (const k of keys) out[k] = present(value[k], of, structs);
@@ -148,7 +150,9 @@ export function withoutOmitted(value: unknown, kind: GoKind, structs: GoStructs)
     case "slice":
       return Array.isArray(value) ? value.map((v) => withoutOmitted(v, kind.of, structs)) : value;
     case "map":
-      return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutOmitted(v, kind.of, structs)])) : value;
+      return isPlainObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutOmitted(v, kind.of, structs)]))
+        : value;
     case "struct":
       return isPlainObject(value) ? structWithoutOmitted(value, kind.name, structs) : value;
     default:

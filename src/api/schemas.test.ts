@@ -124,7 +124,7 @@ describe("invalid objects", () => {
     },
     {
       name: "a non-string label value",
-      mutate: (o: Obj & { spec: Obj }) => void (((o["metadata"] as Obj)["labels"] = { "team/a": 1 })),
+      mutate: (o: Obj & { spec: Obj }) => void ((o["metadata"] as Obj)["labels"] = { "team/a": 1 }),
       path: 'metadata.labels["team/a"]',
     },
   ])("rejects $name with an error that names the failing path", ({ mutate, path }) => {
@@ -165,7 +165,11 @@ describe("formatPath", () => {
     { name: "an empty path", path: [], expected: "" },
     { name: "object keys", path: ["spec", "template"], expected: "spec.template" },
     { name: "array indexes", path: ["spec", "generators", 0, "list"], expected: "spec.generators[0].list" },
-    { name: "keys that are not identifiers", path: ["metadata", "labels", "app.kubernetes.io/name"], expected: 'metadata.labels["app.kubernetes.io/name"]' },
+    {
+      name: "keys that are not identifiers",
+      path: ["metadata", "labels", "app.kubernetes.io/name"],
+      expected: 'metadata.labels["app.kubernetes.io/name"]',
+    },
   ])("formats $name", ({ path, expected }) => {
     expect(formatPath(path)).toBe(expected);
   });
@@ -216,7 +220,7 @@ describe("fields we do not model", () => {
     const status = raw["status"] as Obj;
     status["newTopLevel"] = { a: [1, 2] };
     (status["operationState"] as Obj)["newField"] = "x";
-    ((status["operationState"] as { syncResult: { resources: Obj[] } }).syncResult.resources[0]!)["newer"] = true;
+    (status["operationState"] as { syncResult: { resources: Obj[] } }).syncResult.resources[0]!["newer"] = true;
     (raw["operation"] as Obj)["newOperation"] = { x: 1 };
     expect(serialize(ok(parseApplication(raw)))).toEqual(raw);
   });

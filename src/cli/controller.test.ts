@@ -20,7 +20,14 @@ function io(env: Readonly<Record<string, string | undefined>> = {}) {
 
 describe("appset controller", () => {
   it.each([
-    { name: "prints the flag reference for --help and exits 0", args: ["--help"], env: {}, code: 0, out: "Usage: appset controller", err: "" },
+    {
+      name: "prints the flag reference for --help and exits 0",
+      args: ["--help"],
+      env: {},
+      code: 0,
+      out: "Usage: appset controller",
+      err: "",
+    },
     {
       name: "rejects an unknown --policy with Argo CD's message and exits 1",
       args: ["--policy", "bogus"],
@@ -47,24 +54,54 @@ describe("appset controller", () => {
 
   it.each([
     // name; a flag; what its help line shows after the flag
-    { name: "a string flag shows its type and quoted default", flag: "--metrics-addr", rest: /^--metrics-addr string {3,}The address the metric endpoint binds to\. \(default ":8080"\)$/ },
-    { name: "an int flag shows its type and default", flag: "--concurrent-reconciliations", rest: /^--concurrent-reconciliations int {3,}How many ApplicationSets are reconciled at once\. \(default 10\) \[env \S+\]$/ },
-    { name: "a duration flag shows its default in Go syntax", flag: "--cache-sync-period", rest: /^--cache-sync-period duration {3,}.* \(default 10h0m0s\) \[env \S+\]$/ },
+    {
+      name: "a string flag shows its type and quoted default",
+      flag: "--metrics-addr",
+      rest: /^--metrics-addr string {3,}The address the metric endpoint binds to\. \(default ":8080"\)$/,
+    },
+    {
+      name: "an int flag shows its type and default",
+      flag: "--concurrent-reconciliations",
+      rest: /^--concurrent-reconciliations int {3,}How many ApplicationSets are reconciled at once\. \(default 10\) \[env \S+\]$/,
+    },
+    {
+      name: "a duration flag shows its default in Go syntax",
+      flag: "--cache-sync-period",
+      rest: /^--cache-sync-period duration {3,}.* \(default 10h0m0s\) \[env \S+\]$/,
+    },
     { name: "a list flag shows strings", flag: "--applicationset-namespaces", rest: /^--applicationset-namespaces strings {3,}Namespaces/ },
-    { name: "a boolean flag shows no placeholder and no false default", flag: "--dry-run", rest: /^--dry-run {3,}Send every write with server-side dry run: nothing is persisted\. \[env \S+\]$/ },
-    { name: "an empty string default is not shown", flag: "--policy", rest: /^--policy string {3,}How Applications .*\(empty means sync\)\. \[env \S+\]$/ },
-    { name: "the namespace flag shows its shorthand", flag: "-n, --namespace", rest: /^-n, --namespace string {3,}The controller's namespace/ },
+    {
+      name: "a boolean flag shows no placeholder and no false default",
+      flag: "--dry-run",
+      rest: /^--dry-run {3,}Send every write with server-side dry run: nothing is persisted\. \[env \S+\]$/,
+    },
+    {
+      name: "an empty string default is not shown",
+      flag: "--policy",
+      rest: /^--policy string {3,}How Applications .*\(empty means sync\)\. \[env \S+\]$/,
+    },
+    {
+      name: "the namespace flag shows its shorthand",
+      flag: "-n, --namespace",
+      rest: /^-n, --namespace string {3,}The controller's namespace/,
+    },
   ])("help: $name", async ({ flag, rest }) => {
     const t = io();
     expect(await controllerCommand(["--help"], t.value)).toBe(0);
-    const line = t.out.join("").split("\n").find((l) => l.trimStart().startsWith(`${flag} `));
+    const line = t.out
+      .join("")
+      .split("\n")
+      .find((l) => l.trimStart().startsWith(`${flag} `));
     expect(line?.trimStart()).toMatch(rest);
   });
 
   it("aligns every flag's description in one column, as cobra does", async () => {
     const t = io();
     await controllerCommand(["--help"], t.value);
-    const rows = t.out.join("").split("\n").filter((l) => /^ {2}(-\w, | {4})--/.test(l));
+    const rows = t.out
+      .join("")
+      .split("\n")
+      .filter((l) => /^ {2}(-\w, | {4})--/.test(l));
     const columns = new Set(rows.map((l) => /^\s*\S.*?\S {3,}(?=\S)/.exec(l)![0].length));
     expect(rows.length).toBeGreaterThan(30);
     expect([...columns]).toHaveLength(1);

@@ -51,15 +51,30 @@ export function controllerNamespace(config: Config, env: Env): string {
  * The generation function over the real ports: cluster Secrets from the shared cache, the
  * process's Git service, the rest from the API.
  */
-function generation(rt: Runtime, d: { client: KubeApiClient; namespace: string; metrics: AppSetMetrics; git: GitRepoReader }): (clusters: ClusterSecretLister) => GenerateFn {
+function generation(
+  rt: Runtime,
+  d: { client: KubeApiClient; namespace: string; metrics: AppSetMetrics; git: GitRepoReader },
+): (clusters: ClusterSecretLister) => GenerateFn {
   const { config, env, clock } = rt;
   const { client, namespace, metrics, git } = d;
   const objects = portsFromKubeReader(client, namespace);
   const engine = new TemplateEngine({ now: () => clock.now() });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, { metrics, clock }));
-  const settings = { ...DEFAULT_GENERATOR_SETTINGS, defaultRequeueAfterMs: config.requeueAfterMs, newGitFileGlobbing: config.enableNewGitFileGlobbing };
+  const settings = {
+    ...DEFAULT_GENERATOR_SETTINGS,
+    defaultRequeueAfterMs: config.requeueAfterMs,
+    newGitFileGlobbing: config.enableNewGitFileGlobbing,
+  };
   return (clusters) =>
-    generatorFn({ registry, engine, ctx: { ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch }, settings, clock } });
+    generatorFn({
+      registry,
+      engine,
+      ctx: {
+        ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch },
+        settings,
+        clock,
+      },
+    });
 }
 
 /** What every step of the process shares. */
@@ -85,8 +100,18 @@ async function build(rt: Runtime): Promise<Process> {
   const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
   const namespace = controllerNamespace(config, rt.env);
   const registry = createMetricsRegistry({ processMetrics: true });
-  const metrics = new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: config.concurrentReconciliations, leaseName: LEASE_NAME });
-  const cache = new SharedCache({ source: client, clock, log: logger.child({ component: "informer" }), resyncPeriodMs: config.cacheSyncPeriodMs });
+  const metrics = new ControllerMetrics({
+    registry,
+    controller: "applicationset",
+    maxConcurrentReconciles: config.concurrentReconciliations,
+    leaseName: LEASE_NAME,
+  });
+  const cache = new SharedCache({
+    source: client,
+    clock,
+    log: logger.child({ component: "informer" }),
+    resyncPeriodMs: config.cacheSyncPeriodMs,
+  });
   const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
   const git = gitService(rt, credentials);
   let controller: AppSetController | undefined = undefined;
@@ -124,17 +149,40 @@ async function build(rt: Runtime): Promise<Process> {
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
   });
   const synced = controller;
-  const ready = { name: "informers", check: () => { if (!cache.hasSynced()) throw new Error("caches not synced"); } };
+  const ready = {
+    name: "informers",
+    check: () => {
+      if (!cache.hasSynced()) throw new Error("caches not synced");
+    },
+  };
   const servers = [
     await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
     await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
   ];
   const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
-  const webhookOpts = { addr: config.webhookAddr, parallelism: config.webhookParallelismLimit, dryRun: config.dryRun, scope, informer: synced.appSets };
-  const webhook = await startControllerWebhook({ ...webhookOpts, client, namespace, allowed: (ns) => synced.namespaceAllowed(ns), logger, clock });
+  const webhookOpts = {
+    addr: config.webhookAddr,
+    parallelism: config.webhookParallelismLimit,
+    dryRun: config.dryRun,
+    scope,
+    informer: synced.appSets,
+  };
+  const webhook = await startControllerWebhook({
+    ...webhookOpts,
+    client,
+    namespace,
+    allowed: (ns) => synced.namespaceAllowed(ns),
+    logger,
+    clock,
+  });
   if (webhook !== undefined) servers.push(webhook);
-  logger.info({ namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url }, "applicationset controller starting");
-  const engine = config.enableSyncEngine ? buildSyncEngine({ ...rt, client, namespace, cache, git, clusters: controller.clusters, registry }) : undefined;
+  logger.info(
+    { namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url },
+    "applicationset controller starting",
+  );
+  const engine = config.enableSyncEngine
+    ? buildSyncEngine({ ...rt, client, namespace, cache, git, clusters: controller.clusters, registry })
+    : undefined;
   const manager = new Manager({
     cache,
     logger,

@@ -24,7 +24,10 @@ const appSetYaml = (generators: unknown, extra: Record<string, unknown> = {}) =>
   spec: {
     goTemplate: true,
     generators,
-    template: { metadata: { name: "{{ .name }}" }, spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } } },
+    template: {
+      metadata: { name: "{{ .name }}" },
+      spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } },
+    },
     ...extra,
   },
 });
@@ -47,13 +50,23 @@ async function run(...args: string[]) {
 describe("appset generate", () => {
   it.each([
     // name; how the cluster Secrets file is written
-    { name: "several YAML documents", file: () => write("c.yaml", [clusterYaml("b", "https://b"), clusterYaml("a", "https://a")].map((o) => JSON.stringify(o)).join("\n---\n")) },
-    { name: "a List", file: () => write("c.json", { apiVersion: "v1", kind: "List", items: [clusterYaml("b", "https://b"), clusterYaml("a", "https://a")] }) },
+    {
+      name: "several YAML documents",
+      file: () =>
+        write("c.yaml", [clusterYaml("b", "https://b"), clusterYaml("a", "https://a")].map((o) => JSON.stringify(o)).join("\n---\n")),
+    },
+    {
+      name: "a List",
+      file: () =>
+        write("c.json", { apiVersion: "v1", kind: "List", items: [clusterYaml("b", "https://b"), clusterYaml("a", "https://a")] }),
+    },
     { name: "a JSON array", file: () => write("c.json", [clusterYaml("b", "https://b"), clusterYaml("a", "https://a")]) },
   ])("reads cluster Secrets from $name and prints YAML sorted by name with the local cluster", async ({ file }) => {
     const res = await run("-f", write("appset.json", appSetYaml([{ clusters: {} }])), "--clusters", file());
     expect(res).toMatchObject({ code: 0, err: "" });
-    const apps = parseAllDocuments(res.out).map((d) => d.toJS() as { metadata: { name: string; namespace: string }; spec: { destination: { server: string } } });
+    const apps = parseAllDocuments(res.out).map(
+      (d) => d.toJS() as { metadata: { name: string; namespace: string }; spec: { destination: { server: string } } },
+    );
     expect(apps.map((a) => [a.metadata.name, a.spec.destination.server, a.metadata.namespace])).toEqual([
       ["a", "https://a", "argocd"],
       ["b", "https://b", "argocd"],
@@ -63,10 +76,21 @@ describe("appset generate", () => {
 
   it.each([
     // name; the list elements; the controller's validation message
-    { name: "a duplicate name", elements: [{ name: "x", server: "https://a" }, { name: "x", server: "https://b" }], error: "ApplicationSet demo contains applications with duplicate name: x" },
+    {
+      name: "a duplicate name",
+      elements: [
+        { name: "x", server: "https://a" },
+        { name: "x", server: "https://b" },
+      ],
+      error: "ApplicationSet demo contains applications with duplicate name: x",
+    },
     {
       name: "several invalid names",
-      elements: [{ name: "x", server: "https://a" }, { name: "x", server: "https://b" }, { name: "", server: "https://c" }],
+      elements: [
+        { name: "x", server: "https://a" },
+        { name: "x", server: "https://b" },
+        { name: "", server: "https://c" },
+      ],
       error: "ApplicationSet demo contains applications with duplicate name: x (and 1 more)",
     },
   ])("exits 1 with the controller's validation error and prints nothing on $name", async ({ elements, error }) => {
@@ -75,7 +99,13 @@ describe("appset generate", () => {
   });
 
   it("exits 1 when a template fails to render", async () => {
-    const res = await run("-f", write("a.json", appSetYaml([{ list: { elements: [{ name: "x" }] } }], { goTemplateOptions: ["missingkey=error"], templatePatch: "{{ .nope }}" })));
+    const res = await run(
+      "-f",
+      write(
+        "a.json",
+        appSetYaml([{ list: { elements: [{ name: "x" }] } }], { goTemplateOptions: ["missingkey=error"], templatePatch: "{{ .nope }}" }),
+      ),
+    );
     expect(res.code).toBe(1);
     expect(res.err).toContain("map has no entry for key");
   });

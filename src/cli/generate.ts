@@ -56,7 +56,8 @@ export function parseObjects(text: string): KubeObject[] {
   const out: KubeObject[] = [];
   const add = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(add);
-    else if (isRecord(v) && Array.isArray(v["items"]) && typeof v["kind"] === "string" && v["kind"].endsWith("List")) v["items"].forEach(add);
+    else if (isRecord(v) && Array.isArray(v["items"]) && typeof v["kind"] === "string" && v["kind"].endsWith("List"))
+      v["items"].forEach(add);
     else if (isRecord(v)) out.push(v);
   };
   for (const doc of parseAllDocuments(text)) {
@@ -92,7 +93,8 @@ function parseFlags(args: readonly string[]) {
     strict: true,
   });
   if (values.output !== "yaml" && values.output !== "json") throw new UsageError(`unknown output format "${values.output}"`);
-  const depth = values["max-nesting-depth"] === undefined ? DEFAULT_GENERATOR_SETTINGS.maxNestingDepth : Number(values["max-nesting-depth"]);
+  const depth =
+    values["max-nesting-depth"] === undefined ? DEFAULT_GENERATOR_SETTINGS.maxNestingDepth : Number(values["max-nesting-depth"]);
   if (!Number.isInteger(depth) || depth < 1) throw new UsageError("--max-nesting-depth must be a positive integer");
   return { ...values, depth };
 }
@@ -109,7 +111,10 @@ export function withGoZeroRevisions(o: unknown): unknown {
   if (!isRecord(o)) return o;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
-    out[k] = k === "git" && isRecord(v) && v["revision"] === undefined ? { ...(withGoZeroRevisions(v) as Record<string, unknown>), revision: "" } : withGoZeroRevisions(v);
+    out[k] =
+      k === "git" && isRecord(v) && v["revision"] === undefined
+        ? { ...(withGoZeroRevisions(v) as Record<string, unknown>), revision: "" }
+        : withGoZeroRevisions(v);
   }
   return out;
 }
@@ -153,7 +158,11 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const namespace = flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace() : undefined) ?? "argocd";
     const objects = await objectPorts(flags, namespace, io);
     const credentials = credentialsFromSecrets(await objects.allSecrets());
-    const ports: GeneratorPorts = { ...objects, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }), fetch };
+    const ports: GeneratorPorts = {
+      ...objects,
+      git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }),
+      fetch,
+    };
     const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };
     const apps = await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine });
     const invalid = validateApplicationNames(appSet, apps);

@@ -6,4 +6,8 @@
 import { basename } from "node:path";
 import { dropInArgv, run } from "./run.js";
 
-process.exitCode = await run(dropInArgv(basename(process.argv[1] ?? ""), process.argv.slice(2)), (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+process.exitCode = await run(
+  dropInArgv(basename(process.argv[1] ?? ""), process.argv.slice(2)),
+  (s) => process.stdout.write(s),
+  (s) => process.stderr.write(s),
+);

@@ -17,14 +17,20 @@ function write(name: string, content: string): string {
 
 /** The seed's guestbook example, with `extraProd` more prod elements. */
 function guestbook(o: { extraProd?: number; prodMaxUpdate?: string; generators?: string } = {}): string {
-  const extra = Array.from({ length: o.extraProd ?? 0 }, (_, i) => `          - cluster: prod-${String(i + 1).padStart(2, "0")}\n            url: https://10.0.0.${String(i + 1)}\n            env: env-prod\n`).join("");
+  const extra = Array.from(
+    { length: o.extraProd ?? 0 },
+    (_, i) =>
+      `          - cluster: prod-${String(i + 1).padStart(2, "0")}\n            url: https://10.0.0.${String(i + 1)}\n            env: env-prod\n`,
+  ).join("");
   return `apiVersion: argoproj.io/v1alpha1
 kind: ApplicationSet
 metadata:
   name: guestbook
 spec:
   generators:
-${o.generators ?? `  - list:
+${
+  o.generators ??
+  `  - list:
         elements:
           - cluster: engineering-dev
             url: https://1.2.3.4
@@ -35,7 +41,8 @@ ${o.generators ?? `  - list:
           - cluster: engineering-prod
             url: https://9.8.7.6/
             env: env-prod
-${extra}`}  strategy:
+${extra}`
+}  strategy:
     type: RollingSync
     deletionOrder: Reverse
     rollingSync:
@@ -124,8 +131,16 @@ describe("appset rollout plan", () => {
 
   it("lists Applications in no step and empty steps, with clusters from --clusters", async () => {
     const secret = (name: string, server: string, env: string) =>
-      JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster", env } }, stringData: { name, server } });
-    const clusters = write("clusters.yaml", [secret("engineering-dev", "https://1.2.3.4", "env-dev"), secret("staging", "https://5.5.5.5", "env-staging")].join("\n---\n"));
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster", env } },
+        stringData: { name, server },
+      });
+    const clusters = write(
+      "clusters.yaml",
+      [secret("engineering-dev", "https://1.2.3.4", "env-dev"), secret("staging", "https://5.5.5.5", "env-staging")].join("\n---\n"),
+    );
     const generators = `  - clusters:
         selector:
           matchExpressions:
@@ -134,7 +149,11 @@ describe("appset rollout plan", () => {
         values:
           env: '{{ index .metadata.labels "env" }}'
 `;
-    const appSet = guestbook({ generators }).replace("name: '{{.cluster}}-guestbook'", "name: '{{.name}}-guestbook'").replace("envLabel: '{{.env}}'", "envLabel: '{{.values.env}}'").replace("server: '{{.url}}'", "server: '{{.server}}'").replace("path: guestbook/{{.cluster}}", "path: guestbook/{{.name}}");
+    const appSet = guestbook({ generators })
+      .replace("name: '{{.cluster}}-guestbook'", "name: '{{.name}}-guestbook'")
+      .replace("envLabel: '{{.env}}'", "envLabel: '{{.values.env}}'")
+      .replace("server: '{{.url}}'", "server: '{{.server}}'")
+      .replace("path: guestbook/{{.cluster}}", "path: guestbook/{{.name}}");
     const res = await run("plan", "-f", write("appset.yaml", appSet), "--clusters", clusters);
     expect(res).toMatchObject({ code: 0, err: "" });
     expect(res.out).toContain("Applications in no step (never synced by the rollout): staging-guestbook");

@@ -71,8 +71,16 @@ async function preview(appSet: ApplicationSet, objects: KubeObject[], flags: Fla
   const object = portsFromObjects(objects, appSet.metadata.namespace ?? "argocd");
   const credentials = credentialsFromSecrets(await object.allSecrets());
   const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());
-  const ports: GeneratorPorts = { ...object, git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }), fetch };
-  const apps = await generateApplications(appSet, { ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock }, registry: createGeneratorRegistry(), engine });
+  const ports: GeneratorPorts = {
+    ...object,
+    git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }),
+    fetch,
+  };
+  const apps = await generateApplications(appSet, {
+    ctx: { ports, settings: DEFAULT_GENERATOR_SETTINGS, clock },
+    registry: createGeneratorRegistry(),
+    engine,
+  });
   return previewRollout(appSet, apps);
 }
 
@@ -88,7 +96,9 @@ function describeLimit(s: StepPreview): string {
 }
 
 function formatStep(s: StepPreview): string[] {
-  const lines = [`Step ${String(s.step)}: ${s.matchExpressions.map(describeExpression).join(", ") || "(every Application)"}; ${describeLimit(s)}`];
+  const lines = [
+    `Step ${String(s.step)}: ${s.matchExpressions.map(describeExpression).join(", ") || "(every Application)"}; ${describeLimit(s)}`,
+  ];
   lines.push(`  Applications (${String(s.applications.length)}): ${s.applications.join(", ") || "none"}`);
   const extra = s.selects.filter((n) => !s.applications.includes(n));
   if (extra.length > 0) lines.push(`  Also waits for (selected by an earlier step): ${extra.join(", ")}`);
@@ -134,7 +144,8 @@ export async function rolloutCommand(args: readonly string[], io: RolloutIO): Pr
     io.out(await plan(flags, io));
     return 0;
   } catch (err) {
-    const usage = err instanceof UsageError || (isRecord(err) && typeof err["code"] === "string" && err["code"].startsWith("ERR_PARSE_ARGS"));
+    const usage =
+      err instanceof UsageError || (isRecord(err) && typeof err["code"] === "string" && err["code"].startsWith("ERR_PARSE_ARGS"));
     io.err(usage ? `appset rollout: ${errorMessage(err)}\n\n${USAGE}` : `appset rollout: ${errorMessage(err)}\n`);
     return usage ? 2 : 1;
   }

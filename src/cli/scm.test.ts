@@ -13,16 +13,34 @@ describe("AWS settings from the standard environment variables", () => {
     { name: "nothing set means no credentials, region or endpoints", env: {}, want: { endpoints: {} } },
     {
       name: "static credentials with a session token and AWS_REGION",
-      env: { AWS_ACCESS_KEY_ID: "AK", AWS_SECRET_ACCESS_KEY: "SK", AWS_SESSION_TOKEN: "T", AWS_REGION: "eu-west-1", AWS_DEFAULT_REGION: "us-east-1" },
+      env: {
+        AWS_ACCESS_KEY_ID: "AK",
+        AWS_SECRET_ACCESS_KEY: "SK",
+        AWS_SESSION_TOKEN: "T",
+        AWS_REGION: "eu-west-1",
+        AWS_DEFAULT_REGION: "us-east-1",
+      },
       want: { credentials: { accessKeyId: "AK", secretAccessKey: "SK", sessionToken: "T" }, region: "eu-west-1", endpoints: {} },
     },
-    { name: "a key id without a secret is no credentials; AWS_DEFAULT_REGION is the fallback", env: { AWS_ACCESS_KEY_ID: "AK", AWS_DEFAULT_REGION: "us-east-1" }, want: { region: "us-east-1", endpoints: {} } },
+    {
+      name: "a key id without a secret is no credentials; AWS_DEFAULT_REGION is the fallback",
+      env: { AWS_ACCESS_KEY_ID: "AK", AWS_DEFAULT_REGION: "us-east-1" },
+      want: { region: "us-east-1", endpoints: {} },
+    },
     {
       name: "service endpoint variables beat AWS_ENDPOINT_URL",
-      env: { AWS_ENDPOINT_URL: "http://all", AWS_ENDPOINT_URL_CODECOMMIT: "http://cc", AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API: "http://tag" },
+      env: {
+        AWS_ENDPOINT_URL: "http://all",
+        AWS_ENDPOINT_URL_CODECOMMIT: "http://cc",
+        AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API: "http://tag",
+      },
       want: { endpoints: { codecommit: "http://cc", tagging: "http://tag", sts: "http://all" } },
     },
-    { name: "empty values count as unset", env: { AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_REGION: "" }, want: { endpoints: {} } },
+    {
+      name: "empty values count as unset",
+      env: { AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_REGION: "" },
+      want: { endpoints: {} },
+    },
   ])("$name", ({ env, want }) => {
     expect(awsSettings(env)).toEqual(want);
   });

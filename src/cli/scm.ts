@@ -13,7 +13,15 @@ import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ScmApiFigures } from "../metrics/index.js";
-import { proxyTransport, scmMetricsObserver, ScmServices, type AwsSettings, type GithubMetricsSink, type NamespacedObjects, type ScmRequestSink } from "../scm/index.js";
+import {
+  proxyTransport,
+  scmMetricsObserver,
+  ScmServices,
+  type AwsSettings,
+  type GithubMetricsSink,
+  type NamespacedObjects,
+  type ScmRequestSink,
+} from "../scm/index.js";
 
 const SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
 const CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
@@ -51,9 +59,13 @@ export function awsSettings(env: Env): AwsSettings {
   const endpoints = { codecommit: endpoint("CODECOMMIT"), tagging: endpoint("RESOURCE_GROUPS_TAGGING_API"), sts: endpoint("STS") };
   const [roleArn, tokenFile, sessionName] = [v("AWS_ROLE_ARN"), v("AWS_WEB_IDENTITY_TOKEN_FILE"), v("AWS_ROLE_SESSION_NAME")];
   const webIdentity =
-    roleArn === undefined || tokenFile === undefined ? undefined : { roleArn, token: () => readFile(tokenFile, "utf8"), ...(sessionName === undefined ? {} : { sessionName }) };
+    roleArn === undefined || tokenFile === undefined
+      ? undefined
+      : { roleArn, token: () => readFile(tokenFile, "utf8"), ...(sessionName === undefined ? {} : { sessionName }) };
   return {
-    ...(id !== undefined && secret !== undefined ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(token === undefined ? {} : { sessionToken: token }) } } : {}),
+    ...(id !== undefined && secret !== undefined
+      ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(token === undefined ? {} : { sessionToken: token }) } }
+      : {}),
     ...(webIdentity === undefined ? {} : { webIdentity }),
     ...(region === undefined ? {} : { region }),
     endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, e]) => e !== undefined)),

@@ -65,7 +65,10 @@ export interface SyncEngineDeps {
 }
 
 /** The engine's loop metrics (controller and queue `sync-engine`) and Argo CD's application metrics. */
-function engineMetrics(d: SyncEngineDeps, list: () => ReturnType<SyncEngine["applications"]>): Pick<ConstructorParameters<typeof SyncEngine>[0], "metrics" | "loopMetrics"> {
+function engineMetrics(
+  d: SyncEngineDeps,
+  list: () => ReturnType<SyncEngine["applications"]>,
+): Pick<ConstructorParameters<typeof SyncEngine>[0], "metrics" | "loopMetrics"> {
   if (d.registry === undefined) return {};
   return {
     metrics: new SyncEngineMetrics({ registry: d.registry, list }),
@@ -108,18 +111,32 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const { config, logger, clock } = rt;
     const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
     const namespace = controllerNamespace(config, rt.env);
-    const cache = new SharedCache({ source: client, clock, log: logger.child({ component: "informer" }), resyncPeriodMs: config.cacheSyncPeriodMs });
+    const cache = new SharedCache({
+      source: client,
+      clock,
+      log: logger.child({ component: "informer" }),
+      resyncPeriodMs: config.cacheSyncPeriodMs,
+    });
     // Repository credentials and clusters follow their Secrets live, as in the controller process.
     const git = gitService(rt, new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup);
     const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(namespace)));
     const registry = createMetricsRegistry({ processMetrics: true });
     const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, clusters, registry });
-    const ready = { name: "informers", check: () => { if (!cache.hasSynced()) throw new Error("caches not synced"); } };
+    const ready = {
+      name: "informers",
+      check: () => {
+        if (!cache.hasSynced()) throw new Error("caches not synced");
+      },
+    };
     const servers = [
       await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
       await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
     ];
-    const manager = new Manager({ cache, logger, closers: [() => Promise.all(servers.map((srv) => srv.close())).then(() => undefined), () => client.transport.close()] });
+    const manager = new Manager({
+      cache,
+      logger,
+      closers: [() => Promise.all(servers.map((srv) => srv.close())).then(() => undefined), () => client.transport.close()],
+    });
     manager.add(engine.loop());
     logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
     const end = await runEngine(manager, { config, client, namespace, logger, clock }, rt.signal);

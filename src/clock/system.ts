@@ -11,10 +11,13 @@ export class SystemClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     timer.unref();
     this.timers.set(id, timer);
     return { id };

@@ -58,7 +58,13 @@ describe("parseConfig defaults", () => {
 describe("parseConfig precedence", () => {
   it.each([
     // argv/env: the inputs; key: the Config field; expected: its value
-    { name: "an env int replaces the default", argv: [], env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "4" }, key: "concurrentReconciliations", expected: 4 },
+    {
+      name: "an env int replaces the default",
+      argv: [],
+      env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "4" },
+      key: "concurrentReconciliations",
+      expected: 4,
+    },
     {
       name: "a flag int replaces the env",
       argv: ["--concurrent-reconciliations", "7"],
@@ -75,7 +81,13 @@ describe("parseConfig precedence", () => {
       key: "enableProgressiveSyncs",
       expected: false,
     },
-    { name: "an env list is split and trimmed", argv: ["--enable-scm-providers=false"], env: { [`${ACS}NAMESPACES`]: " team-*, /^prod-/ " }, key: "applicationSetNamespaces", expected: ["team-*", "/^prod-/"] },
+    {
+      name: "an env list is split and trimmed",
+      argv: ["--enable-scm-providers=false"],
+      env: { [`${ACS}NAMESPACES`]: " team-*, /^prod-/ " },
+      key: "applicationSetNamespaces",
+      expected: ["team-*", "/^prod-/"],
+    },
     {
       name: "a repeated list flag appends, and its first use replaces the env",
       argv: ["--preserved-labels=a,b", "--preserved-labels", "c"],
@@ -83,10 +95,22 @@ describe("parseConfig precedence", () => {
       key: "preservedLabels",
       expected: ["a", "b", "c"],
     },
-    { name: "an env duration accepts days", argv: [], env: { [`${ACS}CACHE_SYNC_PERIOD`]: "1d" }, key: "cacheSyncPeriodMs", expected: 86_400_000 },
+    {
+      name: "an env duration accepts days",
+      argv: [],
+      env: { [`${ACS}CACHE_SYNC_PERIOD`]: "1d" },
+      key: "cacheSyncPeriodMs",
+      expected: 86_400_000,
+    },
     { name: "a flag duration uses Go syntax", argv: ["--cache-sync-period=90m"], env: {}, key: "cacheSyncPeriodMs", expected: 5_400_000 },
     { name: "an env-only duration is read", argv: [], env: { [`${ACS}REQUEUE_AFTER`]: "30s" }, key: "requeueAfterMs", expected: 30_000 },
-    { name: "the refresh grace period has a flag", argv: ["--refresh-grace-period-seconds", "0"], env: {}, key: "refreshGracePeriodSeconds", expected: 0 },
+    {
+      name: "the refresh grace period has a flag",
+      argv: ["--refresh-grace-period-seconds", "0"],
+      env: {},
+      key: "refreshGracePeriodSeconds",
+      expected: 0,
+    },
     {
       name: "the refresh grace period has an env",
       argv: [],
@@ -94,12 +118,48 @@ describe("parseConfig precedence", () => {
       key: "refreshGracePeriodSeconds",
       expected: 45,
     },
-    { name: "the sync engine is enabled by env", argv: [], env: { [`${ACS}ENABLE_SYNC_ENGINE`]: "true" }, key: "enableSyncEngine", expected: true },
-    { name: "the Git cache directory has a flag", argv: ["--git-cache-dir", "/var/cache/appset"], env: {}, key: "gitCacheDir", expected: "/var/cache/appset" },
-    { name: "the Git cache directory has an env", argv: [], env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_CACHE_DIR: "/srv/git" }, key: "gitCacheDir", expected: "/srv/git" },
-    { name: "the Git revision cache can be turned off by flag", argv: ["--git-revision-cache-seconds=0"], env: {}, key: "gitRevisionCacheSeconds", expected: 0 },
-    { name: "the Git revision cache has an env", argv: [], env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_REVISION_CACHE_SECONDS: "10" }, key: "gitRevisionCacheSeconds", expected: 10 },
-    { name: "the reconcile deadline has a flag", argv: ["--reconcile-timeout-seconds", "30"], env: {}, key: "reconcileTimeoutSeconds", expected: 30 },
+    {
+      name: "the sync engine is enabled by env",
+      argv: [],
+      env: { [`${ACS}ENABLE_SYNC_ENGINE`]: "true" },
+      key: "enableSyncEngine",
+      expected: true,
+    },
+    {
+      name: "the Git cache directory has a flag",
+      argv: ["--git-cache-dir", "/var/cache/appset"],
+      env: {},
+      key: "gitCacheDir",
+      expected: "/var/cache/appset",
+    },
+    {
+      name: "the Git cache directory has an env",
+      argv: [],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_CACHE_DIR: "/srv/git" },
+      key: "gitCacheDir",
+      expected: "/srv/git",
+    },
+    {
+      name: "the Git revision cache can be turned off by flag",
+      argv: ["--git-revision-cache-seconds=0"],
+      env: {},
+      key: "gitRevisionCacheSeconds",
+      expected: 0,
+    },
+    {
+      name: "the Git revision cache has an env",
+      argv: [],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_GIT_REVISION_CACHE_SECONDS: "10" },
+      key: "gitRevisionCacheSeconds",
+      expected: 10,
+    },
+    {
+      name: "the reconcile deadline has a flag",
+      argv: ["--reconcile-timeout-seconds", "30"],
+      env: {},
+      key: "reconcileTimeoutSeconds",
+      expected: 30,
+    },
     {
       name: "the reconcile deadline has an env",
       argv: [],
@@ -112,7 +172,13 @@ describe("parseConfig precedence", () => {
     { name: "kubectl's -n sets the namespace", argv: ["-n", "argocd"], env: {}, key: "namespace", expected: "argocd" },
     { name: "kubectl's -n takes an inline value", argv: ["-nargocd"], env: {}, key: "namespace", expected: "argocd" },
     { name: "kubectl's -n takes an = value", argv: ["-n=argocd"], env: {}, key: "namespace", expected: "argocd" },
-    { name: "a string flag with = may contain =", argv: ["--argocd-repo-server=a=b:1"], env: {}, key: "argocdRepoServer", expected: "a=b:1" },
+    {
+      name: "a string flag with = may contain =",
+      argv: ["--argocd-repo-server=a=b:1"],
+      env: {},
+      key: "argocdRepoServer",
+      expected: "a=b:1",
+    },
   ])("$name", ({ argv, env, key, expected }) => {
     expect(config(argv, env).config[key as keyof Config]).toEqual(expected);
   });
@@ -135,8 +201,18 @@ describe("parseConfig environment fallbacks", () => {
     // env: one bad environment value; key: the field that keeps its default; fallback: that default
     { name: "a bool that is not true/false", env: { [`${ACS}DRY_RUN`]: "yes" }, key: "dryRun", fallback: false },
     { name: "an unparsable int", env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "many" }, key: "concurrentReconciliations", fallback: 10 },
-    { name: "an int below its minimum", env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "0" }, key: "concurrentReconciliations", fallback: 10 },
-    { name: "an int above its maximum", env: { [`${ACS}WEBHOOK_PARALLELISM_LIMIT`]: "1001" }, key: "webhookParallelismLimit", fallback: 50 },
+    {
+      name: "an int below its minimum",
+      env: { [`${ACS}CONCURRENT_RECONCILIATIONS`]: "0" },
+      key: "concurrentReconciliations",
+      fallback: 10,
+    },
+    {
+      name: "an int above its maximum",
+      env: { [`${ACS}WEBHOOK_PARALLELISM_LIMIT`]: "1001" },
+      key: "webhookParallelismLimit",
+      fallback: 50,
+    },
     { name: "a duration above its maximum", env: { [`${ACS}CACHE_SYNC_PERIOD`]: "25h" }, key: "cacheSyncPeriodMs", fallback: 36_000_000 },
     { name: "a duration below its minimum", env: { [`${ACS}REQUEUE_AFTER`]: "500ms" }, key: "requeueAfterMs", fallback: 180_000 },
   ])("falls back to the default with a warning for $name", ({ env, key, fallback }) => {
@@ -164,9 +240,19 @@ describe("parseConfig errors", () => {
       env: {},
       message: 'invalid argument "0" for "--webhook-parallelism-limit" flag: 0 is outside the allowed range [1, 1000]',
     },
-    { name: "a bad bool flag value", argv: ["--dry-run=yes"], env: {}, message: 'invalid argument "yes" for "--dry-run" flag: invalid boolean "yes"' },
+    {
+      name: "a bad bool flag value",
+      argv: ["--dry-run=yes"],
+      env: {},
+      message: 'invalid argument "yes" for "--dry-run" flag: invalid boolean "yes"',
+    },
     { name: "a bool flag with a separate value", argv: ["--dry-run", "false"], env: {}, message: 'unexpected argument "false"' },
-    { name: "a days duration on a flag", argv: ["--cache-sync-period=1d"], env: {}, message: 'invalid argument "1d" for "--cache-sync-period" flag: invalid duration "1d"' },
+    {
+      name: "a days duration on a flag",
+      argv: ["--cache-sync-period=1d"],
+      env: {},
+      message: 'invalid argument "1d" for "--cache-sync-period" flag: invalid duration "1d"',
+    },
     { name: "an unknown shorthand flag", argv: ["-v"], env: {}, message: 'unknown shorthand flag: "v" in -v' },
     { name: "a shorthand flag without its argument", argv: ["-n"], env: {}, message: 'flag needs an argument: "n" in -n' },
     { name: "an argument after --", argv: ["--", "extra"], env: {}, message: 'unexpected argument "extra"' },
@@ -215,7 +301,9 @@ describe("parseConfig errors", () => {
   });
 
   it("accepts a client cert and key given together", () => {
-    expect(config(["--repo-server-client-cert-path=c.crt", "--repo-server-client-cert-key-path=c.key"]).config.repoServerClientCertKeyPath).toBe("c.key");
+    expect(
+      config(["--repo-server-client-cert-path=c.crt", "--repo-server-client-cert-key-path=c.key"]).config.repoServerClientCertKeyPath,
+    ).toBe("c.key");
   });
 });
 
@@ -242,7 +330,11 @@ describe("parseConfig help", () => {
     expect(r.kind).toBe("help");
     const text = r.kind === "help" ? r.text : "";
     expect(text).toBe(configUsage());
-    expect(text).toMatch(new RegExp(`--concurrent-reconciliations int +How many ApplicationSets are reconciled at once\\. \\(default 10\\) \\[env ${ACS}CONCURRENT_RECONCILIATIONS\\]`));
+    expect(text).toMatch(
+      new RegExp(
+        `--concurrent-reconciliations int +How many ApplicationSets are reconciled at once\\. \\(default 10\\) \\[env ${ACS}CONCURRENT_RECONCILIATIONS\\]`,
+      ),
+    );
     expect(text).toContain("(DEPRECATED: use --repo-server-ca-cert-path instead)");
   });
 });

@@ -13,7 +13,16 @@
  */
 import { z } from "zod";
 import { OPTIONS, POLICIES, type OptionDef, type OptionValue } from "./options.js";
-import { parseEnvBool, parseEnvDuration, parseFlagBool, parseGoDuration, parseInteger, parseList, formatGoDuration, type Parsed } from "./values.js";
+import {
+  parseEnvBool,
+  parseEnvDuration,
+  parseFlagBool,
+  parseGoDuration,
+  parseInteger,
+  parseList,
+  formatGoDuration,
+  type Parsed,
+} from "./values.js";
 
 /** The environment as the composition root passes it (`process.env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -76,9 +85,7 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 /** What {@link parseConfig} returns. */
 export type ConfigResult =
-  | { kind: "config"; config: Config; warnings: string[] }
-  | { kind: "help"; text: string }
-  | { kind: "error"; message: string };
+  { kind: "config"; config: Config; warnings: string[] } | { kind: "help"; text: string } | { kind: "error"; message: string };
 
 /** An error a flag or a rule produced, carried out of the parsing loop. */
 class ConfigError extends Error {}
@@ -225,8 +232,10 @@ function validate(res: Resolution): Config {
   const config = parsed.data;
   const certSet = res.explicit.has("repoServerClientCertPath");
   const keySet = res.explicit.has("repoServerClientCertKeyPath");
-  if (certSet && !keySet) throw new ConfigError("--repo-server-client-cert-key-path is required when --repo-server-client-cert-path is specified");
-  if (keySet && !certSet) throw new ConfigError("--repo-server-client-cert-path is required when --repo-server-client-cert-key-path is specified");
+  if (certSet && !keySet)
+    throw new ConfigError("--repo-server-client-cert-key-path is required when --repo-server-client-cert-path is specified");
+  if (keySet && !certSet)
+    throw new ConfigError("--repo-server-client-cert-path is required when --repo-server-client-cert-key-path is specified");
   if (config.applicationSetNamespaces.length > 0 && config.enableScmProviders && config.allowedScmProviders.length === 0) {
     throw new ConfigError(
       "When enabling applicationset in any namespace using applicationset-namespaces, you must either set --enable-scm-providers=false or specify --allowed-scm-providers",
@@ -236,7 +245,13 @@ function validate(res: Resolution): Config {
 }
 
 /** pflag's value placeholder of each kind (booleans take none). */
-const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = { bool: "", int: "int", string: "string", list: "strings", duration: "duration" };
+const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = {
+  bool: "",
+  int: "int",
+  string: "string",
+  list: "strings",
+  duration: "duration",
+};
 
 /**
  * pflag's ` (default …)` suffix: nothing for a zero value or a computed default (its description
@@ -262,7 +277,10 @@ export function configUsage(command = "appset controller"): string {
     const placeholder = PLACEHOLDER[o.kind] === "" ? "" : ` ${PLACEHOLDER[o.kind]}`;
     const env = o.env === undefined ? "" : ` [env ${o.env}]`;
     const dep = o.deprecated === undefined ? "" : ` (DEPRECATED: ${o.deprecated})`;
-    return [`${short === undefined ? "    " : `-${short}, `}--${o.flag}${placeholder}`, `${o.description}${defaultSuffix(o)}${dep}${env}`] as const;
+    return [
+      `${short === undefined ? "    " : `-${short}, `}--${o.flag}${placeholder}`,
+      `${o.description}${defaultSuffix(o)}${dep}${env}`,
+    ] as const;
   });
   rows.push(["-h, --help", `help for ${command.split(" ").pop() ?? command}`]);
   const width = Math.max(...rows.map(([flag]) => flag.length));

@@ -54,9 +54,21 @@ const argo = (d: Def): OptionDef => ({ ...d, origin: "argo-cd" });
 
 /** Argo CD's own settings, in the order of its flag list, then the settings it reads from the environment only. */
 const ARGO_OPTIONS: readonly OptionDef[] = [
-  argo({ key: "metricsAddr", flag: "metrics-addr", kind: "string", default: ":8080", description: "The address the metric endpoint binds to." }),
+  argo({
+    key: "metricsAddr",
+    flag: "metrics-addr",
+    kind: "string",
+    default: ":8080",
+    description: "The address the metric endpoint binds to.",
+  }),
   argo({ key: "probeAddr", flag: "probe-addr", kind: "string", default: ":8081", description: "The address the probe endpoint binds to." }),
-  argo({ key: "webhookAddr", flag: "webhook-addr", kind: "string", default: ":7000", description: "The address the webhook endpoint binds to." }),
+  argo({
+    key: "webhookAddr",
+    flag: "webhook-addr",
+    kind: "string",
+    default: ":7000",
+    description: "The address the webhook endpoint binds to.",
+  }),
   argo({
     key: "enableLeaderElection",
     flag: "enable-leader-election",
@@ -102,9 +114,18 @@ const ARGO_OPTIONS: readonly OptionDef[] = [
     kind: "bool",
     default: (env) => (env[`${ACS}POLICY`] ?? "") === "",
     defaultText: `true unless ${ACS}POLICY is set`,
-    description: "Let an ApplicationSet's syncPolicy.applicationsSync override --policy (default: true unless the policy environment variable is set).",
+    description:
+      "Let an ApplicationSet's syncPolicy.applicationsSync override --policy (default: true unless the policy environment variable is set).",
   }),
-  argo({ key: "debug", flag: "debug", env: `${ACS}DEBUG`, cmKey: `${CM}debug`, kind: "bool", default: false, description: "Print debug logs (overrides --loglevel)." }),
+  argo({
+    key: "debug",
+    flag: "debug",
+    env: `${ACS}DEBUG`,
+    cmKey: `${CM}debug`,
+    kind: "bool",
+    default: false,
+    description: "Print debug logs (overrides --loglevel).",
+  }),
   argo({
     key: "logFormat",
     flag: "logformat",
@@ -207,7 +228,8 @@ const ARGO_OPTIONS: readonly OptionDef[] = [
     default: 60,
     min: 0,
     max: MAX_INT32,
-    description: "Time limit in seconds of every git command and of the wait for a Git cache repository's lock, as Argo CD limits one repo server call (0: none).",
+    description:
+      "Time limit in seconds of every git command and of the wait for a Git cache repository's lock, as Argo CD limits one repo server call (0: none).",
   }),
   argo({
     key: "repoServerCaCertPath",
@@ -256,8 +278,22 @@ const ARGO_OPTIONS: readonly OptionDef[] = [
     default: "",
     description: "PEM file of extra root CAs for SCM providers.",
   }),
-  argo({ key: "scmProxyUrl", flag: "scm-proxy-url", env: `${ACS}SCM_PROXY_URL`, kind: "string", default: "", description: "HTTP proxy for SCM provider requests." }),
-  argo({ key: "scmNoProxy", flag: "scm-no-proxy", env: `${ACS}SCM_NO_PROXY`, kind: "string", default: "", description: "Hosts that bypass --scm-proxy-url." }),
+  argo({
+    key: "scmProxyUrl",
+    flag: "scm-proxy-url",
+    env: `${ACS}SCM_PROXY_URL`,
+    kind: "string",
+    default: "",
+    description: "HTTP proxy for SCM provider requests.",
+  }),
+  argo({
+    key: "scmNoProxy",
+    flag: "scm-no-proxy",
+    env: `${ACS}SCM_NO_PROXY`,
+    kind: "string",
+    default: "",
+    description: "Hosts that bypass --scm-proxy-url.",
+  }),
   argo({
     key: "preservedAnnotations",
     flag: "preserved-annotations",
@@ -348,9 +384,24 @@ const ARGO_OPTIONS: readonly OptionDef[] = [
 
 /** kubectl's client flags that select the cluster (the other kubectl client flags are not accepted). */
 const KUBECTL_OPTIONS: readonly OptionDef[] = [
-  { key: "kubeconfig", flag: "kubeconfig", env: "KUBECONFIG", kind: "string", default: "", description: "Path to a kubeconfig file (default: in-cluster, then ~/.kube/config).", origin: "kubectl" },
+  {
+    key: "kubeconfig",
+    flag: "kubeconfig",
+    env: "KUBECONFIG",
+    kind: "string",
+    default: "",
+    description: "Path to a kubeconfig file (default: in-cluster, then ~/.kube/config).",
+    origin: "kubectl",
+  },
   { key: "context", flag: "context", kind: "string", default: "", description: "The kubeconfig context to use.", origin: "kubectl" },
-  { key: "namespace", flag: "namespace", kind: "string", default: "", description: "The controller's namespace (default: from the kubeconfig or the service account).", origin: "kubectl" },
+  {
+    key: "namespace",
+    flag: "namespace",
+    kind: "string",
+    default: "",
+    description: "The controller's namespace (default: from the kubeconfig or the service account).",
+    origin: "kubectl",
+  },
 ];
 
 /** Settings this controller adds to Argo CD's. */
@@ -384,7 +435,8 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     cmKey: `${CM}git.cache.dir`,
     kind: "string",
     default: "",
-    description: "Directory of the Git cache repositories, shared safely by the processes given the same one (empty: appset-git-cache in the system's temporary directory).",
+    description:
+      "Directory of the Git cache repositories, shared safely by the processes given the same one (empty: appset-git-cache in the system's temporary directory).",
     origin: "appset",
   },
   {
@@ -396,7 +448,8 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     default: 3,
     min: 0,
     max: MAX_INT32,
-    description: "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time).",
+    description:
+      "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time).",
     origin: "appset",
   },
   {
@@ -408,7 +461,8 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     default: 300,
     min: 0,
     max: MAX_INT32,
-    description: "Deadline of one reconcile of the ApplicationSet controller or the sync engine: past it, what the reconcile waits for is aborted and it fails with a condition and is retried with backoff (0: none).",
+    description:
+      "Deadline of one reconcile of the ApplicationSet controller or the sync engine: past it, what the reconcile waits for is aborted and it fails with a condition and is retried with backoff (0: none).",
     origin: "appset",
   },
 ];

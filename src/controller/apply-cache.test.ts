@@ -30,8 +30,18 @@ describe("informerWriteThrough", () => {
   it.each([
     // name; the cached Application's finalizers; what the cache calls; whether it is still cached
     { name: "a delete of an Application without finalizers evicts it", finalizers: [], act: "deleted", kept: false },
-    { name: "a delete that leaves the Application terminating keeps it", finalizers: ["resources-finalizer.argocd.argoproj.io"], act: "deleted", kept: true },
-    { name: "a NotFound evicts even an Application with finalizers", finalizers: ["resources-finalizer.argocd.argoproj.io"], act: "gone", kept: false },
+    {
+      name: "a delete that leaves the Application terminating keeps it",
+      finalizers: ["resources-finalizer.argocd.argoproj.io"],
+      act: "deleted",
+      kept: true,
+    },
+    {
+      name: "a NotFound evicts even an Application with finalizers",
+      finalizers: ["resources-finalizer.argocd.argoproj.io"],
+      act: "gone",
+      kept: false,
+    },
   ] as const)("$name", async ({ finalizers, act, kept }) => {
     const apps = await cached(live("a", appSet(), { metadata: { finalizers: [...finalizers], resourceVersion: "9" } }));
     informerWriteThrough(apps)[act]("argocd", "a");

@@ -21,7 +21,8 @@ function world(set: ApplicationSet, apps: Application[] = []) {
   client.seed(resources.Applications, ...apps);
   const events = new MemoryEventSink();
   const clock = new FakeClock(NOW);
-  const executor = (dryRun = false, concurrency = 4, cache?: AppWriteThrough) => new PlanExecutor({ client, events, clock, logger: silentLogger(), concurrency, dryRun, ...(cache ? { cache } : {}) });
+  const executor = (dryRun = false, concurrency = 4, cache?: AppWriteThrough) =>
+    new PlanExecutor({ client, events, clock, logger: silentLogger(), concurrency, dryRun, ...(cache ? { cache } : {}) });
   return { client, events, executor };
 }
 
@@ -50,8 +51,15 @@ describe("PlanExecutor", () => {
     const w = world(set);
     const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a"), rendered("b")])), NOW, settings());
     await w.executor().apply(set, plan);
-    expect(verbs(w.client.actions).sort()).toEqual(["create applications/a", "create applications/b", "patchStatus applicationsets/guestbook"]);
-    expect(w.events.events.map((e) => `${e.reason}: ${e.message}`).sort()).toEqual(['created: created Application "a"', 'created: created Application "b"']);
+    expect(verbs(w.client.actions).sort()).toEqual([
+      "create applications/a",
+      "create applications/b",
+      "patchStatus applicationsets/guestbook",
+    ]);
+    expect(w.events.events.map((e) => `${e.reason}: ${e.message}`).sort()).toEqual([
+      'created: created Application "a"',
+      'created: created Application "b"',
+    ]);
   });
 
   it("re-reads an Application after a conflict and patches it against the fresh version", async () => {
@@ -85,12 +93,18 @@ describe("PlanExecutor", () => {
     const set = appSet();
     const w = world(set);
     w.client.interceptors.create = (action, next) =>
-      action.name === "b" || action.name === "c" ? Promise.reject(new KubeApiError({ status: 422, reason: KubeReason.Invalid, message: `bad ${action.name ?? ""}` })) : next();
+      action.name === "b" || action.name === "c"
+        ? Promise.reject(new KubeApiError({ status: 422, reason: KubeReason.Invalid, message: `bad ${action.name ?? ""}` }))
+        : next();
     const plan = planAppSet(await observe(w.client, "guestbook", generated(["a", "b", "c"].map((n) => rendered(n)))), NOW, settings());
     await expect(w.executor().apply(set, plan)).rejects.toThrow("bad b");
     expect(w.client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
     const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
-    expect(status?.conditions?.find((c) => c.type === "ErrorOccurred")).toMatchObject({ status: "True", reason: "UpdateApplicationError", message: "bad b" });
+    expect(status?.conditions?.find((c) => c.type === "ErrorOccurred")).toMatchObject({
+      status: "True",
+      reason: "UpdateApplicationError",
+      message: "bad b",
+    });
   });
 
   it("removes the resources finalizer of a stale Application whose cluster is gone, then deletes it, with both events", async () => {
@@ -99,7 +113,11 @@ describe("PlanExecutor", () => {
     const plan = planAppSet(await observe(w.client, "guestbook", generated([])), NOW, settings());
     w.client.clearActions();
     await w.executor().apply(set, plan);
-    expect(verbs(w.client.actions)).toEqual(["patch applications/gone", "delete applications/gone", "patchStatus applicationsets/guestbook"]);
+    expect(verbs(w.client.actions)).toEqual([
+      "patch applications/gone",
+      "delete applications/gone",
+      "patchStatus applicationsets/guestbook",
+    ]);
     expect(w.events.events.map((e) => e.reason)).toEqual(["Updated", "Deleted"]);
   });
 
@@ -138,7 +156,10 @@ describe("plan, apply, plan again", () => {
       fc.asyncProperty(names, names, revision, revision, policy, async (want, have, rev, liveRev, pol) => {
         const set = appSet("guestbook", { spec: { syncPolicy: { applicationsSync: pol } } });
         const source = (r: string) => ({ repoURL: "https://example.com/repo", path: "p", targetRevision: r });
-        const w = world(set, have.map((n) => live(n, set, { spec: { source: source(liveRev) }, metadata: { labels: { stray: "x" } } })));
+        const w = world(
+          set,
+          have.map((n) => live(n, set, { spec: { source: source(liveRev) }, metadata: { labels: { stray: "x" } } })),
+        );
         const gen = generated(want.map((n) => rendered(n, { spec: { source: source(rev) } })));
         await w.executor().apply(set, planAppSet(await observe(w.client, "guestbook", gen), NOW, settings()));
         const current = await observe(w.client, "guestbook", gen);
@@ -161,7 +182,11 @@ describe("PlanExecutor: progressive syncs", () => {
     const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a")])), NOW, settings());
     w.client.clearActions();
     await w.executor().apply(set, plan);
-    expect(verbs(w.client.actions)).toEqual(["patchStatus applicationsets/guestbook", "create applications/a", "patchStatus applicationsets/guestbook"]);
+    expect(verbs(w.client.actions)).toEqual([
+      "patchStatus applicationsets/guestbook",
+      "create applications/a",
+      "patchStatus applicationsets/guestbook",
+    ]);
     const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
     expect([status?.applicationStatus, status?.conditions?.length]).toEqual([undefined, 3]);
   });
@@ -169,10 +194,17 @@ describe("PlanExecutor: progressive syncs", () => {
   it("keeps the new applicationStatus when a later Application write fails and sets its error", async () => {
     const steps = [{ matchExpressions: [] }];
     const previous = [...stale, { ...stale[0]!, application: "gone" }];
-    const set = appSet("guestbook", { spec: { strategy: { type: "RollingSync", rollingSync: { steps } } }, status: { applicationStatus: previous } });
+    const set = appSet("guestbook", {
+      spec: { strategy: { type: "RollingSync", rollingSync: { steps } } },
+      status: { applicationStatus: previous },
+    });
     const w = world(set, [live("a", set)]);
     w.client.interceptors.create = () => Promise.reject(new KubeApiError({ status: 422, reason: KubeReason.Invalid, message: "bad b" }));
-    const plan = planAppSet(await observe(w.client, "guestbook", generated([rendered("a"), rendered("b")])), NOW, settings({ progressiveSyncs: true }));
+    const plan = planAppSet(
+      await observe(w.client, "guestbook", generated([rendered("a"), rendered("b")])),
+      NOW,
+      settings({ progressiveSyncs: true }),
+    );
     await expect(w.executor().apply(set, plan)).rejects.toThrow("bad b");
     const status = (w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet).status;
     expect(status?.applicationStatus?.map((e) => e.application)).toEqual(["a"]);
@@ -180,9 +212,24 @@ describe("PlanExecutor: progressive syncs", () => {
   });
 
   it.each([
-    { name: "fails when the API server still has the Application", present: true, reject: undefined, want: "application has not been deleted in over 2 minutes" },
-    { name: "evicts an Application the API server no longer has with a DELETE preconditioned on its UID", present: false, reject: undefined, want: undefined },
-    { name: "reports an Application recreated under the same name", present: false, reject: conflict, want: "application a was recreated while being confirmed as deleted" },
+    {
+      name: "fails when the API server still has the Application",
+      present: true,
+      reject: undefined,
+      want: "application has not been deleted in over 2 minutes",
+    },
+    {
+      name: "evicts an Application the API server no longer has with a DELETE preconditioned on its UID",
+      present: false,
+      reject: undefined,
+      want: undefined,
+    },
+    {
+      name: "reports an Application recreated under the same name",
+      present: false,
+      reject: conflict,
+      want: "application a was recreated while being confirmed as deleted",
+    },
   ])("Reverse deletion check: $name", async ({ present, reject, want }) => {
     const set = appSet();
     const w = world(set, present ? [live("a", set)] : []);
@@ -212,24 +259,86 @@ function recordingCache(): AppWriteThrough & { calls: string[] } {
 const notFound = () => new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: "not found" });
 
 describe("PlanExecutor: read-your-writes", () => {
-  type Row = { name: string; apps: string[]; plan: (set: ApplicationSet) => Plan; fail?: Partial<Record<"patch" | "delete", () => KubeApiError>>; dryRun?: boolean; calls: string[] };
-  const update = (set: ApplicationSet): Plan => ({ ...EMPTY_PLAN, writes: [{ name: "a", desired: desiredFrom(rendered("a"), set, settings()), change: { kind: "update", patch: { spec: { project: "default" } } } }] });
+  type Row = {
+    name: string;
+    apps: string[];
+    plan: (set: ApplicationSet) => Plan;
+    fail?: Partial<Record<"patch" | "delete", () => KubeApiError>>;
+    dryRun?: boolean;
+    calls: string[];
+  };
+  const update = (set: ApplicationSet): Plan => ({
+    ...EMPTY_PLAN,
+    writes: [
+      {
+        name: "a",
+        desired: desiredFrom(rendered("a"), set, settings()),
+        change: { kind: "update", patch: { spec: { project: "default" } } },
+      },
+    ],
+  });
   it.each<Row>([
-    { name: "a create stores the created object", apps: [], plan: (set) => ({ ...EMPTY_PLAN, writes: [{ name: "a", desired: desiredFrom(rendered("a"), set, settings()), change: { kind: "create", object: newApplication(desiredFrom(rendered("a"), set, settings())) } }] }), calls: ["written a@2"] },
+    {
+      name: "a create stores the created object",
+      apps: [],
+      plan: (set) => ({
+        ...EMPTY_PLAN,
+        writes: [
+          {
+            name: "a",
+            desired: desiredFrom(rendered("a"), set, settings()),
+            change: { kind: "create", object: newApplication(desiredFrom(rendered("a"), set, settings())) },
+          },
+        ],
+      }),
+      calls: ["written a@2"],
+    },
     { name: "an update stores the patched object with its new resourceVersion", apps: ["a"], plan: update, calls: ["written a@3"] },
-    { name: "an update answered NotFound evicts, then the re-created object is stored", apps: ["a"], plan: update, fail: { patch: notFound }, calls: ["gone a", "written a@3"] },
-    { name: "a delete that went through asks for eviction (kept when terminating)", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }), calls: ["deleted a"] },
-    { name: "a delete answered NotFound counts as done and evicts", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }), fail: { delete: notFound }, calls: ["gone a"] },
-    { name: "the finalizer patch before a delete is stored, then the delete asks for eviction", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", keepFinalizers: [], delete: true }] }), calls: ["written a@3", "deleted a"] },
-    { name: "an owner-reference strip stores the patched object", apps: ["a"], plan: () => ({ ...EMPTY_PLAN, ownerStrips: [{ name: "a" }] }), calls: ["written a@3"] },
+    {
+      name: "an update answered NotFound evicts, then the re-created object is stored",
+      apps: ["a"],
+      plan: update,
+      fail: { patch: notFound },
+      calls: ["gone a", "written a@3"],
+    },
+    {
+      name: "a delete that went through asks for eviction (kept when terminating)",
+      apps: ["a"],
+      plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }),
+      calls: ["deleted a"],
+    },
+    {
+      name: "a delete answered NotFound counts as done and evicts",
+      apps: ["a"],
+      plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", delete: true }] }),
+      fail: { delete: notFound },
+      calls: ["gone a"],
+    },
+    {
+      name: "the finalizer patch before a delete is stored, then the delete asks for eviction",
+      apps: ["a"],
+      plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", keepFinalizers: [], delete: true }] }),
+      calls: ["written a@3", "deleted a"],
+    },
+    {
+      name: "an owner-reference strip stores the patched object",
+      apps: ["a"],
+      plan: () => ({ ...EMPTY_PLAN, ownerStrips: [{ name: "a" }] }),
+      calls: ["written a@3"],
+    },
     { name: "a dry run touches no cache", apps: ["a"], plan: update, dryRun: true, calls: [] },
   ])("$name", async ({ apps, plan, fail, dryRun, calls }) => {
     const set = appSet();
-    const w = world(set, apps.map((n) => live(n, set, { spec: { project: "old" } })));
+    const w = world(
+      set,
+      apps.map((n) => live(n, set, { spec: { project: "old" } })),
+    );
     for (const verb of ["patch", "delete"] as const) {
       const make = fail?.[verb];
       let failed = false;
-      if (make) w.client.interceptors[verb] = (action, next) => (!failed && action.resource === "applications" ? ((failed = true), Promise.reject(make())) : next());
+      if (make)
+        w.client.interceptors[verb] = (action, next) =>
+          !failed && action.resource === "applications" ? ((failed = true), Promise.reject(make())) : next();
     }
     const cache = recordingCache();
     await w.executor(dryRun ?? false, 4, cache).apply(set, plan(set));
@@ -240,14 +349,41 @@ describe("PlanExecutor: read-your-writes", () => {
 describe("PlanExecutor: no double sync after a conflict", () => {
   const startedAt = "2026-01-01T00:00:00Z";
   const operation = { sync: { revision: "r2" }, initiatedBy: { username: "applicationset-controller", automated: true } };
-  const stateFor = (revision: string, at: string) => ({ operation: { sync: { revision } }, phase: "Succeeded", startedAt: at, finishedAt: at, syncResult: { revision } });
+  const stateFor = (revision: string, at: string) => ({
+    operation: { sync: { revision } },
+    phase: "Succeeded",
+    startedAt: at,
+    finishedAt: at,
+    syncResult: { revision },
+  });
   type Row = { name: string; meanwhile: (a: Application) => Application; withOperation?: boolean; written: boolean };
   it.each<Row>([
-    { name: "does not write when the fresh Application already carries an operation", meanwhile: (a) => ({ ...a, operation }), written: false },
-    { name: "does not write when the sync of the pinned revision ran after the one the plan saw", meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r2", "2026-01-01T00:05:00Z") } }), written: false },
-    { name: "writes again when the operation state is the one the plan saw", meanwhile: (a) => ({ ...a, metadata: { ...a.metadata, annotations: { x: "y" } } }), written: true },
-    { name: "writes again when the later sync was of another revision", meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r1", "2026-01-01T00:05:00Z") } }), written: true },
-    { name: "writes again when the write carries no sync operation", meanwhile: (a) => ({ ...a, operation }), withOperation: false, written: true },
+    {
+      name: "does not write when the fresh Application already carries an operation",
+      meanwhile: (a) => ({ ...a, operation }),
+      written: false,
+    },
+    {
+      name: "does not write when the sync of the pinned revision ran after the one the plan saw",
+      meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r2", "2026-01-01T00:05:00Z") } }),
+      written: false,
+    },
+    {
+      name: "writes again when the operation state is the one the plan saw",
+      meanwhile: (a) => ({ ...a, metadata: { ...a.metadata, annotations: { x: "y" } } }),
+      written: true,
+    },
+    {
+      name: "writes again when the later sync was of another revision",
+      meanwhile: (a) => ({ ...a, status: { operationState: stateFor("r1", "2026-01-01T00:05:00Z") } }),
+      written: true,
+    },
+    {
+      name: "writes again when the write carries no sync operation",
+      meanwhile: (a) => ({ ...a, operation }),
+      withOperation: false,
+      written: true,
+    },
   ])("$name", async ({ meanwhile, withOperation, written }) => {
     const set = appSet();
     const seen = live("a", set, { spec: { project: "old" }, status: { operationState: stateFor("r2", startedAt) } });
@@ -265,6 +401,8 @@ describe("PlanExecutor: no double sync after a conflict", () => {
     };
     w.client.clearActions();
     await w.executor().apply(set, plan, undefined, new Map([["a", stored.value]]));
-    expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(written ? ["patch", "get", "patch"] : ["patch", "get"]);
+    expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(
+      written ? ["patch", "get", "patch"] : ["patch", "get"],
+    );
   });
 });

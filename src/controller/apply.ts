@@ -115,7 +115,10 @@ export class PlanExecutor {
     if (fresh !== undefined) throw new Error(ReverseDeletionError.StillPresent);
     try {
       const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
-      await this.opts.client.delete(resources.Applications, keyInNamespaceOf(appSet, check.name), { dryRun: this.opts.dryRun, ...preconditions });
+      await this.opts.client.delete(resources.Applications, keyInNamespaceOf(appSet, check.name), {
+        dryRun: this.opts.dryRun,
+        ...preconditions,
+      });
       this.cacheGone(appSet, check.name);
     } catch (err) {
       if (isNotFound(err)) return this.cacheGone(appSet, check.name);
@@ -129,15 +132,17 @@ export class PlanExecutor {
     if (items.length === 0) return undefined;
     const limit = pLimit(this.opts.concurrency);
     const outcomes = await Promise.all(
-      items.map((item) => limit(async (): Promise<Outcome> => {
-        try {
-          await fn(item);
-          return { name: item.name };
-        } catch (error) {
-          this.opts.logger.error({ application: item.name, error: errorMessage(error) }, "failed to write Application");
-          return { name: item.name, error };
-        }
-      })),
+      items.map((item) =>
+        limit(async (): Promise<Outcome> => {
+          try {
+            await fn(item);
+            return { name: item.name };
+          } catch (error) {
+            this.opts.logger.error({ application: item.name, error: errorMessage(error) }, "failed to write Application");
+            return { name: item.name, error };
+          }
+        }),
+      ),
     );
     const failed = outcomes.filter((o) => o.error !== undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return failed[0]?.error;
@@ -153,7 +158,9 @@ export class PlanExecutor {
       rollingSync: isRollingSync(appSet),
     });
     if (status !== undefined) {
-      await this.writeStatus(appSet, status).catch((err: unknown) => this.opts.logger.warn({ error: errorMessage(err) }, "failed to set the error condition"));
+      await this.writeStatus(appSet, status).catch((err: unknown) =>
+        this.opts.logger.warn({ error: errorMessage(err) }, "failed to set the error condition"),
+      );
     }
     throw new ApplyError(reason, message, { cause: error });
   }
@@ -188,7 +195,10 @@ export class PlanExecutor {
         const fresh = await this.readApp(appSet, w.name);
         const skip = syncedMeanwhile(w.desired.operation, seen, fresh);
         if (skip !== undefined) {
-          this.opts.logger.info({ application: w.name, reason: skip }, "not writing the sync operation again after a conflict; the next reconcile decides");
+          this.opts.logger.info(
+            { application: w.name, reason: skip },
+            "not writing the sync operation again after a conflict; the next reconcile decides",
+          );
           return;
         }
         change = appChange(w.desired, fresh);
@@ -208,7 +218,14 @@ export class PlanExecutor {
         this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
         return;
       case "update":
-        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyInNamespaceOf(appSet, name), { type: "merge", body: change.patch }, options));
+        this.cacheWritten(
+          await this.opts.client.patch(
+            resources.Applications,
+            keyInNamespaceOf(appSet, name),
+            { type: "merge", body: change.patch },
+            options,
+          ),
+        );
         this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
         this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
         return;
@@ -220,12 +237,19 @@ export class PlanExecutor {
     const key = keyInNamespaceOf(appSet, d.name);
     if (d.keepFinalizers !== undefined) {
       const patch = { type: "merge" as const, body: { metadata: { finalizers: [...d.keepFinalizers] } } };
-      this.cacheWritten(await this.opts.client.patch(resources.Applications, key, patch, { dryRun: this.opts.dryRun }).catch((err: unknown) => this.goneThrow(appSet, d.name, err)));
+      this.cacheWritten(
+        await this.opts.client
+          .patch(resources.Applications, key, patch, { dryRun: this.opts.dryRun })
+          .catch((err: unknown) => this.goneThrow(appSet, d.name, err)),
+      );
       this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
     }
     if (!d.delete) return;
     try {
-      await this.opts.client.delete(resources.Applications, key, { dryRun: this.opts.dryRun, ...(d.uid ? { preconditions: { uid: d.uid } } : {}) });
+      await this.opts.client.delete(resources.Applications, key, {
+        dryRun: this.opts.dryRun,
+        ...(d.uid ? { preconditions: { uid: d.uid } } : {}),
+      });
       if (!this.opts.dryRun) this.opts.cache?.deleted(key.namespace, d.name);
     } catch (err) {
       if (isNotFound(err)) return this.cacheGone(appSet, d.name);
@@ -240,7 +264,14 @@ export class PlanExecutor {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = { metadata: { ownerReferences: [], ...(rv ? { resourceVersion: rv } : {}) } };
-        this.cacheWritten(await this.opts.client.patch(resources.Applications, keyInNamespaceOf(appSet, s.name), { type: "merge", body }, { dryRun: this.opts.dryRun }));
+        this.cacheWritten(
+          await this.opts.client.patch(
+            resources.Applications,
+            keyInNamespaceOf(appSet, s.name),
+            { type: "merge", body },
+            { dryRun: this.opts.dryRun },
+          ),
+        );
         return;
       } catch (err) {
         if (isNotFound(err)) return this.cacheGone(appSet, s.name);
@@ -270,7 +301,12 @@ export class PlanExecutor {
 
   private async writeStatus(appSet: ApplicationSet, status: object): Promise<void> {
     try {
-      await this.opts.client.patchStatus(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body: { status: status } }, { dryRun: this.opts.dryRun });
+      await this.opts.client.patchStatus(
+        resources.ApplicationSets,
+        keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
+        { type: "merge", body: { status: status } },
+        { dryRun: this.opts.dryRun },
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       throw new Error(resourcesStatusError(errorMessage(err)), { cause: err });
@@ -279,7 +315,12 @@ export class PlanExecutor {
 
   private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<void> {
     try {
-      await this.opts.client.patch(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""), { type: "merge", body }, { dryRun: this.opts.dryRun });
+      await this.opts.client.patch(
+        resources.ApplicationSets,
+        keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
+        { type: "merge", body },
+        { dryRun: this.opts.dryRun },
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       if (appSet.metadata.deletionTimestamp != null) throw err;

@@ -49,7 +49,12 @@ export function planAppSetDeletion(s: AppSetSnapshot, now: number, settings: Pla
   if (reverse !== undefined) return reverse;
   const finalizers = s.appSet.metadata.finalizers ?? [];
   const appSetPatch = finalizers.includes(Finalizer.Resources)
-    ? { metadata: { finalizers: finalizers.filter((f) => f !== Finalizer.Resources), resourceVersion: s.appSet.metadata.resourceVersion ?? null } }
+    ? {
+        metadata: {
+          finalizers: finalizers.filter((f) => f !== Finalizer.Resources),
+          resourceVersion: s.appSet.metadata.resourceVersion ?? null,
+        },
+      }
     : undefined;
   return { ...EMPTY_PLAN, ownerStrips, ...(appSetPatch ? { appSetPatch } : {}) };
 }

@@ -47,7 +47,12 @@ function cond(type: string, status: string, reason: string, message: string): Co
  * ResourcesUpToDate=False (reason ErrorOccurred, same message) and the synthesized ParametersGenerated.
  */
 export function conditionFor(outcome: PassOutcome): ConditionInput[] {
-  const paramsOk = cond(ConditionType.ParametersGenerated, ConditionStatus.True, Reason.ParametersGenerated, ConditionMessage.ParametersGenerated);
+  const paramsOk = cond(
+    ConditionType.ParametersGenerated,
+    ConditionStatus.True,
+    Reason.ParametersGenerated,
+    ConditionMessage.ParametersGenerated,
+  );
   if (outcome.kind === "ok") {
     const msg = ConditionMessage.AllApplicationsGenerated;
     return [

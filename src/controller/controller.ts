@@ -5,7 +5,15 @@
  * the controller namespace unless other namespaces are allowed (docs/controller.md#namespaces).
  * `start` resolves once every cache has synced and the workers run; `stop` drains gracefully.
  */
-import { isClusterSecret, parseAppProject, parseApplicationSet, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
+import {
+  isClusterSecret,
+  parseAppProject,
+  parseApplicationSet,
+  type Application,
+  type ApplicationSet,
+  type AppProject,
+  type Secret,
+} from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
@@ -96,9 +104,14 @@ export class AppSetController {
     const scope = opts.appSetNamespaces.length === 0 ? opts.namespace : undefined;
     const log = opts.logger.child({ component: "informer" });
     this.ownsCache = opts.cache === undefined;
-    this.cache = opts.cache ?? new SharedCache({ source: opts.client, clock: opts.clock, log, resyncPeriodMs: opts.cacheSyncPeriodMs ?? 0 });
+    this.cache =
+      opts.cache ?? new SharedCache({ source: opts.client, clock: opts.clock, log, resyncPeriodMs: opts.cacheSyncPeriodMs ?? 0 });
     const cache = this.cache;
-    this.appSets = cache.informer({ resource: resources.ApplicationSets, ...(scope !== undefined ? { namespace: scope } : {}), parse: parserOf(parseApplicationSet) });
+    this.appSets = cache.informer({
+      resource: resources.ApplicationSets,
+      ...(scope !== undefined ? { namespace: scope } : {}),
+      parse: parserOf(parseApplicationSet),
+    });
     this.apps = cache.informer(applicationsSpec(scope));
     this.secrets = cache.informer(clusterSecretsSpec(opts.namespace));
     this.projects = cache.informer({ resource: resources.AppProjects, namespace: opts.namespace, parse: parserOf(parseAppProject) });
@@ -182,7 +195,10 @@ export class AppSetController {
 
   /** Starts the workers (the cache has synced). */
   startWorkers(): void {
-    this.opts.logger.info({ appSets: this.appSets.list().length, applications: this.apps.list().length }, "caches synced, starting workers");
+    this.opts.logger.info(
+      { appSets: this.appSets.list().length, applications: this.apps.list().length },
+      "caches synced, starting workers",
+    );
     this.pool.start();
   }
 

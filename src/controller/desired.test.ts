@@ -25,7 +25,9 @@ const rows: Row[] = [
   {
     name: "keeps Argo CD's default preserved annotations from the live Application",
     app: rendered("a"),
-    liveApp: live("a", owner, { metadata: { annotations: { "notified.notifications.argoproj.io": "{}", "argocd.argoproj.io/refresh": "hard" } } }),
+    liveApp: live("a", owner, {
+      metadata: { annotations: { "notified.notifications.argoproj.io": "{}", "argocd.argoproj.io/refresh": "hard" } },
+    }),
     patch: null,
   },
   {
@@ -51,7 +53,9 @@ const rows: Row[] = [
   {
     name: "keeps PreDelete and PostDelete finalizers by prefix",
     app: rendered("a"),
-    liveApp: live("a", owner, { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io", "pre-delete-finalizer.argocd.argoproj.io/cleanup"] } }),
+    liveApp: live("a", owner, {
+      metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io", "pre-delete-finalizer.argocd.argoproj.io/cleanup"] },
+    }),
     patch: null,
   },
   {
@@ -62,21 +66,29 @@ const rows: Row[] = [
   },
   {
     name: "patches only the changed spec field, guarded by the live resourceVersion",
-    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    app: rendered("a", {
+      spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } },
+    }),
     liveApp: live("a", owner),
     patch: { spec: { source: { targetRevision: "v2" } }, metadata: { resourceVersion: "5" } },
   },
   {
     name: "keeps the live value of a field ignored by a JSON pointer",
     set: appSet("guestbook", { spec: { ignoreApplicationDifferences: [{ jsonPointers: ["/spec/source/targetRevision"] }] } }),
-    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    app: rendered("a", {
+      spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } },
+    }),
     liveApp: live("a", owner),
     patch: null,
   },
   {
     name: "keeps the live value of a field ignored by a jq path for the named Application only",
-    set: appSet("guestbook", { spec: { ignoreApplicationDifferences: [{ name: "b", jqPathExpressions: [".spec.source.targetRevision"] }] } }),
-    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } }),
+    set: appSet("guestbook", {
+      spec: { ignoreApplicationDifferences: [{ name: "b", jqPathExpressions: [".spec.source.targetRevision"] }] },
+    }),
+    app: rendered("a", {
+      spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } },
+    }),
     liveApp: live("a", owner),
     patch: { spec: { source: { targetRevision: "v2" } }, metadata: { resourceVersion: "5" } },
   },
@@ -118,21 +130,64 @@ const rows: Row[] = [
   },
   {
     name: "writes nothing for zero-valued blocks the live Application lacks",
-    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", directory: { recurse: false }, helm: { passCredentials: false }, kustomize: { forceCommonLabels: false } } } }),
+    app: rendered("a", {
+      spec: {
+        source: {
+          repoURL: "https://github.com/argoproj/argocd-example-apps",
+          path: "guestbook",
+          targetRevision: "HEAD",
+          directory: { recurse: false },
+          helm: { passCredentials: false },
+          kustomize: { forceCommonLabels: false },
+        },
+      },
+    }),
     liveApp: live("a", owner),
     patch: null,
   },
   {
     name: "writes nothing when the live Application holds plain zeros Go omits (forceString: false)",
-    app: rendered("a", { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", helm: { parameters: [{ name: "a", value: "1" }] } } } }),
-    liveApp: live("a", owner, { spec: { source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD", helm: { parameters: [{ name: "a", value: "1", forceString: false }], skipCrds: false } } } }),
+    app: rendered("a", {
+      spec: {
+        source: {
+          repoURL: "https://github.com/argoproj/argocd-example-apps",
+          path: "guestbook",
+          targetRevision: "HEAD",
+          helm: { parameters: [{ name: "a", value: "1" }] },
+        },
+      },
+    }),
+    liveApp: live("a", owner, {
+      spec: {
+        source: {
+          repoURL: "https://github.com/argoproj/argocd-example-apps",
+          path: "guestbook",
+          targetRevision: "HEAD",
+          helm: { parameters: [{ name: "a", value: "1", forceString: false }], skipCrds: false },
+        },
+      },
+    }),
     patch: null,
   },
   {
     name: "replaces the owner reference of a recreated ApplicationSet with the same name",
     app: rendered("a"),
     liveApp: live("a", appSet("guestbook", { metadata: { uid: "old-uid" } })),
-    patch: { metadata: { ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: "uid-guestbook", controller: true, blockOwnerDeletion: true }], resourceVersion: "5" } },
+    patch: {
+      metadata: {
+        ownerReferences: [
+          {
+            apiVersion: "argoproj.io/v1alpha1",
+            kind: "ApplicationSet",
+            name: "guestbook",
+            uid: "uid-guestbook",
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+        resourceVersion: "5",
+      },
+    },
   },
 ];
 
@@ -155,11 +210,25 @@ describe("appChange", () => {
           namespace: "argocd",
           labels: { env: "prod" },
           finalizers: ["resources-finalizer.argocd.argoproj.io"],
-          ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: "uid-guestbook", controller: true, blockOwnerDeletion: true }],
+          ownerReferences: [
+            {
+              apiVersion: "argoproj.io/v1alpha1",
+              kind: "ApplicationSet",
+              name: "guestbook",
+              uid: "uid-guestbook",
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
         },
         spec: d.spec,
         // Go's zero ApplicationStatus, as Argo CD's controller writes it.
-        status: { health: {}, sourceHydrator: {}, summary: {}, sync: { comparedTo: { destination: {}, source: { repoURL: "" } }, status: "" } },
+        status: {
+          health: {},
+          sourceHydrator: {},
+          summary: {},
+          sync: { comparedTo: { destination: {}, source: { repoURL: "" } }, status: "" },
+        },
       },
     });
   });
@@ -169,7 +238,7 @@ describe("jqPathTokens", () => {
   it.each([
     { name: "a dotted path", expr: ".spec.source.targetRevision", want: ["spec", "source", "targetRevision"] },
     { name: "quoted keys and indexes", expr: '.metadata.annotations["a/b"].x[0]', want: ["metadata", "annotations", "a/b", "x", "0"] },
-    { name: "a pipe it does not support", expr: ".spec.sources[] | select(.name == \"x\")", want: undefined },
+    { name: "a pipe it does not support", expr: '.spec.sources[] | select(.name == "x")', want: undefined },
   ])("reads $name", ({ expr, want }) => {
     expect(jqPathTokens(expr)).toEqual(want);
   });

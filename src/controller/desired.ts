@@ -90,7 +90,13 @@ export function ignoreQueriesFor(rules: readonly IgnoreApplicationDifference[], 
 
 function protectedPath(p: readonly string[]): boolean {
   const [a, b] = p;
-  return p.length === 0 || a === "apiVersion" || a === "kind" || a === "operation" || (a === "metadata" && (b === undefined || b === "name" || b === "namespace"));
+  return (
+    p.length === 0 ||
+    a === "apiVersion" ||
+    a === "kind" ||
+    a === "operation" ||
+    (a === "metadata" && (b === undefined || b === "name" || b === "namespace"))
+  );
 }
 
 function stringMap(v: Json | undefined): Record<string, string> {
@@ -99,7 +105,11 @@ function stringMap(v: Json | undefined): Record<string, string> {
 }
 
 /** The desired form of one valid rendered Application. */
-export function desiredFrom(app: RenderedApplication, appSet: ApplicationSet, settings: Pick<PlanSettings, "preservedAnnotations" | "preservedLabels">): DesiredApp {
+export function desiredFrom(
+  app: RenderedApplication,
+  appSet: ApplicationSet,
+  settings: Pick<PlanSettings, "preservedAnnotations" | "preservedLabels">,
+): DesiredApp {
   const meta = app.metadata as JsonObject;
   const name = app.metadata.name ?? "";
   const finalizers = Array.isArray(meta["finalizers"]) ? meta["finalizers"].filter((f): f is string => typeof f === "string") : [];
@@ -135,7 +145,11 @@ export function newApplication(d: DesiredApp): JsonObject {
   };
 }
 
-function withPreserved(desired: Readonly<Record<string, string>>, live: Readonly<Record<string, string>> | undefined, keys: readonly string[]): Record<string, string> {
+function withPreserved(
+  desired: Readonly<Record<string, string>>,
+  live: Readonly<Record<string, string>> | undefined,
+  keys: readonly string[],
+): Record<string, string> {
   const out = { ...desired };
   for (const k of keys) {
     const v = live?.[k];
@@ -166,7 +180,12 @@ function withOwner(live: Application, owner: OwnerReference): OwnerReference[] |
 function liveView(live: Application): JsonObject {
   const m = live.metadata;
   return {
-    metadata: { labels: m.labels ?? {}, annotations: m.annotations ?? {}, finalizers: m.finalizers ?? [], ownerReferences: (m.ownerReferences ?? []) as unknown as Json },
+    metadata: {
+      labels: m.labels ?? {},
+      annotations: m.annotations ?? {},
+      finalizers: m.finalizers ?? [],
+      ownerReferences: (m.ownerReferences ?? []) as unknown as Json,
+    },
     spec: normalizeSpec(live.spec as unknown as Json),
     ...(live.operation ? { operation: live.operation as unknown as Json } : {}),
   };

@@ -24,7 +24,10 @@ function trimSlash(server: string): string {
 }
 
 /** Resolves a destination to a cluster; returns the error text when it does not resolve. */
-export function resolveDestination(dest: ApplicationDestination | undefined, known: readonly KnownCluster[]): { ok: true; cluster: KnownCluster } | { ok: false; error: string } {
+export function resolveDestination(
+  dest: ApplicationDestination | undefined,
+  known: readonly KnownCluster[],
+): { ok: true; cluster: KnownCluster } | { ok: false; error: string } {
   const name = dest?.name ?? "";
   const server = dest?.server ?? "";
   if (name !== "" && server !== "") return { ok: false, error: DestinationMessage.bothNameAndServer(name, server) };
@@ -37,6 +40,13 @@ export function resolveDestination(dest: ApplicationDestination | undefined, kno
   if (name === "") return { ok: false, error: DestinationMessage.serverMissing };
   const named = known.filter((c) => c.name === name);
   if (named.length === 0) return { ok: false, error: DestinationMessage.noClusterWithName(name) };
-  if (named.length > 1) return { ok: false, error: DestinationMessage.sameName(named.length, named.map((c) => c.server)) };
+  if (named.length > 1)
+    return {
+      ok: false,
+      error: DestinationMessage.sameName(
+        named.length,
+        named.map((c) => c.server),
+      ),
+    };
   return { ok: true, cluster: named[0]! };
 }

@@ -22,7 +22,8 @@ export function pinnedRevisions(operation: { readonly sync?: unknown } | undefin
 /** The revisions an operation state ran (its `syncResult`), or else was asked to run. */
 function stateRevisions(state: OperationState): string[] {
   const result = state.syncResult;
-  if (result !== undefined) return result.revisions !== undefined && result.revisions.length > 0 ? [...result.revisions] : result.revision ? [result.revision] : [];
+  if (result !== undefined)
+    return result.revisions !== undefined && result.revisions.length > 0 ? [...result.revisions] : result.revision ? [result.revision] : [];
   return pinnedRevisions(state.operation);
 }
 
@@ -31,7 +32,11 @@ function stateRevisions(state: OperationState): string[] {
  * the fresh Application already carries an operation, or its `status.operationState` is for the same
  * pinned revisions and started after the operation state of `seen` (the Application the plan read).
  */
-export function syncedMeanwhile(operation: JsonObject | undefined, seen: Application | undefined, fresh: Application | undefined): string | undefined {
+export function syncedMeanwhile(
+  operation: JsonObject | undefined,
+  seen: Application | undefined,
+  fresh: Application | undefined,
+): string | undefined {
   if (operation === undefined || fresh === undefined) return undefined;
   if (fresh.operation != null) return "the Application already has an operation";
   const state = fresh.status?.operationState;

@@ -2,14 +2,23 @@ import { describe, expect, it } from "vitest";
 import { AGGREGATE_MAX_EVENTS, COMBINED_PREFIX, EventCorrelator, type EventInput } from "./event-correlator.js";
 
 const involved = { apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", namespace: "argocd", name: "set", uid: "u1" };
-const ev = (message: string, extra: Partial<EventInput> = {}): EventInput => ({ involved, type: "Normal", reason: "created", message, source: "applicationset-controller", ...extra });
+const ev = (message: string, extra: Partial<EventInput> = {}): EventInput => ({
+  involved,
+  type: "Normal",
+  reason: "created",
+  message,
+  source: "applicationset-controller",
+  ...extra,
+});
 
 describe("EventCorrelator (client-go's aggregation and deduplication)", () => {
   it("sends 9 distinct messages as they are, then one combined Event that counts the rest", () => {
     let t = 1_000;
     const c = new EventCorrelator(() => (t += 10));
     const out = Array.from({ length: 12 }, (_, i) => c.correlate(ev(`created Application "a${String(i)}"`)));
-    expect(out.slice(0, AGGREGATE_MAX_EVENTS - 1).map((o) => [o.kind, o.message])).toEqual(Array.from({ length: 9 }, (_, i) => ["create", `created Application "a${String(i)}"`]));
+    expect(out.slice(0, AGGREGATE_MAX_EVENTS - 1).map((o) => [o.kind, o.message])).toEqual(
+      Array.from({ length: 9 }, (_, i) => ["create", `created Application "a${String(i)}"`]),
+    );
     expect(out.slice(9).map((o) => [o.kind, o.message, o.count])).toEqual([
       ["create", `${COMBINED_PREFIX}created Application "a9"`, 1],
       ["patch", `${COMBINED_PREFIX}created Application "a10"`, 2],

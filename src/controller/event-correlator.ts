@@ -12,7 +12,13 @@
 
 /** What an event is about and says. */
 export interface EventInput {
-  readonly involved: { readonly apiVersion: string; readonly kind: string; readonly namespace: string; readonly name: string; readonly uid: string };
+  readonly involved: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly namespace: string;
+    readonly name: string;
+    readonly uid: string;
+  };
   readonly type: string;
   readonly reason: string;
   readonly message: string;
@@ -62,7 +68,8 @@ export class EventCorrelator {
     const io = e.involved;
     const aggregateKey = [e.source, "", io.kind, io.namespace, io.name, io.uid, io.apiVersion, e.type, e.reason, "", ""].join("\u0000");
     const record = this.aggregates.get(aggregateKey);
-    const fresh = record === undefined || now - record.lastMs > AGGREGATE_INTERVAL_MS ? { messages: new Set<string>(), lastMs: now } : record;
+    const fresh =
+      record === undefined || now - record.lastMs > AGGREGATE_INTERVAL_MS ? { messages: new Set<string>(), lastMs: now } : record;
     fresh.messages.add(e.message);
     fresh.lastMs = now;
     this.aggregates.set(aggregateKey, fresh);

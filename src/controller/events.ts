@@ -52,8 +52,20 @@ export class KubeEventSink implements EventSink {
 
   async record(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
     const meta = appSet.metadata;
-    const involved = { apiVersion: GROUP_VERSION, kind: Kind.ApplicationSet, name: meta.name ?? "", namespace: meta.namespace ?? "", uid: meta.uid ?? "" };
-    const c = this.correlator.correlate({ involved, type: "Normal", reason: event.reason, message: event.message, source: CONTROLLER_COMPONENT });
+    const involved = {
+      apiVersion: GROUP_VERSION,
+      kind: Kind.ApplicationSet,
+      name: meta.name ?? "",
+      namespace: meta.namespace ?? "",
+      uid: meta.uid ?? "",
+    };
+    const c = this.correlator.correlate({
+      involved,
+      type: "Normal",
+      reason: event.reason,
+      message: event.message,
+      source: CONTROLLER_COMPONENT,
+    });
     if (!this.spam.allow(meta.uid ?? `${involved.namespace}/${involved.name}`)) {
       this.opts.logger.debug({ reason: event.reason, message: event.message }, "event dropped by the spam filter");
       return;
@@ -76,7 +88,11 @@ export class KubeEventSink implements EventSink {
     try {
       if (c.kind === "patch") {
         try {
-          await this.opts.writer.patch(resources.Events, { namespace: meta.namespace, name: c.name }, { type: "merge", body: { count: c.count, lastTimestamp: now, message: c.message } });
+          await this.opts.writer.patch(
+            resources.Events,
+            { namespace: meta.namespace, name: c.name },
+            { type: "merge", body: { count: c.count, lastTimestamp: now, message: c.message } },
+          );
           return;
         } catch (err) {
           // Gone meanwhile (expired, deleted): record it anew, as client-go does.

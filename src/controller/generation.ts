@@ -25,8 +25,10 @@ export function generatorFn(opts: ApplicationsOptions): GenerateFn {
       const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal, freshRevisions } });
       return { ok: true, apps, requeueAfterMs: appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry) };
     } catch (err) {
-      if (deadlinePassed(signal)) return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err) };
-      if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason)) return { ok: false, reason: err.reason as Reason, message: err.message, ...retryAfter(err) };
+      if (deadlinePassed(signal))
+        return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err) };
+      if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason))
+        return { ok: false, reason: err.reason as Reason, message: err.message, ...retryAfter(err) };
       throw err;
     }
   };

@@ -7,7 +7,9 @@
 import type { Json } from "./json.js";
 
 type Token = { readonly key: string } | { readonly each: true };
-type Segment = { readonly chain: readonly Token[] } | { readonly select: { readonly chain: readonly Token[]; readonly op: "==" | "!="; readonly value: Json } };
+type Segment =
+  | { readonly chain: readonly Token[] }
+  | { readonly select: { readonly chain: readonly Token[]; readonly op: "==" | "!="; readonly value: Json } };
 
 const TOKEN = /\.([A-Za-z_][\w-]*)|\.?\["((?:[^"\\]|\\.)*)"\]|\.?"((?:[^"\\]|\\.)*)"|\.?\[(\d+)\]|\.?\[\]|\./y;
 
@@ -103,7 +105,9 @@ export function jqSelectPaths(expr: string, doc: Json): string[][] | undefined {
     if ("chain" in s) items = walk(items, s.chain);
     else {
       const { chain: c, op, value } = s.select;
-      items = items.filter((it) => walk([{ v: it.v, p: [] }], c).some((r) => (JSON.stringify(r.v ?? null) === JSON.stringify(value)) === (op === "==")));
+      items = items.filter((it) =>
+        walk([{ v: it.v, p: [] }], c).some((r) => (JSON.stringify(r.v ?? null) === JSON.stringify(value)) === (op === "==")),
+      );
     }
   }
   return items.filter((it) => it.v !== undefined && it.p.length > 0).map((it) => [...it.p]);

@@ -17,11 +17,13 @@ export const ValidationMessage = {
 
 /** Destination resolution errors (Argo CD's `GetDestinationCluster`). */
 export const DestinationMessage = {
-  bothNameAndServer: (name: string, server: string): string => `application destination can't have both name and server defined: ${name} ${server}`,
+  bothNameAndServer: (name: string, server: string): string =>
+    `application destination can't have both name and server defined: ${name} ${server}`,
   serverMissing: "Destination server missing from app spec",
   byServer: (server: string, cause: string): string => `error getting cluster by server ${JSON.stringify(server)}: ${cause}`,
   noClusterWithName: (name: string): string => `there are no clusters with this name: ${name}`,
-  sameName: (count: number, servers: readonly string[]): string => `there are ${String(count)} clusters with the same name: [${servers.join(" ")}]`,
+  sameName: (count: number, servers: readonly string[]): string =>
+    `there are ${String(count)} clusters with the same name: [${servers.join(" ")}]`,
   /** Argo CD's database answers an unknown server with a gRPC NotFound status. */
   clusterNotFound: (server: string): string => `rpc error: code = NotFound desc = cluster ${JSON.stringify(server)} not found`,
 } as const;

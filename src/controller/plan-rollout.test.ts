@@ -19,9 +19,18 @@ const envStep = (env: string, maxUpdate?: number | string): RollingSyncStep => (
 const SEED_STEPS = [envStep("dev"), envStep("qa", 0), envStep("prod", "10%")];
 const ENVS = ["dev", "qa", "prod"];
 
-function rolling(o: { steps?: RollingSyncStep[]; status?: ApplicationSetApplicationStatus[]; metadata?: Partial<ApplicationSet["metadata"]>; reverse?: boolean } = {}): ApplicationSet {
+function rolling(
+  o: {
+    steps?: RollingSyncStep[];
+    status?: ApplicationSetApplicationStatus[];
+    metadata?: Partial<ApplicationSet["metadata"]>;
+    reverse?: boolean;
+  } = {},
+): ApplicationSet {
   return appSet("guestbook", {
-    spec: { strategy: { type: "RollingSync", rollingSync: { steps: o.steps ?? SEED_STEPS }, ...(o.reverse ? { deletionOrder: "Reverse" } : {}) } },
+    spec: {
+      strategy: { type: "RollingSync", rollingSync: { steps: o.steps ?? SEED_STEPS }, ...(o.reverse ? { deletionOrder: "Reverse" } : {}) },
+    },
     ...(o.metadata ? { metadata: o.metadata } : {}),
     ...(o.status ? { status: { applicationStatus: o.status } } : {}),
   });
@@ -31,7 +40,9 @@ const appName = (env: string): string => `engineering-${env}-guestbook`;
 const templateSpec = { syncPolicy: { automated: { prune: true } } };
 const writtenSpec = { syncPolicy: { automated: { prune: true, enabled: false } } };
 /** The rendered Applications, sorted by name as the generation gives them. */
-const renderedApps = ["dev", "prod", "qa"].map((env) => rendered(appName(env), { metadata: { labels: { envLabel: `env-${env}` } }, spec: templateSpec }));
+const renderedApps = ["dev", "prod", "qa"].map((env) =>
+  rendered(appName(env), { metadata: { labels: { envLabel: `env-${env}` } }, spec: templateSpec }),
+);
 
 /** A live Application of the example, reconciled at `EARLIER` on revision r1, OutOfSync and Healthy. */
 function liveApp(owner: ApplicationSet, env: string, metadata: Partial<Application["metadata"]> = {}): Application {
@@ -63,7 +74,9 @@ function gist(plan: Plan) {
     creates: plan.writes.filter((w) => w.change.kind === "create").map((w) => w.name),
     updates: plan.writes.filter((w) => w.change.kind === "update").map((w) => w.name),
     autosync: plan.writes.map((w) => [w.name, specOf(w).syncPolicy?.automated?.enabled]),
-    operations: plan.writes.flatMap((w) => (w.desired.operation ? [[w.name, (w.desired.operation["sync"] as { revision?: string }).revision]] : [])),
+    operations: plan.writes.flatMap((w) =>
+      w.desired.operation ? [[w.name, (w.desired.operation["sync"] as { revision?: string }).revision]] : [],
+    ),
     applicationStatus: plan.applicationStatus?.map((e) => [e.application, e.status, e.step]),
     statusEntries: plan.status?.applicationStatus?.map((e) => e.application),
     conditions: plan.status?.conditions?.map((c) => [c.type, c.status, c.reason, c.message]),
@@ -89,7 +102,14 @@ const rows: Row[] = [
   {
     name: "with the flag off, a stale applicationStatus is cleared and the Applications are written as generated",
     snap: snapshot({ appSet: afterFirstPass, generation: generated(renderedApps) }),
-    want: { creates: renderedApps.map((a) => a.metadata.name ?? ""), autosync: renderedApps.map((a) => [a.metadata.name, undefined]), applicationStatus: [], statusEntries: undefined, operations: [], logs: ["Progressive Sync disabled, removing 3 AppStatus entries from ApplicationSet guestbook"] },
+    want: {
+      creates: renderedApps.map((a) => a.metadata.name ?? ""),
+      autosync: renderedApps.map((a) => [a.metadata.name, undefined]),
+      applicationStatus: [],
+      statusEntries: undefined,
+      operations: [],
+      logs: ["Progressive Sync disabled, removing 3 AppStatus entries from ApplicationSet guestbook"],
+    },
   },
   {
     name: "RollingSync without steps reports No steps defined for rollout, writes no Application and requeues after 3 minutes",
@@ -111,7 +131,13 @@ const rows: Row[] = [
     name: "the seed's example creates every Application with autosync off and warns once for each",
     snap: snapshot({ appSet: seedSet, generation: generated(renderedApps) }),
     cfg: ON,
-    want: { creates: renderedApps.map((a) => a.metadata.name ?? ""), autosync: renderedApps.map((a) => [a.metadata.name, false]), operations: [], applicationStatus: undefined, warnings: 3 },
+    want: {
+      creates: renderedApps.map((a) => a.metadata.name ?? ""),
+      autosync: renderedApps.map((a) => [a.metadata.name, false]),
+      operations: [],
+      applicationStatus: undefined,
+      warnings: 3,
+    },
   },
   {
     name: "the seed's example, once the Applications exist, moves dev to Pending with its pinned sync in the same pass and leaves qa and prod Waiting",
@@ -139,7 +165,11 @@ const rows: Row[] = [
     name: "the seed's example, on the next pass, attaches to dev a sync pinned to its revision and nothing to qa or prod",
     snap: snapshot({ appSet: afterFirstPass, owned: ENVS.map((env) => liveApp(afterFirstPass, env)), generation: generated(renderedApps) }),
     cfg: ON,
-    want: { updates: [appName("dev")], operations: [[appName("dev"), "r1"]], logs: [`triggering sync for application: ${appName("dev")}, step 1, revisions [r1]`] },
+    want: {
+      updates: [appName("dev")],
+      operations: [[appName("dev"), "r1"]],
+      logs: [`triggering sync for application: ${appName("dev")}, step 1, revisions [r1]`],
+    },
   },
 ];
 
@@ -150,7 +180,11 @@ describe("planAppSet with progressive syncs", () => {
   });
 
   it("asks for a refresh of an Application that lags after the grace period, through the preserved refresh annotation", () => {
-    const newCommit = { ...entry("dev", "Waiting", "1"), message: "Application has pending changes, setting status to Waiting", targetRevisions: ["r2"] };
+    const newCommit = {
+      ...entry("dev", "Waiting", "1"),
+      message: "Application has pending changes, setting status to Waiting",
+      targetRevisions: ["r2"],
+    };
     const changed = rolling({ status: [newCommit, entry("prod", "Waiting", "3"), entry("qa", "Waiting", "2")] });
     const dev = liveApp(changed, "dev");
     const devAtR2 = { ...dev, status: { ...dev.status, sync: { ...dev.status?.sync, status: "OutOfSync", revision: "r2" } } };
@@ -161,8 +195,16 @@ describe("planAppSet with progressive syncs", () => {
   });
 
   it.each([
-    { name: "a template change resets a Healthy entry to Waiting", ignore: [], want: ["Waiting", "Application has pending changes (spec differs), setting status to Waiting"] },
-    { name: "a change only in a field ignoreApplicationDifferences names leaves a Healthy entry Healthy", ignore: [{ jsonPointers: ["/spec/source/targetRevision"] }], want: ["Healthy", ""] },
+    {
+      name: "a template change resets a Healthy entry to Waiting",
+      ignore: [],
+      want: ["Waiting", "Application has pending changes (spec differs), setting status to Waiting"],
+    },
+    {
+      name: "a change only in a field ignoreApplicationDifferences names leaves a Healthy entry Healthy",
+      ignore: [{ jsonPointers: ["/spec/source/targetRevision"] }],
+      want: ["Healthy", ""],
+    },
   ])("$name", ({ ignore, want }) => {
     const base = rolling({ steps: [envStep("dev")], status: [entry("dev", "Healthy", "1")] });
     const set = { ...base, spec: { ...base.spec, ignoreApplicationDifferences: ignore } };
@@ -190,18 +232,42 @@ describe("planAppSet with progressive syncs", () => {
 
 describe("planAppSet: Reverse deletion", () => {
   const deleting = (metadata: Partial<ApplicationSet["metadata"]> = {}, policy?: "create-only"): ApplicationSet => {
-    const a = rolling({ steps: [envStep("dev"), envStep("prod")], reverse: true, metadata: { deletionTimestamp: EARLIER, finalizers: [FINALIZER], ...metadata } });
+    const a = rolling({
+      steps: [envStep("dev"), envStep("prod")],
+      reverse: true,
+      metadata: { deletionTimestamp: EARLIER, finalizers: [FINALIZER], ...metadata },
+    });
     return policy ? { ...a, spec: { ...a.spec, syncPolicy: { applicationsSync: policy } } } : a;
   };
   const owner = deleting();
   const terminating = (since: string) => liveApp(owner, "prod", { deletionTimestamp: since });
 
   it.each([
-    { name: "deletes the last step's Application first, with its UID, and looks again in 10 s", owned: [liveApp(owner, "dev"), liveApp(owner, "prod")], want: { deletes: [`${appName("prod")}@uid-app-${appName("prod")}`], check: undefined, requeueAfterMs: 10_000, patch: false } },
-    { name: "waits while the Application it deleted is terminating, touching no other", owned: [liveApp(owner, "dev"), terminating("2026-01-02T03:03:00Z")], want: { deletes: [], check: undefined, requeueAfterMs: 10_000, patch: false } },
-    { name: "checks the API server for an Application the cache has shown terminating for over two minutes", owned: [liveApp(owner, "dev"), terminating(EARLIER)], want: { deletes: [], check: { name: appName("prod"), uid: `uid-app-${appName("prod")}` }, requeueAfterMs: 10_000, patch: false } },
-    { name: "moves to the first step once the last step is gone", owned: [liveApp(owner, "dev")], want: { deletes: [`${appName("dev")}@uid-app-${appName("dev")}`], check: undefined, requeueAfterMs: 10_000, patch: false } },
-    { name: "removes the finalizer once every Application is gone", owned: [], want: { deletes: [], check: undefined, requeueAfterMs: 0, patch: true } },
+    {
+      name: "deletes the last step's Application first, with its UID, and looks again in 10 s",
+      owned: [liveApp(owner, "dev"), liveApp(owner, "prod")],
+      want: { deletes: [`${appName("prod")}@uid-app-${appName("prod")}`], check: undefined, requeueAfterMs: 10_000, patch: false },
+    },
+    {
+      name: "waits while the Application it deleted is terminating, touching no other",
+      owned: [liveApp(owner, "dev"), terminating("2026-01-02T03:03:00Z")],
+      want: { deletes: [], check: undefined, requeueAfterMs: 10_000, patch: false },
+    },
+    {
+      name: "checks the API server for an Application the cache has shown terminating for over two minutes",
+      owned: [liveApp(owner, "dev"), terminating(EARLIER)],
+      want: { deletes: [], check: { name: appName("prod"), uid: `uid-app-${appName("prod")}` }, requeueAfterMs: 10_000, patch: false },
+    },
+    {
+      name: "moves to the first step once the last step is gone",
+      owned: [liveApp(owner, "dev")],
+      want: { deletes: [`${appName("dev")}@uid-app-${appName("dev")}`], check: undefined, requeueAfterMs: 10_000, patch: false },
+    },
+    {
+      name: "removes the finalizer once every Application is gone",
+      owned: [],
+      want: { deletes: [], check: undefined, requeueAfterMs: 0, patch: true },
+    },
   ])("$name", ({ owned, want }) => {
     const plan = planAppSet(snapshot({ appSet: owner, owned, generation: undefined }), NOW, settings());
     expect({
@@ -214,8 +280,16 @@ describe("planAppSet: Reverse deletion", () => {
 
   it("under create-only strips the owner references and deletes nothing", () => {
     const a = deleting({}, "create-only");
-    const plan = planAppSet(snapshot({ appSet: a, owned: [liveApp(a, "dev"), liveApp(a, "prod")], generation: undefined }), NOW, settings());
-    expect([plan.deletes.length, plan.ownerStrips.map((s) => s.name), plan.appSetPatch]).toEqual([0, [appName("dev"), appName("prod")], { metadata: { finalizers: [], resourceVersion: "10" } }]);
+    const plan = planAppSet(
+      snapshot({ appSet: a, owned: [liveApp(a, "dev"), liveApp(a, "prod")], generation: undefined }),
+      NOW,
+      settings(),
+    );
+    expect([plan.deletes.length, plan.ownerStrips.map((s) => s.name), plan.appSetPatch]).toEqual([
+      0,
+      [appName("dev"), appName("prod")],
+      { metadata: { finalizers: [], resourceVersion: "10" } },
+    ]);
   });
 });
 
@@ -229,10 +303,16 @@ describe("changedApplicationStatus", () => {
     lastTransitionTime: EARLIER,
     ...o,
   });
-  const decision = (entries: ApplicationSetApplicationStatus[]) => ({ applicationStatus: entries }) as unknown as Parameters<typeof changedApplicationStatus>[1];
+  const decision = (entries: ApplicationSetApplicationStatus[]) =>
+    ({ applicationStatus: entries }) as unknown as Parameters<typeof changedApplicationStatus>[1];
   it.each([
     // name; the persisted entries; the decision's entries; whether a write is due
-    { name: "a fresh lastTransitionTime alone writes nothing", now: [entry()], next: [entry({ lastTransitionTime: NOW_TEXT })], write: false },
+    {
+      name: "a fresh lastTransitionTime alone writes nothing",
+      now: [entry()],
+      next: [entry({ lastTransitionTime: NOW_TEXT })],
+      write: false,
+    },
     { name: "new targetRevisions alone write nothing", now: [entry()], next: [entry({ targetRevisions: ["r2"] })], write: false },
     { name: "a status change writes", now: [entry()], next: [entry({ status: "Pending" })], write: true },
     { name: "a step change writes", now: [entry()], next: [entry({ step: "2" })], write: true },

@@ -53,7 +53,8 @@ export function specsEquivalentFor(appSet: ApplicationSet): SpecsEquivalent {
   return (desiredSpec, live) => {
     const from = { spec: live.spec as unknown as Json };
     const target: JsonObject = { spec: structuredClone(desiredSpec) as Json };
-    for (const p of ignorePathsFor(rules, live.metadata.name ?? "")) if (p[0] === "spec") setPath(target, p, structuredClone(getPath(from, p)));
+    for (const p of ignorePathsFor(rules, live.metadata.name ?? ""))
+      if (p[0] === "spec") setPath(target, p, structuredClone(getPath(from, p)));
     return defaultSpecsEquivalent(target["spec"], live);
   };
 }
@@ -104,10 +105,16 @@ export function finalizerPatch(appSet: ApplicationSet, settings: PlanSettings): 
  * the patch that adds the finalizer (absent when nothing is missing, and while the ApplicationSet
  * is being deleted, when no finalizer may be added).
  */
-export function withReverseDeletionFinalizer(appSet: ApplicationSet, settings: PlanSettings): { appSet: ApplicationSet; patch: JsonObject | undefined } {
+export function withReverseDeletionFinalizer(
+  appSet: ApplicationSet,
+  settings: PlanSettings,
+): { appSet: ApplicationSet; patch: JsonObject | undefined } {
   const patch = appSet.metadata.deletionTimestamp == null ? finalizerPatch(appSet, settings) : undefined;
   if (patch === undefined) return { appSet, patch };
-  return { appSet: { ...appSet, metadata: { ...appSet.metadata, finalizers: [...(appSet.metadata.finalizers ?? []), Finalizer.Resources] } }, patch };
+  return {
+    appSet: { ...appSet, metadata: { ...appSet.metadata, finalizers: [...(appSet.metadata.finalizers ?? []), Finalizer.Resources] } },
+    patch,
+  };
 }
 
 /** Two metadata merge patches as one (either may be absent). */

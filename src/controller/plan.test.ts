@@ -33,8 +33,21 @@ function gist(plan: Plan) {
 
 /** A status as a previous successful pass over `apps` would have written it. */
 function settledStatus(apps: Application[]): ApplicationSet["status"] {
-  const conditions = SUCCESS.map(([type, status, reason, message]) => ({ type: type!, status: status!, reason: reason!, message: message!, lastTransitionTime: "2025-01-01T00:00:00Z" }));
-  const resources = apps.map((a) => ({ group: "argoproj.io", version: "v1alpha1", kind: "Application", name: a.metadata.name, namespace: NS, health: {} }));
+  const conditions = SUCCESS.map(([type, status, reason, message]) => ({
+    type: type!,
+    status: status!,
+    reason: reason!,
+    message: message!,
+    lastTransitionTime: "2025-01-01T00:00:00Z",
+  }));
+  const resources = apps.map((a) => ({
+    group: "argoproj.io",
+    version: "v1alpha1",
+    kind: "Application",
+    name: a.metadata.name,
+    namespace: NS,
+    health: {},
+  }));
   return { conditions, resources, resourcesCount: apps.length, health: { status: "Healthy", message: ok } };
 }
 
@@ -77,7 +90,9 @@ const rows: Row[] = [
   {
     name: "refuses an Application another controller owns, with controller-runtime's message",
     snap: snapshot({ appSet: owner, live: new Map([["a", live("a", appSet("other"))]]), generation: generated([rendered("a")]) }),
-    want: { errors: ["a: error while wrapping using MutateFn: Object argocd/a is already owned by another ApplicationSet controller other"] },
+    want: {
+      errors: ["a: error while wrapping using MutateFn: Object argocd/a is already owned by another ApplicationSet controller other"],
+    },
   },
   {
     name: "deletes owned Applications that are no longer generated under the sync policy",
@@ -86,17 +101,29 @@ const rows: Row[] = [
   },
   {
     name: "keeps stale Applications under create-update but updates the others",
-    snap: snapshot({ appSet: policyOwner("create-update"), owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)], generation: generated([rendered("a")]) }),
+    snap: snapshot({
+      appSet: policyOwner("create-update"),
+      owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)],
+      generation: generated([rendered("a")]),
+    }),
     want: { updates: ["a"], deletes: [] },
   },
   {
     name: "under create-only creates missing Applications only",
-    snap: snapshot({ appSet: policyOwner("create-only"), owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)], generation: generated([rendered("a"), rendered("b")]) }),
+    snap: snapshot({
+      appSet: policyOwner("create-only"),
+      owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)],
+      generation: generated([rendered("a"), rendered("b")]),
+    }),
     want: { creates: ["b"], updates: [], deletes: [] },
   },
   {
     name: "under create-delete deletes stale Applications but does not update",
-    snap: snapshot({ appSet: policyOwner("create-delete"), owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)], generation: generated([rendered("a")]) }),
+    snap: snapshot({
+      appSet: policyOwner("create-delete"),
+      owned: [live("a", owner, { spec: { project: "x" } }), live("gone", owner)],
+      generation: generated([rendered("a")]),
+    }),
     want: { updates: [], deletes: ["gone"] },
   },
   {
@@ -113,7 +140,11 @@ const rows: Row[] = [
   },
   {
     name: "on a generator failure touches no Application and sets the error conditions",
-    snap: snapshot({ appSet: owner, owned: [live("a", owner)], generation: { ok: false, reason: "ApplicationGenerationFromParamsError", message: "boom" } }),
+    snap: snapshot({
+      appSet: owner,
+      owned: [live("a", owner)],
+      generation: { ok: false, reason: "ApplicationGenerationFromParamsError", message: "boom" },
+    }),
     want: {
       creates: [],
       updates: [],
@@ -169,34 +200,77 @@ const rows: Row[] = [
     snap: snapshot({ appSet: owner, generation: generated([rendered("")]) }),
     want: {
       conditions: [
-        ["ErrorOccurred", "True", "ApplicationValidationError", "ApplicationSet guestbook contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)"],
+        [
+          "ErrorOccurred",
+          "True",
+          "ApplicationValidationError",
+          "ApplicationSet guestbook contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)",
+        ],
         ["ParametersGenerated", "True", "ParametersGenerated", params],
-        ["ResourcesUpToDate", "False", "ErrorOccurred", "ApplicationSet guestbook contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)"],
+        [
+          "ResourcesUpToDate",
+          "False",
+          "ErrorOccurred",
+          "ApplicationSet guestbook contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)",
+        ],
       ],
     },
   },
   {
     name: "reports a destination that names an unknown cluster and never deletes the invalid Application",
-    snap: snapshot({ appSet: owner, owned: [live("a", owner)], generation: generated([rendered("a", { spec: { destination: { name: "nowhere" } } })]) }),
-    want: { updates: [], deletes: [], conditions: [
-      ["ErrorOccurred", "True", "ApplicationValidationError", "application destination spec is invalid: there are no clusters with this name: nowhere"],
-      ["ParametersGenerated", "True", "ParametersGenerated", params],
-      ["ResourcesUpToDate", "False", "ErrorOccurred", "application destination spec is invalid: there are no clusters with this name: nowhere"],
-    ] },
+    snap: snapshot({
+      appSet: owner,
+      owned: [live("a", owner)],
+      generation: generated([rendered("a", { spec: { destination: { name: "nowhere" } } })]),
+    }),
+    want: {
+      updates: [],
+      deletes: [],
+      conditions: [
+        [
+          "ErrorOccurred",
+          "True",
+          "ApplicationValidationError",
+          "application destination spec is invalid: there are no clusters with this name: nowhere",
+        ],
+        ["ParametersGenerated", "True", "ParametersGenerated", params],
+        [
+          "ResourcesUpToDate",
+          "False",
+          "ErrorOccurred",
+          "application destination spec is invalid: there are no clusters with this name: nowhere",
+        ],
+      ],
+    },
   },
   {
     name: "accepts a destination named after a cluster Secret and a server with a trailing slash",
-    snap: snapshot({ appSet: owner, clusters: [cluster("prod", "https://prod.example.com")], generation: generated([rendered("a", { spec: { destination: { name: "prod" } } }), rendered("b", { spec: { destination: { server: "https://prod.example.com/" } } })]) }),
+    snap: snapshot({
+      appSet: owner,
+      clusters: [cluster("prod", "https://prod.example.com")],
+      generation: generated([
+        rendered("a", { spec: { destination: { name: "prod" } } }),
+        rendered("b", { spec: { destination: { server: "https://prod.example.com/" } } }),
+      ]),
+    }),
     want: { creates: ["a", "b"], conditions: SUCCESS },
   },
   {
     name: "removes the resources finalizer before deleting a stale Application whose cluster is gone",
-    snap: snapshot({ appSet: owner, owned: [live("gone", owner, { spec: { destination: { server: "https://old.example.com" } } })], generation: generated([]) }),
+    snap: snapshot({
+      appSet: owner,
+      owned: [live("gone", owner, { spec: { destination: { server: "https://old.example.com" } } })],
+      generation: generated([]),
+    }),
     want: { deletes: ["gone -finalizer"] },
   },
   {
     name: "does not delete again a stale Application that is already terminating",
-    snap: snapshot({ appSet: owner, owned: [live("gone", owner, { metadata: { deletionTimestamp: "2026-01-01T00:00:00Z" } })], generation: generated([]) }),
+    snap: snapshot({
+      appSet: owner,
+      owned: [live("gone", owner, { metadata: { deletionTimestamp: "2026-01-01T00:00:00Z" } })],
+      generation: generated([]),
+    }),
     want: { deletes: [] },
   },
   {
@@ -206,12 +280,23 @@ const rows: Row[] = [
   },
   {
     name: "on deletion under create-only strips the owner references of the Applications",
-    snap: snapshot({ appSet: appSet("guestbook", { spec: { syncPolicy: { applicationsSync: "create-only" } }, metadata: { deletionTimestamp: "2026-01-01T00:00:00Z", finalizers: ["resources-finalizer.argocd.argoproj.io"] } }), owned: [live("a", owner)], generation: undefined }),
+    snap: snapshot({
+      appSet: appSet("guestbook", {
+        spec: { syncPolicy: { applicationsSync: "create-only" } },
+        metadata: { deletionTimestamp: "2026-01-01T00:00:00Z", finalizers: ["resources-finalizer.argocd.argoproj.io"] },
+      }),
+      owned: [live("a", owner)],
+      generation: undefined,
+    }),
     want: { creates: [], deletes: [], strips: ["a"], conditions: undefined },
   },
   {
     name: "on deletion under sync leaves the Applications to garbage collection",
-    snap: snapshot({ appSet: appSet("guestbook", { metadata: { deletionTimestamp: "2026-01-01T00:00:00Z" } }), owned: [live("a", owner)], generation: undefined }),
+    snap: snapshot({
+      appSet: appSet("guestbook", { metadata: { deletionTimestamp: "2026-01-01T00:00:00Z" } }),
+      owned: [live("a", owner)],
+      generation: undefined,
+    }),
     want: { creates: [], deletes: [], strips: [] },
   },
 ];
@@ -234,28 +319,60 @@ describe("planAppSet", () => {
     expect(planAppSet(snapshot({ appSet: refreshing, generation: generated([]) }), NOW, settings()).appSetPatch).toEqual({
       metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } },
     });
-    const failed = planAppSet(snapshot({ appSet: refreshing, generation: { ok: false, reason: "RenderTemplateParamsError", message: "bad" } }), NOW, settings());
+    const failed = planAppSet(
+      snapshot({ appSet: refreshing, generation: { ok: false, reason: "RenderTemplateParamsError", message: "bad" } }),
+      NOW,
+      settings(),
+    );
     expect(failed.appSetPatch).toBeUndefined();
   });
 
   it("writes the owned Applications into status.resources sorted by name, truncated with a warning", () => {
     const apps = ["c", "a", "b"].map((n) => live(n, owner, { status: { sync: { status: "Synced" }, health: { status: "Healthy" } } }));
-    const plan = planAppSet(snapshot({ appSet: owner, owned: apps, generation: generated(["a", "b", "c"].map((n) => rendered(n))) }), NOW, settings({ maxResourcesStatusCount: 2 }));
+    const plan = planAppSet(
+      snapshot({ appSet: owner, owned: apps, generation: generated(["a", "b", "c"].map((n) => rendered(n))) }),
+      NOW,
+      settings({ maxResourcesStatusCount: 2 }),
+    );
     expect(plan.status?.resources).toEqual([
-      { group: "argoproj.io", version: "v1alpha1", kind: "Application", name: "a", namespace: NS, status: "Synced", health: { status: "Healthy" } },
-      { group: "argoproj.io", version: "v1alpha1", kind: "Application", name: "b", namespace: NS, status: "Synced", health: { status: "Healthy" } },
+      {
+        group: "argoproj.io",
+        version: "v1alpha1",
+        kind: "Application",
+        name: "a",
+        namespace: NS,
+        status: "Synced",
+        health: { status: "Healthy" },
+      },
+      {
+        group: "argoproj.io",
+        version: "v1alpha1",
+        kind: "Application",
+        name: "b",
+        namespace: NS,
+        status: "Synced",
+        health: { status: "Healthy" },
+      },
     ]);
     expect(plan.status?.resourcesCount).toBe(3);
     expect(plan.warnings).toEqual(["Truncating ApplicationSet guestbook resource status from 3 to max allowed 2 entries"]);
   });
 
   it("removes the finalizer of a deleted ApplicationSet with a merge patch guarded by its resourceVersion", () => {
-    const deleting = appSet("guestbook", { metadata: { deletionTimestamp: "2026-01-01T00:00:00Z", finalizers: ["resources-finalizer.argocd.argoproj.io", "x/y"] } });
-    expect(planAppSet(snapshot({ appSet: deleting, generation: undefined }), NOW, settings()).appSetPatch).toEqual({ metadata: { finalizers: ["x/y"], resourceVersion: "10" } });
+    const deleting = appSet("guestbook", {
+      metadata: { deletionTimestamp: "2026-01-01T00:00:00Z", finalizers: ["resources-finalizer.argocd.argoproj.io", "x/y"] },
+    });
+    expect(planAppSet(snapshot({ appSet: deleting, generation: undefined }), NOW, settings()).appSetPatch).toEqual({
+      metadata: { finalizers: ["x/y"], resourceVersion: "10" },
+    });
   });
 
   it("uses CreateApplicationError as the write error reason when the policy forbids updates", () => {
-    expect(planAppSet(snapshot({ appSet: policyOwner("create-only"), generation: generated([]) }), NOW, settings()).writeErrorReason).toBe("CreateApplicationError");
-    expect(planAppSet(snapshot({ appSet: owner, generation: generated([]) }), NOW, settings()).writeErrorReason).toBe("UpdateApplicationError");
+    expect(planAppSet(snapshot({ appSet: policyOwner("create-only"), generation: generated([]) }), NOW, settings()).writeErrorReason).toBe(
+      "CreateApplicationError",
+    );
+    expect(planAppSet(snapshot({ appSet: owner, generation: generated([]) }), NOW, settings()).writeErrorReason).toBe(
+      "UpdateApplicationError",
+    );
   });
 });

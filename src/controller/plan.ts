@@ -4,13 +4,7 @@
  * → policy → creates and updates → stale deletes → status → refresh annotation → requeue; or the
  * deletion path. The same snapshot and time always give the same plan.
  */
-import {
-  Annotation,
-  Reason,
-  type Application,
-  type ApplicationSet,
-  type ApplicationsSyncPolicy,
-} from "../api/index.js";
+import { Annotation, Reason, type Application, type ApplicationSet, type ApplicationsSyncPolicy } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
@@ -49,7 +43,12 @@ function nameOf(a: { metadata: { name?: string } }): string {
  * Creates and updates for the valid Applications under the policy (as the rollout planned them: autosync
  * off, operation attached, refresh annotation where asked); Applications already in order are left out.
  */
-function planWrites(valid: readonly PlannedApp<RenderedApplication>[], s: AppSetSnapshot, policy: ApplicationsSyncPolicy, opts: { settings: PlanSettings; refresh: ReadonlySet<string> }): AppWrite[] {
+function planWrites(
+  valid: readonly PlannedApp<RenderedApplication>[],
+  s: AppSetSnapshot,
+  policy: ApplicationsSyncPolicy,
+  opts: { settings: PlanSettings; refresh: ReadonlySet<string> },
+): AppWrite[] {
   const ownedNames = new Set(s.owned.map(nameOf));
   const writes: AppWrite[] = [];
   for (const app of valid) {
@@ -75,7 +74,10 @@ function afterState(s: AppSetSnapshot, writes: readonly AppWrite[], deletes: rea
   for (const w of writes) {
     if (w.change.kind === "error") continue;
     const live = s.live.get(w.name);
-    byName.set(w.name, live ?? ({ metadata: { name: w.name, namespace: w.desired.namespace }, spec: w.desired.spec } as unknown as Application));
+    byName.set(
+      w.name,
+      live ?? ({ metadata: { name: w.name, namespace: w.desired.namespace }, spec: w.desired.spec } as unknown as Application),
+    );
   }
   return [...byName.values()];
 }
@@ -134,9 +136,19 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
 }
 
 /** The warnings and info lines of a pass, and the `applicationStatus` to write first. */
-function passLogs(s: AppSetSnapshot, truncatedFrom: number | undefined, settings: PlanSettings, rollout: RolloutPlan): Pick<Plan, "warnings" | "logs" | "applicationStatus"> {
-  const truncation = truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", truncatedFrom, settings.maxResourcesStatusCount)];
+function passLogs(
+  s: AppSetSnapshot,
+  truncatedFrom: number | undefined,
+  settings: PlanSettings,
+  rollout: RolloutPlan,
+): Pick<Plan, "warnings" | "logs" | "applicationStatus"> {
+  const truncation =
+    truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", truncatedFrom, settings.maxResourcesStatusCount)];
   const { logs, warnings } = rolloutLogs(rollout);
   const applicationStatus = changedApplicationStatus(s.appSet.status, rollout);
-  return { warnings: [...truncation, ...warnings], ...(logs.length > 0 ? { logs } : {}), ...(applicationStatus ? { applicationStatus } : {}) };
+  return {
+    warnings: [...truncation, ...warnings],
+    ...(logs.length > 0 ? { logs } : {}),
+    ...(applicationStatus ? { applicationStatus } : {}),
+  };
 }

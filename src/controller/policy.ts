@@ -9,7 +9,10 @@ import type { PlanSettings } from "./snapshot.js";
  * The effective policy: the ApplicationSet's `syncPolicy.applicationsSync` when set and override is
  * enabled, else the controller's `--policy`.
  */
-export function effectivePolicy(appSet: ApplicationSet, settings: Pick<PlanSettings, "policy" | "enablePolicyOverride">): ApplicationsSyncPolicy {
+export function effectivePolicy(
+  appSet: ApplicationSet,
+  settings: Pick<PlanSettings, "policy" | "enablePolicyOverride">,
+): ApplicationsSyncPolicy {
   const own = appSet.spec.syncPolicy?.applicationsSync;
   return settings.enablePolicyOverride && own !== undefined ? own : settings.policy;
 }

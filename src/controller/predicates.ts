@@ -6,7 +6,18 @@
  * them all).
  */
 import { minimatch } from "minimatch";
-import { Annotation, ConditionStatus, ConditionType, Kind, Reason, isRecord, type Application, type ApplicationSet, type LabelSelector, type ObjectMeta } from "../api/index.js";
+import {
+  Annotation,
+  ConditionStatus,
+  ConditionType,
+  Kind,
+  Reason,
+  isRecord,
+  type Application,
+  type ApplicationSet,
+  type LabelSelector,
+  type ObjectMeta,
+} from "../api/index.js";
 import { compileSelector } from "../generators/index.js";
 import { OBJECT_META_KINDS } from "../api/equivalence.js";
 import { goCanonical } from "../api/go-json.js";
@@ -14,7 +25,9 @@ import { jsonEqual, semanticEqual } from "./json.js";
 
 /** The key of the ApplicationSet that controls `app`, or undefined. */
 export function ownerKey(app: Application): string | undefined {
-  const ref = (app.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === Kind.ApplicationSet && r.apiVersion.startsWith("argoproj.io/"));
+  const ref = (app.metadata.ownerReferences ?? []).find(
+    (r) => r.controller === true && r.kind === Kind.ApplicationSet && r.apiVersion.startsWith("argoproj.io/"),
+  );
   return ref === undefined ? undefined : `${app.metadata.namespace ?? ""}/${ref.name}`;
 }
 
@@ -53,7 +66,11 @@ interface ProgressView {
 function progressView(app: Application): ProgressView {
   const st = app.status;
   const op = st?.operationState;
-  return { health: st?.health?.status, sync: st?.sync?.status, op: op === undefined ? undefined : { phase: op.phase, startedAt: op.startedAt } };
+  return {
+    health: st?.health?.status,
+    sync: st?.sync?.status,
+    op: op === undefined ? undefined : { phase: op.phase, startedAt: op.startedAt },
+  };
 }
 
 /**
@@ -86,7 +103,8 @@ function operationChanged(o: ProgressView["op"], n: ProgressView["op"]): boolean
  * reconciled gate reads ({@link progressChanged}).
  */
 export function appChanged(oldApp: Application, newApp: Application, progressiveSyncs: boolean): boolean {
-  if (!jsonEqual(oldApp.spec, newApp.spec) || metaChanged(oldApp.metadata, newApp.metadata, ["annotations", "labels", "finalizers"])) return true;
+  if (!jsonEqual(oldApp.spec, newApp.spec) || metaChanged(oldApp.metadata, newApp.metadata, ["annotations", "labels", "finalizers"]))
+    return true;
   return progressiveSyncs && progressChanged(oldApp, newApp);
 }
 
@@ -117,7 +135,9 @@ export function clusterSelectors(generators: readonly unknown[]): Array<LabelSel
 }
 
 function hasValidationError(appSet: ApplicationSet): boolean {
-  return (appSet.status?.conditions ?? []).some((c) => c.type === ConditionType.ErrorOccurred && c.status === ConditionStatus.True && c.reason === Reason.ApplicationValidationError);
+  return (appSet.status?.conditions ?? []).some(
+    (c) => c.type === ConditionType.ErrorOccurred && c.status === ConditionStatus.True && c.reason === Reason.ApplicationValidationError,
+  );
 }
 
 function selects(selector: LabelSelector | undefined, labels: readonly Readonly<Record<string, string>>[]): boolean {
@@ -133,7 +153,10 @@ function selects(selector: LabelSelector | undefined, labels: readonly Readonly<
  * The ApplicationSets a cluster Secret change can affect: a Cluster generator selecting the Secret's
  * old or new labels, or a standing validation error (a destination may now resolve).
  */
-export function affectedByCluster(appSets: readonly ApplicationSet[], labels: readonly Readonly<Record<string, string>>[]): ApplicationSet[] {
+export function affectedByCluster(
+  appSets: readonly ApplicationSet[],
+  labels: readonly Readonly<Record<string, string>>[],
+): ApplicationSet[] {
   return appSets.filter((a) => hasValidationError(a) || clusterSelectors(a.spec.generators).some((s) => selects(s, labels)));
 }
 

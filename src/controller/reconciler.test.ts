@@ -23,7 +23,14 @@ function setup(sets: ApplicationSet[], apps: Application[], generation: Generati
   };
   const generate: GenerateFn = () => Promise.resolve(generation);
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
-  const executor = new PlanExecutor({ client, events: new MemoryEventSink(), clock, logger: silentLogger(), concurrency: 2, dryRun: false });
+  const executor = new PlanExecutor({
+    client,
+    events: new MemoryEventSink(),
+    clock,
+    logger: silentLogger(),
+    concurrency: 2,
+    dryRun: false,
+  });
   const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock });
   const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal };
   return { client, reconciler, ctx };
@@ -38,7 +45,11 @@ describe("AppSetReconciler", () => {
 
   it("on a generator failure writes only the status and asks to come back in 3 minutes", async () => {
     const set = appSet();
-    const { client, reconciler, ctx } = setup([set], [live("a", set)], { ok: false, reason: "ApplicationGenerationFromParamsError", message: "git fetch failed" });
+    const { client, reconciler, ctx } = setup([set], [live("a", set)], {
+      ok: false,
+      reason: "ApplicationGenerationFromParamsError",
+      message: "git fetch failed",
+    });
     expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({ requeueAfterMs: 180_000 });
     expect(client.actions.map((a) => `${a.verb} ${a.resource}`)).toEqual(["patchStatus applicationsets"]);
   });

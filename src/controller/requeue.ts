@@ -21,7 +21,8 @@ export const RETRY_AFTER_SLACK_MS = 1000;
  * some Applications failed validation and the generators ask for none.
  */
 export function requeueAfterMs(input: RequeueInput): number {
-  if (input.kind === "generation-error") return input.retryAfterMs === undefined ? REQUEUE_ON_ERROR_MS : Math.max(0, input.retryAfterMs) + RETRY_AFTER_SLACK_MS;
+  if (input.kind === "generation-error")
+    return input.retryAfterMs === undefined ? REQUEUE_ON_ERROR_MS : Math.max(0, input.retryAfterMs) + RETRY_AFTER_SLACK_MS;
   if (input.validationErrors && input.generatorRequeueMs === 0) return REQUEUE_ON_ERROR_MS;
   return input.generatorRequeueMs;
 }

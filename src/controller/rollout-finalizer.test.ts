@@ -37,18 +37,42 @@ async function reconcileOnce(set: ApplicationSet, progressiveSyncs: boolean) {
     return Promise.resolve(generated([rendered("dev-1", { metadata: { labels: { env: "dev" } } })]));
   };
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
-  const executor = new PlanExecutor({ client, events: new MemoryEventSink(), clock, logger: silentLogger(), concurrency: 2, dryRun: false });
+  const executor = new PlanExecutor({
+    client,
+    events: new MemoryEventSink(),
+    clock,
+    logger: silentLogger(),
+    concurrency: 2,
+    dryRun: false,
+  });
   const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings({ progressiveSyncs }), clock });
-  await reconciler.reconcile("argocd/guestbook", { reconcileId: "r", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal });
+  await reconciler.reconcile("argocd/guestbook", {
+    reconcileId: "r",
+    logger: silentLogger(),
+    signal: new AbortController().signal,
+    stopping: new AbortController().signal,
+  });
   const stored = client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet | undefined;
   return { atGeneration: atGeneration ?? [], after: verbs(), finalizers: stored?.metadata.finalizers ?? [] };
 }
 
 describe("the Reverse deletion finalizer", () => {
   it.each([
-    { name: "is added before generating when progressive syncs are on and deletion is Reverse", set: reverseSet(), ps: true, atGeneration: ["patch applicationsets"], finalizers: [FINALIZER] },
+    {
+      name: "is added before generating when progressive syncs are on and deletion is Reverse",
+      set: reverseSet(),
+      ps: true,
+      atGeneration: ["patch applicationsets"],
+      finalizers: [FINALIZER],
+    },
     { name: "is not added with progressive syncs off", set: reverseSet(), ps: false, atGeneration: [], finalizers: [] },
-    { name: "is not added when deletion is AllAtOnce", set: reverseSet({ order: "AllAtOnce" }), ps: true, atGeneration: [], finalizers: [] },
+    {
+      name: "is not added when deletion is AllAtOnce",
+      set: reverseSet({ order: "AllAtOnce" }),
+      ps: true,
+      atGeneration: [],
+      finalizers: [],
+    },
   ])("$name", async ({ set, ps, atGeneration, finalizers }) => {
     const r = await reconcileOnce(set, ps);
     expect(r.atGeneration).toEqual(atGeneration);

@@ -11,7 +11,11 @@ import type { AppDelete } from "./plan-types.js";
 function hasKnownDestination(app: Application, known: readonly KnownCluster[]): boolean {
   const dest = app.spec.destination;
   if (!resolveDestination(dest, known).ok) return false;
-  return known.some((c) => (dest.server !== undefined && dest.server !== "" && c.server === dest.server.replace(/\/+$/, "")) || (dest.name !== undefined && dest.name !== "" && c.name === dest.name));
+  return known.some(
+    (c) =>
+      (dest.server !== undefined && dest.server !== "" && c.server === dest.server.replace(/\/+$/, "")) ||
+      (dest.name !== undefined && dest.name !== "" && c.name === dest.name),
+  );
 }
 
 /** The deletes for owned Applications not among `generatedNames`, sorted by name. */

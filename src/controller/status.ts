@@ -76,7 +76,11 @@ export function nextStatus(current: ApplicationSetStatus | undefined, input: Sta
   const existing = current?.conditions ?? [];
   const remove = new Set(input.removeConditions ?? []);
   const evaluated = [...conditionFor(input.outcome), ...(input.extraConditions ?? []).map(conditionInput)];
-  const conditions = mergeConditions(existing.filter((c) => !remove.has(c.type)), evaluated, { now: input.now, rollingSync: input.rollingSync });
+  const conditions = mergeConditions(
+    existing.filter((c) => !remove.has(c.type)),
+    evaluated,
+    { now: input.now, rollingSync: input.rollingSync },
+  );
   const health = healthFor(conditions);
   const same = conditionsEqual(existing, conditions) && jsonEqual(current?.health ?? {}, health) && sameResources(current, input.resources);
   if (same) return undefined;

@@ -59,7 +59,11 @@ export function validateApplicationNames(appSet: ApplicationSet, apps: readonly 
 }
 
 /** The name checks, then `more` on each Application with a valid unique name; errors sorted by key. */
-function checkApplications(appSet: ApplicationSet, apps: readonly RenderedApplication[], more: (app: RenderedApplication) => string | undefined): ReadonlyMap<string, string> {
+function checkApplications(
+  appSet: ApplicationSet,
+  apps: readonly RenderedApplication[],
+  more: (app: RenderedApplication) => string | undefined,
+): ReadonlyMap<string, string> {
   const errors = new Map<string, string>();
   const seen = new Set<string>();
   for (const app of apps) {

@@ -43,7 +43,8 @@ export async function generateApplications(appSet: ApplicationSet, opts: Applica
     const template = g.template as unknown as { [key: string]: Json };
     for (const params of g.params) {
       let app = renderApplication(opts.engine, template, params, renderOpts);
-      if (appSet.spec.templatePatch !== undefined) app = renderTemplatePatch(opts.engine, app, appSet.spec.templatePatch, { params, opts: renderOpts });
+      if (appSet.spec.templatePatch !== undefined)
+        app = renderTemplatePatch(opts.engine, app, appSet.spec.templatePatch, { params, opts: renderOpts });
       const metadata = { ...(app["metadata"] as Record<string, Json>) };
       if (appSet.metadata.namespace !== undefined) metadata["namespace"] = appSet.metadata.namespace;
       else delete metadata["namespace"];

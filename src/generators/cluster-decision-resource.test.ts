@@ -4,14 +4,24 @@ import type { KubeObject } from "../kube/index.js";
 import { clusterDecisionResourceGenerator as cdr } from "./cluster-decision-resource.js";
 import { portsFromObjects } from "./object-ports.js";
 
-const configMap = (data: Record<string, string>): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "ocm-placement", namespace: "argocd" }, data });
+const configMap = (data: Record<string, string>): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "ocm-placement", namespace: "argocd" },
+  data,
+});
 const placement = (name: string, labels: Record<string, string>, decisions: Record<string, unknown>[] | undefined): KubeObject => ({
   apiVersion: "cluster.open-cluster-management.io/v1beta1",
   kind: "PlacementDecision",
   metadata: { name, namespace: "argocd", labels },
   ...(decisions === undefined ? {} : { status: { decisions } }),
 });
-const OCM = { apiVersion: "cluster.open-cluster-management.io/v1beta1", kind: "placementdecisions", statusListKey: "decisions", matchKey: "clusterName" };
+const OCM = {
+  apiVersion: "cluster.open-cluster-management.io/v1beta1",
+  kind: "placementdecisions",
+  statusListKey: "decisions",
+  matchKey: "clusterName",
+};
 const objects = (cm: Record<string, string>, ...rest: KubeObject[]): KubeObject[] => [
   configMap(cm),
   clusterSecret("cluster-a", "https://a.example.com"),
@@ -37,7 +47,10 @@ describe("the Cluster Decision Resource generator", () => {
     },
     {
       name: "statusListKey defaults to clusters",
-      objects: objects({ ...OCM, statusListKey: "" }, { ...placement("p", {}, undefined), status: { clusters: [{ clusterName: "cluster-a" }] } }),
+      objects: objects(
+        { ...OCM, statusListKey: "" },
+        { ...placement("p", {}, undefined), status: { clusters: [{ clusterName: "cluster-a" }] } },
+      ),
       spec: { configMapRef: "ocm-placement", name: "p" },
       goTemplate: false,
       want: [expect.objectContaining({ name: "cluster-a" })],
@@ -62,17 +75,47 @@ describe("the Cluster Decision Resource generator", () => {
   });
 
   it.each([
-    { name: "a missing ConfigMap is an error", objs: [], spec: { configMapRef: "ocm-placement", name: "p" }, error: 'error reading configMapRef: configmaps "ocm-placement" not found' },
-    { name: "a core-group apiVersion is refused", objs: objects({ ...OCM, apiVersion: "v1" }), spec: { configMapRef: "ocm-placement", name: "p" }, error: "there is a problem with the apiVersion, kind or resourceName provided" },
-    { name: "both name and labelSelector are refused", objs: objects(OCM), spec: { configMapRef: "ocm-placement", name: "p", labelSelector: { matchLabels: { a: "b" } } }, error: "there is a problem with the definition of the ClusterDecisionResource generator" },
-    { name: "neither name nor labelSelector is refused", objs: objects(OCM), spec: { configMapRef: "ocm-placement" }, error: "there is a problem with the definition of the ClusterDecisionResource generator" },
-    { name: "no matching resource is an error, not an empty list", objs: objects(OCM), spec: { configMapRef: "ocm-placement", name: "p" }, error: "no clusterDecisionResources found" },
+    {
+      name: "a missing ConfigMap is an error",
+      objs: [],
+      spec: { configMapRef: "ocm-placement", name: "p" },
+      error: 'error reading configMapRef: configmaps "ocm-placement" not found',
+    },
+    {
+      name: "a core-group apiVersion is refused",
+      objs: objects({ ...OCM, apiVersion: "v1" }),
+      spec: { configMapRef: "ocm-placement", name: "p" },
+      error: "there is a problem with the apiVersion, kind or resourceName provided",
+    },
+    {
+      name: "both name and labelSelector are refused",
+      objs: objects(OCM),
+      spec: { configMapRef: "ocm-placement", name: "p", labelSelector: { matchLabels: { a: "b" } } },
+      error: "there is a problem with the definition of the ClusterDecisionResource generator",
+    },
+    {
+      name: "neither name nor labelSelector is refused",
+      objs: objects(OCM),
+      spec: { configMapRef: "ocm-placement" },
+      error: "there is a problem with the definition of the ClusterDecisionResource generator",
+    },
+    {
+      name: "no matching resource is an error, not an empty list",
+      objs: objects(OCM),
+      spec: { configMapRef: "ocm-placement", name: "p" },
+      error: "no clusterDecisionResources found",
+    },
   ])("$name", async ({ objs, spec, error }) => {
-    await expect(cdr.generate(spec, appSet([]), context(portsFromObjects(objs, "argocd")))).rejects.toMatchObject({ message: error, reason: "ApplicationGenerationFromParamsError" });
+    await expect(cdr.generate(spec, appSet([]), context(portsFromObjects(objs, "argocd")))).rejects.toMatchObject({
+      message: error,
+      reason: "ApplicationGenerationFromParamsError",
+    });
   });
 
   it("wraps a failed resource list", async () => {
     const ports = { ...portsFromObjects(objects(OCM), "argocd"), resources: { list: () => Promise.reject(new Error("forbidden")) } };
-    await expect(cdr.generate({ configMapRef: "ocm-placement", name: "p" }, appSet([]), context(ports))).rejects.toThrow("failed to get dynamic resources: forbidden");
+    await expect(cdr.generate({ configMapRef: "ocm-placement", name: "p" }, appSet([]), context(ports))).rejects.toThrow(
+      "failed to get dynamic resources: forbidden",
+    );
   });
 });

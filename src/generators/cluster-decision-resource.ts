@@ -46,13 +46,18 @@ function decisionsOf(items: readonly Record<string, unknown>[], listKey: string)
     const status = item["status"];
     if (!isRecord(status) || Object.keys(status).length === 0) continue;
     const list = status[listKey];
-    if (!Array.isArray(list)) throw new GeneratorError(`status of ${String((item["metadata"] as { name?: string } | undefined)?.name)} has no list ${listKey}`);
+    if (!Array.isArray(list))
+      throw new GeneratorError(`status of ${String((item["metadata"] as { name?: string } | undefined)?.name)} has no list ${listKey}`);
     for (const d of list) if (isRecord(d)) out.push(d);
   }
   return out;
 }
 
-async function listResources(spec: ClusterDecisionResourceGenerator, cfg: DuckConfig, ctx: GeneratorContext): Promise<Record<string, unknown>[]> {
+async function listResources(
+  spec: ClusterDecisionResourceGenerator,
+  cfg: DuckConfig,
+  ctx: GeneratorContext,
+): Promise<Record<string, unknown>[]> {
   const lister = ctx.ports.resources;
   try {
     if (lister === undefined) throw new Error("no dynamic resource source configured");

@@ -52,10 +52,17 @@ describe("the Cluster generator", () => {
     },
     {
       name: "Argo CD's and kubectl's own annotations are no parameters; goTemplate keeps the annotations key",
-      secrets: [clusterSecret("state", "https://state.example.com", { labels: { env: "qa" }, annotations: { "argocd.argoproj.io/refresh": "t", "kubectl.kubernetes.io/last-applied-configuration": "{}" } })],
+      secrets: [
+        clusterSecret("state", "https://state.example.com", {
+          labels: { env: "qa" },
+          annotations: { "argocd.argoproj.io/refresh": "t", "kubectl.kubernetes.io/last-applied-configuration": "{}" },
+        }),
+      ],
       spec: { selector: { matchLabels: { env: "qa" } } },
       goTemplate: true,
-      want: [expect.objectContaining({ metadata: { annotations: {}, labels: { "argocd.argoproj.io/secret-type": "cluster", env: "qa" } } })],
+      want: [
+        expect.objectContaining({ metadata: { annotations: {}, labels: { "argocd.argoproj.io/secret-type": "cluster", env: "qa" } } }),
+      ],
     },
     {
       name: "a selector filters Secrets and excludes the implicit local cluster",
@@ -121,7 +128,11 @@ describe("the Cluster generator", () => {
       want: [inCluster],
     },
   ])("$name", async ({ secrets, spec, goTemplate, want }) => {
-    const got = await clusterGenerator.generate(spec as ClusterGenerator, appSet([], { goTemplate }), context({ clusters: lister(secrets) }));
+    const got = await clusterGenerator.generate(
+      spec as ClusterGenerator,
+      appSet([], { goTemplate }),
+      context({ clusters: lister(secrets) }),
+    );
     expect(got).toEqual(want);
   });
 
@@ -135,6 +146,8 @@ describe("the Cluster generator", () => {
 
   it("rejects an invalid selector operator", async () => {
     const spec = { selector: { matchExpressions: [{ key: "env", operator: "Gt", values: ["1"] }] } };
-    await expect(clusterGenerator.generate(spec, appSet([]), context({ clusters: lister([]) }))).rejects.toThrow(/"Gt" is not a valid label selector operator/);
+    await expect(clusterGenerator.generate(spec, appSet([]), context({ clusters: lister([]) }))).rejects.toThrow(
+      /"Gt" is not a valid label selector operator/,
+    );
   });
 });

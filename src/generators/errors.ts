@@ -37,8 +37,7 @@ export const GeneratorMessage = {
   ChildNoParams: "child generator generated no parameters",
   MergeLessThanTwo: "found less than two generators, Merge requires two or more",
   NoMergeKeys: "no merge keys were specified, Merge requires at least one",
-  NonUniqueParamSets:
-    "the parameters from a generator were not unique by the given mergeKeys, Merge requires all param sets to be unique",
+  NonUniqueParamSets: "the parameters from a generator were not unique by the given mergeKeys, Merge requires all param sets to be unique",
   NoScmProvider: "no SCM provider implementation configured",
   NoPullRequestProvider: "no Pull Request provider implementation configured",
   BaseUrlNotFound: "baseUrl not found in ConfigMap",

@@ -13,7 +13,11 @@ describe("parameter helpers", () => {
     // name; input; expected flat form
     { name: "nested objects become dotted keys", input: { a: { b: { c: "x" } } }, want: { "a.b.c": "x" } },
     { name: "arrays become indexed keys", input: { l: ["x", { y: 1 }] }, want: { "l.0": "x", "l.1.y": "1" } },
-    { name: "numbers, booleans and null format like Go's %v", input: { f: 1.5, big: 1e21, t: true, n: null }, want: { f: "1.5", big: "1e+21", t: "true", n: "<nil>" } },
+    {
+      name: "numbers, booleans and null format like Go's %v",
+      input: { f: 1.5, big: 1e21, t: true, n: null },
+      want: { f: "1.5", big: "1e+21", t: "true", n: "<nil>" },
+    },
   ])("$name", ({ input, want }) => {
     expect(flattenParams(input)).toEqual(want);
   });
@@ -51,17 +55,32 @@ describe("generating an ApplicationSet's parameters", () => {
   it("fails the whole ApplicationSet when one generator fails", async () => {
     const failing = { listClusterSecrets: () => Promise.reject(new Error("timeout")) };
     const gens: ApplicationSetGenerator[] = [{ list: { elements: [{ a: "1" }] } }, { clusters: {} }];
-    await expect(generateParams(appSet(gens), context({ clusters: failing }), registry)).rejects.toThrow("error getting cluster secrets: timeout");
+    await expect(generateParams(appSet(gens), context({ clusters: failing }), registry)).rejects.toThrow(
+      "error getting cluster secrets: timeout",
+    );
   });
 
   it.each([
     // name; generators; expected requeue (ms)
     { name: "list and clusters never requeue", gens: [{ list: { elements: [] } }, { clusters: {} }], want: 0 },
-    { name: "the smallest non-zero interval wins", gens: [{ git: { repoURL: "r", revision: "", requeueAfterSeconds: 600 } }, { plugin: { configMapRef: { name: "p" }, requeueAfterSeconds: 120 } }], want: 120_000 },
+    {
+      name: "the smallest non-zero interval wins",
+      gens: [
+        { git: { repoURL: "r", revision: "", requeueAfterSeconds: 600 } },
+        { plugin: { configMapRef: { name: "p" }, requeueAfterSeconds: 120 } },
+      ],
+      want: 120_000,
+    },
     { name: "an explicit zero counts as none", gens: [{ git: { repoURL: "r", revision: "", requeueAfterSeconds: 0 } }], want: 0 },
     {
       name: "a matrix takes its children's smallest interval, nested ones included",
-      gens: [{ matrix: { generators: [{ list: { elements: [] } }, { matrix: { generators: [{ git: { repoURL: "r", revision: "" } }, { list: {} }] } }] } }],
+      gens: [
+        {
+          matrix: {
+            generators: [{ list: { elements: [] } }, { matrix: { generators: [{ git: { repoURL: "r", revision: "" } }, { list: {} }] } }],
+          },
+        },
+      ],
       want: 180_000,
     },
     { name: "scm providers default to thirty minutes", gens: [{ scmProvider: {} }], want: 1_800_000 },

@@ -24,7 +24,11 @@ export interface GeneratedParams {
  * Generates the parameter sets of an ApplicationSet. Entries that set no known generator are
  * skipped with a warning (Argo CD does the same). Rejects with the first GeneratorError.
  */
-export async function generateParams(appSet: ApplicationSet, ctx: Omit<GeneratorContext, "depth">, registry: GeneratorRegistry): Promise<GeneratedParams[]> {
+export async function generateParams(
+  appSet: ApplicationSet,
+  ctx: Omit<GeneratorContext, "depth">,
+  registry: GeneratorRegistry,
+): Promise<GeneratedParams[]> {
   const out: GeneratedParams[] = [];
   for (const [i, entry] of appSet.spec.generators.entries()) {
     if (kindsOf(entry).length === 0) {
@@ -33,7 +37,10 @@ export async function generateParams(appSet: ApplicationSet, ctx: Omit<Generator
     }
     const results = await transformEntry(entry, appSet, { ...ctx, depth: 0 }, { registry });
     for (const r of results) {
-      const template = mergeTemplate(r.template as Json | undefined, appSet.spec.template as unknown as Json) as unknown as ApplicationSetTemplate;
+      const template = mergeTemplate(
+        r.template as Json | undefined,
+        appSet.spec.template as unknown as Json,
+      ) as unknown as ApplicationSetTemplate;
       out.push({ entry: i, kind: r.kind, params: r.params, template });
     }
   }

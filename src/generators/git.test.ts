@@ -6,11 +6,19 @@ import { gitGenerator, literalProject } from "./git.js";
 
 describe("the Git generator without a repository", () => {
   it("fails when neither directories nor files are set, before asking for a Git reader", async () => {
-    await expect(gitGenerator.generate({ repoURL: "https://example.com/repo.git", revision: "HEAD" }, appSet([]), context())).rejects.toThrow("ApplicationSet is empty");
+    await expect(
+      gitGenerator.generate({ repoURL: "https://example.com/repo.git", revision: "HEAD" }, appSet([]), context()),
+    ).rejects.toThrow("ApplicationSet is empty");
   });
 
   it("fails with a typed error when no Git reader is configured", async () => {
-    await expect(gitGenerator.generate({ repoURL: "https://example.com/repo.git", revision: "HEAD", directories: [{ path: "*" }] }, appSet([]), context())).rejects.toThrow("no Git reader configured");
+    await expect(
+      gitGenerator.generate(
+        { repoURL: "https://example.com/repo.git", revision: "HEAD", directories: [{ path: "*" }] },
+        appSet([]),
+        context(),
+      ),
+    ).rejects.toThrow("no Git reader configured");
   });
 
   it.each([
@@ -24,7 +32,16 @@ describe("the Git generator without a repository", () => {
 
 describe("the literal project of an ApplicationSet's template", () => {
   const withProject = (project: string) =>
-    appSet([], { template: { metadata: { name: "{{path.basename}}" }, spec: { project, destination: { server: "https://kubernetes.default.svc" }, source: { repoURL: "https://example.com/repo.git", path: "x" } } } });
+    appSet([], {
+      template: {
+        metadata: { name: "{{path.basename}}" },
+        spec: {
+          project,
+          destination: { server: "https://kubernetes.default.svc" },
+          source: { repoURL: "https://example.com/repo.git", path: "x" },
+        },
+      },
+    });
 
   it.each([
     { name: "a plain name is literal", proj: "team-a", want: "team-a" },

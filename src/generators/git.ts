@@ -10,7 +10,15 @@
 import { parseAllDocuments } from "yaml";
 import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
-import { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec, type GitReader, type RepoAccess, type TreeEntry } from "../git/index.js";
+import {
+  BadPatternError,
+  compileDoublestar,
+  compilePathMatch,
+  compilePathspec,
+  type GitReader,
+  type RepoAccess,
+  type TreeEntry,
+} from "../git/index.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { revisionError } from "./git-wording.js";
 import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
@@ -30,7 +38,11 @@ export function comparePaths(a: string, b: string): number {
   return sa.length - sb.length;
 }
 
-function compileRules(rules: readonly Rule[], compile: (p: string) => Matcher, ctx: GeneratorContext): { include: Matcher[]; exclude: Matcher[] } {
+function compileRules(
+  rules: readonly Rule[],
+  compile: (p: string) => Matcher,
+  ctx: GeneratorContext,
+): { include: Matcher[]; exclude: Matcher[] } {
   const include: Matcher[] = [];
   const exclude: Matcher[] = [];
   for (const r of rules) {
@@ -62,7 +74,11 @@ interface Repo {
   readonly access: RepoAccess;
 }
 
-async function readTree({ git, access }: Repo, spec: GitGenerator, ctx: GeneratorContext): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
+async function readTree(
+  { git, access }: Repo,
+  spec: GitGenerator,
+  ctx: GeneratorContext,
+): Promise<{ commit: string; entries: readonly TreeEntry[] }> {
   let commit;
   if (ctx.freshRevisions === true) git.invalidate?.(spec.repoURL);
   try {
@@ -106,7 +122,9 @@ async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext
   const tree = await readTree(repo, spec, ctx);
   const compile = ctx.settings.newGitFileGlobbing ? compileDoublestar : compilePathspec;
   const rules = compileRules(spec.files ?? [], compile, ctx);
-  const chosen = tree.entries.filter((e) => e.type === "blob" && selected(e.path, rules)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const chosen = tree.entries
+    .filter((e) => e.type === "blob" && selected(e.path, rules))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const links = chosen.filter((e) => e.mode === "120000");
   if (links.length === 0) return { commit: tree.commit, files: chosen };
   const blobs = new Map(tree.entries.filter((e) => e.type === "blob" && e.mode !== "120000").map((e) => [e.path, e]));
@@ -154,7 +172,9 @@ async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, c
     try {
       objects = parseParamFile(contents[i]!.toString("utf8"));
     } catch (err) {
-      throw new GeneratorError(`unable to process file '${f.path}' from repository '${spec.repoURL}': unable to parse file: ${errorMessage(err)}`);
+      throw new GeneratorError(
+        `unable to process file '${f.path}' from repository '${spec.repoURL}': unable to parse file: ${errorMessage(err)}`,
+      );
     }
     for (const o of objects) out.push(appendValues(fileParams(o, f.path, spec, mode), spec.values, mode, ctx.renderer));
   });

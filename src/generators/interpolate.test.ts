@@ -14,7 +14,7 @@ describe("interpolateEntry (a matrix child rendered with the first child's param
     },
     {
       name: "a values entry that fails otherwise names its key",
-      entry: { list: { values: { broken: "{{ fail \"no\" }}" } } },
+      entry: { list: { values: { broken: '{{ fail "no" }}' } } },
       error: 'failed to replace parameters in generator: failed to pre-resolve Values key "broken": ',
     },
   ])("$name", ({ entry, want, error }) => {

@@ -57,7 +57,12 @@ function walkValues(values: Record<string, unknown>, w: Walk): Record<string, un
  * Renders a generator entry with `params`. An empty `params` returns the entry unchanged.
  * Template errors become a GeneratorError.
  */
-export function interpolateEntry<T extends Record<string, unknown>>(entry: T, params: ParamSet, mode: TemplateMode, renderer: StringRenderer): T {
+export function interpolateEntry<T extends Record<string, unknown>>(
+  entry: T,
+  params: ParamSet,
+  mode: TemplateMode,
+  renderer: StringRenderer,
+): T {
   if (Object.keys(params).length === 0) return entry;
   try {
     return walk(entry, { params, mode, renderer }) as T;

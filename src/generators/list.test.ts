@@ -41,8 +41,16 @@ describe("the List generator", () => {
   });
 
   it.each([
-    { name: "a non-string value fails in fasttemplate mode", spec: { elements: [{ n: 1 }] }, message: "error parsing value as string %!w(<nil>)" },
-    { name: "a non-object values key fails in fasttemplate mode", spec: { elements: [{ values: "x" }] }, message: "error parsing values map" },
+    {
+      name: "a non-string value fails in fasttemplate mode",
+      spec: { elements: [{ n: 1 }] },
+      message: "error parsing value as string %!w(<nil>)",
+    },
+    {
+      name: "a non-object values key fails in fasttemplate mode",
+      spec: { elements: [{ values: "x" }] },
+      message: "error parsing values map",
+    },
     { name: "malformed elementsYaml fails", spec: { elementsYaml: "a: [" }, message: /^error unmarshling decoded ElementsYaml / },
     { name: "elementsYaml that is not a list fails", spec: { elementsYaml: "a: b" }, message: /^error unmarshling decoded ElementsYaml / },
   ])("$name", async ({ spec, message }) => {

@@ -23,7 +23,12 @@ describe("the Matrix generator", () => {
       name: "the product iterates the first child in the outer loop",
       goTemplate: false,
       entry: matrix(list({ a: "1" }, { a: "2" }), list({ b: "x" }, { b: "y" })),
-      want: [{ a: "1", b: "x" }, { a: "1", b: "y" }, { a: "2", b: "x" }, { a: "2", b: "y" }],
+      want: [
+        { a: "1", b: "x" },
+        { a: "1", b: "y" },
+        { a: "2", b: "x" },
+        { a: "2", b: "y" },
+      ],
     },
     {
       name: "goTemplate deep-merges each pair with the first child winning, even with falsy values",
@@ -41,7 +46,10 @@ describe("the Matrix generator", () => {
       name: "the second child is interpolated with each parameter set of the first",
       goTemplate: false,
       entry: matrix(list({ env: "dev" }, { env: "prod" }), list({ name: "{{env}}-app" })),
-      want: [{ env: "dev", name: "dev-app" }, { env: "prod", name: "prod-app" }],
+      want: [
+        { env: "dev", name: "dev-app" },
+        { env: "prod", name: "prod-app" },
+      ],
     },
     {
       name: "a child selector filters that child's parameter sets",
@@ -58,7 +66,10 @@ describe("the Matrix generator", () => {
     {
       name: "three levels of nesting work under the default cap (Argo CD stops at two)",
       goTemplate: false,
-      entry: matrix({ matrix: { generators: [{ matrix: { generators: [list({ a: "1" }), list({ b: "2" })] } }, list({ c: "3" })] } }, list({ d: "4" })),
+      entry: matrix(
+        { matrix: { generators: [{ matrix: { generators: [list({ a: "1" }), list({ b: "2" })] } }, list({ c: "3" })] } },
+        list({ d: "4" }),
+      ),
       want: [{ a: "1", b: "2", c: "3", d: "4" }],
     },
     {
@@ -80,20 +91,33 @@ describe("the Matrix generator", () => {
   });
 
   it("leaves a values entry with a missing key for the second child to resolve against its own parameters", async () => {
-    const entry = matrix(list({ app: "web" }), { clusters: { selector: { matchLabels: { env: "prod" } }, values: { fromFirst: "{{ .app }}", own: "{{ .name }}" } } });
+    const entry = matrix(list({ app: "web" }), {
+      clusters: { selector: { matchLabels: { env: "prod" } }, values: { fromFirst: "{{ .app }}", own: "{{ .name }}" } },
+    });
     const got = await params(entry, true, withClusters());
     expect(got).toEqual([expect.objectContaining({ app: "web", name: "c1", values: { fromFirst: "web", own: "c1" } })]);
   });
 
   it.each([
     // name; entry; mode; expected message
-    { name: "one child is not enough", entry: matrix(list({ a: "1" })), goTemplate: false, message: "found less than two generators, Matrix support only two" },
-    { name: "three children are too many", entry: matrix(list(), list(), list()), goTemplate: false, message: "found more than two generators, Matrix support only two" },
+    {
+      name: "one child is not enough",
+      entry: matrix(list({ a: "1" })),
+      goTemplate: false,
+      message: "found less than two generators, Matrix support only two",
+    },
+    {
+      name: "three children are too many",
+      entry: matrix(list(), list(), list()),
+      goTemplate: false,
+      message: "found more than two generators, Matrix support only two",
+    },
     {
       name: "a fasttemplate key with two different values fails",
       entry: matrix(list({ k: "a" }), list({ k: "b" })),
       goTemplate: false,
-      message: "failed to combine string maps with merging params for the matrix generator: found duplicate key k with different value, a: a ,b: b",
+      message:
+        "failed to combine string maps with merging params for the matrix generator: found duplicate key k with different value, a: a ,b: b",
     },
     {
       name: "a child setting two generators fails",
@@ -111,15 +135,21 @@ describe("the Matrix generator", () => {
       name: "a failing child's error is wrapped",
       entry: matrix(list({ a: "1" }), { git: { repoURL: "x", revision: "" } }),
       goTemplate: false,
-      message: "failed to get params for second generator in the matrix generator: child generator returned an error on parameter generation: ApplicationSet is empty",
+      message:
+        "failed to get params for second generator in the matrix generator: child generator returned an error on parameter generation: ApplicationSet is empty",
     },
   ])("$name", async ({ entry, goTemplate, message }) => {
-    await expect(params(entry, goTemplate, withClusters())).rejects.toMatchObject({ message: expect.stringContaining(message), reason: "ApplicationGenerationFromParamsError" });
+    await expect(params(entry, goTemplate, withClusters())).rejects.toMatchObject({
+      message: expect.stringContaining(message),
+      reason: "ApplicationGenerationFromParamsError",
+    });
   });
 
   it("refuses nesting deeper than the configured cap", async () => {
     const entry = matrix({ matrix: { generators: [list({ a: "1" }), list({ b: "2" })] } }, list({ c: "3" }));
-    await expect(params(entry, false, context({}, { maxNestingDepth: 1 }))).rejects.toThrow(/matrix generator nested 2 levels deep; the maximum is 1/);
+    await expect(params(entry, false, context({}, { maxNestingDepth: 1 }))).rejects.toThrow(
+      /matrix generator nested 2 levels deep; the maximum is 1/,
+    );
   });
 
   it("produces exactly |A| × |B| parameter sets", async () => {

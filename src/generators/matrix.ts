@@ -22,7 +22,11 @@ function combine(a: ParamSet, b: ParamSet, goTemplate: boolean): ParamSet {
 }
 
 /** Minimum non-zero requeue over children (ms), 0 when none. */
-export function childrenRequeueAfterMs(children: readonly Record<string, unknown>[], registry: GeneratorRegistry, settings: Parameters<Generator<unknown>["requeueAfterMs"]>[1]): number {
+export function childrenRequeueAfterMs(
+  children: readonly Record<string, unknown>[],
+  registry: GeneratorRegistry,
+  settings: Parameters<Generator<unknown>["requeueAfterMs"]>[1],
+): number {
   let min = 0;
   for (const c of children) {
     const ms = entryRequeueAfterMs(c, { settings, depth: 1 }, registry);

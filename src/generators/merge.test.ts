@@ -24,7 +24,10 @@ describe("the Merge generator", () => {
       name: "later children override base sets that share the merge key (fasttemplate)",
       goTemplate: false,
       entry: merge(["name"], list({ name: "a", x: "1" }, { name: "b", x: "1" }), list({ name: "b", x: "2", y: "3" })),
-      want: [{ name: "a", x: "1" }, { name: "b", x: "2", y: "3" }],
+      want: [
+        { name: "a", x: "1" },
+        { name: "b", x: "2", y: "3" },
+      ],
     },
     {
       name: "sets only later children have are dropped",
@@ -42,7 +45,10 @@ describe("the Merge generator", () => {
       name: "several merge keys must all agree",
       goTemplate: false,
       entry: merge(["a", "b"], list({ name: "n1", a: "1", b: "1" }, { name: "n2", a: "1", b: "2" }), list({ a: "1", b: "2", x: "y" })),
-      want: [{ name: "n1", a: "1", b: "1" }, { name: "n2", a: "1", b: "2", x: "y" }],
+      want: [
+        { name: "n1", a: "1", b: "1" },
+        { name: "n2", a: "1", b: "2", x: "y" },
+      ],
     },
     {
       name: "fasttemplate merge keys may be flat dotted keys",
@@ -61,7 +67,11 @@ describe("the Merge generator", () => {
   });
 
   it.each([
-    { name: "one child is not enough", entry: merge(["a"], list({ a: "1" })), message: "found less than two generators, Merge requires two or more" },
+    {
+      name: "one child is not enough",
+      entry: merge(["a"], list({ a: "1" })),
+      message: "found less than two generators, Merge requires two or more",
+    },
     {
       name: "no merge keys is an error",
       entry: merge([], list({ a: "1" }), list({ a: "1" })),
@@ -92,7 +102,14 @@ describe("the Merge generator", () => {
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(keys), fc.array(keys, { maxLength: 8 }), fc.boolean(), async (base, other, goTemplate) => {
         const overrides: string[] = [...new Set(other)];
-        const got = await params(merge(["key"], list(...base.map((k) => ({ key: k, from: "base" }))), list(...overrides.map((k) => ({ key: k, from: "override" })))), goTemplate);
+        const got = await params(
+          merge(
+            ["key"],
+            list(...base.map((k) => ({ key: k, from: "base" }))),
+            list(...overrides.map((k) => ({ key: k, from: "override" }))),
+          ),
+          goTemplate,
+        );
         const seen = got.map((p) => mergeKeyOf(p, ["key"]));
         expect(new Set(seen).size).toBe(seen.length);
         expect(got).toHaveLength(base.length);

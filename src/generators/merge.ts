@@ -25,7 +25,8 @@ export function indexByMergeKey(params: readonly ParamSet[], keys: readonly stri
   const index = new Map<string, ParamSet>();
   for (const p of params) {
     const key = mergeKeyOf(p, keys);
-    if (index.has(key)) throw new GeneratorError(`${GeneratorWrap.MergeByKey}: ${GeneratorMessage.NonUniqueParamSets}. Duplicate key was ${key}`);
+    if (index.has(key))
+      throw new GeneratorError(`${GeneratorWrap.MergeByKey}: ${GeneratorMessage.NonUniqueParamSets}. Duplicate key was ${key}`);
     index.set(key, p);
   }
   return index;

@@ -86,7 +86,10 @@ export function portsFromObjects(objects: readonly KubeObject[], namespace: stri
       list: (r, select) => {
         const matcher = compileSelector(select.labelSelector, { strictValues: true, operatorNoun: "label" });
         return Promise.resolve(
-          local.filter((o) => pluralMatches(o, r) && (select.name === undefined || o.metadata?.name === select.name) && matcher(o.metadata?.labels ?? {})),
+          local.filter(
+            (o) =>
+              pluralMatches(o, r) && (select.name === undefined || o.metadata?.name === select.name) && matcher(o.metadata?.labels ?? {}),
+          ),
         );
       },
     },
@@ -114,7 +117,12 @@ function isNotFound(err: unknown): boolean {
 }
 
 /** Reads one object through the KubeReader and converts it; NotFound gives undefined, other failures reject. */
-async function getOrUndefined<T>(reader: KubeReader, r: ResourceDescriptor, key: { namespace: string; name: string }, convert: (o: KubeObject) => T | undefined): Promise<T | undefined> {
+async function getOrUndefined<T>(
+  reader: KubeReader,
+  r: ResourceDescriptor,
+  key: { namespace: string; name: string },
+  convert: (o: KubeObject) => T | undefined,
+): Promise<T | undefined> {
   let obj: KubeObject;
   try {
     obj = await reader.get(r, key);

@@ -11,7 +11,10 @@ const secret = (name: string, data: Record<string, string>): Secret => ({ metada
 /** Ports whose fetch fails the test: every case here is decided before any request. */
 function ports(cm: Record<string, string>, secrets: Secret[] = [secret("argocd-secret", { "plugin.token": " tok-123 \n" })]) {
   return {
-    configMaps: { getConfigMapData: (name: string) => (name === "my-plugin" ? Promise.resolve(cm) : Promise.reject(new Error(`configmaps "${name}" not found`))) },
+    configMaps: {
+      getConfigMapData: (name: string) =>
+        name === "my-plugin" ? Promise.resolve(cm) : Promise.reject(new Error(`configmaps "${name}" not found`)),
+    },
     secrets: { getSecret: (name: string) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
     fetch: (url: string): Promise<Response> => Promise.reject(new Error(`unexpected request to ${url}`)),
   };
@@ -22,14 +25,42 @@ const spec: PluginGenerator = { configMapRef: { name: "my-plugin" }, input: { pa
 describe("the Plugin generator before any request", () => {
   it.each<{ name: string; cm: Record<string, string>; error: string }>([
     // name; ConfigMap entries over a valid baseUrl and token; expected error
-    { name: "a missing baseUrl is refused", cm: { baseUrl: "" }, error: "error getting plugin from generator: error fetching ConfigMap: baseUrl not found in ConfigMap" },
-    { name: "a missing token is refused", cm: { token: "" }, error: "error getting plugin from generator: error fetching ConfigMap: token not found in ConfigMap" },
-    { name: "a token not referencing a secret is refused", cm: { token: "plain" }, error: "error getting plugin from generator: error fetching Secret token: token is empty, or does not reference a secret key starting with '$': plain" },
-    { name: "a token in a Secret that does not exist is refused", cm: { token: "$nope:key" }, error: 'error getting plugin from generator: error fetching Secret token: error fetching secret /nope: Secret "nope" not found' },
-    { name: "a bad requestTimeout is refused", cm: { requestTimeout: "soon" }, error: "error getting plugin from generator: error set requestTimeout : " },
+    {
+      name: "a missing baseUrl is refused",
+      cm: { baseUrl: "" },
+      error: "error getting plugin from generator: error fetching ConfigMap: baseUrl not found in ConfigMap",
+    },
+    {
+      name: "a missing token is refused",
+      cm: { token: "" },
+      error: "error getting plugin from generator: error fetching ConfigMap: token not found in ConfigMap",
+    },
+    {
+      name: "a token not referencing a secret is refused",
+      cm: { token: "plain" },
+      error:
+        "error getting plugin from generator: error fetching Secret token: token is empty, or does not reference a secret key starting with '$': plain",
+    },
+    {
+      name: "a token in a Secret that does not exist is refused",
+      cm: { token: "$nope:key" },
+      error: 'error getting plugin from generator: error fetching Secret token: error fetching secret /nope: Secret "nope" not found',
+    },
+    {
+      name: "a bad requestTimeout is refused",
+      cm: { requestTimeout: "soon" },
+      error: "error getting plugin from generator: error set requestTimeout : ",
+    },
   ])("$name", async (row) => {
-    const run = pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl: "http://plugin.invalid", token: "$plugin.token", ...row.cm })));
-    await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: expect.stringContaining(row.error) });
+    const run = pluginGenerator.generate(
+      spec,
+      appSet([]),
+      context(ports({ baseUrl: "http://plugin.invalid", token: "$plugin.token", ...row.cm })),
+    );
+    await expect(run).rejects.toMatchObject({
+      reason: "ApplicationGenerationFromParamsError",
+      message: expect.stringContaining(row.error),
+    });
   });
 
   it("asks for a requeue after 30 minutes unless told otherwise", () => {

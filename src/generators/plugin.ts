@@ -56,7 +56,8 @@ export function pluginConfig(data: Readonly<Record<string, string>>, name = ""):
   let timeoutMs = DEFAULT_PLUGIN_TIMEOUT_MS;
   const raw = data["requestTimeout"];
   if (raw !== undefined && raw !== "") {
-    if (!/^[+-]?\d+$/.test(raw.trim())) throw new GeneratorError(`error set requestTimeout : strconv.Atoi: parsing "${raw}": invalid syntax`);
+    if (!/^[+-]?\d+$/.test(raw.trim()))
+      throw new GeneratorError(`error set requestTimeout : strconv.Atoi: parsing "${raw}": invalid syntax`);
     const seconds = Number.parseInt(raw.trim(), 10);
     if (seconds > 0) timeoutMs = seconds * 1000;
   }
@@ -76,7 +77,8 @@ async function resolveToken(ref: string, ctx: GeneratorContext): Promise<string>
   const colon = body.indexOf(":");
   const [name, key] = colon < 0 ? [ARGOCD_SECRET, body] : [body.slice(0, colon), body.slice(colon + 1)];
   const secret = await ctx.ports.secrets?.getSecret(name, ctx.signal);
-  if (secret === undefined) throw new Error(`error fetching secret ${ctx.ports.secrets?.namespace ?? ""}/${name}: Secret ${JSON.stringify(name)} not found`);
+  if (secret === undefined)
+    throw new Error(`error fetching secret ${ctx.ports.secrets?.namespace ?? ""}/${name}: Secret ${JSON.stringify(name)} not found`);
   const value = secretValue(secret, key);
   if (value === undefined) {
     ctx.logger?.warn({ secret: name, key }, "plugin token key not found; sending the reference as the token");

@@ -48,7 +48,10 @@ export type GeneratorRegistry = { readonly [K in GeneratorKind]: Generator<Gener
  * Pull Request generators over configured {@link ScmServices}). By default both share one
  * ScmServices with Argo CD's default settings, so their HTTP cache lives as long as the registry.
  */
-export function createGeneratorRegistry(overrides: Partial<GeneratorRegistry> = {}, scm: ScmServices = new ScmServices()): GeneratorRegistry {
+export function createGeneratorRegistry(
+  overrides: Partial<GeneratorRegistry> = {},
+  scm: ScmServices = new ScmServices(),
+): GeneratorRegistry {
   const registry: GeneratorRegistry = {
     list: listGenerator,
     clusters: clusterGenerator,

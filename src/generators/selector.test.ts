@@ -14,8 +14,16 @@ describe("label selectors", () => {
     { name: "an empty selector matches everything", selector: {}, want: true },
     { name: "matchLabels require equal values", selector: { matchLabels: { env: "prod" } }, want: true },
     { name: "a different value does not match", selector: { matchLabels: { env: "dev" } }, want: false },
-    { name: "In matches a listed value", selector: { matchExpressions: [{ key: "tier", operator: "In", values: ["web", "db"] }] }, want: true },
-    { name: "NotIn matches an absent key", selector: { matchExpressions: [{ key: "zone", operator: "NotIn", values: ["a"] }] }, want: true },
+    {
+      name: "In matches a listed value",
+      selector: { matchExpressions: [{ key: "tier", operator: "In", values: ["web", "db"] }] },
+      want: true,
+    },
+    {
+      name: "NotIn matches an absent key",
+      selector: { matchExpressions: [{ key: "zone", operator: "NotIn", values: ["a"] }] },
+      want: true,
+    },
     { name: "Exists needs the key", selector: { matchExpressions: [{ key: "zone", operator: "Exists" }] }, want: false },
     { name: "DoesNotExist needs the key absent", selector: { matchExpressions: [{ key: "zone", operator: "DoesNotExist" }] }, want: true },
     { name: "the post-selector accepts URL values", selector: { matchLabels: { url: "https://1.2.3.4" } }, want: true },
@@ -24,16 +32,26 @@ describe("label selectors", () => {
   });
 
   it.each([
-    { name: "an unknown operator", selector: { matchExpressions: [{ key: "a", operator: "Gt", values: ["1"] }] }, error: '"Gt" is not a valid pod selector operator' },
+    {
+      name: "an unknown operator",
+      selector: { matchExpressions: [{ key: "a", operator: "Gt", values: ["1"] }] },
+      error: '"Gt" is not a valid pod selector operator',
+    },
     { name: "In without values", selector: { matchExpressions: [{ key: "a", operator: "In" }] }, error: "values set can't be empty" },
-    { name: "Exists with values", selector: { matchExpressions: [{ key: "a", operator: "Exists", values: ["x"] }] }, error: "values set must be empty" },
+    {
+      name: "Exists with values",
+      selector: { matchExpressions: [{ key: "a", operator: "Exists", values: ["x"] }] },
+      error: "values set must be empty",
+    },
     { name: "an invalid key", selector: { matchLabels: { "bad key": "x" } }, error: "name part must consist of alphanumeric characters" },
   ])("rejects $name", ({ selector, error }) => {
     expect(() => compileSelector(selector, POST_SELECTOR)).toThrow(error);
   });
 
   it("rejects URL values where Kubernetes label values are required", () => {
-    expect(() => compileSelector({ matchLabels: { url: "https://x" } }, { strictValues: true, operatorNoun: "label" })).toThrow(/a valid label must be/);
+    expect(() => compileSelector({ matchLabels: { url: "https://x" } }, { strictValues: true, operatorNoun: "label" })).toThrow(
+      /a valid label must be/,
+    );
   });
 });
 
@@ -46,7 +64,15 @@ describe("the post-selector on a generator entry", () => {
     {
       name: "matches flattened nested parameters in goTemplate mode",
       goTemplate: true,
-      entry: { list: { elements: [{ c: { env: "prod" }, n: 1 }, { c: { env: "dev" }, n: 2 }] }, selector: { matchLabels: { "c.env": "prod" } } },
+      entry: {
+        list: {
+          elements: [
+            { c: { env: "prod" }, n: 1 },
+            { c: { env: "dev" }, n: 2 },
+          ],
+        },
+        selector: { matchLabels: { "c.env": "prod" } },
+      },
       want: [{ c: { env: "prod" }, n: 1 }],
     },
     {
@@ -58,7 +84,10 @@ describe("the post-selector on a generator entry", () => {
     {
       name: "matches fasttemplate parameters",
       goTemplate: false,
-      entry: { list: { elements: [{ env: "prod" }, { env: "dev" }] }, selector: { matchExpressions: [{ key: "env", operator: "NotIn", values: ["dev"] }] } },
+      entry: {
+        list: { elements: [{ env: "prod" }, { env: "dev" }] },
+        selector: { matchExpressions: [{ key: "env", operator: "NotIn", values: ["dev"] }] },
+      },
       want: [{ env: "prod" }],
     },
   ])("$name", async ({ goTemplate, entry, want }) => {

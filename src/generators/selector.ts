@@ -29,7 +29,8 @@ function keyProblem(key: string): string | undefined {
   const parts = key.split("/");
   const name = parts.length === 2 ? parts[1]! : parts[0]!;
   const prefix = parts.length === 2 ? parts[0]! : undefined;
-  if (parts.length > 2) return `key: Invalid value: ${goQuote(key)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.'`;
+  if (parts.length > 2)
+    return `key: Invalid value: ${goQuote(key)}: a qualified name must consist of alphanumeric characters, '-', '_' or '.'`;
   if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
     return `key: Invalid value: ${goQuote(key)}: prefix part must be a DNS-1123 subdomain`;
   }

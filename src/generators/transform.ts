@@ -52,7 +52,9 @@ function decodeSpec(kind: GeneratorKind, raw: unknown, ctx: GeneratorContext): u
   if (!COMBINATIONS.has(kind)) return raw;
   const level = ctx.depth + 1;
   if (level > ctx.settings.maxNestingDepth) {
-    throw new GeneratorError(`${kind} generator nested ${String(level)} levels deep; the maximum is ${String(ctx.settings.maxNestingDepth)}`);
+    throw new GeneratorError(
+      `${kind} generator nested ${String(level)} levels deep; the maximum is ${String(ctx.settings.maxNestingDepth)}`,
+    );
   }
   if (ctx.depth === 0) return raw;
   const res = parseWith(kind === "matrix" ? matrixGeneratorSchema : mergeGeneratorSchema, raw, `nested ${kind} generator`);
@@ -127,7 +129,11 @@ export async function childParams(
 }
 
 /** Minimum non-zero requeue (ms) over the kinds of an entry; 0 when none asks for one. */
-export function entryRequeueAfterMs(entry: Readonly<Record<string, unknown>>, ctx: Pick<GeneratorContext, "settings" | "depth">, registry: GeneratorRegistry): number {
+export function entryRequeueAfterMs(
+  entry: Readonly<Record<string, unknown>>,
+  ctx: Pick<GeneratorContext, "settings" | "depth">,
+  registry: GeneratorRegistry,
+): number {
   let min = 0;
   for (const kind of kindsOf(entry)) {
     let spec: unknown;

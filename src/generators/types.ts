@@ -52,7 +52,11 @@ export interface DuckResource {
 
 /** Lists duck-typed resources of the Argo CD namespace through the dynamic API. */
 export interface DuckResourceLister {
-  list(resource: DuckResource, select: { name?: string; labelSelector?: LabelSelector }, signal?: AbortSignal): Promise<readonly KubeObject[]>;
+  list(
+    resource: DuckResource,
+    select: { name?: string; labelSelector?: LabelSelector },
+    signal?: AbortSignal,
+  ): Promise<readonly KubeObject[]>;
 }
 
 /** The subset of `fetch` the plugin generator uses. */

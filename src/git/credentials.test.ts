@@ -18,7 +18,12 @@ const globalRepo = secret("global", "repository", { url: URL, username: "global"
 const teamA = secret("team-a", "repository", { url: URL, username: "team-a", password: "a", project: "team-a" });
 const teamB = secret("team-b", "repository", { url: `${URL}/`, username: "team-b", password: "b", project: "team-b" });
 const template = secret("creds", "repo-creds", { url: "https://git.example.com/org", username: "template", password: "t" });
-const scopedTemplate = secret("creds-a", "repo-creds", { url: "https://git.example.com/org", username: "template-a", password: "ta", project: "team-a" });
+const scopedTemplate = secret("creds-a", "repo-creds", {
+  url: "https://git.example.com/org",
+  username: "template-a",
+  password: "ta",
+  project: "team-a",
+});
 const otherCase = secret("other-case", "repository", { url: "HTTPS://Git.Example.com/Org/Repo", username: "other-case", password: "o" });
 const bareRepo = secret("bare", "repository", { url: URL, insecure: "true" });
 
@@ -29,21 +34,40 @@ describe("choosing repository credentials for a project", () => {
     { name: "an empty project is the same as a templated one", secrets: [teamA, globalRepo], project: "", want: "global" },
     { name: "a project's own scoped Secret wins over the unscoped one", secrets: [globalRepo, teamA], project: "team-a", want: "team-a" },
     { name: "the scoped Secret wins whatever the listing order", secrets: [teamA, globalRepo], project: "team-a", want: "team-a" },
-    { name: "a project without a scoped Secret falls back to the unscoped one", secrets: [teamA, globalRepo], project: "team-c", want: "global" },
+    {
+      name: "a project without a scoped Secret falls back to the unscoped one",
+      secrets: [teamA, globalRepo],
+      project: "team-c",
+      want: "global",
+    },
     { name: "a Secret scoped to another project never applies", secrets: [teamA], project: "team-b", want: undefined },
     { name: "a scoped Secret never applies to a templated project", secrets: [teamA], project: undefined, want: undefined },
     { name: "URLs compare in lower case and without .git, as in Argo CD", secrets: [otherCase], project: undefined, want: "other-case" },
     { name: "a trailing slash makes another URL, as in Argo CD", secrets: [teamB], project: "team-b", want: undefined },
-    { name: "when no repository Secret applies, a repo-creds template does", secrets: [teamA, template], project: "team-b", want: "template" },
+    {
+      name: "when no repository Secret applies, a repo-creds template does",
+      secrets: [teamA, template],
+      project: "team-b",
+      want: "template",
+    },
     { name: "repo-creds templates are global, as in Argo CD", secrets: [scopedTemplate], project: undefined, want: "template-a" },
-    { name: "a repository Secret without credentials takes them from the template", secrets: [bareRepo, template], project: undefined, want: "template" },
+    {
+      name: "a repository Secret without credentials takes them from the template",
+      secrets: [bareRepo, template],
+      project: undefined,
+      want: "template",
+    },
   ])("$name", async ({ secrets, project, want }) => {
     const creds = await credentialsFromSecrets(secrets)(URL, project);
     expect(creds?.username).toBe(want);
   });
 
   it("keeps the flags of a repository Secret that borrows a template's credentials", async () => {
-    await expect(credentialsFromSecrets([bareRepo, template])(URL)).resolves.toEqual({ username: "template", password: "t", insecure: true });
+    await expect(credentialsFromSecrets([bareRepo, template])(URL)).resolves.toEqual({
+      username: "template",
+      password: "t",
+      insecure: true,
+    });
   });
 
   it("never hands a Secret scoped to one project to any other project", async () => {

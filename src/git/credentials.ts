@@ -1,8 +1,9 @@
 /**
  * Repository credentials, Argo CD style: a Secret labelled `argocd.argoproj.io/secret-type:
  * repository` whose `url` names the same repository (Argo CD's rule, `url.ts`), or else the
- * `repo-creds` Secret whose normalised `url` is the longest prefix of it. Keys: `username`/`password` (HTTPS basic; a token goes in `password`),
- * `bearerToken` (HTTPS bearer), `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks),
+ * `repo-creds` Secret whose normalised `url` is the longest prefix of it. Keys:
+ * `username`/`password` (HTTPS basic; a token goes in `password`), `bearerToken` (HTTPS bearer),
+ * `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks),
  * `project` (a `repository` Secret scoped to one AppProject).
  *
  * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the

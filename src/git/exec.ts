@@ -143,7 +143,10 @@ function supervise(child: ChildProcess, what: string, opts: GitExecOptions): Pro
       if (child.exitCode !== null || child.signalCode !== null) release();
     };
     const onAbort = (): void => stop(abortedError(what));
-    const timer = opts.timeoutMs !== undefined && opts.timeoutMs > 0 ? clock.setTimeout(() => stop(timeoutError(what, opts.timeoutMs!)), opts.timeoutMs) : undefined;
+    const timer =
+      opts.timeoutMs !== undefined && opts.timeoutMs > 0
+        ? clock.setTimeout(() => stop(timeoutError(what, opts.timeoutMs!)), opts.timeoutMs)
+        : undefined;
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout?.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;

@@ -52,7 +52,7 @@ function parseClass(pattern: string, i: number, opts: ClassOptions): [string, nu
 
 function translate(pattern: string, star: string, question: string, opts: ClassOptions): RegExp {
   let re = "";
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
     if (c === "*") {
       re += star;
@@ -96,8 +96,7 @@ const GLOB_CHARS = /[*?[\\]/;
 export function compilePathspec(pattern: string): (name: string) => boolean {
   const p = pattern.replace(/^(\.\/)+/, "");
   if (p === "" || p === ".") return () => true;
-  const literal = (name: string): boolean =>
-    name === p || (name.startsWith(p) && (p.endsWith("/") || name[p.length] === "/"));
+  const literal = (name: string): boolean => name === p || (name.startsWith(p) && (p.endsWith("/") || name[p.length] === "/"));
   if (!GLOB_CHARS.test(p)) return literal;
   const re = translate(p, ".*", ".", { negators: "!^" });
   return (name) => literal(name) || re.test(name);

@@ -49,7 +49,8 @@ export async function withRepoLock<T>(dir: string, opts: RepoLockOptions, fn: (s
   try {
     return await fn(signal);
   } catch (err) {
-    if (lost.signal.aborted) throw new GitCommandError(`${opts.what}: lock lost while held: ${errorMessage(lost.signal.reason)}`, undefined, "lock");
+    if (lost.signal.aborted)
+      throw new GitCommandError(`${opts.what}: lock lost while held: ${errorMessage(lost.signal.reason)}`, undefined, "lock");
     throw err;
   } finally {
     // A lost lock is no longer ours to release; any other failure leaves it to go stale.

@@ -161,7 +161,13 @@ export class GitRepoReader implements GitReader {
   }
 
   // eslint-disable-next-line max-params -- the port's trailing optional parameters keep existing callers working
-  async readBlobs(url: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]> {
+  async readBlobs(
+    url: string,
+    commit: string,
+    entries: readonly TreeEntry[],
+    signal?: AbortSignal,
+    access?: RepoAccess,
+  ): Promise<Buffer[]> {
     const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
     const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
     if (missing.length > 0) {
@@ -215,7 +221,10 @@ export class GitRepoReader implements GitReader {
           () => false,
         );
         if (!has || !this.verified.has(auth.key)) {
-          await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], sig, { cwd: dir, auth });
+          await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], sig, {
+            cwd: dir,
+            auth,
+          });
           this.stats.fetch++;
         }
       }),
@@ -231,7 +240,10 @@ export class GitRepoReader implements GitReader {
   private locate(repoURL: string): string {
     if (!isRelativeLocalPath(repoURL)) return repoURL;
     if (this.opts.baseDir === undefined) {
-      throw new GitCommandError(`repository URL ${JSON.stringify(repoURL)} is a relative local path; use a URL or an absolute path`, undefined);
+      throw new GitCommandError(
+        `repository URL ${JSON.stringify(repoURL)} is a relative local path; use a URL or an absolute path`,
+        undefined,
+      );
     }
     return resolve(this.opts.baseDir, repoURL);
   }
@@ -239,7 +251,9 @@ export class GitRepoReader implements GitReader {
   /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
   private async auth(repoURL: string, access: RepoAccess | undefined): Promise<RemoteAuth> {
     const creds = await this.credentials(repoURL, access?.project);
-    const fingerprint = createHash("sha256").update(JSON.stringify(creds ?? null)).digest("hex");
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify(creds ?? null))
+      .digest("hex");
     return { creds, key: `${repoURL}\u0000${fingerprint}` };
   }
 
@@ -249,10 +263,24 @@ export class GitRepoReader implements GitReader {
   }
 
   /** Runs `fn` holding the cross-process lock of the cache repository `dir` of `repoURL`. */
-  private async locked<T>(repoURL: string, dir: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async locked<T>(
+    repoURL: string,
+    dir: string,
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     await mkdir(this.opts.cacheDir, { recursive: true });
     const what = `git cache lock (${redact(repoURL)})`;
-    return withRepoLock(dir, { clock: this.clock, what, ...(signal === undefined ? {} : { signal }), ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }) }, fn);
+    return withRepoLock(
+      dir,
+      {
+        clock: this.clock,
+        what,
+        ...(signal === undefined ? {} : { signal }),
+        ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }),
+      },
+      fn,
+    );
   }
 
   private serialized<T>(repoURL: string, fn: () => Promise<T>): Promise<T> {
@@ -330,13 +358,7 @@ export function parseLsRemote(text: string): Map<string, string> {
  */
 export function pickRef(refs: ReadonlyMap<string, string>, revision: string): string | undefined {
   if (revision === "" || revision === "HEAD") return refs.get("HEAD");
-  const candidates = [
-    `refs/heads/${revision}`,
-    `refs/tags/${revision}^{}`,
-    `refs/tags/${revision}`,
-    `${revision}^{}`,
-    revision,
-  ];
+  const candidates = [`refs/heads/${revision}`, `refs/tags/${revision}^{}`, `refs/tags/${revision}`, `${revision}^{}`, revision];
   for (const c of candidates) {
     const sha = refs.get(c);
     if (sha !== undefined) return sha;

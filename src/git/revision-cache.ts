@@ -80,7 +80,8 @@ export class RevisionCache<V> {
     this.entries.set(key, { url, flight });
     promise.then(
       (value) => {
-        if (this.entries.get(key)?.flight === flight) this.entries.set(key, { url, value, expiresAt: this.opts.clock.now() + this.opts.ttlMs });
+        if (this.entries.get(key)?.flight === flight)
+          this.entries.set(key, { url, value, expiresAt: this.opts.clock.now() + this.opts.ttlMs });
       },
       () => {
         if (this.entries.get(key)?.flight === flight) this.entries.delete(key);

@@ -5,18 +5,34 @@ import { normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.
 describe("normalizeGitURL (Argo CD's NormalizeGitURL)", () => {
   it.each([
     // name; URL as written; its normalised form
-    { name: "https, in lower case and without .git", url: "HTTPS://GitHub.com/ArgoProj/Argo-CD.git", out: "https://github.com/argoproj/argo-cd" },
+    {
+      name: "https, in lower case and without .git",
+      url: "HTTPS://GitHub.com/ArgoProj/Argo-CD.git",
+      out: "https://github.com/argoproj/argo-cd",
+    },
     { name: "https with blanks around it", url: " \thttps://github.com/o/r\n", out: "https://github.com/o/r" },
     { name: "https with a port", url: "https://github.com:4443/o/r.git", out: "https://github.com:4443/o/r" },
     { name: "https with a trailing slash, which stays", url: "https://github.com/o/r/", out: "https://github.com/o/r/" },
-    { name: "https with .git before a trailing slash, which stays", url: "https://github.com/o/r.git/", out: "https://github.com/o/r.git/" },
+    {
+      name: "https with .git before a trailing slash, which stays",
+      url: "https://github.com/o/r.git/",
+      out: "https://github.com/o/r.git/",
+    },
     { name: "https with .git twice, losing one", url: "https://github.com/o/r.git.git", out: "https://github.com/o/r.git" },
     { name: "an scp-like URL, the colon becoming a slash", url: "git@github.com:o/r.git", out: "git@github.com/o/r" },
     { name: "an scp-like URL with a port-like path", url: "git@github.com:22/o/r", out: "git@github.com/22/o/r" },
     { name: "an ssh:// URL, without the scheme", url: "ssh://git@github.com/o/r.git", out: "git@github.com/o/r" },
     { name: "an ssh:// URL with a port, which stays", url: "ssh://git@github.com:22/o/r", out: "git@github.com:22/o/r" },
-    { name: "a path with a blank, percent-encoded as Go writes it", url: "https://dev.azure.com/org/My Project/_git/repo", out: "https://dev.azure.com/org/my%20project/_git/repo" },
-    { name: "a path already percent-encoded, as written", url: "https://dev.azure.com/org/my%20project/_git/repo", out: "https://dev.azure.com/org/my%20project/_git/repo" },
+    {
+      name: "a path with a blank, percent-encoded as Go writes it",
+      url: "https://dev.azure.com/org/My Project/_git/repo",
+      out: "https://dev.azure.com/org/my%20project/_git/repo",
+    },
+    {
+      name: "a path already percent-encoded, as written",
+      url: "https://dev.azure.com/org/my%20project/_git/repo",
+      out: "https://dev.azure.com/org/my%20project/_git/repo",
+    },
     { name: "a password with an @, percent-encoded", url: "https://user:p@ss@host/o/r", out: "https://user:p%40ss@host/o/r" },
     { name: "a port that is not a number, as invalid", url: "https://github.com:port/o/r", out: "" },
     { name: "an IPv6 host with a port", url: "https://[::1]:8443/o/r.git", out: "https://[::1]:8443/o/r" },
@@ -45,12 +61,32 @@ describe("normalizeGitURL (Argo CD's NormalizeGitURL)", () => {
 describe("sameGitURL (Argo CD's SameURL)", () => {
   it.each([
     // name; two URLs; whether they name one repository
-    { name: "scp-like with and without .git, any case", a: "git@GITHUB.com:argoproj/test", b: "git@github.com:argoproj/test.git", same: true },
+    {
+      name: "scp-like with and without .git, any case",
+      a: "git@GITHUB.com:argoproj/test",
+      b: "git@github.com:argoproj/test.git",
+      same: true,
+    },
     { name: "ssh:// and scp-like", a: "ssh://git@GITHUB.com/argoproj/test", b: "git@github.com:argoproj/test.git", same: true },
     { name: "https with and without .git", a: "https://GITHUB.com/argoproj/test", b: "https://github.com/argoproj/test.git", same: true },
-    { name: "https with a port, with and without .git", a: "https://github.com:4443/TEST", b: "https://github.com:4443/TEST.git", same: true },
-    { name: "https with blanks around one", a: "\thttps://github.com/argoproj/test\n", b: "https://github.com/argoproj/test.git", same: true },
-    { name: "Azure DevOps, as written", a: "https://dev.azure.com/1234/myproj/_git/myrepo", b: "https://dev.azure.com/1234/myproj/_git/myrepo", same: true },
+    {
+      name: "https with a port, with and without .git",
+      a: "https://github.com:4443/TEST",
+      b: "https://github.com:4443/TEST.git",
+      same: true,
+    },
+    {
+      name: "https with blanks around one",
+      a: "\thttps://github.com/argoproj/test\n",
+      b: "https://github.com/argoproj/test.git",
+      same: true,
+    },
+    {
+      name: "Azure DevOps, as written",
+      a: "https://dev.azure.com/1234/myproj/_git/myrepo",
+      b: "https://dev.azure.com/1234/myproj/_git/myrepo",
+      same: true,
+    },
     { name: "https and scp-like", a: "https://github.com/o/r", b: "git@github.com:o/r", same: false },
     { name: "http and https", a: "http://github.com/o/r", b: "https://github.com/o/r", same: false },
     { name: "with and without a trailing slash", a: "https://github.com/o/r", b: "https://github.com/o/r/", same: false },

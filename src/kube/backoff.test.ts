@@ -42,10 +42,15 @@ describe("backoffDelay", () => {
 
   it("never shrinks from one attempt to the next without jitter", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 100 }), (initialMs, maxMs, attempt) => {
-        const policy = { initialMs, maxMs, factor: 2, jitter: 0 };
-        expect(backoffDelay(policy, attempt + 1)).toBeGreaterThanOrEqual(backoffDelay(policy, attempt));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 0, max: 100 }),
+        (initialMs, maxMs, attempt) => {
+          const policy = { initialMs, maxMs, factor: 2, jitter: 0 };
+          expect(backoffDelay(policy, attempt + 1)).toBeGreaterThanOrEqual(backoffDelay(policy, attempt));
+        },
+      ),
     );
   });
 });

@@ -62,8 +62,18 @@ export function inMemoryKubeConfig(c: InMemoryClusterConfig): KubeConfig {
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "")) as T;
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [defined({ name: "cluster", server: c.server, caData: c.caData, tlsServerName: c.tlsServerName, skipTLSVerify: c.skipTLSVerify === true })],
-    users: [defined({ name: "user", token: c.token, username: c.username, password: c.password, certData: c.certData, keyData: c.keyData })],
+    clusters: [
+      defined({
+        name: "cluster",
+        server: c.server,
+        caData: c.caData,
+        tlsServerName: c.tlsServerName,
+        skipTLSVerify: c.skipTLSVerify === true,
+      }),
+    ],
+    users: [
+      defined({ name: "user", token: c.token, username: c.username, password: c.password, certData: c.certData, keyData: c.keyData }),
+    ],
     contexts: [{ name: "context", cluster: "cluster", user: "user" }],
     currentContext: "context",
   });

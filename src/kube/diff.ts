@@ -35,10 +35,7 @@ export type RelistOp<L extends ListedVersion> =
  * Diffs a list against the cache. Adds and updates follow list order; deletes of vanished keys come
  * last, in cache order. A listed key appearing twice counts once (the last occurrence wins).
  */
-export function diffRelist<L extends ListedVersion>(
-  cached: ReadonlyMap<string, CachedVersion>,
-  listed: readonly L[],
-): RelistOp<L>[] {
+export function diffRelist<L extends ListedVersion>(cached: ReadonlyMap<string, CachedVersion>, listed: readonly L[]): RelistOp<L>[] {
   const latest = new Map<string, L>();
   for (const item of listed) {
     latest.delete(item.key);

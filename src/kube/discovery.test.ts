@@ -3,7 +3,9 @@ import { Discovery, descriptorsFrom, type JsonGetter } from "./discovery.js";
 import { isNotFound, KubeApiError, KubeReason } from "./errors.js";
 
 /** Answers discovery paths from a table and counts the requests. */
-function getter(answers: Record<string, Array<{ name: string; kind: string; namespaced: boolean }> | Error>): JsonGetter & { paths: string[] } {
+function getter(
+  answers: Record<string, Array<{ name: string; kind: string; namespaced: boolean }> | Error>,
+): JsonGetter & { paths: string[] } {
   const paths: string[] = [];
   return {
     paths,
@@ -11,7 +13,8 @@ function getter(answers: Record<string, Array<{ name: string; kind: string; name
       paths.push(path);
       const a = answers[path];
       if (a instanceof Error) return Promise.reject(a);
-      if (a === undefined) return Promise.reject(new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: "404 page not found" }));
+      if (a === undefined)
+        return Promise.reject(new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: "404 page not found" }));
       return Promise.resolve({ resources: a });
     },
   };
@@ -28,7 +31,13 @@ describe("Discovery", () => {
   it("asks the apiserver once per group-version and answers later lookups from its cache", async () => {
     const http = getter({ "/api/v1": core });
     const d = new Discovery(http);
-    expect(await d.resourceFor("v1", "ConfigMap")).toEqual({ group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true });
+    expect(await d.resourceFor("v1", "ConfigMap")).toEqual({
+      group: "",
+      version: "v1",
+      plural: "configmaps",
+      kind: "ConfigMap",
+      namespaced: true,
+    });
     expect(await d.resourceFor("v1", "Namespace")).toMatchObject({ plural: "namespaces", namespaced: false });
     expect(http.paths).toEqual(["/api/v1"]);
   });

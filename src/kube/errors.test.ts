@@ -138,7 +138,11 @@ describe("fromStatus", () => {
   });
 
   it("does not repeat a cause the message already contains", () => {
-    const e = fromStatus(422, { kind: "Status", message: 'x is invalid: spec.a: Required value', details: { causes: [{ message: "Required value" }] } });
+    const e = fromStatus(422, {
+      kind: "Status",
+      message: "x is invalid: spec.a: Required value",
+      details: { causes: [{ message: "Required value" }] },
+    });
     expect(e.message).toBe("x is invalid: spec.a: Required value");
   });
 

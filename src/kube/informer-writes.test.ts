@@ -33,23 +33,50 @@ describe("Informer read-your-writes", () => {
 
   it.each([
     // name; the events after the eviction; the resourceVersion held at the end (undefined: absent); handler calls
-    { name: "an older event does not bring an evicted object back", after: [{ type: "MODIFIED", object: cm("a", "9") }], held: undefined, calls: ["delete a@10"] },
-    { name: "the DELETED event of an evicted object changes nothing", after: [{ type: "DELETED", object: cm("a", "12") }], held: undefined, calls: ["delete a@10"] },
-    { name: "a re-creation after the eviction is added", after: [{ type: "DELETED", object: cm("a", "12") }, { type: "ADDED", object: cm("a", "13", {}, "uid-2") }], held: "13", calls: ["delete a@10", "add a@13"] },
-  ] satisfies Array<{ name: string; after: WatchEvent[]; held: string | undefined; calls: string[] }>)("$name", async ({ after, held, calls }) => {
-    const { source, events, informer } = await started();
-    informer.evict("ns", "a");
-    for (const e of after) source.current.emit(e);
-    expect(rvOf(informer.get("ns", "a"))).toBe(held);
-    expect(events).toEqual(calls);
-    await informer.stop();
-  });
+    {
+      name: "an older event does not bring an evicted object back",
+      after: [{ type: "MODIFIED", object: cm("a", "9") }],
+      held: undefined,
+      calls: ["delete a@10"],
+    },
+    {
+      name: "the DELETED event of an evicted object changes nothing",
+      after: [{ type: "DELETED", object: cm("a", "12") }],
+      held: undefined,
+      calls: ["delete a@10"],
+    },
+    {
+      name: "a re-creation after the eviction is added",
+      after: [
+        { type: "DELETED", object: cm("a", "12") },
+        { type: "ADDED", object: cm("a", "13", {}, "uid-2") },
+      ],
+      held: "13",
+      calls: ["delete a@10", "add a@13"],
+    },
+  ] satisfies Array<{ name: string; after: WatchEvent[]; held: string | undefined; calls: string[] }>)(
+    "$name",
+    async ({ after, held, calls }) => {
+      const { source, events, informer } = await started();
+      informer.evict("ns", "a");
+      for (const e of after) source.current.emit(e);
+      expect(rvOf(informer.get("ns", "a"))).toBe(held);
+      expect(events).toEqual(calls);
+      await informer.stop();
+    },
+  );
 
   it("keeps a written object through a periodic relist taken before the write, and takes a later relist's newer version", async () => {
     const { clock, source, events, informer } = await started([cm("a", "10")], { resyncPeriodMs: 20_000 });
     let release: () => void = () => undefined;
     const early = new Promise<void>((r) => (release = r));
-    source.lists = [async () => { await early; return list("12", cm("a", "11", { k: "listed" })); }, () => list("30", cm("a", "25", { k: "later" }), cm("b", "26"))];
+    source.lists = [
+      async () => {
+        await early;
+        return list("12", cm("a", "11", { k: "listed" }));
+      },
+      () => list("30", cm("a", "25", { k: "later" }), cm("b", "26")),
+    ];
     await clock.advanceAsync(20_000);
     await settle();
     informer.written(cm("a", "14", { k: "written" }));

@@ -10,7 +10,12 @@ describe("Informer", () => {
     informer.start();
     await informer.waitForSync();
     await settle();
-    expect(source.current.options).toMatchObject({ resourceVersion: "10", allowWatchBookmarks: true, timeoutSeconds: 300, namespace: "ns" });
+    expect(source.current.options).toMatchObject({
+      resourceVersion: "10",
+      allowWatchBookmarks: true,
+      timeoutSeconds: 300,
+      namespace: "ns",
+    });
     source.current.emit({ type: "ADDED", object: cm("b", "11") });
     source.current.emit({ type: "MODIFIED", object: cm("a", "12", { k: "v" }) });
     source.current.emit({ type: "DELETED", object: cm("b", "13") });
@@ -22,7 +27,10 @@ describe("Informer", () => {
 
   it("relists on a 410 ERROR event and delivers only real differences", async () => {
     const { source, events, informer } = setup();
-    source.lists = [() => list("10", cm("a", "5"), cm("b", "6"), cm("c", "7")), () => list("50", cm("a", "5"), cm("b", "40"), cm("d", "41"))];
+    source.lists = [
+      () => list("10", cm("a", "5"), cm("b", "6"), cm("c", "7")),
+      () => list("50", cm("a", "5"), cm("b", "40"), cm("d", "41")),
+    ];
     informer.start();
     await settle();
     events.length = 0;
@@ -190,7 +198,10 @@ describe("Informer", () => {
   it("reads every page of a paginated list before syncing", async () => {
     const { source, informer } = setup({ pageSize: 1 });
     source.lists = [
-      (o) => (o.continue === undefined ? { items: [cm("a", "1")], resourceVersion: "9", continue: "t1" } : { items: [cm("b", "2")], resourceVersion: "9" }),
+      (o) =>
+        o.continue === undefined
+          ? { items: [cm("a", "1")], resourceVersion: "9", continue: "t1" }
+          : { items: [cm("b", "2")], resourceVersion: "9" },
     ];
     informer.start();
     await informer.waitForSync();
@@ -217,7 +228,11 @@ describe("Informer", () => {
 
   it("keeps delivering to other handlers when one throws", async () => {
     const { source, events, informer } = setup();
-    informer.on({ add: () => { throw new Error("handler bug"); } });
+    informer.on({
+      add: () => {
+        throw new Error("handler bug");
+      },
+    });
     source.lists = [() => list("10", cm("a", "1"))];
     informer.start();
     await settle();

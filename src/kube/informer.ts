@@ -54,7 +54,16 @@ export class Informer<T> {
   private readonly handlers = new Set<InformerHandlers<T>>();
   private readonly stopController = new AbortController();
   private readonly log: InformerLog;
-  private readonly counters: InformerStats = { lists: 0, watches: 0, events: 0, gone: 0, failures: 0, idleRestarts: 0, invalid: 0, resyncs: 0 };
+  private readonly counters: InformerStats = {
+    lists: 0,
+    watches: 0,
+    events: 0,
+    gone: 0,
+    failures: 0,
+    idleRestarts: 0,
+    invalid: 0,
+    resyncs: 0,
+  };
   private synced = false;
   private syncWaiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private running: Promise<void> | undefined;
@@ -279,7 +288,15 @@ export class Informer<T> {
       const timeoutSeconds = this.options.watchTimeoutSeconds ?? Math.round(300 * (1 + (this.options.random ?? Math.random)()));
       await source.watch(
         resource,
-        { namespace, labelSelector, fieldSelector, resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds, signal: controller.signal },
+        {
+          namespace,
+          labelSelector,
+          fieldSelector,
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds,
+          signal: controller.signal,
+        },
         (event) => {
           lastSeen = clock.now();
           this.onEvent(event);

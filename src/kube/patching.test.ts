@@ -34,13 +34,29 @@ describe("applyJsonPatch", () => {
 
   it.each<{ name: string; ops: JsonPatchOp[]; expected: unknown }>([
     // name: the RFC 6902 rule; ops: the patch; expected: the result
-    { name: "add sets a key", ops: [{ op: "add", path: "/metadata/labels/b", value: "3" }], expected: { ...doc, metadata: { labels: { ...doc.metadata.labels, b: "3" } } } },
-    { name: "add with - appends to an array", ops: [{ op: "add", path: "/list/-", value: "r" }], expected: { ...doc, list: ["p", "q", "r"] } },
+    {
+      name: "add sets a key",
+      ops: [{ op: "add", path: "/metadata/labels/b", value: "3" }],
+      expected: { ...doc, metadata: { labels: { ...doc.metadata.labels, b: "3" } } },
+    },
+    {
+      name: "add with - appends to an array",
+      ops: [{ op: "add", path: "/list/-", value: "r" }],
+      expected: { ...doc, list: ["p", "q", "r"] },
+    },
     { name: "add at an index inserts", ops: [{ op: "add", path: "/list/0", value: "o" }], expected: { ...doc, list: ["o", "p", "q"] } },
     { name: "replace swaps a value", ops: [{ op: "replace", path: "/list/1", value: "z" }], expected: { ...doc, list: ["p", "z"] } },
-    { name: "remove deletes a key with an escaped slash", ops: [{ op: "remove", path: "/metadata/labels/x~1y" }], expected: { ...doc, metadata: { labels: { a: "1" } } } },
+    {
+      name: "remove deletes a key with an escaped slash",
+      ops: [{ op: "remove", path: "/metadata/labels/x~1y" }],
+      expected: { ...doc, metadata: { labels: { a: "1" } } },
+    },
     { name: "a passing test changes nothing", ops: [{ op: "test", path: "/list/0", value: "p" }], expected: doc },
-    { name: "move relocates a value", ops: [{ op: "move", from: "/list", path: "/items" }], expected: { metadata: doc.metadata, items: ["p", "q"] } },
+    {
+      name: "move relocates a value",
+      ops: [{ op: "move", from: "/list", path: "/items" }],
+      expected: { metadata: doc.metadata, items: ["p", "q"] },
+    },
     { name: "copy duplicates a value", ops: [{ op: "copy", from: "/list/0", path: "/first" }], expected: { ...doc, first: "p" } },
   ])("$name", ({ ops, expected }) => {
     expect(applyJsonPatch(doc, ops)).toEqual(expected);
@@ -50,7 +66,11 @@ describe("applyJsonPatch", () => {
     // name: the failure; ops: the patch; message: the error
     { name: "a failing test aborts the patch", ops: [{ op: "test", path: "/list/0", value: "nope" }], message: "test failed at /list/0" },
     { name: "replacing a missing path fails", ops: [{ op: "replace", path: "/spec", value: 1 }], message: "path /spec does not exist" },
-    { name: "removing a missing path fails", ops: [{ op: "remove", path: "/metadata/nope" }], message: "path /metadata/nope does not exist" },
+    {
+      name: "removing a missing path fails",
+      ops: [{ op: "remove", path: "/metadata/nope" }],
+      message: "path /metadata/nope does not exist",
+    },
     { name: "adding under a missing parent fails", ops: [{ op: "add", path: "/a/b", value: 1 }], message: "path /a does not exist" },
   ])("$name", ({ ops, message }) => {
     expect(() => applyJsonPatch(doc, ops)).toThrow(message);

@@ -113,12 +113,7 @@ export interface KubeWriter {
   create<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the object; fails with Conflict when `metadata.resourceVersion` is stale. */
   update<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject = KubeObject>(
-    resource: ResourceDescriptor,
-    key: ObjectKey,
-    patch: Patch,
-    options?: WriteOptions,
-  ): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey, patch: Patch, options?: WriteOptions): Promise<T>;
   /** Fails with NotFound when absent, Conflict when a precondition does not hold. */
   delete(resource: ResourceDescriptor, key: ObjectKey, options?: DeleteOptions): Promise<void>;
 }

@@ -7,7 +7,11 @@ interface Obj {
   owners: string[];
 }
 
-const entry = (name: string, owners: string[], resourceVersion = "1"): Entry<Obj> => ({ obj: { name, owners }, resourceVersion, uid: undefined });
+const entry = (name: string, owners: string[], resourceVersion = "1"): Entry<Obj> => ({
+  obj: { name, owners },
+  resourceVersion,
+  uid: undefined,
+});
 const names = (objs: Obj[]): string[] => objs.map((o) => o.name).sort();
 
 describe("IndexedStore", () => {
@@ -36,7 +40,11 @@ describe("IndexedStore", () => {
 
   it.each([
     // name: the misuse; act: what the caller does; message: the error
-    { name: "adding an index twice fails", act: (s: IndexedStore<Obj>) => s.addIndex("owner", () => []), message: "index owner already exists" },
+    {
+      name: "adding an index twice fails",
+      act: (s: IndexedStore<Obj>) => s.addIndex("owner", () => []),
+      message: "index owner already exists",
+    },
     { name: "querying an unknown index fails", act: (s: IndexedStore<Obj>) => s.byIndex("nope", "x"), message: "no index named nope" },
   ])("$name", ({ act, message }) => {
     const store = new IndexedStore<Obj>();
@@ -46,7 +54,11 @@ describe("IndexedStore", () => {
 
   it("keeps every index equal to a recomputation from the stored objects after any sequence of writes", () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant("set" as const), key: fc.constantFrom("a", "b", "c", "d"), owners: fc.array(fc.constantFrom("o1", "o2", "o3"), { maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant("set" as const),
+        key: fc.constantFrom("a", "b", "c", "d"),
+        owners: fc.array(fc.constantFrom("o1", "o2", "o3"), { maxLength: 3 }),
+      }),
       fc.record({ kind: fc.constant("delete" as const), key: fc.constantFrom("a", "b", "c", "d") }),
     );
     fc.assert(
@@ -85,12 +97,17 @@ describe("isOlderVersion", () => {
 
 describe("IndexedStore never goes backwards", () => {
   type Step = (s: IndexedStore<Obj>) => void;
-  const put = (rv: string): Step => (s) => {
-    if (s.accepts("a", rv)) s.set("a", entry("a", [], rv));
-  };
+  const put =
+    (rv: string): Step =>
+    (s) => {
+      if (s.accepts("a", rv)) s.set("a", entry("a", [], rv));
+    };
   const evict: Step = (s) => s.delete("a", true);
   const remove: Step = (s) => s.delete("a");
-  const relisted = (rv: string): Step => (s) => s.forgetTombstones(rv);
+  const relisted =
+    (rv: string): Step =>
+    (s) =>
+      s.forgetTombstones(rv);
 
   it.each([
     // name; steps; the resourceVersion held afterwards (undefined: absent)

@@ -87,7 +87,12 @@ export class KubeTransport {
     } catch (err) {
       if (!timeout.aborted) throw err;
       await this.close();
-      throw new KubeApiError({ status: 0, reason: KubeReason.Timeout, message: `no answer within ${this.requestTimeoutMs} ms: ${req.method} ${req.path}`, cause: err });
+      throw new KubeApiError({
+        status: 0,
+        reason: KubeReason.Timeout,
+        message: `no answer within ${this.requestTimeoutMs} ms: ${req.method} ${req.path}`,
+        cause: err,
+      });
     }
     if (res.httpStatusCode < 200 || res.httpStatusCode > 299) throw fromStatus(res.httpStatusCode, text);
     if (text === "") return undefined;

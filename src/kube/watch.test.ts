@@ -48,27 +48,34 @@ describe("readLines", () => {
 
   it("yields the same lines however the bytes are chunked", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: "grapheme", minLength: 1 }).filter((s) => !s.includes("\n") && s.trim() === s && s !== ""), { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), async (ls, cuts) => {
-        const bytes = new TextEncoder().encode(ls.map((l) => `${l}\n`).join(""));
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks: Uint8Array[] = [];
-        let prev = 0;
-        for (const p of [...points, bytes.length]) {
-          chunks.push(bytes.slice(prev, p));
-          prev = p;
-        }
-        const out: string[] = [];
-        await readLines(
-          new ReadableStream({
-            start(c) {
-              for (const ch of chunks) c.enqueue(ch);
-              c.close();
-            },
-          }),
-          (l) => out.push(l),
-        );
-        expect(out).toEqual(ls);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: "grapheme", minLength: 1 }).filter((s) => !s.includes("\n") && s.trim() === s && s !== ""),
+          { maxLength: 6 },
+        ),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (ls, cuts) => {
+          const bytes = new TextEncoder().encode(ls.map((l) => `${l}\n`).join(""));
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Uint8Array[] = [];
+          let prev = 0;
+          for (const p of [...points, bytes.length]) {
+            chunks.push(bytes.slice(prev, p));
+            prev = p;
+          }
+          const out: string[] = [];
+          await readLines(
+            new ReadableStream({
+              start(c) {
+                for (const ch of chunks) c.enqueue(ch);
+                c.close();
+              },
+            }),
+            (l) => out.push(l),
+          );
+          expect(out).toEqual(ls);
+        },
+      ),
     );
   });
 });

@@ -59,7 +59,8 @@ function holder(client: FakeKubeClient): string | undefined {
   return lease?.spec?.holderIdentity;
 }
 
-const serverError = (): KubeApiError => new KubeApiError({ status: 500, reason: KubeReason.ServerError, message: "etcdserver: request timed out" });
+const serverError = (): KubeApiError =>
+  new KubeApiError({ status: 500, reason: KubeReason.ServerError, message: "etcdserver: request timed out" });
 
 describe("LeaderElector", () => {
   it("creates a missing lease, renews it every retry period and releases it on a clean stop", async () => {
@@ -71,7 +72,12 @@ describe("LeaderElector", () => {
     expect(holder(client)).toBe("a");
     await pass(clock, 4_000);
     const lease = client.peek(Leases, { namespace: NS, name: LEASE_NAME }) as Lease;
-    expect(lease.spec).toMatchObject({ renewTime: microTime(T0 + 4_000), acquireTime: microTime(T0), leaseTransitions: 0, leaseDurationSeconds: 15 });
+    expect(lease.spec).toMatchObject({
+      renewTime: microTime(T0 + 4_000),
+      acquireTime: microTime(T0),
+      leaseTransitions: 0,
+      leaseDurationSeconds: 15,
+    });
     a.stop.abort();
     await expect(a.ended).resolves.toBe("stopped");
     expect(holder(client)).toBe("");
@@ -81,7 +87,10 @@ describe("LeaderElector", () => {
 
   it("waits for another holder's lease to expire by its own clock before taking over", async () => {
     const client = new FakeKubeClient();
-    client.seed(Leases, { metadata: { name: LEASE_NAME, namespace: NS }, spec: { holderIdentity: "gone", leaseDurationSeconds: 15, leaseTransitions: 2 } });
+    client.seed(Leases, {
+      metadata: { name: LEASE_NAME, namespace: NS },
+      spec: { holderIdentity: "gone", leaseDurationSeconds: 15, leaseTransitions: 2 },
+    });
     const clock = new FakeClock(T0);
     const b = candidate(client, clock, "b");
     await pass(clock, 14_000);

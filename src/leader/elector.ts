@@ -9,7 +9,17 @@ import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, type KubeClient } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
-import { DEFAULT_TIMINGS, LEASE_NAME, Leases, decide, observe, releaseSpec, type Lease, type LeaseTimings, type Observation } from "./lease.js";
+import {
+  DEFAULT_TIMINGS,
+  LEASE_NAME,
+  Leases,
+  decide,
+  observe,
+  releaseSpec,
+  type Lease,
+  type LeaseTimings,
+  type Observation,
+} from "./lease.js";
 
 /** client-go's jitter factor of the acquire retry (waits between 1× and 2.2× the retry period). */
 const JITTER_FACTOR = 1.2;
@@ -57,8 +67,10 @@ export class LeaderElector {
   constructor(private readonly options: LeaderElectorOptions) {
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.name = options.name ?? LEASE_NAME;
-    if (this.timings.renewDeadlineMs >= this.timings.leaseDurationMs) throw new RangeError("the lease duration must be greater than the renew deadline");
-    if (this.timings.retryPeriodMs * JITTER_FACTOR >= this.timings.renewDeadlineMs) throw new RangeError("the renew deadline must exceed the jittered retry period");
+    if (this.timings.renewDeadlineMs >= this.timings.leaseDurationMs)
+      throw new RangeError("the lease duration must be greater than the renew deadline");
+    if (this.timings.retryPeriodMs * JITTER_FACTOR >= this.timings.renewDeadlineMs)
+      throw new RangeError("the renew deadline must exceed the jittered retry period");
   }
 
   /** True while this candidate holds the lease. */

@@ -11,7 +11,14 @@ function input(over: Partial<DecisionInput>): DecisionInput {
 }
 
 const seen = (holder: string, at: number, extra: Record<string, unknown> = {}): DecisionInput["observed"] => ({
-  spec: { holderIdentity: holder, leaseDurationSeconds: 15, acquireTime: microTime(T0 - 60_000), renewTime: microTime(at), leaseTransitions: 3, ...extra },
+  spec: {
+    holderIdentity: holder,
+    leaseDurationSeconds: 15,
+    acquireTime: microTime(T0 - 60_000),
+    renewTime: microTime(at),
+    leaseTransitions: 3,
+    ...extra,
+  },
   resourceVersion: "42",
   at,
 });
@@ -21,7 +28,10 @@ describe("decide", () => {
     {
       name: "creates the lease when it does not exist",
       in: {},
-      expected: { action: "create", spec: { holderIdentity: ME, leaseDurationSeconds: 15, acquireTime: microTime(T0), renewTime: microTime(T0), leaseTransitions: 0 } },
+      expected: {
+        action: "create",
+        spec: { holderIdentity: ME, leaseDurationSeconds: 15, acquireTime: microTime(T0), renewTime: microTime(T0), leaseTransitions: 0 },
+      },
     },
     {
       name: "waits while another holder's lease has not expired by the local clock",
@@ -54,7 +64,13 @@ describe("decide", () => {
       expected: {
         action: "update",
         kind: "renew",
-        spec: { holderIdentity: ME, leaseDurationSeconds: 15, acquireTime: microTime(T0 - 60_000), renewTime: microTime(T0), leaseTransitions: 3 },
+        spec: {
+          holderIdentity: ME,
+          leaseDurationSeconds: 15,
+          acquireTime: microTime(T0 - 60_000),
+          renewTime: microTime(T0),
+          leaseTransitions: 3,
+        },
       },
     },
     {

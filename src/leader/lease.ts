@@ -16,7 +16,13 @@
 import type { KubeObject, ResourceDescriptor } from "../kube/index.js";
 
 /** coordination.k8s.io/v1 Lease. */
-export const Leases: ResourceDescriptor = { group: "coordination.k8s.io", version: "v1", plural: "leases", kind: "Lease", namespaced: true };
+export const Leases: ResourceDescriptor = {
+  group: "coordination.k8s.io",
+  version: "v1",
+  plural: "leases",
+  kind: "Lease",
+  namespaced: true,
+};
 
 /** Argo CD's ApplicationSet controller lease name. */
 export const LEASE_NAME = "58ac56fa.applicationsets.argoproj.io";
@@ -119,7 +125,12 @@ export function decide(input: DecisionInput): Decision {
     const spec = { ...fresh, acquireTime: observed.spec.acquireTime ?? fresh.acquireTime, leaseTransitions: transitions };
     return { action: "update", kind: "renew", spec, resourceVersion: observed.resourceVersion };
   }
-  return { action: "update", kind: "acquire", spec: { ...fresh, leaseTransitions: transitions + 1 }, resourceVersion: observed.resourceVersion };
+  return {
+    action: "update",
+    kind: "acquire",
+    spec: { ...fresh, leaseTransitions: transitions + 1 },
+    resourceVersion: observed.resourceVersion,
+  };
 }
 
 /** The record that gives the lease up: no holder, a 1 s duration (client-go's release). */

@@ -7,7 +7,12 @@ import { clusterSecretsSpec } from "./clusters.js";
 import { repoSecretsSpec } from "./credentials.js";
 
 const raw = (o: KubeObject): KubeObject => o;
-const spec = (over: Partial<InformerSpec<KubeObject>> = {}): InformerSpec<KubeObject> => ({ resource: resources.ConfigMaps, namespace: "ns", parse: raw, ...over });
+const spec = (over: Partial<InformerSpec<KubeObject>> = {}): InformerSpec<KubeObject> => ({
+  resource: resources.ConfigMaps,
+  namespace: "ns",
+  parse: raw,
+  ...over,
+});
 
 describe("SharedCache", () => {
   it.each([
@@ -16,7 +21,12 @@ describe("SharedCache", () => {
     { name: "every namespace against one", a: spec(), b: spec({ namespace: undefined }), same: false },
     { name: "another label selector", a: spec({ labelSelector: "a=b" }), b: spec({ labelSelector: "a=c" }), same: false },
     { name: "another resource", a: spec(), b: spec({ resource: resources.Secrets }), same: false },
-    { name: "the Applications of the controller and of the engine", a: applicationsSpec("argocd"), b: applicationsSpec("argocd"), same: true },
+    {
+      name: "the Applications of the controller and of the engine",
+      a: applicationsSpec("argocd"),
+      b: applicationsSpec("argocd"),
+      same: true,
+    },
     { name: "cluster Secrets against repository Secrets", a: clusterSecretsSpec("argocd"), b: repoSecretsSpec("argocd"), same: false },
   ])("hands one informer to every caller of $name (same: $same)", ({ a, b, same }) => {
     const cache = new SharedCache({ source: new ScriptedSource(), clock: new FakeClock() });

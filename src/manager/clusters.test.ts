@@ -40,7 +40,11 @@ describe("ClusterDirectory", () => {
     const directory = new ClusterDirectory(cache.informer(clusterSecretsSpec("argocd")));
     cache.start();
     await directory.waitForSync();
-    expect(directory.resolve({ server: "https://kubernetes.default.svc" })).toEqual({ ok: true, server: "https://kubernetes.default.svc", cluster: undefined });
+    expect(directory.resolve({ server: "https://kubernetes.default.svc" })).toEqual({
+      ok: true,
+      server: "https://kubernetes.default.svc",
+      cluster: undefined,
+    });
     expect(directory.resolve({ name: "in-cluster" })).toEqual({ ok: true, server: "https://kubernetes.default.svc", cluster: undefined });
     await cache.stop();
   });

@@ -7,7 +7,16 @@
  *
  * Reads the cache only.
  */
-import { decodeClusterSecret, isClusterSecret, Label, parseSecret, SecretType, type ApplicationDestination, type Cluster, type Secret } from "../api/index.js";
+import {
+  decodeClusterSecret,
+  isClusterSecret,
+  Label,
+  parseSecret,
+  SecretType,
+  type ApplicationDestination,
+  type Cluster,
+  type Secret,
+} from "../api/index.js";
 import { knownClusters, resolveDestination } from "../controller/destination.js";
 import { resources, type Informer } from "../kube/index.js";
 import { parserOf, type InformerSpec } from "./cache.js";
@@ -23,7 +32,8 @@ export function clusterSecretsSpec(namespace: string): InformerSpec<Secret> {
 }
 
 /** A destination resolved to a cluster: its decoded Secret, or the implicit in-cluster one. */
-export type ResolvedCluster = { readonly ok: true; readonly server: string; readonly cluster: Cluster | undefined } | { readonly ok: false; readonly error: string };
+export type ResolvedCluster =
+  { readonly ok: true; readonly server: string; readonly cluster: Cluster | undefined } | { readonly ok: false; readonly error: string };
 
 /** The clusters of the controller namespace, over the shared cache's cluster-Secret informer. */
 export class ClusterDirectory {

@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import {
-  defaultControllerRateLimiter,
-  ExponentialFailureRateLimiter,
-  MaxOfRateLimiter,
-  TokenBucketRateLimiter,
-} from "./ratelimit.js";
+import { defaultControllerRateLimiter, ExponentialFailureRateLimiter, MaxOfRateLimiter, TokenBucketRateLimiter } from "./ratelimit.js";
 
 describe("ExponentialFailureRateLimiter", () => {
   it.each([
@@ -36,17 +31,22 @@ describe("ExponentialFailureRateLimiter", () => {
 
   it("never returns a delay outside [base, max] and never decreases until forgotten", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 100_000 }), fc.integer({ min: 1, max: 80 }), (base, max, n) => {
-        const limiter = new ExponentialFailureRateLimiter(base, max);
-        let previous = 0;
-        for (let i = 0; i < n; i++) {
-          const d = limiter.when("k");
-          expect(d).toBeGreaterThanOrEqual(Math.min(base, max));
-          expect(d).toBeLessThanOrEqual(max);
-          expect(d).toBeGreaterThanOrEqual(previous);
-          previous = d;
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 100, max: 100_000 }),
+        fc.integer({ min: 1, max: 80 }),
+        (base, max, n) => {
+          const limiter = new ExponentialFailureRateLimiter(base, max);
+          let previous = 0;
+          for (let i = 0; i < n; i++) {
+            const d = limiter.when("k");
+            expect(d).toBeGreaterThanOrEqual(Math.min(base, max));
+            expect(d).toBeLessThanOrEqual(max);
+            expect(d).toBeGreaterThanOrEqual(previous);
+            previous = d;
+          }
+        },
+      ),
     );
   });
 });

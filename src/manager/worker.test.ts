@@ -4,7 +4,15 @@ import { FakeClock } from "../clock/index.js";
 import { AppSetError, TerminalError } from "../errors.js";
 import { silentLogger, type Logger } from "../log/logger.js";
 import { ExponentialFailureRateLimiter } from "./ratelimit.js";
-import { DeadlineExceededError, deadlinePassed, WorkerPool, type ReconcileContext, type ReconcileResult, type Reconciler, type WorkerMetrics } from "./worker.js";
+import {
+  DeadlineExceededError,
+  deadlinePassed,
+  WorkerPool,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Reconciler,
+  type WorkerMetrics,
+} from "./worker.js";
 import { WorkQueue } from "./workqueue.js";
 
 /** Lets pending promise callbacks run. */
@@ -74,7 +82,13 @@ describe("WorkerPool outcome mapping", () => {
   it.each([
     // behave: what the reconciler does; label: the recorded result; requeues: numRequeues after;
     // readyAfterMs: when the key is queued again (undefined: never)
-    { name: "a success forgets the key and does not requeue it", behave: () => Promise.resolve({}), label: "success", requeues: 0, readyAfterMs: undefined },
+    {
+      name: "a success forgets the key and does not requeue it",
+      behave: () => Promise.resolve({}),
+      label: "success",
+      requeues: 0,
+      readyAfterMs: undefined,
+    },
     {
       name: "a requeueAfter forgets the key and adds it after the delay",
       behave: () => Promise.resolve({ requeueAfterMs: 180_000 }),
@@ -82,7 +96,13 @@ describe("WorkerPool outcome mapping", () => {
       requeues: 0,
       readyAfterMs: 180_000,
     },
-    { name: "a zero requeueAfter is a plain success", behave: () => Promise.resolve({ requeueAfterMs: 0 }), label: "success", requeues: 0, readyAfterMs: undefined },
+    {
+      name: "a zero requeueAfter is a plain success",
+      behave: () => Promise.resolve({ requeueAfterMs: 0 }),
+      label: "success",
+      requeues: 0,
+      readyAfterMs: undefined,
+    },
     {
       name: "a thrown error requeues the key with rate-limited backoff",
       behave: () => Promise.reject(new Error("boom")),
@@ -214,7 +234,13 @@ describe("WorkerPool context", () => {
     workers.start();
     queue.add("ns/a");
     await flush();
-    expect(lines[0]).toMatchObject({ msg: "Reconciler error", err: "apiserver unavailable", appset: "ns/a", reconcileId: "r1", requeues: 1 });
+    expect(lines[0]).toMatchObject({
+      msg: "Reconciler error",
+      err: "apiserver unavailable",
+      appset: "ns/a",
+      reconcileId: "r1",
+      requeues: 1,
+    });
   });
 });
 

@@ -236,7 +236,8 @@ export class WorkerPool {
     switch (outcome.kind) {
       case "error":
         queue.addRateLimited(key);
-        if (signal.aborted && signal.reason instanceof StoppingError) logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
+        if (signal.aborted && signal.reason instanceof StoppingError)
+          logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
         else logger.error({ err: errorMessage(outcome.error), requeues: queue.numRequeues(key) }, "Reconciler error");
         return { result: "error", terminal: false };
       case "terminal":

@@ -67,7 +67,12 @@ export class AppSetMetrics {
     const registers = [options.registry];
     this.registerCollectors(registers);
     this.scm = new ScmApiMetrics(registers);
-    this.reconcile = new Histogram({ name: "argocd_appset_reconcile", help: "Application reconciliation performance in seconds.", labelNames: ["namespace", "name"], registers });
+    this.reconcile = new Histogram({
+      name: "argocd_appset_reconcile",
+      help: "Application reconciliation performance in seconds.",
+      labelNames: ["namespace", "name"],
+      registers,
+    });
     this.githubRequests = new Counter({
       name: "argocd_github_api_requests_total",
       help: "Number of GitHub API requests",
@@ -104,7 +109,10 @@ export class AppSetMetrics {
   }
 
   /** Records GitHub's `X-RateLimit-*` headers; `resetSeconds` is the time left until the reset. */
-  observeGithubRateLimit(labels: GithubRateLimitLabels, values: { remaining: number; limit: number; used: number; resetSeconds: number }): void {
+  observeGithubRateLimit(
+    labels: GithubRateLimitLabels,
+    values: { remaining: number; limit: number; used: number; resetSeconds: number },
+  ): void {
     this.rateLimit.remaining.set(labels, values.remaining);
     this.rateLimit.limit.set(labels, values.limit);
     this.rateLimit.used.set(labels, values.used);
@@ -140,7 +148,8 @@ export class AppSetMetrics {
       registers,
       collect() {
         this.reset();
-        for (const { namespace, name, appset } of reported()) this.set({ namespace, name, resource_update_status: resourceUpdateStatus(appset) }, 1);
+        for (const { namespace, name, appset } of reported())
+          this.set({ namespace, name, resource_update_status: resourceUpdateStatus(appset) }, 1);
       },
     });
     new Gauge({

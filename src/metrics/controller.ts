@@ -62,25 +62,147 @@ export class ControllerMetrics {
     this.leaseName = options.leaseName ?? "";
     const c = ["controller"] as const;
     const q = ["name", "controller"] as const;
-    this.reconcileTotal = shared(options.registry, "controller_runtime_reconcile_total", () => new Counter({ name: "controller_runtime_reconcile_total", help: "Total number of reconciliations per controller", labelNames: ["controller", "result"], registers }));
-    this.reconcileErrors = shared(options.registry, "controller_runtime_reconcile_errors_total", () => new Counter({ name: "controller_runtime_reconcile_errors_total", help: "Total number of reconciliation errors per controller", labelNames: c, registers }));
-    this.terminalErrors = shared(options.registry, "controller_runtime_terminal_reconcile_errors_total", () => new Counter({ name: "controller_runtime_terminal_reconcile_errors_total", help: "Total number of terminal reconciliation errors per controller", labelNames: c, registers }));
-    this.reconcileTime = shared(options.registry, "controller_runtime_reconcile_time_seconds", () => new Histogram({ name: "controller_runtime_reconcile_time_seconds", help: "Length of time per reconciliation per controller", labelNames: c, buckets: RECONCILE_TIME_BUCKETS, registers }));
-    const maxConcurrent = shared(options.registry, "controller_runtime_max_concurrent_reconciles", () => new Gauge({ name: "controller_runtime_max_concurrent_reconciles", help: "Maximum number of concurrent reconciles per controller", labelNames: c, registers }));
-    this.active = shared(options.registry, "controller_runtime_active_workers", () => new Gauge({ name: "controller_runtime_active_workers", help: "Number of currently used workers per controller", labelNames: c, registers }));
-    this.depthGauge = shared(options.registry, "workqueue_depth", () => new Gauge({ name: "workqueue_depth", help: "Current depth of workqueue", labelNames: q, registers }));
-    this.adds = shared(options.registry, "workqueue_adds_total", () => new Counter({ name: "workqueue_adds_total", help: "Total number of adds handled by workqueue", labelNames: q, registers }));
-    this.retries = shared(options.registry, "workqueue_retries_total", () => new Counter({ name: "workqueue_retries_total", help: "Total number of retries handled by workqueue", labelNames: q, registers }));
+    this.reconcileTotal = shared(
+      options.registry,
+      "controller_runtime_reconcile_total",
+      () =>
+        new Counter({
+          name: "controller_runtime_reconcile_total",
+          help: "Total number of reconciliations per controller",
+          labelNames: ["controller", "result"],
+          registers,
+        }),
+    );
+    this.reconcileErrors = shared(
+      options.registry,
+      "controller_runtime_reconcile_errors_total",
+      () =>
+        new Counter({
+          name: "controller_runtime_reconcile_errors_total",
+          help: "Total number of reconciliation errors per controller",
+          labelNames: c,
+          registers,
+        }),
+    );
+    this.terminalErrors = shared(
+      options.registry,
+      "controller_runtime_terminal_reconcile_errors_total",
+      () =>
+        new Counter({
+          name: "controller_runtime_terminal_reconcile_errors_total",
+          help: "Total number of terminal reconciliation errors per controller",
+          labelNames: c,
+          registers,
+        }),
+    );
+    this.reconcileTime = shared(
+      options.registry,
+      "controller_runtime_reconcile_time_seconds",
+      () =>
+        new Histogram({
+          name: "controller_runtime_reconcile_time_seconds",
+          help: "Length of time per reconciliation per controller",
+          labelNames: c,
+          buckets: RECONCILE_TIME_BUCKETS,
+          registers,
+        }),
+    );
+    const maxConcurrent = shared(
+      options.registry,
+      "controller_runtime_max_concurrent_reconciles",
+      () =>
+        new Gauge({
+          name: "controller_runtime_max_concurrent_reconciles",
+          help: "Maximum number of concurrent reconciles per controller",
+          labelNames: c,
+          registers,
+        }),
+    );
+    this.active = shared(
+      options.registry,
+      "controller_runtime_active_workers",
+      () =>
+        new Gauge({
+          name: "controller_runtime_active_workers",
+          help: "Number of currently used workers per controller",
+          labelNames: c,
+          registers,
+        }),
+    );
+    this.depthGauge = shared(
+      options.registry,
+      "workqueue_depth",
+      () => new Gauge({ name: "workqueue_depth", help: "Current depth of workqueue", labelNames: q, registers }),
+    );
+    this.adds = shared(
+      options.registry,
+      "workqueue_adds_total",
+      () => new Counter({ name: "workqueue_adds_total", help: "Total number of adds handled by workqueue", labelNames: q, registers }),
+    );
+    this.retries = shared(
+      options.registry,
+      "workqueue_retries_total",
+      () =>
+        new Counter({ name: "workqueue_retries_total", help: "Total number of retries handled by workqueue", labelNames: q, registers }),
+    );
     const buckets = WORKQUEUE_BUCKETS;
-    this.queueDuration = shared(options.registry, "workqueue_queue_duration_seconds", () => new Histogram({ name: "workqueue_queue_duration_seconds", help: "How long in seconds an item stays in workqueue before being requested", labelNames: q, buckets, registers }));
-    this.workDurationHist = shared(options.registry, "workqueue_work_duration_seconds", () => new Histogram({ name: "workqueue_work_duration_seconds", help: "How long in seconds processing an item from workqueue takes.", labelNames: q, buckets, registers }));
-    this.unfinishedWorkGauge = shared(options.registry, "workqueue_unfinished_work_seconds", () => new Gauge({ name: "workqueue_unfinished_work_seconds",
-      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
-      labelNames: q,
-      registers,
-    }));
-    this.longestRunningGauge = shared(options.registry, "workqueue_longest_running_processor_seconds", () => new Gauge({ name: "workqueue_longest_running_processor_seconds", help: "How many seconds has the longest running processor for workqueue been running.", labelNames: q, registers }));
-    this.leaderStatus = shared(options.registry, "leader_election_master_status", () => new Gauge({ name: "leader_election_master_status", help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.", labelNames: ["name"], registers }));
+    this.queueDuration = shared(
+      options.registry,
+      "workqueue_queue_duration_seconds",
+      () =>
+        new Histogram({
+          name: "workqueue_queue_duration_seconds",
+          help: "How long in seconds an item stays in workqueue before being requested",
+          labelNames: q,
+          buckets,
+          registers,
+        }),
+    );
+    this.workDurationHist = shared(
+      options.registry,
+      "workqueue_work_duration_seconds",
+      () =>
+        new Histogram({
+          name: "workqueue_work_duration_seconds",
+          help: "How long in seconds processing an item from workqueue takes.",
+          labelNames: q,
+          buckets,
+          registers,
+        }),
+    );
+    this.unfinishedWorkGauge = shared(
+      options.registry,
+      "workqueue_unfinished_work_seconds",
+      () =>
+        new Gauge({
+          name: "workqueue_unfinished_work_seconds",
+          help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
+          labelNames: q,
+          registers,
+        }),
+    );
+    this.longestRunningGauge = shared(
+      options.registry,
+      "workqueue_longest_running_processor_seconds",
+      () =>
+        new Gauge({
+          name: "workqueue_longest_running_processor_seconds",
+          help: "How many seconds has the longest running processor for workqueue been running.",
+          labelNames: q,
+          registers,
+        }),
+    );
+    this.leaderStatus = shared(
+      options.registry,
+      "leader_election_master_status",
+      () =>
+        new Gauge({
+          name: "leader_election_master_status",
+          help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+          labelNames: ["name"],
+          registers,
+        }),
+    );
     for (const result of RESULTS) this.reconcileTotal.inc({ controller: this.controller, result }, 0);
     this.reconcileErrors.inc({ controller: this.controller }, 0);
     this.terminalErrors.inc({ controller: this.controller }, 0);

@@ -4,7 +4,15 @@ import { WorkerPool, type WorkerMetrics } from "../manager/worker.js";
 import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 import { TerminalError } from "../errors.js";
 import { silentLogger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, labelMetricName, Registry, WORKQUEUE_BUCKETS, type AppSetMetricsView } from "./index.js";
+import {
+  AppSetMetrics,
+  ControllerMetrics,
+  createMetricsRegistry,
+  labelMetricName,
+  Registry,
+  WORKQUEUE_BUCKETS,
+  type AppSetMetricsView,
+} from "./index.js";
 
 /** The exposition lines of one metric family, without HELP/TYPE. */
 async function lines(registry: Registry, name: string): Promise<string[]> {
@@ -22,10 +30,16 @@ describe("ControllerMetrics", () => {
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue"} 0',
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue_after"} 0',
     ]);
-    expect(await lines(registry, "controller_runtime_reconcile_errors_total")).toEqual(['controller_runtime_reconcile_errors_total{controller="applicationset"} 0']);
-    expect(await lines(registry, "controller_runtime_max_concurrent_reconciles")).toEqual(['controller_runtime_max_concurrent_reconciles{controller="applicationset"} 10']);
+    expect(await lines(registry, "controller_runtime_reconcile_errors_total")).toEqual([
+      'controller_runtime_reconcile_errors_total{controller="applicationset"} 0',
+    ]);
+    expect(await lines(registry, "controller_runtime_max_concurrent_reconciles")).toEqual([
+      'controller_runtime_max_concurrent_reconciles{controller="applicationset"} 10',
+    ]);
     expect(await lines(registry, "workqueue_depth")).toEqual(['workqueue_depth{name="applicationset",controller="applicationset"} 0']);
-    expect(await lines(registry, "leader_election_master_status")).toEqual(['leader_election_master_status{name="58ac56fa.applicationsets.argoproj.io"} 0']);
+    expect(await lines(registry, "leader_election_master_status")).toEqual([
+      'leader_election_master_status{name="58ac56fa.applicationsets.argoproj.io"} 0',
+    ]);
   });
 
   it("serves two loops of one process on one registry, each under its own controller and queue name", async () => {
@@ -43,7 +57,10 @@ describe("ControllerMetrics", () => {
       'controller_runtime_max_concurrent_reconciles{controller="applicationset"} 10',
       'controller_runtime_max_concurrent_reconciles{controller="sync-engine"} 4',
     ]);
-    expect(await lines(registry, "workqueue_depth")).toEqual(['workqueue_depth{name="applicationset",controller="applicationset"} 0', 'workqueue_depth{name="sync-engine",controller="sync-engine"} 3']);
+    expect(await lines(registry, "workqueue_depth")).toEqual([
+      'workqueue_depth{name="applicationset",controller="applicationset"} 0',
+      'workqueue_depth{name="sync-engine",controller="sync-engine"} 3',
+    ]);
     expect(await lines(registry, "leader_election_master_status")).toEqual(['leader_election_master_status{name="lease"} 0']);
   });
 
@@ -63,7 +80,14 @@ describe("ControllerMetrics", () => {
       "ns/fail": () => Promise.reject(new Error("boom")),
       "ns/bad": () => Promise.reject(new TerminalError(new Error("invalid"))),
     };
-    const pool = new WorkerPool({ queue, reconciler: { reconcile: (key) => outcomes[key]!() }, concurrency: 2, clock, logger: silentLogger(), metrics: ports });
+    const pool = new WorkerPool({
+      queue,
+      reconciler: { reconcile: (key) => outcomes[key]!() },
+      concurrency: 2,
+      clock,
+      logger: silentLogger(),
+      metrics: ports,
+    });
     pool.start();
     for (const key of Object.keys(outcomes)) queue.add(key);
     for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -73,13 +97,21 @@ describe("ControllerMetrics", () => {
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue"} 0',
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue_after"} 1',
     ]);
-    expect(await lines(registry, "controller_runtime_reconcile_errors_total")).toEqual(['controller_runtime_reconcile_errors_total{controller="applicationset"} 2']);
+    expect(await lines(registry, "controller_runtime_reconcile_errors_total")).toEqual([
+      'controller_runtime_reconcile_errors_total{controller="applicationset"} 2',
+    ]);
     expect(await lines(registry, "controller_runtime_terminal_reconcile_errors_total")).toEqual([
       'controller_runtime_terminal_reconcile_errors_total{controller="applicationset"} 1',
     ]);
-    expect(await lines(registry, "workqueue_adds_total")).toEqual(['workqueue_adds_total{name="applicationset",controller="applicationset"} 4']);
-    expect(await lines(registry, "workqueue_retries_total")).toEqual(['workqueue_retries_total{name="applicationset",controller="applicationset"} 1']);
-    expect(await lines(registry, "controller_runtime_active_workers")).toEqual(['controller_runtime_active_workers{controller="applicationset"} 0']);
+    expect(await lines(registry, "workqueue_adds_total")).toEqual([
+      'workqueue_adds_total{name="applicationset",controller="applicationset"} 4',
+    ]);
+    expect(await lines(registry, "workqueue_retries_total")).toEqual([
+      'workqueue_retries_total{name="applicationset",controller="applicationset"} 1',
+    ]);
+    expect(await lines(registry, "controller_runtime_active_workers")).toEqual([
+      'controller_runtime_active_workers{controller="applicationset"} 0',
+    ]);
     await pool.stop(0);
   });
 
@@ -101,7 +133,9 @@ describe("ControllerMetrics", () => {
       clock.advance(ms);
     }
     if (done === true) for (const key of ["a", "b"]) queue.done(key);
-    expect(await lines(registry, "workqueue_unfinished_work_seconds")).toEqual([`workqueue_unfinished_work_seconds{name="applicationset",controller="applicationset"} ${String(unfinished)}`]);
+    expect(await lines(registry, "workqueue_unfinished_work_seconds")).toEqual([
+      `workqueue_unfinished_work_seconds{name="applicationset",controller="applicationset"} ${String(unfinished)}`,
+    ]);
     expect(await lines(registry, "workqueue_longest_running_processor_seconds")).toEqual([
       `workqueue_longest_running_processor_seconds{name="applicationset",controller="applicationset"} ${String(longest)}`,
     ]);
@@ -118,19 +152,31 @@ describe("ControllerMetrics", () => {
   });
 });
 
-const appset = (namespace: string, name: string, extra: Partial<AppSetMetricsView> = {}): AppSetMetricsView => ({ metadata: { namespace, name }, ...extra });
+const appset = (namespace: string, name: string, extra: Partial<AppSetMetricsView> = {}): AppSetMetricsView => ({
+  metadata: { namespace, name },
+  ...extra,
+});
 
 describe("AppSetMetrics", () => {
   it.each([
     // conditions: the AppSet's status conditions; status: the resource_update_status label
-    { name: "the reason of ResourcesUpToDate", conditions: [{ type: "ErrorOccurred", reason: "X" }, { type: "ResourcesUpToDate", reason: "ApplicationSetUpToDate" }], status: "ApplicationSetUpToDate" },
+    {
+      name: "the reason of ResourcesUpToDate",
+      conditions: [
+        { type: "ErrorOccurred", reason: "X" },
+        { type: "ResourcesUpToDate", reason: "ApplicationSetUpToDate" },
+      ],
+      status: "ApplicationSetUpToDate",
+    },
     { name: "Unknown without that condition", conditions: [{ type: "ErrorOccurred", reason: "X" }], status: "Unknown" },
     { name: "Unknown without a status", conditions: undefined, status: "Unknown" },
   ])("labels argocd_appset_info with $name", async ({ conditions, status }) => {
     const registry = new Registry();
     const view = appset("argocd", "a", conditions === undefined ? {} : { status: { conditions } });
     new AppSetMetrics({ registry, list: () => [view], namespaceAllowed: () => true });
-    expect(await lines(registry, "argocd_appset_info")).toEqual([`argocd_appset_info{namespace="argocd",name="a",resource_update_status="${status}"} 1`]);
+    expect(await lines(registry, "argocd_appset_info")).toEqual([
+      `argocd_appset_info{namespace="argocd",name="a",resource_update_status="${status}"} 1`,
+    ]);
   });
 
   it("reports only AppSets in allowed namespaces, with the length of their (truncated) resources list, recomputed at each scrape", async () => {
@@ -146,14 +192,18 @@ describe("AppSetMetrics", () => {
       'argocd_appset_owned_applications{namespace="team-1",name="c"} 0',
     ]);
     appsets = appsets.slice(2);
-    expect(await lines(registry, "argocd_appset_owned_applications")).toEqual(['argocd_appset_owned_applications{namespace="team-1",name="c"} 0']);
+    expect(await lines(registry, "argocd_appset_owned_applications")).toEqual([
+      'argocd_appset_owned_applications{namespace="team-1",name="c"} 0',
+    ]);
   });
 
   it("exports the configured AppSet labels under normalised names, and nothing when none are configured", async () => {
     const registry = new Registry();
     const view = appset("argocd", "a", { metadata: { namespace: "argocd", name: "a", labels: { "app.kubernetes.io/team": "blue" } } });
     new AppSetMetrics({ registry, list: () => [view], namespaceAllowed: () => true, labels: ["app.kubernetes.io/team", "env"] });
-    expect(await lines(registry, "argocd_appset_labels")).toEqual(['argocd_appset_labels{namespace="argocd",name="a",label_app_kubernetes_io_team="blue",label_env=""} 1']);
+    expect(await lines(registry, "argocd_appset_labels")).toEqual([
+      'argocd_appset_labels{namespace="argocd",name="a",label_app_kubernetes_io_team="blue",label_env=""} 1',
+    ]);
     const bare = new Registry();
     new AppSetMetrics({ registry: bare, list: () => [view], namespaceAllowed: () => true });
     expect(bare.getSingleMetric("argocd_appset_labels")).toBeUndefined();
@@ -168,7 +218,10 @@ describe("AppSetMetrics", () => {
     const m = new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true });
     m.observeReconcile("argocd", "a", 0.2);
     m.observeGithubRequest({ method: "GET", endpoint: "/repos", status: "200", appset_namespace: "argocd", appset_name: "a" }, 0.1);
-    m.observeGithubRateLimit({ endpoint: "/repos", appset_namespace: "argocd", appset_name: "a", resource: "core" }, { remaining: 10, limit: 5000, used: 4990, resetSeconds: 30 });
+    m.observeGithubRateLimit(
+      { endpoint: "/repos", appset_namespace: "argocd", appset_name: "a", resource: "core" },
+      { remaining: 10, limit: 5000, used: 4990, resetSeconds: 30 },
+    );
     expect(await lines(registry, "argocd_appset_reconcile")).toContain('argocd_appset_reconcile_count{namespace="argocd",name="a"} 1');
     expect(await lines(registry, "argocd_github_api_requests_total")).toEqual([
       'argocd_github_api_requests_total{method="GET",endpoint="/repos",status="200",appset_namespace="argocd",appset_name="a"} 1',
@@ -184,7 +237,9 @@ describe("AppSetMetrics", () => {
 
 describe("createMetricsRegistry", () => {
   it("includes the process metrics unless turned off", async () => {
-    expect(await createMetricsRegistry().getSingleMetricAsString("process_cpu_user_seconds_total")).toContain("process_cpu_user_seconds_total");
+    expect(await createMetricsRegistry().getSingleMetricAsString("process_cpu_user_seconds_total")).toContain(
+      "process_cpu_user_seconds_total",
+    );
     expect(createMetricsRegistry({ processMetrics: false }).getSingleMetric("process_cpu_user_seconds_total")).toBeUndefined();
   });
 });

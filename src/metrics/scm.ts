@@ -34,7 +34,12 @@ export class ScmApiMetrics {
 
   constructor(registers: Registry[]) {
     const figures = (): ScmApiFigures | undefined => this.source?.();
-    this.requests = new Counter({ name: "appset_scm_api_requests_total", help: "SCM provider API requests by HTTP status", labelNames: ["provider", "status"], registers });
+    this.requests = new Counter({
+      name: "appset_scm_api_requests_total",
+      help: "SCM provider API requests by HTTP status",
+      labelNames: ["provider", "status"],
+      registers,
+    });
     const gauge = (name: string, help: string, pick: (f: Figure) => number | undefined): void => {
       new Gauge({
         name,
@@ -50,7 +55,11 @@ export class ScmApiMetrics {
         },
       });
     };
-    gauge("appset_scm_api_rate_limit_remaining", "Requests remaining in the current rate-limit window of an SCM provider host", (f) => f.remaining);
+    gauge(
+      "appset_scm_api_rate_limit_remaining",
+      "Requests remaining in the current rate-limit window of an SCM provider host",
+      (f) => f.remaining,
+    );
     gauge("appset_scm_api_rate_limit_limit", "Requests allowed per rate-limit window of an SCM provider host", (f) => f.limit);
     new Counter({
       name: "appset_scm_api_rate_limited_total",

@@ -9,7 +9,11 @@ async function lines(registry: Registry, name: string): Promise<string[]> {
 
 const app = (over: Partial<AppMetricsView> = {}): AppMetricsView => ({
   metadata: { namespace: "argocd", name: "web" },
-  spec: { project: "default", source: { repoURL: "https://github.com/Org/Repo.git" }, destination: { server: "https://kubernetes.default.svc", namespace: "web" } },
+  spec: {
+    project: "default",
+    source: { repoURL: "https://github.com/Org/Repo.git" },
+    destination: { server: "https://kubernetes.default.svc", namespace: "web" },
+  },
   ...over,
 });
 
@@ -50,8 +54,20 @@ describe("SyncEngineMetrics", () => {
   });
 
   it.each([
-    { name: "a succeeded sync counts its phase and adds its whole seconds", phase: "Succeeded", finishedAt: "2026-01-01T00:00:07.900Z", count: 1, seconds: "7" },
-    { name: "a failed sync counts its phase and adds no duration", phase: "Failed", finishedAt: "2026-01-01T00:00:07Z", count: 1, seconds: undefined },
+    {
+      name: "a succeeded sync counts its phase and adds its whole seconds",
+      phase: "Succeeded",
+      finishedAt: "2026-01-01T00:00:07.900Z",
+      count: 1,
+      seconds: "7",
+    },
+    {
+      name: "a failed sync counts its phase and adds no duration",
+      phase: "Failed",
+      finishedAt: "2026-01-01T00:00:07Z",
+      count: 1,
+      seconds: undefined,
+    },
     { name: "an errored sync counts its phase", phase: "Error", finishedAt: "2026-01-01T00:00:01Z", count: 1, seconds: undefined },
     { name: "a running operation is not counted", phase: "Running", finishedAt: undefined, count: 0, seconds: undefined },
   ])("argocd_app_sync_total: $name", async ({ phase, finishedAt, count, seconds }) => {
@@ -59,8 +75,12 @@ describe("SyncEngineMetrics", () => {
     const metrics = new SyncEngineMetrics({ registry, list: () => [] });
     metrics.syncCompleted(app(), { phase, startedAt: "2026-01-01T00:00:00.500Z", ...(finishedAt ? { finishedAt } : {}) });
     const labels = 'namespace="argocd",name="web",project="default",dest_server="https://kubernetes.default.svc"';
-    expect(await lines(registry, "argocd_app_sync_total")).toEqual(count === 0 ? [] : [`argocd_app_sync_total{${labels},phase="${phase}"} ${count}`]);
-    expect(await lines(registry, "argocd_app_sync_duration_seconds")).toEqual(seconds === undefined ? [] : [`argocd_app_sync_duration_seconds{${labels}} ${seconds}`]);
+    expect(await lines(registry, "argocd_app_sync_total")).toEqual(
+      count === 0 ? [] : [`argocd_app_sync_total{${labels},phase="${phase}"} ${count}`],
+    );
+    expect(await lines(registry, "argocd_app_sync_duration_seconds")).toEqual(
+      seconds === undefined ? [] : [`argocd_app_sync_duration_seconds{${labels}} ${seconds}`],
+    );
   });
 
   it("argocd_app_reconcile is a histogram by namespace and destination with Argo CD's buckets", async () => {
@@ -77,7 +97,16 @@ describe("SyncEngineMetrics", () => {
   it("argocd_app_k8s_request_total counts each request by its labels", async () => {
     const registry = new Registry();
     const metrics = new SyncEngineMetrics({ registry, list: () => [] });
-    const labels = { namespace: "argocd", name: "web", project: "default", server: "https://kubernetes.default.svc", response_code: "200", verb: "Patch", resource_kind: "configmaps", resource_namespace: "web" };
+    const labels = {
+      namespace: "argocd",
+      name: "web",
+      project: "default",
+      server: "https://kubernetes.default.svc",
+      response_code: "200",
+      verb: "Patch",
+      resource_kind: "configmaps",
+      resource_namespace: "web",
+    };
     metrics.k8sRequest(labels);
     metrics.k8sRequest(labels);
     expect(await lines(registry, "argocd_app_k8s_request_total")).toEqual([
@@ -87,7 +116,11 @@ describe("SyncEngineMetrics", () => {
 
   it.each([
     // name; the first source's repoURL; the label Argo CD's NormalizeGitURL gives for it
-    { name: "an scp-like URL, without its .git and with a slash for its colon", repoURL: "git@GitHub.com:Org/Repo.git", repo: "git@github.com/org/repo" },
+    {
+      name: "an scp-like URL, without its .git and with a slash for its colon",
+      repoURL: "git@GitHub.com:Org/Repo.git",
+      repo: "git@github.com/org/repo",
+    },
     { name: "an ssh:// URL, without the scheme", repoURL: "ssh://git@github.com/org/repo.git", repo: "git@github.com/org/repo" },
     { name: "a URL with a trailing slash, which stays", repoURL: "https://github.com/org/repo/", repo: "https://github.com/org/repo/" },
     { name: "a URL that does not parse, as empty", repoURL: "https://github.com:port/org/repo", repo: "" },

@@ -95,8 +95,18 @@ export class SyncEngineMetrics {
         for (const a of options.list()) if (a.metadata.name) this.set(infoLabels(a), 1);
       },
     });
-    this.syncs = new Counter({ name: "argocd_app_sync_total", help: "Number of application syncs.", labelNames: [...app, "dest_server", "phase"], registers });
-    this.syncDuration = new Counter({ name: "argocd_app_sync_duration_seconds", help: "Application sync performance in seconds.", labelNames: [...app, "dest_server"], registers });
+    this.syncs = new Counter({
+      name: "argocd_app_sync_total",
+      help: "Number of application syncs.",
+      labelNames: [...app, "dest_server", "phase"],
+      registers,
+    });
+    this.syncDuration = new Counter({
+      name: "argocd_app_sync_duration_seconds",
+      help: "Application sync performance in seconds.",
+      labelNames: [...app, "dest_server"],
+      registers,
+    });
     this.reconcile = new Histogram({
       name: "argocd_app_reconcile",
       help: "Application reconciliation performance in seconds.",

@@ -22,7 +22,16 @@ describe("reconcileGate (reconciled before progressing)", () => {
   const changed = entry("x", "Waiting", { message: M.PendingChangesRevision, lastTransitionTime: ts(100), targetRevisions: ["r2"] });
   it.each([
     // name; entries after Phase A; observed Applications; now (s); expected open, lagging, refresh, requeue (ms)
-    { name: "no change pending and every Application compared its spec: open", entries: [entry("a", "Healthy")], obs: [observed({ name: "a" })], now: 200, open: true, lagging: [], refresh: [], requeue: undefined },
+    {
+      name: "no change pending and every Application compared its spec: open",
+      entries: [entry("a", "Healthy")],
+      obs: [observed({ name: "a" })],
+      now: 200,
+      open: true,
+      lagging: [],
+      refresh: [],
+      requeue: undefined,
+    },
     {
       name: "an Application reconciled before the latest change lags, within the grace period: wait for the rest of it",
       entries: [changed],
@@ -56,7 +65,10 @@ describe("reconcileGate (reconciled before progressing)", () => {
     {
       name: "an Application reconciled before the change that already reports its revisions has seen it: open",
       entries: [changed],
-      obs: [observed({ name: "a", reconciledAt: at(50), revisions: ["r2"] }), observed({ name: "x", reconciledAt: at(99), revisions: ["r2"] })],
+      obs: [
+        observed({ name: "a", reconciledAt: at(50), revisions: ["r2"] }),
+        observed({ name: "x", reconciledAt: at(99), revisions: ["r2"] }),
+      ],
       now: 101,
       open: true,
       lagging: [],
@@ -96,7 +108,10 @@ describe("reconcileGate (reconciled before progressing)", () => {
     {
       name: "terminating Applications and Applications with an error condition are exempt",
       entries: [changed],
-      obs: [observed({ name: "a", reconciledAt: at(1), terminating: true }), observed({ name: "b", reconciled: false, hasErrorCondition: true })],
+      obs: [
+        observed({ name: "a", reconciledAt: at(1), terminating: true }),
+        observed({ name: "b", reconciled: false, hasErrorCondition: true }),
+      ],
       now: 200,
       open: true,
       lagging: [],
@@ -109,7 +124,12 @@ describe("reconcileGate (reconciled before progressing)", () => {
   });
 
   it("a zero grace period refreshes at once", () => {
-    const gate = reconcileGate({ entries: [changed], observed: [observed({ name: "a", reconciledAt: at(5) })], now: at(100), refreshGracePeriodMs: 0 });
+    const gate = reconcileGate({
+      entries: [changed],
+      observed: [observed({ name: "a", reconciledAt: at(5) })],
+      now: at(100),
+      refreshGracePeriodMs: 0,
+    });
     expect(gate.refresh).toEqual(["a"]);
   });
 });

@@ -6,7 +6,11 @@ import { autosyncWarning, planRollout, type RolloutInput } from "./index.js";
 const steps = [envStep(["dev"]), envStep(["prod"], 1)];
 const autoSpec = spec({ syncPolicy: { automated: { prune: true } } });
 const liveSpec = spec({ syncPolicy: { automated: { prune: true, enabled: false } } });
-const desiredApps = [desired("dev-1", { env: "dev" }, autoSpec), desired("prod-1", { env: "prod" }, autoSpec), desired("prod-2", { env: "prod" }, autoSpec)];
+const desiredApps = [
+  desired("dev-1", { env: "dev" }, autoSpec),
+  desired("prod-1", { env: "prod" }, autoSpec),
+  desired("prod-2", { env: "prod" }, autoSpec),
+];
 
 function input(o: Partial<RolloutInput<ReturnType<typeof desired>>> = {}): RolloutInput<ReturnType<typeof desired>> {
   return {
@@ -25,10 +29,42 @@ describe("planRollout: modes", () => {
 
   it.each([
     // name; ApplicationSet; flag; expected mode, applicationStatus, removed conditions, log
-    { name: "flag off clears the status and keeps stale RollingSync conditions", a: withStatus, on: false, mode: "disabled", status: [], remove: [], log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"] },
-    { name: "flag off on AllAtOnce removes the rollout conditions", a: allAtOnce, on: false, mode: "disabled", status: [], remove: ["RolloutProgressing", "InvalidRolloutConfig"], log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"] },
-    { name: "AllAtOnce with the flag on clears the status and the conditions", a: allAtOnce, on: true, mode: "allAtOnce", status: [], remove: ["RolloutProgressing", "InvalidRolloutConfig"], log: ["Removing 1 unnecessary AppStatus entries from ApplicationSet guestbook"] },
-    { name: "nothing to clear leaves the status alone", a: rollingAppSet(steps), on: false, mode: "disabled", status: undefined, remove: [], log: [] },
+    {
+      name: "flag off clears the status and keeps stale RollingSync conditions",
+      a: withStatus,
+      on: false,
+      mode: "disabled",
+      status: [],
+      remove: [],
+      log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"],
+    },
+    {
+      name: "flag off on AllAtOnce removes the rollout conditions",
+      a: allAtOnce,
+      on: false,
+      mode: "disabled",
+      status: [],
+      remove: ["RolloutProgressing", "InvalidRolloutConfig"],
+      log: ["Progressive Sync disabled, removing 1 AppStatus entries from ApplicationSet guestbook"],
+    },
+    {
+      name: "AllAtOnce with the flag on clears the status and the conditions",
+      a: allAtOnce,
+      on: true,
+      mode: "allAtOnce",
+      status: [],
+      remove: ["RolloutProgressing", "InvalidRolloutConfig"],
+      log: ["Removing 1 unnecessary AppStatus entries from ApplicationSet guestbook"],
+    },
+    {
+      name: "nothing to clear leaves the status alone",
+      a: rollingAppSet(steps),
+      on: false,
+      mode: "disabled",
+      status: undefined,
+      remove: [],
+      log: [],
+    },
   ])("$name", ({ a, on, mode, status, remove, log }) => {
     const d = planRollout(input({ appSet: a, config: { progressiveSyncsEnabled: on } }));
     expect(d).toMatchObject({ mode, applicationStatus: status, removeConditions: remove, logs: log, writeApplications: true, syncs: [] });
@@ -51,8 +87,12 @@ describe("planRollout: modes", () => {
 describe("planRollout: a RollingSync pass", () => {
   it("turns autosync off on every desired Application and warns for each template that asked for it", () => {
     const d = planRollout(input());
-    expect(d.applications.map((a) => (a.spec as { syncPolicy: unknown }).syncPolicy)).toEqual(desiredApps.map(() => ({ automated: { prune: true, enabled: false } })));
-    expect(d.autosyncWarnings).toEqual(desiredApps.map((a) => ({ application: a.metadata.name, message: autosyncWarning(a.metadata.name) })));
+    expect(d.applications.map((a) => (a.spec as { syncPolicy: unknown }).syncPolicy)).toEqual(
+      desiredApps.map(() => ({ automated: { prune: true, enabled: false } })),
+    );
+    expect(d.autosyncWarnings).toEqual(
+      desiredApps.map((a) => ({ application: a.metadata.name, message: autosyncWarning(a.metadata.name) })),
+    );
   });
 
   it("creates Waiting entries, promotes the first step and attaches its pinned sync in the same pass", () => {
@@ -70,11 +110,20 @@ describe("planRollout: a RollingSync pass", () => {
   });
 
   it("attaches the pinned sync to an Application that was Pending before the pass", () => {
-    const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Pending", { targetRevisions: ["r1"], lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2" }), entry("prod-2", "Waiting", { step: "2" })] });
+    const appSet = rollingAppSet(steps, {
+      status: [
+        entry("dev-1", "Pending", { targetRevisions: ["r1"], lastTransitionTime: ts(5) }),
+        entry("prod-1", "Waiting", { step: "2" }),
+        entry("prod-2", "Waiting", { step: "2" }),
+      ],
+    });
     const d = planRollout(input({ appSet }));
     expect(d.syncs.map((s) => [s.application, s.revisions])).toEqual([["dev-1", ["r1"]]]);
     const dev = d.applications.find((a) => a.metadata.name === "dev-1")!;
-    expect(dev.operation).toMatchObject({ sync: { revision: "r1", prune: true }, initiatedBy: { username: "applicationset-controller", automated: true } });
+    expect(dev.operation).toMatchObject({
+      sync: { revision: "r1", prune: true },
+      initiatedBy: { username: "applicationset-controller", automated: true },
+    });
     expect(d.applications.find((a) => a.metadata.name === "prod-1")!.operation).toBeUndefined();
   });
 
@@ -86,7 +135,10 @@ describe("planRollout: a RollingSync pass", () => {
 
   it("holds promotions and syncs while an Application lags behind the latest change, and refreshes it after the grace period", () => {
     const appSet = rollingAppSet(steps, {
-      status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) }), entry("prod-1", "Waiting", { step: "2", message: M.PendingChangesRevision, lastTransitionTime: ts(8), targetRevisions: ["r2"] })],
+      status: [
+        entry("dev-1", "Pending", { lastTransitionTime: ts(5) }),
+        entry("prod-1", "Waiting", { step: "2", message: M.PendingChangesRevision, lastTransitionTime: ts(8), targetRevisions: ["r2"] }),
+      ],
     });
     const current = [
       live("dev-1", { labels: { env: "dev" }, spec: liveSpec, reconciledAt: 6 }),
@@ -120,22 +172,35 @@ describe("planRollout: zero-valued template blocks (one spec equivalence with th
     { name: "directory {recurse: false}", source: { directory: { recurse: false } } },
     { name: "helm {passCredentials: false}", source: { helm: { passCredentials: false } } },
     { name: "kustomize {forceCommonLabels: false}", source: { kustomize: { forceCommonLabels: false } } },
-    { name: "helm {skipCrds: false, valueFiles}", source: { helm: { skipCrds: false, valueFiles: ["values.yaml"] } }, stored: { helm: { valueFiles: ["values.yaml"] } } },
-    { name: "helm parameters[].forceString: false", source: { helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }, stored: { helm: { parameters: [{ name: "a", value: "1" }] } } },
+    {
+      name: "helm {skipCrds: false, valueFiles}",
+      source: { helm: { skipCrds: false, valueFiles: ["values.yaml"] } },
+      stored: { helm: { valueFiles: ["values.yaml"] } },
+    },
+    {
+      name: "helm parameters[].forceString: false",
+      source: { helm: { parameters: [{ name: "a", value: "1", forceString: false }] } },
+      stored: { helm: { parameters: [{ name: "a", value: "1" }] } },
+    },
   ];
 
-  it.each(zeroBlocks)("a Synced, Healthy, reconciled Application whose template has $name stays Healthy and the pass is a fixed point", ({ source, stored }) => {
-    const base = spec().source as Record<string, unknown>;
-    const want = spec({ source: { ...base, ...source }, syncPolicy: { automated: { prune: true } } });
-    const storedSpec = spec({ source: { ...base, ...(stored ?? {}) }, syncPolicy: { automated: { prune: true, enabled: false } } });
-    const one = [envStep(["dev"])];
-    const appSet = rollingAppSet(one, { status: [entry("dev-1", "Healthy", { message: M.WaitingToHealthy, lastTransitionTime: ts(1) })] });
-    const current = [live("dev-1", { labels: { env: "dev" }, spec: storedSpec, sync: "Synced", reconciledAt: 5 })];
-    const d = planRollout(input({ appSet, desired: [desired("dev-1", { env: "dev" }, want)], current, now: at(30) }));
-    expect(d.moves).toEqual([]);
-    expect(d.applicationStatus).toEqual(appSet.status!.applicationStatus);
-    expect(d.syncs).toEqual([]);
-  });
+  it.each(zeroBlocks)(
+    "a Synced, Healthy, reconciled Application whose template has $name stays Healthy and the pass is a fixed point",
+    ({ source, stored }) => {
+      const base = spec().source as Record<string, unknown>;
+      const want = spec({ source: { ...base, ...source }, syncPolicy: { automated: { prune: true } } });
+      const storedSpec = spec({ source: { ...base, ...(stored ?? {}) }, syncPolicy: { automated: { prune: true, enabled: false } } });
+      const one = [envStep(["dev"])];
+      const appSet = rollingAppSet(one, {
+        status: [entry("dev-1", "Healthy", { message: M.WaitingToHealthy, lastTransitionTime: ts(1) })],
+      });
+      const current = [live("dev-1", { labels: { env: "dev" }, spec: storedSpec, sync: "Synced", reconciledAt: 5 })];
+      const d = planRollout(input({ appSet, desired: [desired("dev-1", { env: "dev" }, want)], current, now: at(30) }));
+      expect(d.moves).toEqual([]);
+      expect(d.applicationStatus).toEqual(appSet.status!.applicationStatus);
+      expect(d.syncs).toEqual([]);
+    },
+  );
 });
 
 describe("planRollout: step membership from every generated Application", () => {
@@ -143,7 +208,14 @@ describe("planRollout: step membership from every generated Application", () => 
     const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Healthy"), entry("prod-1", "Waiting", { step: "2" })] });
     const valid = [desiredApps[0]!, desiredApps[1]!];
     const invalidDev = desired("dev-2", { env: "dev" }, autoSpec);
-    const current = valid.map((d) => live(d.metadata.name, { labels: d.metadata.labels, spec: liveSpec, reconciledAt: 0, sync: d.metadata.name === "dev-1" ? "Synced" : "OutOfSync" }));
+    const current = valid.map((d) =>
+      live(d.metadata.name, {
+        labels: d.metadata.labels,
+        spec: liveSpec,
+        reconciledAt: 0,
+        sync: d.metadata.name === "dev-1" ? "Synced" : "OutOfSync",
+      }),
+    );
     const held = planRollout(input({ appSet, desired: valid, generated: [...valid, invalidDev], current }));
     expect(held.syncs).toEqual([]);
     expect(held.assignment!.stepApps.map((names) => [...names])).toEqual([["dev-1", "dev-2"], ["prod-1"]]);

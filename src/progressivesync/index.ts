@@ -210,7 +210,11 @@ interface Prepared {
 }
 
 /** Phase A over every live Application, in name order. */
-function observeAll<D extends GeneratedAppView>(input: RolloutInput<D>, prepared: ReadonlyMap<string, Prepared>, assignment: StepAssignment) {
+function observeAll<D extends GeneratedAppView>(
+  input: RolloutInput<D>,
+  prepared: ReadonlyMap<string, Prepared>,
+  assignment: StepAssignment,
+) {
   const equivalent = input.config.specsEquivalent ?? defaultSpecsEquivalent;
   const previous = new Map((input.appSet.status?.applicationStatus ?? []).map((e) => [e.application, e]));
   const current = [...input.current].sort((a, b) => byName(a.metadata.name ?? "", b.metadata.name ?? ""));
@@ -224,7 +228,13 @@ function observeAll<D extends GeneratedAppView>(input: RolloutInput<D>, prepared
     observed.push(o);
     entries.push(res.next);
     if (res.message === undefined) continue;
-    moves.push({ application: o.name, from: before?.status, to: res.next.status, message: res.message, ...(res.reset ? { reset: res.reset } : {}) });
+    moves.push({
+      application: o.name,
+      from: before?.status,
+      to: res.next.status,
+      message: res.message,
+      ...(res.reset ? { reset: res.reset } : {}),
+    });
   }
   return { observed, entries, moves };
 }
@@ -236,10 +246,18 @@ function appName(app: Application): string {
 function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): RolloutDecision<D> {
   const steps = input.appSet.spec.strategy?.rollingSync?.steps ?? [];
   const members = input.generated ?? input.desired;
-  const assignment = assignSteps(steps, members.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })));
+  const assignment = assignSteps(
+    steps,
+    members.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })),
+  );
   const prepared = new Map(input.desired.map((d) => [d.metadata.name ?? "", disableAutosync(d.spec)]));
   const { observed, entries, moves } = observeAll(input, prepared, assignment);
-  const gate = reconcileGate({ entries, observed, now: input.now, refreshGracePeriodMs: input.config.refreshGracePeriodMs ?? DEFAULT_REFRESH_GRACE_PERIOD_MS });
+  const gate = reconcileGate({
+    entries,
+    observed,
+    now: input.now,
+    refreshGracePeriodMs: input.config.refreshGracePeriodMs ?? DEFAULT_REFRESH_GRACE_PERIOD_MS,
+  });
   const eligible = eligibleApps(assignment, new Map(entries.map((e) => [e.application, e])), new Set(observed.map((o) => o.name)));
   const live = new Map(input.current.map((a) => [appName(a), a]));
   const ready = new Set(observed.filter((o) => o.reconciled && !o.specChanged && !o.terminating).map((o) => o.name));

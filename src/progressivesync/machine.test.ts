@@ -161,11 +161,46 @@ describe("transition: the rows of the status table", () => {
 describe("transition: resets on a revision or spec change", () => {
   it.each([
     // name; status before; what changed; expected message
-    { name: "a new revision resets Healthy to Waiting", from: "Healthy", revisions: ["r2"], specChanged: false, message: M.PendingChangesRevision, reset: "revision" },
-    { name: "a new revision resets Progressing to Waiting", from: "Progressing", revisions: ["r2"], specChanged: false, message: M.PendingChangesRevision, reset: "revision" },
-    { name: "a new revision resets Pending to Waiting", from: "Pending", revisions: ["r2"], specChanged: false, message: M.PendingChangesRevision, reset: "revision" },
-    { name: "a spec change resets Healthy to Waiting", from: "Healthy", revisions: ["r1"], specChanged: true, message: M.PendingChangesSpec, reset: "spec" },
-    { name: "both changes reset with the combined message", from: "Healthy", revisions: ["r2"], specChanged: true, message: M.PendingChangesBoth, reset: "both" },
+    {
+      name: "a new revision resets Healthy to Waiting",
+      from: "Healthy",
+      revisions: ["r2"],
+      specChanged: false,
+      message: M.PendingChangesRevision,
+      reset: "revision",
+    },
+    {
+      name: "a new revision resets Progressing to Waiting",
+      from: "Progressing",
+      revisions: ["r2"],
+      specChanged: false,
+      message: M.PendingChangesRevision,
+      reset: "revision",
+    },
+    {
+      name: "a new revision resets Pending to Waiting",
+      from: "Pending",
+      revisions: ["r2"],
+      specChanged: false,
+      message: M.PendingChangesRevision,
+      reset: "revision",
+    },
+    {
+      name: "a spec change resets Healthy to Waiting",
+      from: "Healthy",
+      revisions: ["r1"],
+      specChanged: true,
+      message: M.PendingChangesSpec,
+      reset: "spec",
+    },
+    {
+      name: "both changes reset with the combined message",
+      from: "Healthy",
+      revisions: ["r2"],
+      specChanged: true,
+      message: M.PendingChangesBoth,
+      reset: "both",
+    },
   ])("$name", ({ from, revisions, specChanged, message, reset }) => {
     const res = transition(entry("app", from), observed({ revisions, specChanged, syncStatus: "OutOfSync" }), { step: "2" }, NOW);
     expect(res.next).toMatchObject({ status: "Waiting", message, targetRevisions: revisions, lastTransitionTime: ts(100), step: "2" });
@@ -188,7 +223,12 @@ describe("transition: resets on a revision or spec change", () => {
     { name: "Waiting", from: "Waiting" },
     { name: "Progressing", from: "Progressing" },
   ])("$name does not move on a Synced and Healthy status its controller has not compared for the current spec", ({ from }) => {
-    const res = transition(entry("app", from, { message: "kept" }), observed({ reconciled: false, syncStatus: "Synced" }), { step: "1" }, NOW);
+    const res = transition(
+      entry("app", from, { message: "kept" }),
+      observed({ reconciled: false, syncStatus: "Synced" }),
+      { step: "1" },
+      NOW,
+    );
     expect(res.next).toMatchObject({ status: from, message: "kept" });
   });
 

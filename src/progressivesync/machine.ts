@@ -46,7 +46,12 @@ export interface TransitionResult {
 
 /** Rank of a status along the forward path (unknown strings rank as Waiting). */
 export function statusRank(status: string): number {
-  const order: readonly string[] = [RollingSyncStatus.Waiting, RollingSyncStatus.Pending, RollingSyncStatus.Progressing, RollingSyncStatus.Healthy];
+  const order: readonly string[] = [
+    RollingSyncStatus.Waiting,
+    RollingSyncStatus.Pending,
+    RollingSyncStatus.Progressing,
+    RollingSyncStatus.Healthy,
+  ];
   return Math.max(0, order.indexOf(status));
 }
 

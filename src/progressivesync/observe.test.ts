@@ -4,7 +4,15 @@ import { appRevisions, comparedToMatches, defaultSpecsEquivalent, disableAutosyn
 
 describe("observeApp", () => {
   it("reads the status the state machine needs", () => {
-    const app = live("a", { sync: "Synced", health: "Progressing", revisions: ["r7"], reconciledAt: 5, operation: { phase: "Running", startedAt: 4 }, conditions: ["UnknownError"], annotations: { "argocd.argoproj.io/refresh": "normal" } });
+    const app = live("a", {
+      sync: "Synced",
+      health: "Progressing",
+      revisions: ["r7"],
+      reconciledAt: 5,
+      operation: { phase: "Running", startedAt: 4 },
+      conditions: ["UnknownError"],
+      annotations: { "argocd.argoproj.io/refresh": "normal" },
+    });
     expect(observeApp(app, spec(), defaultSpecsEquivalent)).toEqual({
       name: "a",
       syncStatus: "Synced",
@@ -24,9 +32,25 @@ describe("observeApp", () => {
     // name; live options; the desired spec; expected reconciled and specChanged
     { name: "never reconciled is not reconciled", o: { reconciledAt: null }, desired: spec(), reconciled: false, specChanged: false },
     { name: "comparedTo missing is not reconciled", o: { compared: false }, desired: spec(), reconciled: false, specChanged: false },
-    { name: "a different desired spec is a spec change", o: {}, desired: spec({ source: { repoURL: "https://other" } }), reconciled: true, specChanged: true },
+    {
+      name: "a different desired spec is a spec change",
+      o: {},
+      desired: spec({ source: { repoURL: "https://other" } }),
+      reconciled: true,
+      specChanged: true,
+    },
     { name: "no desired Application is no spec change", o: {}, desired: undefined, reconciled: true, specChanged: false },
-    { name: "empty values and key order do not make a spec change", o: {}, desired: { destination: { namespace: "guestbook", server: "https://kubernetes.default.svc" }, source: { targetRevision: "HEAD", path: "guestbook", repoURL: "https://git.example/repo.git", helm: {} }, project: "" }, reconciled: true, specChanged: false },
+    {
+      name: "empty values and key order do not make a spec change",
+      o: {},
+      desired: {
+        destination: { namespace: "guestbook", server: "https://kubernetes.default.svc" },
+        source: { targetRevision: "HEAD", path: "guestbook", repoURL: "https://git.example/repo.git", helm: {} },
+        project: "",
+      },
+      reconciled: true,
+      specChanged: false,
+    },
   ])("$name", ({ o, desired, reconciled, specChanged }) => {
     expect(observeApp(live("a", o), desired, defaultSpecsEquivalent)).toMatchObject({ reconciled, specChanged });
   });
@@ -56,9 +80,25 @@ describe("observeApp", () => {
 
   it.each([
     // name; the source in the spec; the source Argo CD's application controller wrote to comparedTo (Go omits false plain fields)
-    { name: "helm.skipCrds: false", specSource: { repoURL: "https://git.example/repo.git", path: "p", helm: { skipCrds: false, valueFiles: ["v.yaml"] } }, compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { valueFiles: ["v.yaml"] } } },
-    { name: "parameters[].forceString: false", specSource: { repoURL: "https://git.example/repo.git", path: "p", helm: { parameters: [{ name: "a", value: "1", forceString: false }] } }, compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { parameters: [{ name: "a", value: "1" }] } } },
-    { name: "directory.recurse: false beside include", specSource: { repoURL: "https://git.example/repo.git", path: "p", directory: { recurse: false, include: "*.yaml" } }, compared: { repoURL: "https://git.example/repo.git", path: "p", directory: { include: "*.yaml", jsonnet: {} } } },
+    {
+      name: "helm.skipCrds: false",
+      specSource: { repoURL: "https://git.example/repo.git", path: "p", helm: { skipCrds: false, valueFiles: ["v.yaml"] } },
+      compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { valueFiles: ["v.yaml"] } },
+    },
+    {
+      name: "parameters[].forceString: false",
+      specSource: {
+        repoURL: "https://git.example/repo.git",
+        path: "p",
+        helm: { parameters: [{ name: "a", value: "1", forceString: false }] },
+      },
+      compared: { repoURL: "https://git.example/repo.git", path: "p", helm: { parameters: [{ name: "a", value: "1" }] } },
+    },
+    {
+      name: "directory.recurse: false beside include",
+      specSource: { repoURL: "https://git.example/repo.git", path: "p", directory: { recurse: false, include: "*.yaml" } },
+      compared: { repoURL: "https://git.example/repo.git", path: "p", directory: { include: "*.yaml", jsonnet: {} } },
+    },
   ])("comparedTo written by Go matches a spec with $name", ({ specSource, compared }) => {
     const app = live("a", { spec: spec({ source: specSource }) });
     app.status!.sync!.comparedTo = { source: compared, destination: app.spec.destination };
@@ -70,9 +110,27 @@ describe("observeApp", () => {
 describe("disableAutosync", () => {
   it.each([
     // name; the template's spec; expected spec, whether autosync was on, operation prune
-    { name: "automated with prune is turned off, prune kept", s: { syncPolicy: { automated: { prune: true, selfHeal: true } } }, out: { syncPolicy: { automated: { prune: true, selfHeal: true, enabled: false } } }, was: true, prune: true },
-    { name: "automated already disabled stays as is and does not prune", s: { syncPolicy: { automated: { prune: true, enabled: false } } }, out: { syncPolicy: { automated: { prune: true, enabled: false } } }, was: false, prune: false },
-    { name: "no automated block is untouched", s: { syncPolicy: { syncOptions: ["A=b"] } }, out: { syncPolicy: { syncOptions: ["A=b"] } }, was: false, prune: false },
+    {
+      name: "automated with prune is turned off, prune kept",
+      s: { syncPolicy: { automated: { prune: true, selfHeal: true } } },
+      out: { syncPolicy: { automated: { prune: true, selfHeal: true, enabled: false } } },
+      was: true,
+      prune: true,
+    },
+    {
+      name: "automated already disabled stays as is and does not prune",
+      s: { syncPolicy: { automated: { prune: true, enabled: false } } },
+      out: { syncPolicy: { automated: { prune: true, enabled: false } } },
+      was: false,
+      prune: false,
+    },
+    {
+      name: "no automated block is untouched",
+      s: { syncPolicy: { syncOptions: ["A=b"] } },
+      out: { syncPolicy: { syncOptions: ["A=b"] } },
+      was: false,
+      prune: false,
+    },
     { name: "no syncPolicy is untouched", s: { project: "p" }, out: { project: "p" }, was: false, prune: false },
   ])("$name", ({ s, out, was, prune }) => {
     expect(disableAutosync(s)).toEqual({ spec: out, autosyncWasEnabled: was, prune });

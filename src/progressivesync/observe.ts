@@ -70,7 +70,9 @@ export function comparedToMatches(app: Application): boolean {
   const sourcesMatch = multi ? sourcesEquivalent(app.spec.sources, compared.sources) : sourceEquivalent(app.spec.source, compared.source);
   const dest = app.spec.destination;
   const cdest = compared.destination ?? {};
-  const destMatches = (["server", "name", "namespace"] as const).every((k) => dest[k] === undefined || dest[k] === "" || dest[k] === cdest[k]);
+  const destMatches = (["server", "name", "namespace"] as const).every(
+    (k) => dest[k] === undefined || dest[k] === "" || dest[k] === cdest[k],
+  );
   return sourcesMatch && destMatches;
 }
 

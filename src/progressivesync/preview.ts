@@ -53,7 +53,10 @@ export function previewRollout(appSet: ApplicationSet, desired: readonly Generat
   if (!rollingSyncEnabled(appSet)) return { ...base, strategy: "RollingSync", note: "No steps defined for rollout" };
   const steps = appSet.spec.strategy?.rollingSync?.steps ?? [];
   const names = desired.map((d) => d.metadata.name ?? "");
-  const assignment = assignSteps(steps, desired.map((d, i) => ({ name: names[i]!, labels: labelsOf(d.metadata) })));
+  const assignment = assignSteps(
+    steps,
+    desired.map((d, i) => ({ name: names[i]!, labels: labelsOf(d.metadata) })),
+  );
   const owned = steps.map((_, i) => names.filter((n) => assignment.appStep.get(n) === i).sort(byName));
   const previews = steps.map((s, i): StepPreview => {
     const limit = maxUpdateLimit(parseMaxUpdate(s.maxUpdate), owned[i]!.length);

@@ -28,7 +28,11 @@ import { stepIndexOf, type StepAssignment } from "./steps.js";
  * Names whose step is unblocked: every Application of step 1, and of each following step while
  * every Application of the previous one exists, has an entry and is Healthy.
  */
-export function eligibleApps(assignment: StepAssignment, entries: ReadonlyMap<string, AppStatusEntry>, existing: ReadonlySet<string>): Set<string> {
+export function eligibleApps(
+  assignment: StepAssignment,
+  entries: ReadonlyMap<string, AppStatusEntry>,
+  existing: ReadonlySet<string>,
+): Set<string> {
   const eligible = new Set<string>();
   for (const names of assignment.stepApps) {
     names.forEach((n) => eligible.add(n));
@@ -124,7 +128,13 @@ export function progressingCondition(entries: readonly AppStatusEntry[], stepCou
   for (let i = 0; i < stepCount; i++) {
     const label = String(i + 1);
     if (entries.some((e) => e.step === label && e.status !== RollingSyncStatus.Healthy)) {
-      return { type: ConditionType.RolloutProgressing, status: ConditionStatus.True, reason: Reason.ApplicationSetModified, message: rolloutStepMessage(label), lastTransitionTime: time };
+      return {
+        type: ConditionType.RolloutProgressing,
+        status: ConditionStatus.True,
+        reason: Reason.ApplicationSetModified,
+        message: rolloutStepMessage(label),
+        lastTransitionTime: time,
+      };
     }
   }
   return {

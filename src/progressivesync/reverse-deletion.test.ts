@@ -21,12 +21,42 @@ describe("reverse deletion", () => {
 
   it.each([
     // name; the cached Applications; seconds since T0; expected step
-    { name: "deletes the first Application of the last step", current: apps(), now: 0, step: { kind: "delete", application: "prod-a", requeueAfterMs: 10_000 } },
-    { name: "waits while it is terminating", current: apps({ "prod-a": { deletedAt: 0 } }), now: 60, step: { kind: "wait", application: "prod-a", requeueAfterMs: 10_000 } },
-    { name: "waits at exactly two minutes", current: apps({ "prod-a": { deletedAt: 0 } }), now: 120, step: { kind: "wait", application: "prod-a", requeueAfterMs: 10_000 } },
-    { name: "asks the API server after two minutes, with the UID for the eviction precondition", current: apps({ "prod-a": { deletedAt: 0 } }), now: 121, step: { kind: "verifyLive", application: "prod-a", uid: "uid-prod-a" } },
-    { name: "moves on once an Application is gone from the cache", current: apps().filter((a) => a.metadata.name !== "prod-a"), now: 0, step: { kind: "delete", application: "prod-b", requeueAfterMs: 10_000 } },
-    { name: "is done when only unassigned Applications are left", current: apps().filter((a) => a.metadata.name === "other"), now: 0, step: { kind: "done" } },
+    {
+      name: "deletes the first Application of the last step",
+      current: apps(),
+      now: 0,
+      step: { kind: "delete", application: "prod-a", requeueAfterMs: 10_000 },
+    },
+    {
+      name: "waits while it is terminating",
+      current: apps({ "prod-a": { deletedAt: 0 } }),
+      now: 60,
+      step: { kind: "wait", application: "prod-a", requeueAfterMs: 10_000 },
+    },
+    {
+      name: "waits at exactly two minutes",
+      current: apps({ "prod-a": { deletedAt: 0 } }),
+      now: 120,
+      step: { kind: "wait", application: "prod-a", requeueAfterMs: 10_000 },
+    },
+    {
+      name: "asks the API server after two minutes, with the UID for the eviction precondition",
+      current: apps({ "prod-a": { deletedAt: 0 } }),
+      now: 121,
+      step: { kind: "verifyLive", application: "prod-a", uid: "uid-prod-a" },
+    },
+    {
+      name: "moves on once an Application is gone from the cache",
+      current: apps().filter((a) => a.metadata.name !== "prod-a"),
+      now: 0,
+      step: { kind: "delete", application: "prod-b", requeueAfterMs: 10_000 },
+    },
+    {
+      name: "is done when only unassigned Applications are left",
+      current: apps().filter((a) => a.metadata.name === "other"),
+      now: 0,
+      step: { kind: "done" },
+    },
   ])("$name", ({ current, now, step }) => {
     expect(nextReverseDeletion({ appSet, current, now: at(now) })).toEqual(step);
   });
@@ -35,7 +65,12 @@ describe("reverse deletion", () => {
     // name; ApplicationSet; progressive syncs enabled; expected
     { name: "Reverse with steps and the flag on needs the finalizer", a: appSet, on: true, out: true },
     { name: "the flag off does not add it", a: appSet, on: false, out: false },
-    { name: "an existing finalizer is enough", a: rollingAppSet(steps, { deletionOrder: "Reverse", finalizers: ["resources-finalizer.argocd.argoproj.io"] }), on: true, out: false },
+    {
+      name: "an existing finalizer is enough",
+      a: rollingAppSet(steps, { deletionOrder: "Reverse", finalizers: ["resources-finalizer.argocd.argoproj.io"] }),
+      on: true,
+      out: false,
+    },
     { name: "AllAtOnce deletion does not need it", a: rollingAppSet(steps, { deletionOrder: "AllAtOnce" }), on: true, out: false },
     { name: "Reverse without steps does not need it", a: rollingAppSet([], { deletionOrder: "Reverse" }), on: true, out: false },
   ])("needsFinalizer: $name", ({ a, on, out }) => {
@@ -47,7 +82,9 @@ describe("reverse deletion", () => {
   });
 
   it("spells the error messages as Argo CD does", () => {
-    expect(ReverseDeletionError.notVerified("a", "boom")).toBe("application a has not been deleted in over 2m0s and could not be verified against the API server: boom");
+    expect(ReverseDeletionError.notVerified("a", "boom")).toBe(
+      "application a has not been deleted in over 2m0s and could not be verified against the API server: boom",
+    );
     expect(ReverseDeletionError.stillCached("a")).toBe("stale cache entry for application a is still present after eviction");
   });
 });

@@ -9,17 +9,50 @@ describe("matchStep", () => {
     { name: "In with the value listed selects", exprs: [expr("env", "In", ["dev", "qa"])], labels: { env: "qa" }, selected: true },
     { name: "In with the value not listed does not select", exprs: [expr("env", "In", ["dev"])], labels: { env: "prod" }, selected: false },
     { name: "In with the key absent does not select", exprs: [expr("env", "In", ["dev"])], labels: {}, selected: false },
-    { name: "NotIn with the value listed does not select", exprs: [expr("env", "NotIn", ["dev"])], labels: { env: "dev" }, selected: false },
+    {
+      name: "NotIn with the value listed does not select",
+      exprs: [expr("env", "NotIn", ["dev"])],
+      labels: { env: "dev" },
+      selected: false,
+    },
     { name: "NotIn with the value not listed selects", exprs: [expr("env", "NotIn", ["dev"])], labels: { env: "prod" }, selected: true },
     { name: "NotIn with the key absent selects", exprs: [expr("env", "NotIn", ["dev"])], labels: {}, selected: true },
-    { name: "an invalid operator with the key present does not select and is reported", exprs: [expr("env", "Exists", [])], labels: { env: "dev" }, selected: false, invalid: "Exists" },
-    { name: "an invalid operator with the key absent selects and is not reported", exprs: [expr("env", "Exists", [])], labels: {}, selected: true },
+    {
+      name: "an invalid operator with the key present does not select and is reported",
+      exprs: [expr("env", "Exists", [])],
+      labels: { env: "dev" },
+      selected: false,
+      invalid: "Exists",
+    },
+    {
+      name: "an invalid operator with the key absent selects and is not reported",
+      exprs: [expr("env", "Exists", [])],
+      labels: {},
+      selected: true,
+    },
     { name: "no expressions select everything", exprs: [], labels: { env: "x" }, selected: true },
-    { name: "every expression must pass (In passes, NotIn fails)", exprs: [expr("env", "In", ["dev"]), expr("tier", "NotIn", ["db"])], labels: { env: "dev", tier: "db" }, selected: false },
-    { name: "every expression must pass (both pass)", exprs: [expr("env", "In", ["dev"]), expr("tier", "NotIn", ["db"])], labels: { env: "dev", tier: "web" }, selected: true },
-    { name: "evaluation stops at the first failing expression", exprs: [expr("env", "In", ["dev"]), expr("tier", "Bogus", [])], labels: { env: "prod", tier: "web" }, selected: false },
+    {
+      name: "every expression must pass (In passes, NotIn fails)",
+      exprs: [expr("env", "In", ["dev"]), expr("tier", "NotIn", ["db"])],
+      labels: { env: "dev", tier: "db" },
+      selected: false,
+    },
+    {
+      name: "every expression must pass (both pass)",
+      exprs: [expr("env", "In", ["dev"]), expr("tier", "NotIn", ["db"])],
+      labels: { env: "dev", tier: "web" },
+      selected: true,
+    },
+    {
+      name: "evaluation stops at the first failing expression",
+      exprs: [expr("env", "In", ["dev"]), expr("tier", "Bogus", [])],
+      labels: { env: "prod", tier: "web" },
+      selected: false,
+    },
   ])("$name", ({ exprs, labels, selected, invalid }) => {
-    expect(matchStep({ matchExpressions: exprs }, labels as Record<string, string>)).toEqual(invalid === undefined ? { selected } : { selected, invalidOperator: invalid });
+    expect(matchStep({ matchExpressions: exprs }, labels as Record<string, string>)).toEqual(
+      invalid === undefined ? { selected } : { selected, invalidOperator: invalid },
+    );
   });
 });
 
@@ -40,7 +73,11 @@ describe("assignSteps", () => {
   it("lists each Application in every step selecting it and takes the first as its status step", () => {
     const res = assignSteps(steps, apps);
     expect(res.stepApps).toEqual([["a-dev"], ["a-dev", "b-qa"], ["c-prod"], []]);
-    expect([...res.appStep]).toEqual([["a-dev", 0], ["b-qa", 1], ["c-prod", 2]]);
+    expect([...res.appStep]).toEqual([
+      ["a-dev", 0],
+      ["b-qa", 1],
+      ["c-prod", 2],
+    ]);
   });
 
   it("records the duplicate selection with every selecting step", () => {
@@ -60,7 +97,11 @@ describe("assignSteps", () => {
 
   it("reports an invalid operator once per step and operator, ordered by step rather than by discovery", () => {
     const bad = [{ matchExpressions: [expr("a", "Bogus", [])] }, { matchExpressions: [expr("b", "Invalid", [])] }];
-    const res = assignSteps(bad, [{ name: "x", labels: { b: "1" } }, { name: "y", labels: { a: "1" } }, { name: "z", labels: { a: "2", b: "2" } }]);
+    const res = assignSteps(bad, [
+      { name: "x", labels: { b: "1" } },
+      { name: "y", labels: { a: "1" } },
+      { name: "z", labels: { a: "2", b: "2" } },
+    ]);
     expect(res.invalidMatchExpressions).toEqual([
       { stepIndex: 0, operator: "Bogus" },
       { stepIndex: 1, operator: "Invalid" },

@@ -40,7 +40,10 @@ const IN = "In";
 const NOT_IN = "NotIn";
 
 /** Whether one step selects an app, and the invalid operator that stopped the match, if any. */
-export function matchStep(step: RollingSyncStep, labels: Readonly<Record<string, string>>): { selected: boolean; invalidOperator?: string } {
+export function matchStep(
+  step: RollingSyncStep,
+  labels: Readonly<Record<string, string>>,
+): { selected: boolean; invalidOperator?: string } {
   for (const expr of step.matchExpressions ?? []) {
     const operator = expr.operator ?? "";
     const key = expr.key ?? "";

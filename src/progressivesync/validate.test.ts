@@ -15,7 +15,13 @@ describe("validation messages, in Argo CD's words", () => {
     },
     {
       name: "invalid operators in two steps",
-      issues: { ...none, invalidMatchExpressions: [{ stepIndex: 0, operator: "Invalid" }, { stepIndex: 4, operator: "Another" }] },
+      issues: {
+        ...none,
+        invalidMatchExpressions: [
+          { stepIndex: 0, operator: "Invalid" },
+          { stepIndex: 4, operator: "Another" },
+        ],
+      },
       message: "Steps 1, 5 have invalid matchExpression operators: Invalid, Another. Supported Operators are 'In' and 'NotIn'",
     },
     {
@@ -25,7 +31,13 @@ describe("validation messages, in Argo CD's words", () => {
     },
     {
       name: "two duplicate selections, names sorted",
-      issues: { ...none, duplicateAppSelections: new Map([["foo", [0, 1]], ["bar", [1, 2]]]) },
+      issues: {
+        ...none,
+        duplicateAppSelections: new Map([
+          ["foo", [0, 1]],
+          ["bar", [1, 2]],
+        ]),
+      },
       message: "Applications 'bar', 'foo' are selected by multiple steps: [(2-3), (1-2)]",
     },
     {
@@ -35,19 +47,39 @@ describe("validation messages, in Argo CD's words", () => {
     },
     {
       name: "two invalid maxUpdate values",
-      issues: { ...none, invalidMaxUpdates: [{ stepIndex: 0, value: "Invalid" }, { stepIndex: 4, value: "Another" }] },
+      issues: {
+        ...none,
+        invalidMaxUpdates: [
+          { stepIndex: 0, value: "Invalid" },
+          { stepIndex: 4, value: "Another" },
+        ],
+      },
       message: "Steps 1, 5 have invalid maxUpdate values: [Invalid, Another]",
     },
     { name: "one empty step", issues: { ...none, emptySteps: [0] }, message: "Steps [1] have no applications matching their criteria" },
-    { name: "two empty steps", issues: { ...none, emptySteps: [0, 4] }, message: "Steps [1 5] have no applications matching their criteria" },
+    {
+      name: "two empty steps",
+      issues: { ...none, emptySteps: [0, 4] },
+      message: "Steps [1 5] have no applications matching their criteria",
+    },
     {
       name: "invalid operators win over everything",
-      issues: { invalidMatchExpressions: [{ stepIndex: 1, operator: "X" }], duplicateAppSelections: new Map([["a", [0, 1]]]), invalidMaxUpdates: [{ stepIndex: 0, value: "v" }], emptySteps: [2] },
+      issues: {
+        invalidMatchExpressions: [{ stepIndex: 1, operator: "X" }],
+        duplicateAppSelections: new Map([["a", [0, 1]]]),
+        invalidMaxUpdates: [{ stepIndex: 0, value: "v" }],
+        emptySteps: [2],
+      },
       message: "Step 2 has invalid matchExpression operators: X. Supported Operators are 'In' and 'NotIn'",
     },
     {
       name: "duplicates win over invalid maxUpdate and empty steps",
-      issues: { ...none, duplicateAppSelections: new Map([["a", [0, 1]]]), invalidMaxUpdates: [{ stepIndex: 0, value: "v" }], emptySteps: [2] },
+      issues: {
+        ...none,
+        duplicateAppSelections: new Map([["a", [0, 1]]]),
+        invalidMaxUpdates: [{ stepIndex: 0, value: "v" }],
+        emptySteps: [2],
+      },
       message: "Application 'a' is selected by multiple steps: (1-2)",
     },
     {

@@ -5,7 +5,14 @@
  * messages are 1-based. Issues are informational: the rollout still runs with the effective
  * behaviour.
  */
-import { ConditionMessage, ConditionStatus, ConditionType, Reason, type ApplicationSetCondition, type RollingSyncStep } from "../api/index.js";
+import {
+  ConditionMessage,
+  ConditionStatus,
+  ConditionType,
+  Reason,
+  type ApplicationSetCondition,
+  type RollingSyncStep,
+} from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import { parseMaxUpdate } from "./budget.js";
 import type { InvalidMatchExpression, StepAssignment } from "./steps.js";
@@ -87,9 +94,12 @@ function emptyStepsMessage(steps: readonly number[]): string {
 /** Every issue kind found, each with its message, in priority order (for logs and `rollout plan`). */
 export function allIssueMessages(issues: ValidationIssues): { kind: string; message: string }[] {
   const out: { kind: string; message: string }[] = [];
-  if (issues.invalidMatchExpressions.length > 0) out.push({ kind: "InvalidMatchExpression", message: invalidOperatorsMessage(issues.invalidMatchExpressions) });
-  if (issues.duplicateAppSelections.size > 0) out.push({ kind: "DuplicateAppSelection", message: duplicatesMessage(issues.duplicateAppSelections) });
-  if (issues.invalidMaxUpdates.length > 0) out.push({ kind: "InvalidMaxUpdate", message: invalidMaxUpdatesMessage(issues.invalidMaxUpdates) });
+  if (issues.invalidMatchExpressions.length > 0)
+    out.push({ kind: "InvalidMatchExpression", message: invalidOperatorsMessage(issues.invalidMatchExpressions) });
+  if (issues.duplicateAppSelections.size > 0)
+    out.push({ kind: "DuplicateAppSelection", message: duplicatesMessage(issues.duplicateAppSelections) });
+  if (issues.invalidMaxUpdates.length > 0)
+    out.push({ kind: "InvalidMaxUpdate", message: invalidMaxUpdatesMessage(issues.invalidMaxUpdates) });
   if (issues.emptySteps.length > 0) out.push({ kind: "EmptyStep", message: emptyStepsMessage(issues.emptySteps) });
   return out;
 }

@@ -109,7 +109,7 @@ export function nextLink(link: string | undefined): string | undefined {
 /** Follows Link-header pagination from `path`, collecting the array every page holds. */
 export async function listByLink(t: ApiTarget, path: string, endpoint?: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (let next: string | undefined = path; next !== undefined; ) {
+  for (let next: string | undefined = path; next !== undefined;) {
     const res = await get(t, next, endpoint);
     const url = joinUrl(t.baseUrl, next);
     if (res.status < 200 || res.status > 299) throw apiError("GET", url, res);
@@ -141,7 +141,11 @@ export function arr(o: unknown, ...path: string[]): unknown[] {
 }
 
 /** Path existence on a commit never changes: remembered by SHA when there is one. */
-export async function memoPath(t: ApiTarget, at: { scope: string; repo: Repository; path: string }, check: () => Promise<boolean>): Promise<boolean> {
+export async function memoPath(
+  t: ApiTarget,
+  at: { scope: string; repo: Repository; path: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
   const { scope, repo, path } = at;
   if (repo.sha === "") return check();
   const key = `path ${scope} ${repo.organization}/${repo.repository}@${repo.sha}:${path}`;

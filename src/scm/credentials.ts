@@ -37,7 +37,9 @@ export async function secretRefValue(src: CredentialSource, ref: SecretRef | und
   }
   if (secret === undefined) throw new Error(`error fetching secret ${where}: secrets "${ref.secretName}" not found`);
   if (src.strict && secret.metadata.labels?.[Label.SecretType] !== SecretType.ScmCreds) {
-    throw new Error(`secret ${where} is not a valid SCM creds secret: secret must have label "${Label.SecretType}"="${SecretType.ScmCreds}"`);
+    throw new Error(
+      `secret ${where} is not a valid SCM creds secret: secret must have label "${Label.SecretType}"="${SecretType.ScmCreds}"`,
+    );
   }
   const value = secretValue(secret, ref.key);
   if (value === undefined) throw new Error(`key ${JSON.stringify(ref.key)} in secret ${where} not found`);

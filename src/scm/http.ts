@@ -70,7 +70,14 @@ export interface RateLimitState extends RateLimitFigures {
 /** Receives request and rate-limit observations (metrics). */
 export interface ScmObserver {
   request(o: { provider: string; method: string; endpoint: string; status: number; seconds: number; caller?: ScmCaller }): void;
-  rateLimit(o: { provider: string; endpoint: string; resource: string; figures: RateLimitFigures; resetSeconds: number; caller?: ScmCaller }): void;
+  rateLimit(o: {
+    provider: string;
+    endpoint: string;
+    resource: string;
+    figures: RateLimitFigures;
+    resetSeconds: number;
+    caller?: ScmCaller;
+  }): void;
 }
 
 /** Options of {@link ScmHttpClient}. */
@@ -100,7 +107,10 @@ export function credentialIdentity(headers: Readonly<Record<string, string>> | u
   if (auth === "") return "anonymous";
   // A SigV4 header changes with every request; its access key id is the stable identity.
   const awsKey = /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(auth)?.[1];
-  return createHash("sha256").update(awsKey ?? auth).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(awsKey ?? auth)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /** Results derived from several responses, reused while their fingerprint is unchanged and young enough. */
@@ -182,7 +192,14 @@ export class ScmHttpClient {
     counts.requests++;
     const endpoint = req.endpoint ?? url.pathname;
     const after = this.options.clock.now();
-    this.options.observer?.request({ provider: req.provider, method, endpoint, status: res.status, seconds: (after - now) / 1000, ...callerOf(req) });
+    this.options.observer?.request({
+      provider: req.provider,
+      method,
+      endpoint,
+      status: res.status,
+      seconds: (after - now) / 1000,
+      ...callerOf(req),
+    });
     const backoff = refusalBackoffMs(res, after);
     this.recordLimits({ req, host: url.host, limitKey, endpoint, res, blockedUntilMs: backoff === undefined ? 0 : after + backoff });
     if (backoff !== undefined) {
@@ -202,7 +219,13 @@ export class ScmHttpClient {
   }
 
   /** The response: the cached one on a 304, else the new one (stored when it is a cacheable GET). */
-  private answer(o: { method: string; cacheKey: string; cached: CacheEntry | undefined; res: TransportResponse; counts: CallCounts }): ScmResponse {
+  private answer(o: {
+    method: string;
+    cacheKey: string;
+    cached: CacheEntry | undefined;
+    res: TransportResponse;
+    counts: CallCounts;
+  }): ScmResponse {
     if (o.res.status === 304 && o.cached !== undefined) {
       o.counts.notModified++;
       this.touch(o.cacheKey, o.cached);
@@ -213,8 +236,19 @@ export class ScmHttpClient {
   }
 
   private send(req: ScmRequest, method: string, cached: CacheEntry | undefined): Promise<TransportResponse> {
-    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "argocd-applicationset", ...req.headers, ...conditionalHeaders(cached) };
-    const request: TransportRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }), tls: this.tlsOf(req), connectTimeoutMs: this.timeouts.connectMs };
+    const headers: Record<string, string> = {
+      "User-Agent": this.options.userAgent ?? "argocd-applicationset",
+      ...req.headers,
+      ...conditionalHeaders(cached),
+    };
+    const request: TransportRequest = {
+      method,
+      url: req.url,
+      headers,
+      ...(req.body === undefined ? {} : { body: req.body }),
+      tls: this.tlsOf(req),
+      connectTimeoutMs: this.timeouts.connectMs,
+    };
     return this.limited(request, req.signal);
   }
 
@@ -237,16 +271,35 @@ export class ScmHttpClient {
     }
   }
 
-  private recordLimits(o: { req: ScmRequest; host: string; limitKey: string; endpoint: string; res: TransportResponse; blockedUntilMs: number }): void {
+  private recordLimits(o: {
+    req: ScmRequest;
+    host: string;
+    limitKey: string;
+    endpoint: string;
+    res: TransportResponse;
+    blockedUntilMs: number;
+  }): void {
     const now = this.options.clock.now();
     const figures = rateLimitFigures(o.res.headers, now);
     const previous = this.limits.get(o.limitKey);
     if (figures === undefined && o.blockedUntilMs === 0 && previous === undefined) return;
-    const merged: RateLimitState = { ...(figures ?? { resource: previous?.resource ?? "" }), provider: o.req.provider, host: o.host, blockedUntilMs: o.blockedUntilMs };
+    const merged: RateLimitState = {
+      ...(figures ?? { resource: previous?.resource ?? "" }),
+      provider: o.req.provider,
+      host: o.host,
+      blockedUntilMs: o.blockedUntilMs,
+    };
     this.limits.set(o.limitKey, merged);
     if (figures === undefined) return;
     const resetSeconds = figures.resetAtMs === undefined ? 0 : Math.max(0, Math.round((figures.resetAtMs - now) / 1000));
-    this.options.observer?.rateLimit({ provider: o.req.provider, endpoint: o.endpoint, resource: figures.resource, figures, resetSeconds, ...callerOf(o.req) });
+    this.options.observer?.rateLimit({
+      provider: o.req.provider,
+      endpoint: o.endpoint,
+      resource: figures.resource,
+      figures,
+      resetSeconds,
+      ...callerOf(o.req),
+    });
   }
 
   private store(key: string, res: TransportResponse): void {

@@ -9,7 +9,10 @@ import type { ScmObserver } from "./http.js";
 
 /** The sink (AppSetMetrics satisfies it). */
 export interface GithubMetricsSink {
-  observeGithubRequest(labels: { method: string; endpoint: string; status: string; appset_namespace: string; appset_name: string }, seconds: number): void;
+  observeGithubRequest(
+    labels: { method: string; endpoint: string; status: string; appset_namespace: string; appset_name: string },
+    seconds: number,
+  ): void;
   observeGithubRateLimit(
     labels: { endpoint: string; appset_namespace: string; appset_name: string; resource: string },
     values: { remaining: number; limit: number; used: number; resetSeconds: number },
@@ -22,7 +25,13 @@ export function githubMetricsObserver(sink: GithubMetricsSink): ScmObserver {
     request(o) {
       if (o.provider !== "github") return;
       sink.observeGithubRequest(
-        { method: o.method, endpoint: o.endpoint, status: String(o.status), appset_namespace: o.caller?.namespace ?? "", appset_name: o.caller?.name ?? "" },
+        {
+          method: o.method,
+          endpoint: o.endpoint,
+          status: String(o.status),
+          appset_namespace: o.caller?.namespace ?? "",
+          appset_name: o.caller?.name ?? "",
+        },
         o.seconds,
       );
     },

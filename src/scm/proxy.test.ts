@@ -10,7 +10,12 @@ describe("which requests --scm-no-proxy sends direct", () => {
     { name: "a star bypasses everything", target: "https://api.github.com/x", noProxy: "*", proxied: false },
     { name: "a domain matches itself", target: "https://github.com/x", noProxy: "github.com", proxied: false },
     { name: "a domain matches its subdomains", target: "https://api.github.com/x", noProxy: "example.org, github.com", proxied: false },
-    { name: "a domain does not match a longer name that merely ends the same", target: "https://notgithub.com/x", noProxy: "github.com", proxied: true },
+    {
+      name: "a domain does not match a longer name that merely ends the same",
+      target: "https://notgithub.com/x",
+      noProxy: "github.com",
+      proxied: true,
+    },
     { name: "a leading dot matches subdomains only", target: "https://github.com/x", noProxy: ".github.com", proxied: true },
     { name: "a star-dot entry matches subdomains", target: "https://api.github.com/x", noProxy: "*.github.com", proxied: false },
     { name: "a port must match when given", target: "https://ghe.corp:8443/x", noProxy: "ghe.corp:443", proxied: true },

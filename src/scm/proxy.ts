@@ -11,7 +11,16 @@ import { request as httpsRequest } from "node:https";
 import { BlockList, isIP, type Socket } from "node:net";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { ScmTimeoutError } from "./timeouts.js";
-import { directOptions, exchange, hostnameOf, nodeTransport, tlsSettings, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
+import {
+  directOptions,
+  exchange,
+  hostnameOf,
+  nodeTransport,
+  tlsSettings,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./transport.js";
 
 /** The proxy settings of the controller process. */
 export interface ProxySettings {
@@ -59,7 +68,10 @@ export function proxyFor(target: URL, settings: ProxySettings): URL | undefined 
   const host = hostnameOf(target).toLowerCase();
   if (loopback(host)) return undefined;
   const port = defaultPort(target);
-  const entries = settings.noProxy.split(",").map((e) => e.trim().toLowerCase()).filter((e) => e !== "");
+  const entries = settings.noProxy
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== "");
   if (entries.some((e) => entryMatches(e, host, port))) return undefined;
   const raw = settings.url.trim();
   return new URL(raw.includes("://") ? raw : `http://${raw}`);
@@ -72,7 +84,8 @@ function proxyAuth(proxy: URL): Record<string, string> {
 }
 
 function proxyEndpoint(proxy: URL): RequestOptions {
-  if (proxy.protocol !== "http:") throw new Error(`unsupported SCM proxy scheme ${proxy.protocol.replace(/:$/, "")}: only http proxies are supported`);
+  if (proxy.protocol !== "http:")
+    throw new Error(`unsupported SCM proxy scheme ${proxy.protocol.replace(/:$/, "")}: only http proxies are supported`);
   return { hostname: hostnameOf(proxy), port: defaultPort(proxy) };
 }
 
@@ -83,7 +96,12 @@ function proxyEndpoint(proxy: URL): RequestOptions {
 function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
   const authority = `${hostnameOf(target).includes(":") ? `[${hostnameOf(target)}]` : hostnameOf(target)}:${defaultPort(target)}`;
   return new Promise<Socket>((resolve, reject) => {
-    const r = httpRequest({ ...proxyEndpoint(proxy), method: "CONNECT", path: authority, headers: { Host: authority, ...proxyAuth(proxy) } });
+    const r = httpRequest({
+      ...proxyEndpoint(proxy),
+      method: "CONNECT",
+      path: authority,
+      headers: { Host: authority, ...proxyAuth(proxy) },
+    });
     const onAbort = (): void => void r.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -93,7 +111,9 @@ function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
       if (res.statusCode === 200) resolve(socket);
       else {
         socket.destroy();
-        reject(new Error(`SCM proxy ${proxy.host} refused CONNECT ${authority}: ${String(res.statusCode)} ${res.statusMessage ?? ""}`.trim()));
+        reject(
+          new Error(`SCM proxy ${proxy.host} refused CONNECT ${authority}: ${String(res.statusCode)} ${res.statusMessage ?? ""}`.trim()),
+        );
       }
     });
     r.on("error", reject);
@@ -133,7 +153,8 @@ async function secureTunnel(req: TransportRequest, target: URL, proxy: URL): Pro
     await handshake(secure, signal);
     return secure;
   } catch (err) {
-    if (limit?.aborted === true && req.signal?.aborted !== true) throw new ScmTimeoutError({ phase: "connect", url: req.url, limitMs: req.connectTimeoutMs ?? 0 });
+    if (limit?.aborted === true && req.signal?.aborted !== true)
+      throw new ScmTimeoutError({ phase: "connect", url: req.url, limitMs: req.connectTimeoutMs ?? 0 });
     throw err;
   }
 }

@@ -67,7 +67,8 @@ function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?
 }
 
 /** AWS's throttling answers: a JSON `__type` or an XML `<Code>` naming a throttling exception. */
-const AWS_THROTTLING = /("__type"\s*:\s*"(?:[^"#]*#)?|<Code>)(ThrottlingException|ThrottledException|Throttling|TooManyRequestsException|RequestLimitExceeded)["<]/;
+const AWS_THROTTLING =
+  /("__type"\s*:\s*"(?:[^"#]*#)?|<Code>)(ThrottlingException|ThrottledException|Throttling|TooManyRequestsException|RequestLimitExceeded)["<]/;
 
 /** Whether a 400 answer body is AWS's "slow down". */
 export function awsThrottled(body: string): boolean {
@@ -79,12 +80,17 @@ export function awsThrottled(body: string): boolean {
  * 429 always is; a 403 is when no requests remain or the provider names a retry time or a
  * secondary limit (GitHub); a 400 is when AWS names a throttling exception.
  */
-export function refusalBackoffMs(res: { status: number; headers: Readonly<Record<string, string>>; body: string }, nowMs: number): number | undefined {
+export function refusalBackoffMs(
+  res: { status: number; headers: Readonly<Record<string, string>>; body: string },
+  nowMs: number,
+): number | undefined {
   const figures = rateLimitFigures(res.headers, nowMs);
   const retry = retryAfterMs(res.headers["retry-after"], nowMs);
   const exhausted = figures?.remaining === 0;
   const refused =
-    res.status === 429 || (res.status === 403 && (exhausted || retry !== undefined || /rate limit/i.test(res.body))) || (res.status === 400 && awsThrottled(res.body));
+    res.status === 429 ||
+    (res.status === 403 && (exhausted || retry !== undefined || /rate limit/i.test(res.body))) ||
+    (res.status === 400 && awsThrottled(res.body));
   if (!refused) return undefined;
   if (retry !== undefined) return retry;
   if (figures?.resetAtMs !== undefined) return Math.max(0, figures.resetAtMs - nowMs);
@@ -104,6 +110,9 @@ export class RateLimitedError extends AppSetError {
     readonly host: string,
     readonly retryAfterMs: number,
   ) {
-    super(RATE_LIMITED_REASON, `API rate limit exceeded for ${host}: requests paused until the limit resets, existing Applications are kept`);
+    super(
+      RATE_LIMITED_REASON,
+      `API rate limit exceeded for ${host}: requests paused until the limit resets, existing Applications are kept`,
+    );
   }
 }

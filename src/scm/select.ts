@@ -55,7 +55,10 @@ async function token(sel: Selection, ref: SecretRef | undefined, env: "github" |
   return v === "" && env !== undefined ? (sel.services.settings.envTokens[env] ?? "") : v;
 }
 
-async function tlsFor(sel: Selection, o: { insecure?: boolean | undefined; caRef?: Parameters<typeof caRefValue>[1] }): Promise<TlsOptions> {
+async function tlsFor(
+  sel: Selection,
+  o: { insecure?: boolean | undefined; caRef?: Parameters<typeof caRefValue>[1] },
+): Promise<TlsOptions> {
   const ca = await prefixed("error fetching CA certificates from ConfigMap", () => caRefValue(credentials(sel), o.caRef));
   return { ...(ca === undefined ? {} : { extraCa: [ca] }), ...(o.insecure === true ? { insecure: true } : {}) };
 }
@@ -76,7 +79,10 @@ async function githubApp(sel: Selection, name: string): Promise<GithubAppCredent
 }
 
 /** Authorization headers of a GitHub provider (App installation token or a token). */
-async function githubTarget(sel: Selection, o: { api: string | undefined; appSecretName: string | undefined; tokenRef: SecretRef | undefined; org: string; errs: [string, string] }): Promise<ApiTarget> {
+async function githubTarget(
+  sel: Selection,
+  o: { api: string | undefined; appSecretName: string | undefined; tokenRef: SecretRef | undefined; org: string; errs: [string, string] },
+): Promise<ApiTarget> {
   if (o.appSecretName !== undefined && o.appSecretName !== "") {
     const name = o.appSecretName;
     const app = await prefixed(o.errs[0], () => githubApp(sel, name));
@@ -89,28 +95,46 @@ async function githubTarget(sel: Selection, o: { api: string | undefined; appSec
 }
 
 /** Bitbucket auth: bearer token before basic auth before none. */
-async function bitbucketHeaders(sel: Selection, o: { bearerToken?: { tokenRef: SecretRef } | undefined; basicAuth?: { username: string; passwordRef: SecretRef } | undefined }): Promise<Record<string, string>> {
+async function bitbucketHeaders(
+  sel: Selection,
+  o: { bearerToken?: { tokenRef: SecretRef } | undefined; basicAuth?: { username: string; passwordRef: SecretRef } | undefined },
+): Promise<Record<string, string>> {
   if (o.bearerToken !== undefined) {
     const ref = o.bearerToken.tokenRef;
     return { Authorization: `Bearer ${await prefixed("error fetching Secret Bearer token", () => token(sel, ref, undefined))}` };
   }
   if (o.basicAuth !== undefined) {
     const b = o.basicAuth;
-    return { Authorization: basicAuth(b.username, await prefixed("error fetching Secret token", () => token(sel, b.passwordRef, undefined))) };
+    return {
+      Authorization: basicAuth(b.username, await prefixed("error fetching Secret token", () => token(sel, b.passwordRef, undefined))),
+    };
   }
   return {};
 }
 
-type Scm = Required<Pick<ScmProviderGenerator, "github" | "gitlab" | "gitea" | "bitbucketServer" | "azureDevOps" | "bitbucket" | "awsCodeCommit">>;
+type Scm = Required<
+  Pick<ScmProviderGenerator, "github" | "gitlab" | "gitea" | "bitbucketServer" | "azureDevOps" | "bitbucket" | "awsCodeCommit">
+>;
 type ScmBuilders = { readonly [K in keyof Scm]: (cfg: NonNullable<Scm[K]>, sel: Selection) => Promise<ScmProviderService> };
 
 /** One builder per SCM provider key. */
 const SCM_BUILDERS: ScmBuilders = {
   github: async (g, sel) => {
     const t = await prefixed("scm provider", () =>
-      githubTarget(sel, { api: g.api, appSecretName: g.appSecretName, tokenRef: g.tokenRef, org: g.organization, errs: ["error fetching Github app secret", "error fetching Github token"] }),
+      githubTarget(sel, {
+        api: g.api,
+        appSecretName: g.appSecretName,
+        tokenRef: g.tokenRef,
+        org: g.organization,
+        errs: ["error fetching Github app secret", "error fetching Github token"],
+      }),
     );
-    return new GithubScm(t, { organization: g.organization, allBranches: g.allBranches === true, excludeArchivedRepos: g.excludeArchivedRepos === true, branchMemoMs: sel.services.settings.branchMemoMs });
+    return new GithubScm(t, {
+      organization: g.organization,
+      allBranches: g.allBranches === true,
+      excludeArchivedRepos: g.excludeArchivedRepos === true,
+      branchMemoMs: sel.services.settings.branchMemoMs,
+    });
   },
   gitlab: async (g, sel) => {
     const tls = await tlsFor(sel, g);
@@ -127,34 +151,69 @@ const SCM_BUILDERS: ScmBuilders = {
   },
   gitea: async (g, sel) => {
     const tok = await prefixed("error fetching Gitea token", () => token(sel, g.tokenRef, "gitea"));
-    const t = target(sel, { provider: "gitea", baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`, headers: tok === "" ? {} : { Authorization: `token ${tok}` }, tls: g.insecure === true ? { insecure: true } : {} });
+    const t = target(sel, {
+      provider: "gitea",
+      baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`,
+      headers: tok === "" ? {} : { Authorization: `token ${tok}` },
+      tls: g.insecure === true ? { insecure: true } : {},
+    });
     return new GiteaScm(t, { owner: g.owner, allBranches: g.allBranches === true, excludeArchivedRepos: g.excludeArchivedRepos === true });
   },
   bitbucketServer: async (b, sel) => {
     const tls = await tlsFor(sel, b);
     const headers = await bitbucketHeaders(sel, b);
-    return new BitbucketServerScm(target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }), { project: b.project, allBranches: b.allBranches === true });
+    return new BitbucketServerScm(target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }), {
+      project: b.project,
+      allBranches: b.allBranches === true,
+    });
   },
   azureDevOps: async (a, sel) => {
     const tok = await prefixed("error fetching Azure Devops access token", () => token(sel, a.accessTokenRef, undefined));
     if (tok === "") throw new Error("error initializing Azure Devops service: no access token provided");
-    const t = target(sel, { provider: "azureDevOps", baseUrl: azureBase(a.api, a.organization), headers: { Authorization: basicAuth("", tok) } });
+    const t = target(sel, {
+      provider: "azureDevOps",
+      baseUrl: azureBase(a.api, a.organization),
+      headers: { Authorization: basicAuth("", tok) },
+    });
     return new AzureDevOpsScm(t, { organization: a.organization, teamProject: a.teamProject, allBranches: a.allBranches === true });
   },
   bitbucket: async (b, sel) => {
     const pw = await prefixed("error fetching Bitbucket cloud appPassword", () => token(sel, b.appPasswordRef, undefined));
-    const t = target(sel, { provider: "bitbucket", baseUrl: sel.services.settings.bitbucketCloudApi, headers: { Authorization: basicAuth(b.user, pw) } });
-    return new BitbucketCloudScm(t, { owner: b.owner, allBranches: b.allBranches === true, branchMemoMs: sel.services.settings.branchMemoMs });
+    const t = target(sel, {
+      provider: "bitbucket",
+      baseUrl: sel.services.settings.bitbucketCloudApi,
+      headers: { Authorization: basicAuth(b.user, pw) },
+    });
+    return new BitbucketCloudScm(t, {
+      owner: b.owner,
+      allBranches: b.allBranches === true,
+      branchMemoMs: sel.services.settings.branchMemoMs,
+    });
   },
   awsCodeCommit: (a, sel) => {
     const aws = sel.services.settings.aws;
     const region = a.region !== undefined && a.region !== "" ? a.region : (aws.region ?? "");
-    if (region === "") return Promise.reject(new Error("error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION"));
+    if (region === "")
+      return Promise.reject(
+        new Error("error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION"),
+      );
     if (!hasAwsCredentials(aws)) {
-      return Promise.reject(new Error("error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE"));
+      return Promise.reject(
+        new Error(
+          "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE",
+        ),
+      );
     }
-    const t = { http: sel.services.http(sel.ctx.clock), region, settings: aws, caller: callerOf(sel), ...(sel.ctx.signal === undefined ? {} : { signal: sel.ctx.signal }) };
-    return Promise.resolve(new AwsCodeCommitScm(t, { tagFilters: a.tagFilters ?? [], allBranches: a.allBranches === true, role: a.role ?? "" }));
+    const t = {
+      http: sel.services.http(sel.ctx.clock),
+      region,
+      settings: aws,
+      caller: callerOf(sel),
+      ...(sel.ctx.signal === undefined ? {} : { signal: sel.ctx.signal }),
+    };
+    return Promise.resolve(
+      new AwsCodeCommitScm(t, { tagFilters: a.tagFilters ?? [], allBranches: a.allBranches === true, role: a.role ?? "" }),
+    );
   },
 };
 
@@ -182,7 +241,9 @@ export function scmCustomApiUrl(spec: ScmProviderGenerator): string | undefined 
 
 /** The custom API URL of a Pull Request generator (Bitbucket Cloud included). */
 export function pullRequestCustomApiUrl(spec: PullRequestGenerator): string | undefined {
-  return spec.github?.api ?? spec.gitlab?.api ?? spec.gitea?.api ?? spec.bitbucketServer?.api ?? spec.bitbucket?.api ?? spec.azuredevops?.api;
+  return (
+    spec.github?.api ?? spec.gitlab?.api ?? spec.gitea?.api ?? spec.bitbucketServer?.api ?? spec.bitbucket?.api ?? spec.azuredevops?.api
+  );
 }
 
 type Pr = Required<Pick<PullRequestGenerator, PullRequestProviderKey>>;
@@ -191,7 +252,13 @@ type PrBuilders = { readonly [K in keyof Pr]: (cfg: NonNullable<Pr[K]>, sel: Sel
 /** One builder per pull request provider key. */
 const PR_BUILDERS: PrBuilders = {
   github: async (g, sel) => {
-    const t = await githubTarget(sel, { api: g.api, appSecretName: g.appSecretName, tokenRef: g.tokenRef, org: g.owner, errs: ["error getting GitHub App secret", "error fetching Secret token"] });
+    const t = await githubTarget(sel, {
+      api: g.api,
+      appSecretName: g.appSecretName,
+      tokenRef: g.tokenRef,
+      org: g.owner,
+      errs: ["error getting GitHub App secret", "error fetching Secret token"],
+    });
     return new GithubPullRequests(t, { owner: g.owner, repo: g.repo, labels: g.labels ?? [] });
   },
   gitlab: async (g, sel) => {
@@ -202,13 +269,21 @@ const PR_BUILDERS: PrBuilders = {
   },
   gitea: async (g, sel) => {
     const tok = await prefixed("error fetching Secret token", () => token(sel, g.tokenRef, "gitea"));
-    const t = target(sel, { provider: "gitea", baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`, headers: tok === "" ? {} : { Authorization: `token ${tok}` }, tls: g.insecure === true ? { insecure: true } : {} });
+    const t = target(sel, {
+      provider: "gitea",
+      baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`,
+      headers: tok === "" ? {} : { Authorization: `token ${tok}` },
+      tls: g.insecure === true ? { insecure: true } : {},
+    });
     return new GiteaPullRequests(t, { owner: g.owner, repo: g.repo, labels: g.labels ?? [] });
   },
   bitbucketServer: async (b, sel) => {
     const tls = await tlsFor(sel, b);
     const headers = await bitbucketHeaders(sel, b);
-    return new BitbucketServerPullRequests(target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }), { project: b.project, repo: b.repo });
+    return new BitbucketServerPullRequests(
+      target(sel, { provider: "bitbucketServer", baseUrl: bitbucketServerBase(b.api), headers, tls }),
+      { project: b.project, repo: b.repo },
+    );
   },
   bitbucket: async (b, sel) => {
     const headers = await bitbucketHeaders(sel, b);
@@ -217,7 +292,11 @@ const PR_BUILDERS: PrBuilders = {
   },
   azuredevops: async (a, sel) => {
     const tok = await prefixed("error fetching Secret token", () => token(sel, a.tokenRef, undefined));
-    const t = target(sel, { provider: "azureDevOps", baseUrl: azureBase(a.api, a.organization), headers: tok === "" ? {} : { Authorization: basicAuth("", tok) } });
+    const t = target(sel, {
+      provider: "azureDevOps",
+      baseUrl: azureBase(a.api, a.organization),
+      headers: tok === "" ? {} : { Authorization: basicAuth("", tok) },
+    });
     return new AzureDevOpsPullRequests(t, { project: a.project, repo: a.repo, labels: a.labels ?? [] });
   },
 };

@@ -91,7 +91,9 @@ export function exchange(req: TransportRequest, options: RequestOptions, send: R
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString("utf8") }),
+      );
       res.on("close", () => {
         if (!res.complete) reject(new Error(`${req.method} ${req.url}: the connection closed before the response was complete`));
       });
@@ -110,7 +112,13 @@ export function hostnameOf(url: URL): string {
 
 /** Request options straight to a URL (no proxy). */
 export function directOptions(url: URL, tls: TlsOptions | undefined): RequestOptions {
-  return { protocol: url.protocol, hostname: hostnameOf(url), port: url.port, path: `${url.pathname}${url.search}`, ...(url.protocol === "https:" ? tlsSettings(tls) : {}) };
+  return {
+    protocol: url.protocol,
+    hostname: hostnameOf(url),
+    port: url.port,
+    path: `${url.pathname}${url.search}`,
+    ...(url.protocol === "https:" ? tlsSettings(tls) : {}),
+  };
 }
 
 /** The default transport over node:http and node:https. */

@@ -66,7 +66,11 @@ function route(routes: Routes, path: string): Handler | undefined {
 
 /** Writes a plain-text response. */
 export function sendText(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body), "X-Content-Type-Options": "nosniff" });
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Content-Type-Options": "nosniff",
+  });
   res.end(body);
 }
 

@@ -4,4 +4,12 @@
  * I/O boundary: listening sockets; the checks and the registry are injected.
  */
 export { PROFILER_DISABLED, metricsRoutes, ping, probeRoutes, type Check } from "./endpoints.js";
-export { parseListenAddress, sendText, startHttpServer, type Handler, type HttpEndpoint, type HttpServerOptions, type Routes } from "./http.js";
+export {
+  parseListenAddress,
+  sendText,
+  startHttpServer,
+  type Handler,
+  type HttpEndpoint,
+  type HttpServerOptions,
+  type Routes,
+} from "./http.js";

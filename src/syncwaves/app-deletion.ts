@@ -9,8 +9,8 @@
  *    (so the next attempt re-creates it) and the deletion reports an error.
  * 2. `resources-finalizer.argocd.argoproj.io` (or its `/foreground`, `/background` variants):
  *    delete the managed objects, highest wave first, one wave per pass, waiting while any is still
- *    being deleted (a hook left with the hook finalizer loses it); CRDs, `Delete=false`, `helm.sh/resource-policy: keep` and the Application
- *    itself are kept, `Delete=confirm` waits for the deletion-approved annotation.
+ *    being deleted (a hook left with the hook finalizer loses it); CRDs, `Delete=false`,
+ *    `helm.sh/resource-policy: keep` and the Application itself are kept, `Delete=confirm` waits for the deletion-approved annotation.
  * 3. `post-delete-finalizer.argocd.argoproj.io`: the PostDelete hooks, as in 1.
  * 4. The `/cleanup` finalizers: delete the hooks of the stage whose delete policy matches the
  *    stage's outcome (HookSucceeded when all succeeded, HookFailed when one failed).
@@ -115,7 +115,8 @@ function cleanupStage(hooks: readonly KubeObject[], live: readonly KubeObject[],
 /** True when cascade deletion removes the object: not a CRD, the Application itself, `Delete=false` or a kept Helm resource. */
 export function deletesOnCascade(obj: KubeObject, app: AppDeletionInput["app"], appOptions: readonly string[]): boolean {
   if (obj.kind === "CustomResourceDefinition" && resourceKeyOf(obj).group === "apiextensions.k8s.io") return false;
-  if (obj.kind === "Application" && obj.metadata?.name === app.metadata.name && obj.metadata?.namespace === app.metadata.namespace) return false;
+  if (obj.kind === "Application" && obj.metadata?.name === app.metadata.name && obj.metadata?.namespace === app.metadata.namespace)
+    return false;
   if (optionIs(appOptions, OptionKey.Delete, "false", obj)) return false;
   return !parseCsv(annotation(obj, Annotation.HelmResourcePolicy)).includes("keep");
 }

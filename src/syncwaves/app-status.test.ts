@@ -22,13 +22,33 @@ const update = (over: Partial<AppUpdate> = {}): AppUpdate => ({
   ...over,
 });
 
-const succeeded: OperationState = { operation: { sync: {} }, phase: "Succeeded", startedAt: "2030-01-01T00:00:00Z", syncResult: { revision: "abc" } };
+const succeeded: OperationState = {
+  operation: { sync: {} },
+  phase: "Succeeded",
+  startedAt: "2030-01-01T00:00:00Z",
+  syncResult: { revision: "abc" },
+};
 
 describe("the Application a reconcile writes", () => {
   it.each([
-    { name: "adds the PostDelete finalizers when the manifests have PostDelete hooks", app: base(), hooks: { pre: false, post: true }, want: ["post-delete-finalizer.argocd.argoproj.io", "post-delete-finalizer.argocd.argoproj.io/cleanup"] },
-    { name: "drops the PreDelete finalizers when the hooks are gone", app: base({ finalizers: ["x", "pre-delete-finalizer.argocd.argoproj.io"] }), hooks: { pre: false, post: false }, want: ["x"] },
-    { name: "leaves a deleted Application's finalizers to deletion", app: base({ finalizers: ["pre-delete-finalizer.argocd.argoproj.io"], deletionTimestamp: "2030-01-01T00:00:00Z" }), hooks: { pre: false, post: false }, want: ["pre-delete-finalizer.argocd.argoproj.io"] },
+    {
+      name: "adds the PostDelete finalizers when the manifests have PostDelete hooks",
+      app: base(),
+      hooks: { pre: false, post: true },
+      want: ["post-delete-finalizer.argocd.argoproj.io", "post-delete-finalizer.argocd.argoproj.io/cleanup"],
+    },
+    {
+      name: "drops the PreDelete finalizers when the hooks are gone",
+      app: base({ finalizers: ["x", "pre-delete-finalizer.argocd.argoproj.io"] }),
+      hooks: { pre: false, post: false },
+      want: ["x"],
+    },
+    {
+      name: "leaves a deleted Application's finalizers to deletion",
+      app: base({ finalizers: ["pre-delete-finalizer.argocd.argoproj.io"], deletionTimestamp: "2030-01-01T00:00:00Z" }),
+      hooks: { pre: false, post: false },
+      want: ["pre-delete-finalizer.argocd.argoproj.io"],
+    },
   ])("$name", ({ app, hooks, want }) => {
     expect(nextApplication(app, update({ deletionHooks: hooks })).metadata.finalizers).toEqual(want);
   });
@@ -68,8 +88,16 @@ describe("the operation a reconcile acts on", () => {
   it.each([
     { name: "a requested operation starts Running", app: { ...base(), operation: { sync: {} } }, want: "Running" },
     { name: "a completed one with no new request is not acted on", app: base({}, { operationState: succeeded }), want: undefined },
-    { name: "a running one of a deleted Application is terminated", app: base({ deletionTimestamp: "2030-01-01T00:00:00Z" }, { operationState: running }), want: "Terminating" },
-    { name: "a Terminating one stays Terminating", app: base({}, { operationState: { ...running, phase: "Terminating" } }), want: "Terminating" },
+    {
+      name: "a running one of a deleted Application is terminated",
+      app: base({ deletionTimestamp: "2030-01-01T00:00:00Z" }, { operationState: running }),
+      want: "Terminating",
+    },
+    {
+      name: "a Terminating one stays Terminating",
+      app: base({}, { operationState: { ...running, phase: "Terminating" } }),
+      want: "Terminating",
+    },
   ])("$name", ({ app, want }) => {
     expect(currentOperation(app, 0)?.phase).toBe(want);
   });

@@ -5,7 +5,15 @@
  * annotation consumed, the deletion-hook finalizers kept in line with the manifests, and the
  * operation set or cleared.
  */
-import { Annotation, AppConditionType, OperationPhase, type Application, type ApplicationStatus, type Operation, type OperationState } from "../api/index.js";
+import {
+  Annotation,
+  AppConditionType,
+  OperationPhase,
+  type Application,
+  type ApplicationStatus,
+  type Operation,
+  type OperationState,
+} from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { Comparison } from "./compare.js";
 import { hookFinalizers } from "./app-deletion.js";
@@ -29,7 +37,11 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
   const status = { ...(app.status ?? {}) };
   const c = u.comparison;
   const now = rfc3339(u.nowMs);
-  status.sync = { status: c.sync, revision: u.revision, comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination } };
+  status.sync = {
+    status: c.sync,
+    revision: u.revision,
+    comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination },
+  };
   status.health = nextHealth(app, c.health, now);
   status.resources = c.resources;
   status.reconciledAt = now;

@@ -73,7 +73,7 @@ function hookTarget(obj: KubeObject, phase: SyncPhase, input: BuildInput): KubeO
   const meta = (copy.metadata ??= {});
   const name = hookName(copy, { revision: input.revision, phase, startedAtMs: input.startedAtMs });
   if (name !== undefined) meta.name = name;
-  const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers) : [];
+  const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
   if (!finalizers.includes(Finalizer.Hook)) meta.finalizers = [...finalizers, Finalizer.Hook];
   return prepareTarget(copy, input);
 }
@@ -116,9 +116,7 @@ function namespaceTask(input: BuildInput, tasks: readonly SyncTask[]): SyncTask 
 
 function isSelected(task: SyncTask, selected: readonly SyncOperationResource[]): boolean {
   const k = resourceKeyOf(task.target ?? task.live ?? {});
-  return selected.some(
-    (s) => (s.group ?? "") === k.group && s.kind === k.kind && s.name === k.name && (s.namespace ?? "") === k.namespace,
-  );
+  return selected.some((s) => (s.group ?? "") === k.group && s.kind === k.kind && s.name === k.name && (s.namespace ?? "") === k.namespace);
 }
 
 /**
@@ -140,9 +138,6 @@ export function buildTasks(input: BuildInput): SyncTask[] {
     tasks = tasks.filter((t) => isSelected(t, selected));
   }
   tasks = mirrorPruneWaves(tasks);
-  tasks = applyPruneLast(
-    tasks,
-    (t) => isPrune(t) && optionIs(input.appOptions, OptionKey.PruneLast, "true", t.live),
-  );
+  tasks = applyPruneLast(tasks, (t) => isPrune(t) && optionIs(input.appOptions, OptionKey.PruneLast, "true", t.live));
   return sortTasks(tasks);
 }

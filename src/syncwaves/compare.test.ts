@@ -21,7 +21,11 @@ describe("compare", () => {
   const desired = prepareTarget(obj("ConfigMap", "cfg", { spec: { x: 1 } }), { appName: "app", destinationNamespace: "ns" });
 
   it("is Synced when the live object carries every desired field", () => {
-    const live = { ...structuredClone(desired), metadata: { ...desired.metadata, uid: "u", resourceVersion: "7" }, spec: { x: 1, defaulted: true } };
+    const live = {
+      ...structuredClone(desired),
+      metadata: { ...desired.metadata, uid: "u", resourceVersion: "7" },
+      spec: { x: 1, defaulted: true },
+    };
     const c = compare([desired], [live]);
     expect(c.sync).toBe("Synced");
     expect(c.resources).toEqual([{ group: "", version: "v1", kind: "ConfigMap", namespace: "ns", name: "cfg", status: "Synced" }]);
@@ -37,12 +41,21 @@ describe("compare", () => {
     const extra = prepareTarget(obj("ConfigMap", "old"), { appName: "app", destinationNamespace: "ns" });
     expect(compare([], [extra]).resources[0]).toMatchObject({ requiresPruning: true, status: "OutOfSync" });
     expect(compare([], [extra]).sync).toBe("OutOfSync");
-    const ignored = { ...extra, metadata: { ...extra.metadata, annotations: { ...extra.metadata?.annotations, "argocd.argoproj.io/compare-options": "IgnoreExtraneous" } } };
+    const ignored = {
+      ...extra,
+      metadata: {
+        ...extra.metadata,
+        annotations: { ...extra.metadata?.annotations, "argocd.argoproj.io/compare-options": "IgnoreExtraneous" },
+      },
+    };
     expect(compare([], [ignored]).sync).toBe("Synced");
   });
 
   it("leaves hooks out of the comparison", () => {
-    const hook = prepareTarget(obj("Job", "h", { annotations: { "argocd.argoproj.io/hook": "PreSync" } }), { appName: "app", destinationNamespace: "ns" });
+    const hook = prepareTarget(obj("Job", "h", { annotations: { "argocd.argoproj.io/hook": "PreSync" } }), {
+      appName: "app",
+      destinationNamespace: "ns",
+    });
     expect(compare([hook], []).resources).toEqual([]);
   });
 });
@@ -51,7 +64,12 @@ describe("task building", () => {
   const base = { appName: "app", destinationNamespace: "ns", revision: "r", startedAtMs: 0, skipHooks: false, appOptions: [] as string[] };
 
   it("fills in the destination namespace, except for kinds known to be cluster-scoped, and tracks every target", () => {
-    const tasks = buildTasks({ ...base, targets: [obj("ConfigMap", "a"), obj("ClusterRole", "r")], live: [], isNamespaced: (o) => o.kind !== "ClusterRole" });
+    const tasks = buildTasks({
+      ...base,
+      targets: [obj("ConfigMap", "a"), obj("ClusterRole", "r")],
+      live: [],
+      isNamespaced: (o) => o.kind !== "ClusterRole",
+    });
     const [cm, role] = [tasks.find((t) => t.target?.kind === "ConfigMap")!, tasks.find((t) => t.target?.kind === "ClusterRole")!];
     expect(cm.target?.metadata?.namespace).toBe("ns");
     expect(role.target?.metadata?.namespace).toBeUndefined();
@@ -84,9 +102,24 @@ describe("task building", () => {
   });
 
   it("adds a PreSync Namespace task for CreateNamespace=true when the namespace is missing", () => {
-    const tasks = buildTasks({ ...base, appOptions: ["CreateNamespace=true"], targets: [obj("ConfigMap", "a")], live: [], namespaceExists: false });
-    expect(tasks.map((t) => [t.phase, t.target?.kind])).toEqual([["PreSync", "Namespace"], ["Sync", "ConfigMap"]]);
-    const none = buildTasks({ ...base, appOptions: ["CreateNamespace=true"], targets: [obj("ConfigMap", "a")], live: [], namespaceExists: true });
+    const tasks = buildTasks({
+      ...base,
+      appOptions: ["CreateNamespace=true"],
+      targets: [obj("ConfigMap", "a")],
+      live: [],
+      namespaceExists: false,
+    });
+    expect(tasks.map((t) => [t.phase, t.target?.kind])).toEqual([
+      ["PreSync", "Namespace"],
+      ["Sync", "ConfigMap"],
+    ]);
+    const none = buildTasks({
+      ...base,
+      appOptions: ["CreateNamespace=true"],
+      targets: [obj("ConfigMap", "a")],
+      live: [],
+      namespaceExists: true,
+    });
     expect(none).toHaveLength(1);
   });
 });
@@ -94,10 +127,28 @@ describe("task building", () => {
 describe("sync options", () => {
   it.each([
     { name: "a prune without the prune flag is skipped", live: obj("ConfigMap", "a"), app: [], prune: false, action: "skip" },
-    { name: "Prune=false on the live object skips it", live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=false" } }), app: [], prune: true, action: "skip" },
+    {
+      name: "Prune=false on the live object skips it",
+      live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=false" } }),
+      app: [],
+      prune: true,
+      action: "skip",
+    },
     { name: "Prune=false for the app skips it", live: obj("ConfigMap", "a"), app: ["Prune=false"], prune: true, action: "skip" },
-    { name: "the resource's Prune=true overrides the app's Prune=false", live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=true" } }), app: ["Prune=false"], prune: true, action: "delete" },
-    { name: "Prune=confirm waits for confirmation", live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=confirm" } }), app: [], prune: true, action: "confirm" },
+    {
+      name: "the resource's Prune=true overrides the app's Prune=false",
+      live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=true" } }),
+      app: ["Prune=false"],
+      prune: true,
+      action: "delete",
+    },
+    {
+      name: "Prune=confirm waits for confirmation",
+      live: obj("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=confirm" } }),
+      app: [],
+      prune: true,
+      action: "confirm",
+    },
   ])("$name", ({ live, app, prune, action }) => {
     expect(pruneDisposition(live, app, prune).action).toBe(action);
   });

@@ -44,7 +44,11 @@ export function inSync(desired: KubeObject, live: KubeObject | undefined): boole
   const dm = d.metadata as { labels: object; annotations: object };
   const l = comparable(live);
   const lm = l.metadata as { labels: object; annotations: object };
-  return isSubset({ ...d, metadata: undefined }, { ...l, metadata: undefined }) && isSubset(dm.labels, lm.labels) && isSubset(dm.annotations, lm.annotations);
+  return (
+    isSubset({ ...d, metadata: undefined }, { ...l, metadata: undefined }) &&
+    isSubset(dm.labels, lm.labels) &&
+    isSubset(dm.annotations, lm.annotations)
+  );
 }
 
 /** The result of comparing an Application. */
@@ -66,7 +70,14 @@ interface Entry {
 
 function toStatus(e: Entry, health: HealthResult | undefined): ResourceStatus {
   const k = resourceKeyOf(e.obj);
-  const out: ResourceStatus = { group: k.group, version: versionOf(e.obj), kind: k.kind, namespace: k.namespace, name: k.name, status: e.status };
+  const out: ResourceStatus = {
+    group: k.group,
+    version: versionOf(e.obj),
+    kind: k.kind,
+    namespace: k.namespace,
+    name: k.name,
+    status: e.status,
+  };
   if (health !== undefined) out.health = { status: health.status, ...(health.message ? { message: health.message } : {}) };
   if (e.requiresPruning) out.requiresPruning = true;
   const wave = objectWave(e.obj);

@@ -31,7 +31,14 @@ describe("the client configuration of a cluster Secret", () => {
     {
       name: "a CA, a server name and a client certificate",
       config: { tlsClientConfig: { caData: "Q0E=", serverName: "api", certData: "Q0VSVA==", keyData: "S0VZ" } },
-      want: { server: "https://10.0.0.1:6443", skipTLSVerify: false, caData: "Q0E=", tlsServerName: "api", certData: "Q0VSVA==", keyData: "S0VZ" },
+      want: {
+        server: "https://10.0.0.1:6443",
+        skipTLSVerify: false,
+        caData: "Q0E=",
+        tlsServerName: "api",
+        certData: "Q0VSVA==",
+        keyData: "S0VZ",
+      },
     },
     {
       name: "basic authentication",
@@ -49,7 +56,9 @@ describe("the client configuration of a cluster Secret", () => {
   });
 
   it("refuses exec authentication it cannot run", () => {
-    expect(() => clusterConfigFor(cluster({ execProviderConfig: { command: "x" } }))).toThrow(expect.objectContaining({ reason: INVALID_DESTINATION }) as unknown);
+    expect(() => clusterConfigFor(cluster({ execProviderConfig: { command: "x" } }))).toThrow(
+      expect.objectContaining({ reason: INVALID_DESTINATION }) as unknown,
+    );
   });
 });
 
@@ -63,16 +72,28 @@ describe("finding an Application's destination", () => {
   });
   const secrets = new ScriptedSource();
   secrets.lists = [
-    () => list("1", clusterSecret("remote", "remote", "https://10.0.0.1:6443"), clusterSecret("twin-a", "twin", "https://10.0.0.2:6443"), clusterSecret("twin-b", "twin", "https://10.0.0.3:6443")),
+    () =>
+      list(
+        "1",
+        clusterSecret("remote", "remote", "https://10.0.0.1:6443"),
+        clusterSecret("twin-a", "twin", "https://10.0.0.2:6443"),
+        clusterSecret("twin-b", "twin", "https://10.0.0.3:6443"),
+      ),
   ];
-  const local = { id: "local", client: fake as unknown as ClusterAccess["client"], resolve: (_o: KubeObject) => Promise.reject(new Error("unused")) };
+  const local = {
+    id: "local",
+    client: fake as unknown as ClusterAccess["client"],
+    resolve: (_o: KubeObject) => Promise.reject(new Error("unused")),
+  };
   const cache = new SharedCache({ source: secrets, clock: new FakeClock(0) });
   const directory = new ClusterDirectory(cache.informer(clusterSecretsSpec("argocd")));
   cache.start();
   afterAll(() => cache.stop());
   const destinations = new ClusterSecretDestinations({ local, clusters: directory });
-  const appTo = (destination: Application["spec"]["destination"]): Application =>
-    ({ metadata: { name: "a" }, spec: { project: "default", destination } });
+  const appTo = (destination: Application["spec"]["destination"]): Application => ({
+    metadata: { name: "a" },
+    spec: { project: "default", destination },
+  });
 
   it.each([
     { name: "the in-cluster server is the local cluster", destination: { server: "https://kubernetes.default.svc" }, want: "local" },
@@ -113,7 +134,11 @@ describe("finding an Application's destination", () => {
 
 describe("the tracking name of a watched object", () => {
   const rows: { name: string; annotations: Record<string, string>; want: string | undefined }[] = [
-    { name: "a tracking id names its Application", annotations: { "argocd.argoproj.io/tracking-id": "web:apps/Deployment:ns/web" }, want: "web" },
+    {
+      name: "a tracking id names its Application",
+      annotations: { "argocd.argoproj.io/tracking-id": "web:apps/Deployment:ns/web" },
+      want: "web",
+    },
     { name: "no tracking id names none", annotations: { other: "x" }, want: undefined },
     { name: "a malformed id names none", annotations: { "argocd.argoproj.io/tracking-id": ":x" }, want: undefined },
   ];

@@ -14,7 +14,14 @@
 import { createHash } from "node:crypto";
 import { InCluster, type Application, type ApplicationDestination, type Cluster } from "../api/index.js";
 import { AppSetError } from "../errors.js";
-import { Discovery, KubeApiClient, type KubeClient, type KubeObject, type ListWatchSource, type ResourceDescriptor } from "../kube/index.js";
+import {
+  Discovery,
+  KubeApiClient,
+  type KubeClient,
+  type KubeObject,
+  type ListWatchSource,
+  type ResourceDescriptor,
+} from "../kube/index.js";
 import type { ResolvedCluster } from "../manager/clusters.js";
 
 /** How to reach one cluster. */
@@ -92,7 +99,9 @@ export class ClusterSecretDestinations implements DestinationResolver {
     if (!found.ok) throw new AppSetError(INVALID_DESTINATION, found.error);
     const cluster = found.cluster;
     if (cluster === undefined || found.server === InCluster.server) return this.opts.local;
-    const fingerprint = createHash("sha256").update(JSON.stringify([cluster.server, cluster.config])).digest("hex");
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify([cluster.server, cluster.config]))
+      .digest("hex");
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
       access = Promise.resolve(cluster).then((c) => {

@@ -34,7 +34,13 @@ const STOP_GRACE_MS = 10_000;
  */
 export function statusOnlyChange(old: Application, cur: Application): boolean {
   const strip = (a: Application): string =>
-    JSON.stringify({ spec: a.spec, operation: a.operation, annotations: a.metadata.annotations, deletion: a.metadata.deletionTimestamp, finalizers: a.metadata.finalizers });
+    JSON.stringify({
+      spec: a.spec,
+      operation: a.operation,
+      annotations: a.metadata.annotations,
+      deletion: a.metadata.deletionTimestamp,
+      finalizers: a.metadata.finalizers,
+    });
   return strip(old) === strip(cur);
 }
 
@@ -87,7 +93,11 @@ export class SyncEngine {
       },
     });
     const metrics = options.loopMetrics;
-    this.queue = new WorkQueue({ clock: options.clock, rateLimiter: new ExponentialFailureRateLimiter(BACKOFF_BASE_MS, BACKOFF_MAX_MS), ...(metrics ? { metrics } : {}) });
+    this.queue = new WorkQueue({
+      clock: options.clock,
+      rateLimiter: new ExponentialFailureRateLimiter(BACKOFF_BASE_MS, BACKOFF_MAX_MS),
+      ...(metrics ? { metrics } : {}),
+    });
     this.pool = new WorkerPool({
       queue: this.queue,
       reconciler: this.reconciler,

@@ -64,7 +64,12 @@ export class SyncExecutor {
         { type: "apply", body: target, fieldManager: this.deps.fieldManager ?? FIELD_MANAGER, force: true },
         { dryRun, fieldManager: this.deps.fieldManager ?? FIELD_MANAGER },
       );
-      const verb = task.live === undefined ? "created" : result.metadata?.resourceVersion === task.live.metadata?.resourceVersion ? "unchanged" : "configured";
+      const verb =
+        task.live === undefined
+          ? "created"
+          : result.metadata?.resourceVersion === task.live.metadata?.resourceVersion
+            ? "unchanged"
+            : "configured";
       const message = `${describeObject(target)} ${verb}${dryRun ? " (dry run)" : ""}`;
       return withState({ ...task, live: dryRun ? task.live : result }, applied(message, options.dryRun));
     } catch (err) {
@@ -93,7 +98,7 @@ export class SyncExecutor {
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
         const live = await this.deps.client.get<KubeObject>(resource, keyOfObj(obj));
-        const current = Array.isArray(live.metadata?.finalizers) ? (live.metadata.finalizers) : [];
+        const current = Array.isArray(live.metadata?.finalizers) ? live.metadata.finalizers : [];
         const at = current.indexOf(Finalizer.Hook);
         if (at < 0) return;
         await this.deps.client.patch(resource, keyOfObj(obj), {
@@ -144,25 +149,27 @@ export class SyncExecutor {
       (await Promise.all(run.map((t) => this.apply(t, options)))).forEach(record);
     }
     if (!options.dryRun) {
-      await this.cleanup(actions.deleteHooks, async (o) => {
-        await this.removeHookFinalizer(o);
-        await this.delete(o, options);
-      }, record);
+      await this.cleanup(
+        actions.deleteHooks,
+        async (o) => {
+          await this.removeHookFinalizer(o);
+          await this.delete(o, options);
+        },
+        record,
+      );
     }
     return { tasks: current(), waitingForDeletion: false };
   }
 
   /** Dry-runs every target (the validation pass); returns the tasks that failed, with their state. */
   async validate(tasks: readonly SyncTask[], options: ExecuteOptions): Promise<SyncTask[]> {
-    const results = await Promise.all(tasks.filter((t) => t.target !== undefined).map((t) => this.apply(t, { ...options, validateOnly: true })));
+    const results = await Promise.all(
+      tasks.filter((t) => t.target !== undefined).map((t) => this.apply(t, { ...options, validateOnly: true })),
+    );
     return results.filter((t) => t.state.status === "SyncFailed");
   }
 
-  private async cleanup(
-    tasks: readonly SyncTask[],
-    fn: (obj: KubeObject) => Promise<void>,
-    record: (t: SyncTask) => void,
-  ): Promise<void> {
+  private async cleanup(tasks: readonly SyncTask[], fn: (obj: KubeObject) => Promise<void>, record: (t: SyncTask) => void): Promise<void> {
     await Promise.all(
       tasks.map(async (t) => {
         try {

@@ -35,7 +35,12 @@ const OURS: ReadonlySet<string> = new Set([
   Finalizer.PostDeleteCleanup,
 ]);
 
-const HOOK_FINALIZERS: ReadonlySet<string> = new Set([Finalizer.PreDelete, Finalizer.PreDeleteCleanup, Finalizer.PostDelete, Finalizer.PostDeleteCleanup]);
+const HOOK_FINALIZERS: ReadonlySet<string> = new Set([
+  Finalizer.PreDelete,
+  Finalizer.PreDeleteCleanup,
+  Finalizer.PostDelete,
+  Finalizer.PostDeleteCleanup,
+]);
 
 /** What deletion needs. */
 export interface FinalizerDeps {
@@ -63,7 +68,12 @@ function finalizersOf(app: Application): string[] {
  * Names generateName deletion hooks after the revision, the stage and the deletion time (stable
  * across passes), and marks every hook with the Application's tracking id.
  */
-function nameHooks(hooks: readonly KubeObject[], stage: string, app: Application, at: { revision: string; trackingName: string }): KubeObject[] {
+function nameHooks(
+  hooks: readonly KubeObject[],
+  stage: string,
+  app: Application,
+  at: { revision: string; trackingName: string },
+): KubeObject[] {
   const deletedAt = Date.parse(app.metadata.deletionTimestamp ?? "");
   return hooks.map((h) => {
     const name = hookName(h, { revision: at.revision, phase: stage, startedAtMs: Number.isNaN(deletedAt) ? 0 : deletedAt });
@@ -102,7 +112,10 @@ export class AppFinalizer {
    */
   private async read(app: Application, access: ClusterAccess): Promise<DeletionView> {
     const trackingName = this.deps.trackingName(app);
-    const recorded = [...candidatesFrom(app.status?.resources ?? []), ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? [])];
+    const recorded = [
+      ...candidatesFrom(app.status?.resources ?? []),
+      ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? []),
+    ];
     const { preHooks, postHooks, targets } = await this.readManifests(app, access, trackingName);
     const candidates = [...recorded, ...[...targets, ...preHooks, ...postHooks].map(candidateOf)];
     const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
@@ -113,7 +126,11 @@ export class AppFinalizer {
    * The manifests' targets and deletion hooks, named. Unreadable manifests fail the read when a
    * hook stage is pending; otherwise they count as none, so the recorded resources are deleted.
    */
-  private async readManifests(app: Application, access: ClusterAccess, trackingName: string): Promise<{ preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] }> {
+  private async readManifests(
+    app: Application,
+    access: ClusterAccess,
+    trackingName: string,
+  ): Promise<{ preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] }> {
     const out: { preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] } = { preHooks: [], postHooks: [], targets: [] };
     try {
       const revision = app.status?.sync?.revision || undefined;
@@ -180,7 +197,10 @@ export class AppFinalizer {
 
   private async deletionError(app: Application, message: string): Promise<AppRequeue> {
     const conditions = (app.status?.conditions ?? []).filter((c) => c.type !== AppConditionType.DeletionError);
-    const status = { ...(app.status ?? {}), conditions: [...conditions, { type: AppConditionType.DeletionError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }] };
+    const status = {
+      ...(app.status ?? {}),
+      conditions: [...conditions, { type: AppConditionType.DeletionError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }],
+    };
     await this.deps.client.update(resources.Applications, { ...app, status });
     return { requeueAfterMs: 5_000 };
   }

@@ -13,7 +13,15 @@ import type { Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import type { GitReader, TreeEntry } from "../git/index.js";
 import type { KubeObject } from "../kube/index.js";
-import { MANIFEST_ERROR, parseDirectory, selectsFile, type ManifestSource, type Manifests, type ReadOptions, type SourceFile } from "./manifests.js";
+import {
+  MANIFEST_ERROR,
+  parseDirectory,
+  selectsFile,
+  type ManifestSource,
+  type Manifests,
+  type ReadOptions,
+  type SourceFile,
+} from "./manifests.js";
 
 /** Git file mode of a symbolic link: its blob is the link target, not a manifest. */
 const SYMLINK_MODE = "120000";
@@ -75,7 +83,12 @@ export class GitManifestSource implements ManifestSource {
     if (cached !== undefined) return { revision: commit, objects: cached };
     const tree = await this.git.listTree(source.repoURL, commit, signal);
     const selected = selectEntries(tree, source);
-    const blobs = await this.git.readBlobs(source.repoURL, commit, selected.map((s) => s.entry), signal);
+    const blobs = await this.git.readBlobs(
+      source.repoURL,
+      commit,
+      selected.map((s) => s.entry),
+      signal,
+    );
     const files: SourceFile[] = selected.map((s, i) => ({ path: s.path, content: blobs[i]?.toString("utf8") ?? "" }));
     const objects = parseDirectory(files, source.directory);
     if (this.parsed.size >= (this.options.maxParsed ?? 512)) {
@@ -105,8 +118,18 @@ export class GitManifestSource implements ManifestSource {
 
 /** Only directory sources are rendered: Helm, Kustomize, plugin and chart sources fail clearly. */
 function rejectUnsupported(source: ApplicationSource): void {
-  const kind = source.chart !== undefined ? "Helm chart" : source.helm ? "Helm" : source.kustomize ? "Kustomize" : source.plugin ? "plugin" : undefined;
-  if (kind !== undefined) throw new AppSetError(MANIFEST_ERROR, `${kind} sources are not supported; only directory sources of plain YAML/JSON`);
+  const kind =
+    source.chart !== undefined
+      ? "Helm chart"
+      : source.helm
+        ? "Helm"
+        : source.kustomize
+          ? "Kustomize"
+          : source.plugin
+            ? "plugin"
+            : undefined;
+  if (kind !== undefined)
+    throw new AppSetError(MANIFEST_ERROR, `${kind} sources are not supported; only directory sources of plain YAML/JSON`);
   if (source.directory?.jsonnet !== undefined && Object.keys(source.directory.jsonnet).length > 0) {
     throw new AppSetError(MANIFEST_ERROR, "Jsonnet directory options are not supported; only plain YAML/JSON");
   }

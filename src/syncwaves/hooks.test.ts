@@ -1,23 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { obj } from "../../test/unit/syncwaves/builders.js";
-import {
-  deletePolicies,
-  hookName,
-  hookPhases,
-  hookTypes,
-  isDeletionOnlyHook,
-  isGarbageHook,
-  isHook,
-  isSkip,
-  parseCsv,
-} from "./hooks.js";
+import { deletePolicies, hookName, hookPhases, hookTypes, isDeletionOnlyHook, isGarbageHook, isHook, isSkip, parseCsv } from "./hooks.js";
 
 const HOOK = "argocd.argoproj.io/hook";
 const HELM = "helm.sh/hook";
 const POLICY = "argocd.argoproj.io/hook-delete-policy";
 const HELM_POLICY = "helm.sh/hook-delete-policy";
 
-const withAnn = (annotations: Record<string, string | undefined>) => obj("Job", "j", { annotations: annotations as Record<string, string> });
+const withAnn = (annotations: Record<string, string | undefined>) =>
+  obj("Job", "j", { annotations: annotations as Record<string, string> });
 
 describe("parseCsv", () => {
   it.each([
@@ -43,10 +34,24 @@ describe("hook types", () => {
       phases: ["PreSync", "PostSync"],
     },
     { name: "Skip alone is not a hook but skipped", ann: { [HOOK]: "Skip" }, hook: false, skip: true, garbage: false, phases: [] },
-    { name: "Skip with PreSync is a PreSync hook", ann: { [HOOK]: "Skip,PreSync" }, hook: true, skip: false, garbage: false, phases: ["PreSync"] },
+    {
+      name: "Skip with PreSync is a PreSync hook",
+      ann: { [HOOK]: "Skip,PreSync" },
+      hook: true,
+      skip: false,
+      garbage: false,
+      phases: ["PreSync"],
+    },
     { name: "an unknown type is a garbage hook", ann: { [HOOK]: "Foo" }, hook: true, skip: false, garbage: true, phases: [] },
     { name: "types are case-sensitive", ann: { [HOOK]: "presync" }, hook: true, skip: false, garbage: true, phases: [] },
-    { name: "Helm pre-install maps to PreSync", ann: { [HELM]: "pre-install" }, hook: true, skip: false, garbage: false, phases: ["PreSync"] },
+    {
+      name: "Helm pre-install maps to PreSync",
+      ann: { [HELM]: "pre-install" },
+      hook: true,
+      skip: false,
+      garbage: false,
+      phases: ["PreSync"],
+    },
     {
       name: "Helm pre-install,pre-upgrade is one PreSync",
       ann: { [HELM]: "pre-install,pre-upgrade" },
@@ -55,7 +60,14 @@ describe("hook types", () => {
       garbage: false,
       phases: ["PreSync"],
     },
-    { name: "Helm post-upgrade maps to PostSync", ann: { [HELM]: "post-upgrade" }, hook: true, skip: false, garbage: false, phases: ["PostSync"] },
+    {
+      name: "Helm post-upgrade maps to PostSync",
+      ann: { [HELM]: "post-upgrade" },
+      hook: true,
+      skip: false,
+      garbage: false,
+      phases: ["PostSync"],
+    },
     { name: "Helm test is a garbage hook", ann: { [HELM]: "test" }, hook: true, skip: false, garbage: true, phases: [] },
     { name: "Helm crd-install is not a hook", ann: { [HELM]: "crd-install" }, hook: false, skip: false, garbage: false, phases: [] },
     {
@@ -100,8 +112,16 @@ describe("deletePolicies", () => {
   it.each([
     { name: "defaults to BeforeHookCreation", ann: {}, out: ["BeforeHookCreation"] },
     { name: "reads the Argo CD policies", ann: { [POLICY]: "HookSucceeded,HookFailed" }, out: ["HookSucceeded", "HookFailed"] },
-    { name: "maps Helm's spellings", ann: { [HELM_POLICY]: "hook-succeeded,before-hook-creation" }, out: ["HookSucceeded", "BeforeHookCreation"] },
-    { name: "merges Argo CD and Helm without duplicates", ann: { [POLICY]: "HookFailed", [HELM_POLICY]: "hook-failed,hook-succeeded" }, out: ["HookFailed", "HookSucceeded"] },
+    {
+      name: "maps Helm's spellings",
+      ann: { [HELM_POLICY]: "hook-succeeded,before-hook-creation" },
+      out: ["HookSucceeded", "BeforeHookCreation"],
+    },
+    {
+      name: "merges Argo CD and Helm without duplicates",
+      ann: { [POLICY]: "HookFailed", [HELM_POLICY]: "hook-failed,hook-succeeded" },
+      out: ["HookFailed", "HookSucceeded"],
+    },
     { name: "ignores unknown values and then defaults", ann: { [POLICY]: "Never" }, out: ["BeforeHookCreation"] },
   ])("$name", ({ ann, out }) => {
     expect(deletePolicies(withAnn(ann))).toEqual(out);

@@ -3,14 +3,7 @@
  * which delete policies, and the names generated for `generateName` hooks. Argo CD's annotations
  * win per object; Helm's are the fallback. Pure.
  */
-import {
-  Annotation,
-  HELM_DELETE_POLICIES,
-  HELM_HOOK_TYPES,
-  HookDeletePolicy,
-  HookType,
-  SyncPhase,
-} from "../api/index.js";
+import { Annotation, HELM_DELETE_POLICIES, HELM_HOOK_TYPES, HookDeletePolicy, HookType, SyncPhase } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { annotation } from "./objects.js";
 

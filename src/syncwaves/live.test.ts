@@ -4,13 +4,24 @@ import { KubeApiError, KubeReason, resources, type KubeObject, type ResourceDesc
 import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { LIST_THRESHOLD, readLive, type Candidate } from "./live.js";
 
-const KINDS: Record<string, ResourceDescriptor> = { ConfigMap: resources.ConfigMaps, Secret: resources.Secrets, Namespace: resources.Namespaces };
+const KINDS: Record<string, ResourceDescriptor> = {
+  ConfigMap: resources.ConfigMaps,
+  Secret: resources.Secrets,
+  Namespace: resources.Namespaces,
+};
 const resolve = (o: KubeObject): Promise<ResourceDescriptor> => {
   const r = KINDS[o.kind ?? ""];
-  return r ? Promise.resolve(r) : Promise.reject(new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `no kind ${o.kind ?? ""}` }));
+  return r
+    ? Promise.resolve(r)
+    : Promise.reject(new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `no kind ${o.kind ?? ""}` }));
 };
 const cm = (name: string, namespace = "web"): KubeObject => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace } });
-const want = (kind: string, name: string, namespace?: string): Candidate => ({ apiVersion: "v1", kind, name, ...(namespace ? { namespace } : {}) });
+const want = (kind: string, name: string, namespace?: string): Candidate => ({
+  apiVersion: "v1",
+  kind,
+  name,
+  ...(namespace ? { namespace } : {}),
+});
 
 function cluster(): FakeKubeClient {
   const fake = new FakeKubeClient();
@@ -20,7 +31,8 @@ function cluster(): FakeKubeClient {
   return fake;
 }
 
-const names = (objs: KubeObject[]): string[] => objs.map((o) => `${o.kind ?? ""}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`).sort();
+const names = (objs: KubeObject[]): string[] =>
+  objs.map((o) => `${o.kind ?? ""}/${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`).sort();
 
 describe("reading the live objects of an Application", () => {
   const many = ["a", "b", "c", "d", "missing"].map((n) => want("ConfigMap", n, "web"));
@@ -46,19 +58,34 @@ describe("reading the live objects of an Application", () => {
   it("falls back to GETs when the LIST is forbidden", async () => {
     const fake = cluster();
     fake.interceptors.list = () => Promise.reject(new KubeApiError({ status: 403, reason: KubeReason.Forbidden, message: "forbidden" }));
-    expect(names(await readLive({ client: fake, resolve }, many))).toEqual(["ConfigMap/web/a", "ConfigMap/web/b", "ConfigMap/web/c", "ConfigMap/web/d"]);
+    expect(names(await readLive({ client: fake, resolve }, many))).toEqual([
+      "ConfigMap/web/a",
+      "ConfigMap/web/b",
+      "ConfigMap/web/c",
+      "ConfigMap/web/d",
+    ]);
     expect(fake.actions.filter((a) => a.verb === "get")).toHaveLength(many.length);
   });
 
   it("finds exactly the existing candidates, however they group", async () => {
     const existing = ["a", "b", "c", "d", "other"];
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.constantFrom(...existing, "x", "y", "z"), { maxLength: 8 }), fc.boolean(), async (picked, elsewhere) => {
-        const candidates = [...picked.map((n) => want("ConfigMap", n, "web")), ...(elsewhere ? [want("ConfigMap", "a", "elsewhere")] : [])];
-        const got = names(await readLive({ client: cluster(), resolve }, candidates));
-        const expected = [...picked.filter((n) => existing.includes(n)).map((n) => `ConfigMap/web/${n}`), ...(elsewhere ? ["ConfigMap/elsewhere/a"] : [])].sort();
-        expect(got).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.constantFrom(...existing, "x", "y", "z"), { maxLength: 8 }),
+        fc.boolean(),
+        async (picked, elsewhere) => {
+          const candidates = [
+            ...picked.map((n) => want("ConfigMap", n, "web")),
+            ...(elsewhere ? [want("ConfigMap", "a", "elsewhere")] : []),
+          ];
+          const got = names(await readLive({ client: cluster(), resolve }, candidates));
+          const expected = [
+            ...picked.filter((n) => existing.includes(n)).map((n) => `ConfigMap/web/${n}`),
+            ...(elsewhere ? ["ConfigMap/elsewhere/a"] : []),
+          ].sort();
+          expect(got).toEqual(expected);
+        },
+      ),
     );
   });
 });

@@ -78,7 +78,10 @@ async function resolveAll(deps: LiveDeps, candidates: readonly Candidate[]): Pro
 
 async function getOne(deps: LiveDeps, { candidate: c, resource }: Resolved): Promise<KubeObject | undefined> {
   try {
-    return await deps.client.get<KubeObject>(resource, { name: c.name, ...(resource.namespaced && c.namespace ? { namespace: c.namespace } : {}) });
+    return await deps.client.get<KubeObject>(resource, {
+      name: c.name,
+      ...(resource.namespaced && c.namespace ? { namespace: c.namespace } : {}),
+    });
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -111,11 +114,13 @@ export async function readLive(deps: LiveDeps, candidates: readonly Candidate[])
   const groups = new Map<string, Resolved[]>();
   for (const r of await resolveAll(deps, [...seen.values()])) {
     const { group, version, plural } = r.resource;
-    const key = r.resource.namespaced && r.candidate.namespace ? `${group}/${version}/${plural}/${r.candidate.namespace}` : `single/${groups.size}`;
+    const key =
+      r.resource.namespaced && r.candidate.namespace ? `${group}/${version}/${plural}/${r.candidate.namespace}` : `single/${groups.size}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const limit = pLimit(deps.concurrency ?? 16);
-  const gets = (group: readonly Resolved[]): Promise<Array<KubeObject | undefined>> => Promise.all(group.map((r) => limit(() => getOne(deps, r))));
+  const gets = (group: readonly Resolved[]): Promise<Array<KubeObject | undefined>> =>
+    Promise.all(group.map((r) => limit(() => getOne(deps, r))));
   const found = await Promise.all(
     [...groups.values()].map(async (group) => {
       const listed = group.length >= LIST_THRESHOLD ? await limit(() => listGroup(deps, group)) : undefined;

@@ -102,7 +102,8 @@ export class StaticManifestSource implements ManifestSource {
 
   read(_app: Application, source: ApplicationSource): Promise<Manifests> {
     const tree = this.trees.get(`${source.repoURL}#${source.path ?? ""}`);
-    if (tree === undefined) return Promise.reject(new AppSetError(MANIFEST_ERROR, `no manifests at ${source.repoURL} ${source.path ?? ""}`));
+    if (tree === undefined)
+      return Promise.reject(new AppSetError(MANIFEST_ERROR, `no manifests at ${source.repoURL} ${source.path ?? ""}`));
     try {
       return Promise.resolve({ revision: tree.revision, objects: parseDirectory(tree.files, source.directory) });
     } catch (err) {

@@ -95,9 +95,20 @@ export class CountingClient implements KubeClient {
     return this.count("Delete", r, key.namespace, () => this.client.delete(r, key, options));
   }
 
-  private async count<T>(verb: K8sRequestLabels["verb"], r: ResourceDescriptor, namespace: string | undefined, call: () => Promise<T>): Promise<T> {
+  private async count<T>(
+    verb: K8sRequestLabels["verb"],
+    r: ResourceDescriptor,
+    namespace: string | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     const report = (err?: unknown): void =>
-      this.metrics.k8sRequest({ ...this.base, response_code: responseCode(err), verb, resource_kind: r.plural, resource_namespace: namespace ?? "" });
+      this.metrics.k8sRequest({
+        ...this.base,
+        response_code: responseCode(err),
+        verb,
+        resource_kind: r.plural,
+        resource_namespace: namespace ?? "",
+      });
     try {
       const result = await call();
       report();
@@ -116,6 +127,8 @@ export class CountingClient implements KubeClient {
 export function accessFor(access: ClusterAccess, app: Application, metrics: SyncMetrics | undefined): ClusterAccess {
   if (metrics === undefined) return access;
   const counted = new CountingClient(access.client, app, access.id === "local" ? InCluster.server : access.id, metrics);
-  const client: ClusterAccess["client"] = Object.assign(counted, { watch: (...a: Parameters<ClusterAccess["client"]["watch"]>) => access.client.watch(...a) });
+  const client: ClusterAccess["client"] = Object.assign(counted, {
+    watch: (...a: Parameters<ClusterAccess["client"]["watch"]>) => access.client.watch(...a),
+  });
   return { ...access, client };
 }

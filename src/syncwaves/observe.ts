@@ -48,15 +48,20 @@ export function sourceOf(app: Application): ApplicationSource | undefined {
 const kindKey = (o: KubeObject): string => `${o.apiVersion ?? ""}/${o.kind ?? ""}`;
 
 /** Resolves the scope of every kind; kinds a CRD of the same manifests defines are not invalid. */
-async function resolveKinds(access: ClusterAccess, raw: readonly KubeObject[]): Promise<Pick<Observed, "scope" | "invalid" | "descriptors">> {
+async function resolveKinds(
+  access: ClusterAccess,
+  raw: readonly KubeObject[],
+): Promise<Pick<Observed, "scope" | "invalid" | "descriptors">> {
   const scope = new Map<string, boolean>();
   const invalid = new Map<string, string>();
   const descriptors = new Map<string, ResourceDescriptor>();
   const crdKinds = new Set(
-    raw.filter((o) => o.kind === "CustomResourceDefinition").map((o) => {
-      const spec = o.spec as { group?: string; names?: { kind?: string } } | undefined;
-      return `${spec?.group ?? ""}/${spec?.names?.kind ?? ""}`;
-    }),
+    raw
+      .filter((o) => o.kind === "CustomResourceDefinition")
+      .map((o) => {
+        const spec = o.spec as { group?: string; names?: { kind?: string } } | undefined;
+        return `${spec?.group ?? ""}/${spec?.names?.kind ?? ""}`;
+      }),
   );
   await Promise.all(
     [...new Map(raw.map((o) => [kindKey(o), o])).values()].map(async (o) => {
@@ -108,7 +113,10 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
   const source = sourceOf(app);
   if (source === undefined) throw new Error("spec.source is required");
-  const manifests = await input.source.read(app, source, input.revision, { hard: hardRefresh(app), ...(input.signal ? { signal: input.signal } : {}) });
+  const manifests = await input.source.read(app, source, input.revision, {
+    hard: hardRefresh(app),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   const raw = manifests.objects.filter(isSyncTarget);
   const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
   const kinds = await resolveKinds(access, [...raw, ...deletion]);

@@ -45,11 +45,7 @@ export function resourceOptions(obj: KubeObject | undefined): string[] {
  * The effective value of `key` for a resource: the first of the given objects (e.g. target, then
  * live) that sets it, else the Application's value.
  */
-export function effectiveOption(
-  appOptions: readonly string[],
-  key: OptionKey,
-  ...objects: (KubeObject | undefined)[]
-): string | undefined {
+export function effectiveOption(appOptions: readonly string[], key: OptionKey, ...objects: (KubeObject | undefined)[]): string | undefined {
   for (const obj of objects) {
     const v = optionValue(resourceOptions(obj), key);
     if (v !== undefined) return v;
@@ -58,12 +54,7 @@ export function effectiveOption(
 }
 
 /** True when the effective value of `key` is `value`. */
-export function optionIs(
-  appOptions: readonly string[],
-  key: OptionKey,
-  value: string,
-  ...objects: (KubeObject | undefined)[]
-): boolean {
+export function optionIs(appOptions: readonly string[], key: OptionKey, value: string, ...objects: (KubeObject | undefined)[]): boolean {
   return effectiveOption(appOptions, key, ...objects) === value;
 }
 
@@ -81,9 +72,7 @@ export function propagationPolicy(appOptions: readonly string[]): "Foreground" |
 
 /** How a prune task is handled. */
 export type PruneDisposition =
-  | { readonly action: "skip"; readonly message: string }
-  | { readonly action: "confirm" }
-  | { readonly action: "delete" };
+  { readonly action: "skip"; readonly message: string } | { readonly action: "confirm" } | { readonly action: "delete" };
 
 /** Messages of skipped prunes, verbatim. */
 export const PruneMessage = {

@@ -8,12 +8,41 @@ import type { SyncTask } from "./types.js";
 describe("kind order", () => {
   it("is exactly Helm's list of 35 kinds, Namespace first and APIService last", () => {
     expect(KIND_ORDER).toEqual([
-      "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy", "PodDisruptionBudget",
-      "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass", "PersistentVolume",
-      "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole", "ClusterRoleList", "ClusterRoleBinding",
-      "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding", "RoleBindingList", "Service", "DaemonSet", "Pod",
-      "ReplicationController", "ReplicaSet", "Deployment", "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob",
-      "IngressClass", "Ingress", "APIService",
+      "Namespace",
+      "NetworkPolicy",
+      "ResourceQuota",
+      "LimitRange",
+      "PodSecurityPolicy",
+      "PodDisruptionBudget",
+      "ServiceAccount",
+      "Secret",
+      "SecretList",
+      "ConfigMap",
+      "StorageClass",
+      "PersistentVolume",
+      "PersistentVolumeClaim",
+      "CustomResourceDefinition",
+      "ClusterRole",
+      "ClusterRoleList",
+      "ClusterRoleBinding",
+      "ClusterRoleBindingList",
+      "Role",
+      "RoleList",
+      "RoleBinding",
+      "RoleBindingList",
+      "Service",
+      "DaemonSet",
+      "Pod",
+      "ReplicationController",
+      "ReplicaSet",
+      "Deployment",
+      "HorizontalPodAutoscaler",
+      "StatefulSet",
+      "Job",
+      "CronJob",
+      "IngressClass",
+      "Ingress",
+      "APIService",
     ]);
   });
 
@@ -86,7 +115,12 @@ describe("compareTasks", () => {
       prune: fc.boolean(),
       group: fc.constantFrom("v1", "example.com/v1"),
     })
-    .map((r) => task(obj(r.kind, r.name, { apiVersion: r.group, namespace: r.namespace, annotations: wave(r.wave) }), { phase: r.phase, prune: r.prune }));
+    .map((r) =>
+      task(obj(r.kind, r.name, { apiVersion: r.group, namespace: r.namespace, annotations: wave(r.wave) }), {
+        phase: r.phase,
+        prune: r.prune,
+      }),
+    );
 
   it("is a total order: antisymmetric, transitive, and zero only for identical sort keys", () => {
     fc.assert(
@@ -127,7 +161,10 @@ describe("sortTasks dependency adjustments", () => {
   });
 
   it("does not move a Namespace for objects of another namespace", () => {
-    const sorted = sortTasks([task(obj("Namespace", "apps", { annotations: wave(3) })), task(obj("ConfigMap", "cfg", { namespace: "other" }))]);
+    const sorted = sortTasks([
+      task(obj("Namespace", "apps", { annotations: wave(3) })),
+      task(obj("ConfigMap", "cfg", { namespace: "other" })),
+    ]);
     expect(sorted.map(label)).toEqual(["ConfigMap/cfg", "Namespace/apps"]);
   });
 

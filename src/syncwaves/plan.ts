@@ -226,7 +226,13 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
     if (running.length > 0) {
       const waiting = [...running, ...tasks.filter((t) => t.phase === SyncPhase.SyncFail && !isCompleted(t))];
       const applyRuns = sf.phase === OperationPhase.Running ? sf.actions.applyRuns : [];
-      return { ...sf, phase: OperationPhase.Running, message: runningMessage(waiting), actions: { ...NO_ACTIONS, applyRuns }, waveDelay: false };
+      return {
+        ...sf,
+        phase: OperationPhase.Running,
+        message: runningMessage(waiting),
+        actions: { ...NO_ACTIONS, applyRuns },
+        waveDelay: false,
+      };
     }
     const deleteHooks = sf.phase === OperationPhase.Failed ? hooksToDelete(tasks, HookDeletePolicy.HookFailed) : [];
     return { ...sf, actions: { ...sf.actions, deleteHooks }, waveDelay: false };
@@ -243,5 +249,8 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
     return { ...done, waveDelay: false };
   }
   const running = mine.filter(isRunning);
-  return { ...finish(tasks, OperationPhase.Running, runningMessage(running.length > 0 ? running : remaining)), waveDelay: !batch.finalWave };
+  return {
+    ...finish(tasks, OperationPhase.Running, runningMessage(running.length > 0 ? running : remaining)),
+    waveDelay: !batch.finalWave,
+  };
 }

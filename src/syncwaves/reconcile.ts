@@ -91,7 +91,8 @@ interface Outcome {
  */
 export function currentOperation(app: Application, nowMs: number): OperationState | undefined {
   let state = app.status?.operationState;
-  if (app.operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase))) state = newOperationState(app.operation, nowMs);
+  if (app.operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase)))
+    state = newOperationState(app.operation, nowMs);
   if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
   return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
@@ -126,7 +127,8 @@ export class AppReconciler implements Reconciler {
   private readonly holds = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.destinations = deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
+    this.destinations =
+      deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
     this.finalizer = new AppFinalizer({ ...deps, trackingName: (app) => this.trackingName(app) });
   }
 
@@ -178,7 +180,11 @@ export class AppReconciler implements Reconciler {
 
   private operationRunning(app: Application): boolean {
     const phase = app.status?.operationState?.phase;
-    return phase === OperationPhase.Running || phase === OperationPhase.Terminating || (app.operation?.sync !== undefined && (phase === undefined || isCompletedPhase(phase)));
+    return (
+      phase === OperationPhase.Running ||
+      phase === OperationPhase.Terminating ||
+      (app.operation?.sync !== undefined && (phase === undefined || isCompletedPhase(phase)))
+    );
   }
 
   private trackingName(app: Application): string {
@@ -214,7 +220,11 @@ export class AppReconciler implements Reconciler {
   }
 
   /** Reads the destination, the manifests (at a running sync's pinned revision) and the live objects. */
-  private async observeApp(app: Application, state: OperationState | undefined, signal: AbortSignal): Promise<{ observed: Observed; shared: ClusterAccess }> {
+  private async observeApp(
+    app: Application,
+    state: OperationState | undefined,
+    signal: AbortSignal,
+  ): Promise<{ observed: Observed; shared: ClusterAccess }> {
     const shared = await this.destinations.access(app);
     const access = accessFor(shared, app, this.deps.metrics);
     const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
@@ -240,7 +250,10 @@ export class AppReconciler implements Reconciler {
 
   /** Moves an active operation on by one step, or terminates it. */
   private async advance(app: Application, state: OperationState, observed: Observed, now: number): Promise<Outcome> {
-    const stepped = state.phase === OperationPhase.Terminating ? await this.terminate(app, state, observed, now) : await this.step(app, state, observed, now);
+    const stepped =
+      state.phase === OperationPhase.Terminating
+        ? await this.terminate(app, state, observed, now)
+        : await this.step(app, state, observed, now);
     return { ...stepped, operation: isCompletedPhase(stepped.state.phase) ? null : app.operation };
   }
 
@@ -276,7 +289,12 @@ export class AppReconciler implements Reconciler {
     };
   }
 
-  private async terminate(app: Application, state: OperationState, observed: Observed, now: number): Promise<{ state: OperationState; requeueAfterMs: number }> {
+  private async terminate(
+    app: Application,
+    state: OperationState,
+    observed: Observed,
+    now: number,
+  ): Promise<{ state: OperationState; requeueAfterMs: number }> {
     const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const done = await terminate(state, this.tasksOf(app, state, observed), this.executor(observed.access), {
       nowMs: now,
@@ -286,7 +304,12 @@ export class AppReconciler implements Reconciler {
     return { state: done, requeueAfterMs: 0 };
   }
 
-  private async step(app: Application, initial: OperationState, observed: Observed, now: number): Promise<Omit<Outcome, "operation"> & { state: OperationState }> {
+  private async step(
+    app: Application,
+    initial: OperationState,
+    observed: Observed,
+    now: number,
+  ): Promise<Omit<Outcome, "operation"> & { state: OperationState }> {
     let state = initial;
     if (isAwaitingRetry(state)) {
       const restarted = restartIfDue(state, now);
@@ -302,7 +325,11 @@ export class AppReconciler implements Reconciler {
     });
     const source = sourceOf(app);
     state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
-    state = recordOutcome(state, { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) }, this.deps.clock.now());
+    state = recordOutcome(
+      state,
+      { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) },
+      this.deps.clock.now(),
+    );
     this.deps.log.info({ app: app.metadata.name, phase: state.phase, message: state.message }, "sync step");
     return { state, ...this.afterStep(state, result.waveDelay) };
   }
@@ -348,7 +375,12 @@ export class AppReconciler implements Reconciler {
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
   private async abandon(app: Application, state: OperationState, reason: string): Promise<AppRequeue> {
-    const finished = { ...state, phase: OperationPhase.Error, message: `${Message.TerminationErrors}: ${reason}`, finishedAt: rfc3339(this.deps.clock.now()) };
+    const finished = {
+      ...state,
+      phase: OperationPhase.Error,
+      message: `${Message.TerminationErrors}: ${reason}`,
+      finishedAt: rfc3339(this.deps.clock.now()),
+    };
     const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
     delete next.operation;
     await this.deps.client.update(resources.Applications, next);
@@ -359,7 +391,10 @@ export class AppReconciler implements Reconciler {
   private async writeComparisonError(app: Application, message: string): Promise<AppRequeue> {
     const status = { ...(app.status ?? {}) };
     const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
-    status.conditions = [...others, { type: AppConditionType.ComparisonError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }];
+    status.conditions = [
+      ...others,
+      { type: AppConditionType.ComparisonError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) },
+    ];
     status.sync = { ...(status.sync ?? {}), status: SyncStatus.Unknown };
     await this.deps.client.update(resources.Applications, { ...app, status });
     return { requeueAfterMs: 10_000 };

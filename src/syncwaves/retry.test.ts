@@ -55,7 +55,12 @@ describe("operation state", () => {
   it("turns a failure into a waiting retry, then restarts from scratch when due", () => {
     const s0 = newOperationState(op, t0);
     const s1 = recordOutcome(s0, { phase: "Failed", message: "boom", resources: [] }, t0 + 1000);
-    expect(s1).toMatchObject({ phase: "Running", retryCount: 1, finishedAt: "2024-01-01T12:00:01Z", message: "boom. Retrying attempt #1 at 12:00PM." });
+    expect(s1).toMatchObject({
+      phase: "Running",
+      retryCount: 1,
+      finishedAt: "2024-01-01T12:00:01Z",
+      message: "boom. Retrying attempt #1 at 12:00PM.",
+    });
     expect(restartIfDue(s1, t0 + 5000)).toBeUndefined();
     const s2 = restartIfDue(s1, t0 + 11_000);
     expect(s2).toMatchObject({ phase: "Running", retryCount: 1, startedAt: s0.startedAt, message: "Retrying operation. Attempt #1" });
@@ -65,7 +70,10 @@ describe("operation state", () => {
 
   it("reports the retries once they are exhausted", () => {
     const s = { ...newOperationState(op, t0), retryCount: 2 };
-    expect(recordOutcome(s, { phase: "Failed", message: "boom" }, t0)).toMatchObject({ phase: "Failed", message: "boom (retried 2 times)." });
+    expect(recordOutcome(s, { phase: "Failed", message: "boom" }, t0)).toMatchObject({
+      phase: "Failed",
+      message: "boom (retried 2 times).",
+    });
   });
 
   it("never retries a success", () => {
@@ -77,9 +85,17 @@ describe("operation state", () => {
     let history = appendHistory([], { ...newOperationState(op, t0), phase: "Failed" }, { nowMs: t0 });
     expect(history).toEqual([]);
     for (let i = 0; i < 4; i++) {
-      history = appendHistory(history, { ...newOperationState(op, t0), phase: "Succeeded", syncResult: { revision: `r${String(i)}` } }, { nowMs: t0, limit: 3 });
+      history = appendHistory(
+        history,
+        { ...newOperationState(op, t0), phase: "Succeeded", syncResult: { revision: `r${String(i)}` } },
+        { nowMs: t0, limit: 3 },
+      );
     }
-    expect(history.map((h) => [h.id, h.revision])).toEqual([[1, "r1"], [2, "r2"], [3, "r3"]]);
+    expect(history.map((h) => [h.id, h.revision])).toEqual([
+      [1, "r1"],
+      [2, "r2"],
+      [3, "r3"],
+    ]);
   });
 
   it("does not record selective or dry-run syncs in history", () => {

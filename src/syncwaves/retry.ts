@@ -4,7 +4,7 @@
  */
 import { ApplicationDefaults, type RetryStrategy } from "../api/index.js";
 
-const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Parses a backoff duration: a bare integer is seconds, otherwise a Go duration such as `5s`,

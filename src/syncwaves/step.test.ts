@@ -48,7 +48,10 @@ describe("a sync operation, step by step", () => {
   it("stops at the dry run when a target is invalid, applying nothing", async () => {
     const w = new World();
     w.failApply.add("ConfigMap/b");
-    const out = await simulate(w, [obj("ConfigMap", "a", { namespace: "ns" }), obj("ConfigMap", "b", { namespace: "ns", annotations: wave(1) })]);
+    const out = await simulate(w, [
+      obj("ConfigMap", "a", { namespace: "ns" }),
+      obj("ConfigMap", "b", { namespace: "ns", annotations: wave(1) }),
+    ]);
     expect(out.phase).toBe("Failed");
     expect(out.message).toBe("one or more objects failed to apply (dry run)");
     expect(applies(w)).toEqual([]);
@@ -58,7 +61,11 @@ describe("a sync operation, step by step", () => {
     const w = new World();
     w.failWetApply.add("ConfigMap/b");
     w.failWetApply.add("Job/cleanup");
-    const targets = [obj("ConfigMap", "a", { namespace: "ns" }), obj("ConfigMap", "b", { namespace: "ns", annotations: wave(1) }), hook("Job", "cleanup", "SyncFail")];
+    const targets = [
+      obj("ConfigMap", "a", { namespace: "ns" }),
+      obj("ConfigMap", "b", { namespace: "ns", annotations: wave(1) }),
+      hook("Job", "cleanup", "SyncFail"),
+    ];
     const out = await simulate(w, targets);
     expect(out.phase).toBe("Failed");
     expect(out.message).toBe(
@@ -79,14 +86,20 @@ describe("a sync operation, step by step", () => {
   it("fails when a resource of a waited wave becomes Degraded, and keeps later waves unapplied", async () => {
     const w = new World();
     w.outcome.set("Deployment/web", "fail");
-    const out = await simulate(w, [obj("Deployment", "web", { namespace: "ns" }), obj("ConfigMap", "late", { namespace: "ns", annotations: wave(1) })]);
+    const out = await simulate(w, [
+      obj("Deployment", "web", { namespace: "ns" }),
+      obj("ConfigMap", "late", { namespace: "ns", annotations: wave(1) }),
+    ]);
     expect(out.phase).toBe("Failed");
     expect(applies(w)).toEqual(["Deployment/web"]);
   });
 
   it("prunes in reverse wave order, waiting between waves, when the operation prunes", async () => {
     const w = new World();
-    const first = await simulate(w, [1, 2, 3].map((n) => obj("ConfigMap", `c${String(n)}`, { namespace: "ns", annotations: wave(n) })));
+    const first = await simulate(
+      w,
+      [1, 2, 3].map((n) => obj("ConfigMap", `c${String(n)}`, { namespace: "ns", annotations: wave(n) })),
+    );
     expect(first.phase).toBe("Succeeded");
     w.log.length = 0;
     const out = await simulate(w, [obj("ConfigMap", "keep", { namespace: "ns" })], { prune: true });
@@ -132,7 +145,10 @@ describe("hook delete policies", () => {
 
   it("deletes HookSucceeded hooks once the whole operation succeeds", async () => {
     const w = new World();
-    const out = await simulate(w, [hook("Job", "post", "PostSync", { "argocd.argoproj.io/hook-delete-policy": "HookSucceeded" }), obj("ConfigMap", "cfg", { namespace: "ns" })]);
+    const out = await simulate(w, [
+      hook("Job", "post", "PostSync", { "argocd.argoproj.io/hook-delete-policy": "HookSucceeded" }),
+      obj("ConfigMap", "cfg", { namespace: "ns" }),
+    ]);
     expect(out.phase).toBe("Succeeded");
     expect(w.log).toEqual(["apply ConfigMap/cfg", "apply Job/post", "delete Job/post"]);
   });
@@ -169,7 +185,14 @@ describe("resuming and limits", () => {
     expect(out.phase).toBe("Succeeded");
     const after = applies(w).slice(before);
     expect(after).not.toContain("Job/migrate");
-    expect([...applies(w).slice(0, before), ...after]).toEqual(["Namespace/ns", "Job/migrate", "ConfigMap/cfg", "Service/web", "Deployment/web", "Job/smoke"]);
+    expect([...applies(w).slice(0, before), ...after]).toEqual([
+      "Namespace/ns",
+      "Job/migrate",
+      "ConfigMap/cfg",
+      "Service/web",
+      "Deployment/web",
+      "Job/smoke",
+    ]);
   });
 
   it("fails with a clear message when the per-sync deadline passes", async () => {
@@ -192,7 +215,10 @@ describe("resuming and limits", () => {
     const phaseRank: Record<string, number> = { PreSync: 0, Sync: 1, PostSync: 2 };
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ w: fc.integer({ min: -2, max: 2 }), phase: fc.constantFrom("Sync", "PreSync", "PostSync") }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ w: fc.integer({ min: -2, max: 2 }), phase: fc.constantFrom("Sync", "PreSync", "PostSync") }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         async (specs) => {
           const w = new World();
           const targets = specs.map((s, i) =>

@@ -53,7 +53,12 @@ function skipsDryRun(task: SyncTask, crdKinds: ReadonlySet<string>, appOptions: 
  * The validation pass: missing namespaces are applied for real first (and recorded, so they are not
  * applied again), then every other target is dry-run. Returns the tasks, or the failed outcome.
  */
-async function validate(ctx: StepContext, tasks: readonly SyncTask[], exec: StepExecutor, options: ExecuteOptions): Promise<StepResult | SyncTask[]> {
+async function validate(
+  ctx: StepContext,
+  tasks: readonly SyncTask[],
+  exec: StepExecutor,
+  options: ExecuteOptions,
+): Promise<StepResult | SyncTask[]> {
   const namespaces = tasks.filter(
     (t) => t.target?.kind === "Namespace" && groupOf(t.target) === "" && t.live === undefined && t.phase !== SyncPhase.SyncFail && !t.hook,
   );
@@ -61,7 +66,12 @@ async function validate(ctx: StepContext, tasks: readonly SyncTask[], exec: Step
   for (const ns of namespaces) {
     const done = await exec.apply(ns, options);
     if (done.state.status === ResultCode.SyncFailed) {
-      return { phase: OperationPhase.Failed, message: `${Message.NamespaceFailed}, reason: ${done.state.message ?? ""}`, tasks: replace(tasks, [done]), waveDelay: false };
+      return {
+        phase: OperationPhase.Failed,
+        message: `${Message.NamespaceFailed}, reason: ${done.state.message ?? ""}`,
+        tasks: replace(tasks, [done]),
+        waveDelay: false,
+      };
     }
     created.push(done);
   }
@@ -87,6 +97,8 @@ export async function runSyncStep(ctx: StepContext, exec: StepExecutor, options:
   const report = await exec.execute(step.actions, step.tasks, options);
   if (step.kind !== "batch") return { phase: step.phase, message: step.message, tasks: report.tasks, waveDelay: false };
   const conclusion = concludeBatch(step, report);
-  const after = hasActions(conclusion.actions) ? await exec.execute(conclusion.actions, conclusion.tasks, options) : { tasks: conclusion.tasks };
+  const after = hasActions(conclusion.actions)
+    ? await exec.execute(conclusion.actions, conclusion.tasks, options)
+    : { tasks: conclusion.tasks };
   return { phase: conclusion.phase, message: conclusion.message, tasks: after.tasks, waveDelay: conclusion.waveDelay };
 }

@@ -31,7 +31,11 @@ describe("terminating a running operation", () => {
       policy: "HookFailed",
       want: { deleted: true, finalizer: false, phase: "Succeeded", message: "" },
     },
-    { name: "a hook whose object is gone succeeds as Terminated", live: undefined, want: { deleted: false, finalizer: false, phase: "Succeeded", message: "Terminated" } },
+    {
+      name: "a hook whose object is gone succeeds as Terminated",
+      live: undefined,
+      want: { deleted: false, finalizer: false, phase: "Succeeded", message: "Terminated" },
+    },
   ])("$name", ({ live, want, ...row }) => {
     const policy = "policy" in row ? row.policy : undefined;
     const t = { ...task(hookJob("a", undefined, policy), { phase: "PreSync", hook: true, state: running }), ...(live ? { live } : {}) };

@@ -49,7 +49,11 @@ export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
  * A running hook with a live object, terminated: deleted when it still runs, its health is unknown
  * or it is to be deleted on failure (else its finalizer is removed), and its final phase.
  */
-function terminateRunning(t: SyncTask, live: NonNullable<SyncTask["live"]>, plan: { removeFinalizers: SyncTask[]; deleteHooks: SyncTask[] }): SyncTask {
+function terminateRunning(
+  t: SyncTask,
+  live: NonNullable<SyncTask["live"]>,
+  plan: { removeFinalizers: SyncTask[]; deleteHooks: SyncTask[] },
+): SyncTask {
   const health = resourceHealth(live, { isHook: true });
   const next = hookPhaseFromHealth(health, live.metadata?.name ?? "");
   const stillRunning = next.phase === OperationPhase.Running;
@@ -58,7 +62,12 @@ function terminateRunning(t: SyncTask, live: NonNullable<SyncTask["live"]>, plan
   } else if (hasLiveFinalizer(t)) {
     plan.removeFinalizers.push(t);
   }
-  return withState(t, stillRunning ? { ...t.state, hookPhase: OperationPhase.Failed, message: "Terminated" } : { ...t.state, hookPhase: next.phase, message: next.message });
+  return withState(
+    t,
+    stillRunning
+      ? { ...t.state, hookPhase: OperationPhase.Failed, message: "Terminated" }
+      : { ...t.state, hookPhase: next.phase, message: next.message },
+  );
 }
 
 /**
@@ -72,7 +81,10 @@ export async function terminate(
   at: { nowMs: number; options: ExecuteOptions },
 ): Promise<OperationState> {
   const plan = planTerminate(tasks);
-  const report = await exec.execute({ ...NO_ACTIONS, removeFinalizers: plan.removeFinalizers, deleteHooks: plan.deleteHooks }, plan.tasks, { ...at.options, dryRun: false });
+  const report = await exec.execute({ ...NO_ACTIONS, removeFinalizers: plan.removeFinalizers, deleteHooks: plan.deleteHooks }, plan.tasks, {
+    ...at.options,
+    dryRun: false,
+  });
   const errors = report.tasks.some((t) => t.state.hookPhase === OperationPhase.Error);
   const stored = state.syncResult?.resources ?? [];
   return {

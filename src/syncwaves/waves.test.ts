@@ -14,7 +14,11 @@ describe("objectWave", () => {
       ann: { "argocd.argoproj.io/sync-wave": "1.5", "helm.sh/hook-weight": "-1" },
       wave: -1,
     },
-    { name: "prefers the sync wave over the Helm weight", ann: { "argocd.argoproj.io/sync-wave": "2", "helm.sh/hook-weight": "9" }, wave: 2 },
+    {
+      name: "prefers the sync wave over the Helm weight",
+      ann: { "argocd.argoproj.io/sync-wave": "2", "helm.sh/hook-weight": "9" },
+      wave: 2,
+    },
     { name: "rejects spaces like Go's Atoi", ann: { "argocd.argoproj.io/sync-wave": " 4" }, wave: 0 },
     { name: "defaults to 0", ann: {}, wave: 0 },
   ])("$name", ({ ann, wave: w }) => {

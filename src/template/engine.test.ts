@@ -21,7 +21,11 @@ describe("TemplateEngine budget", () => {
     { name: "an unbounded range", template: UNBOUNDED, limit: "more than 1000000 evaluation steps" },
     { name: "a huge string", template: '{{ repeat 1000000000 "abc" }}', limit: "value larger than 4194304 characters" },
     { name: "a very large output", template: "{{ range 10000000 }}0123456789{{ end }}", limit: "output larger than 4194304 characters" },
-    { name: "infinite template recursion", template: '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}', limit: "template call depth above 200" },
+    {
+      name: "infinite template recursion",
+      template: '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}',
+      limit: "template call depth above 200",
+    },
   ])("stops $name with a budget error naming the limit it broke", ({ template, limit }) => {
     const err = failure(() => make().replace(template, { a: 1 }, true));
     expect(err).toBeInstanceOf(TemplateRenderError);
@@ -40,7 +44,9 @@ describe("TemplateEngine budget", () => {
 
   it("counts only the time that passed: on a clock that stands still the step limit stops the render", () => {
     const engine = new TemplateEngine({ now: () => 0, clock: () => 0 });
-    expect((failure(() => engine.replace(UNBOUNDED, {}, true)) as TemplateRenderError).message).toContain("more than 1000000 evaluation steps");
+    expect((failure(() => engine.replace(UNBOUNDED, {}, true)) as TemplateRenderError).message).toContain(
+      "more than 1000000 evaluation steps",
+    );
   });
 });
 

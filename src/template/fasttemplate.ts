@@ -36,7 +36,9 @@ export function parseFast(template: string): FastTemplate {
     s = s.slice(n + 2);
     const e = s.indexOf("}}");
     if (e < 0) {
-      throw new FastTemplateError(`invalid template: Cannot find end tag="}}" in the template=${JSON.stringify(template)} starting from ${JSON.stringify(s)}`);
+      throw new FastTemplateError(
+        `invalid template: Cannot find end tag="}}" in the template=${JSON.stringify(template)} starting from ${JSON.stringify(s)}`,
+      );
     }
     tags.push(s.slice(0, e));
     s = s.slice(e + 2);

@@ -67,7 +67,8 @@ export function applyTemplatePatch(app: Obj, patchText: string): Obj {
     throw new AppSetError(RENDER_ERROR_REASON, `error while converting template to json ${goQuote(patchText)}: ${goYamlError(e)}`);
   }
   if (patch === null || patch === undefined) return app;
-  if (!isObject(patch as Json)) throw new AppSetError(RENDER_ERROR_REASON, `invalid templatePatch ${goQuote(patchText)}: patch is not an object`);
+  if (!isObject(patch as Json))
+    throw new AppSetError(RENDER_ERROR_REASON, `invalid templatePatch ${goQuote(patchText)}: patch is not an object`);
   const project = (app["spec"] as Obj | undefined)?.["project"];
   const out = merge(app, patch as Json, "") as Obj;
   if (project !== undefined && isObject(out["spec"])) out["spec"] = { ...out["spec"], project };
@@ -75,7 +76,12 @@ export function applyTemplatePatch(app: Obj, patchText: string): Obj {
 }
 
 /** Renders a templatePatch with the params and applies it. */
-export function renderTemplatePatch(engine: TemplateEngine, app: Obj, patch: string, with_: { params: Readonly<Record<string, unknown>>; opts: RenderOptions }): Obj {
+export function renderTemplatePatch(
+  engine: TemplateEngine,
+  app: Obj,
+  patch: string,
+  with_: { params: Readonly<Record<string, unknown>>; opts: RenderOptions },
+): Obj {
   const { params, opts } = with_;
   let text: string;
   try {

@@ -5,15 +5,44 @@ import { renderApplication, RESOURCES_FINALIZER, type Json } from "./render.js";
 const engine = (): TemplateEngine => new TemplateEngine({ now: () => 0 });
 const tmpl: { [k: string]: Json } = {
   metadata: { name: "{{ .name }}-app", labels: { "team-{{ .team }}": "{{ .team }}", gone: null }, annotations: {} },
-  spec: { project: "default", source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "{{ .n }}" }] } }, replicas: 3, flag: true },
+  spec: {
+    project: "default",
+    source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "{{ .n }}" }] } },
+    replicas: 3,
+    flag: true,
+  },
 };
 
 describe("renderApplication", () => {
   it.each([
-    { name: "renders strings and map keys, drops null map entries, copies non-strings", params: { name: "a", team: "x", n: 2 }, preserve: false,
-      want: { metadata: { name: "a-app", labels: { "team-x": "x" }, annotations: {}, finalizers: [RESOURCES_FINALIZER] }, spec: { project: "default", source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "2" }] } }, replicas: 3, flag: true } } },
-    { name: "adds no finalizer when resources are preserved", params: { name: "a", team: "x", n: 2 }, preserve: true,
-      want: { metadata: { name: "a-app", labels: { "team-x": "x" }, annotations: {} }, spec: { project: "default", source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "2" }] } }, replicas: 3, flag: true } } },
+    {
+      name: "renders strings and map keys, drops null map entries, copies non-strings",
+      params: { name: "a", team: "x", n: 2 },
+      preserve: false,
+      want: {
+        metadata: { name: "a-app", labels: { "team-x": "x" }, annotations: {}, finalizers: [RESOURCES_FINALIZER] },
+        spec: {
+          project: "default",
+          source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "2" }] } },
+          replicas: 3,
+          flag: true,
+        },
+      },
+    },
+    {
+      name: "adds no finalizer when resources are preserved",
+      params: { name: "a", team: "x", n: 2 },
+      preserve: true,
+      want: {
+        metadata: { name: "a-app", labels: { "team-x": "x" }, annotations: {} },
+        spec: {
+          project: "default",
+          source: { repoURL: "https://x", helm: { parameters: [{ name: "a", value: "2" }] } },
+          replicas: 3,
+          flag: true,
+        },
+      },
+    },
     { name: "returns the template verbatim for an empty param set", params: {}, preserve: false, want: tmpl },
   ])("$name", ({ params, preserve, want }) => {
     expect(renderApplication(engine(), tmpl, params, { goTemplate: true, preserveResourcesOnDeletion: preserve })).toEqual(want);

@@ -12,7 +12,10 @@ function raw(name: string, namespace: string): KubeObject {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "ApplicationSet",
     metadata: { name, namespace },
-    spec: { generators: [{ list: { elements: [] } }], template: { metadata: { name: "x" }, spec: { project: "default", destination: {} } } },
+    spec: {
+      generators: [{ list: { elements: [] } }],
+      template: { metadata: { name: "x" }, spec: { project: "default", destination: {} } },
+    },
   };
 }
 
@@ -22,7 +25,8 @@ function typed(name: string, namespace: string): ApplicationSet {
   return r.value;
 }
 
-const names = (list: readonly ApplicationSet[]): string[] => list.map((a) => `${a.metadata.namespace ?? ""}/${a.metadata.name ?? ""}`).sort();
+const names = (list: readonly ApplicationSet[]): string[] =>
+  list.map((a) => `${a.metadata.namespace ?? ""}/${a.metadata.name ?? ""}`).sort();
 
 describe("appSetLister", () => {
   it("lists from the synced informer, keeping only allowed namespaces, without calling the API", async () => {
@@ -35,7 +39,12 @@ describe("appSetLister", () => {
 
   it("lists the scope from the API while the informer has not synced, skipping what does not parse", async () => {
     const client = new FakeKubeClient();
-    client.seed(resources.ApplicationSets, raw("a", "argocd"), { ...raw("broken", "argocd"), spec: { generators: "no" } }, raw("c", "other"));
+    client.seed(
+      resources.ApplicationSets,
+      raw("a", "argocd"),
+      { ...raw("broken", "argocd"), spec: { generators: "no" } },
+      raw("c", "other"),
+    );
     const informer = { hasSynced: () => false, list: () => [] };
     const list = appSetLister({ client, informer, scope: "argocd", allowed: () => true });
     expect(names(await list())).toEqual(["argocd/a"]);
@@ -74,8 +83,18 @@ describe("argoSettingsReader", () => {
     const client = new FakeKubeClient();
     const read = argoSettingsReader(client, "argocd");
     expect(await read()).toEqual({ secret: undefined, configMapData: undefined });
-    client.seed(resources.ConfigMaps, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "argocd-cm", namespace: "argocd" }, data: { "webhook.maxPayloadSizeMB": "3" } });
-    client.seed(resources.Secrets, { apiVersion: "v1", kind: "Secret", metadata: { name: "argocd-secret", namespace: "argocd" }, data: { k: "dg==" } });
+    client.seed(resources.ConfigMaps, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "argocd-cm", namespace: "argocd" },
+      data: { "webhook.maxPayloadSizeMB": "3" },
+    });
+    client.seed(resources.Secrets, {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "argocd-secret", namespace: "argocd" },
+      data: { k: "dg==" },
+    });
     const got = await read();
     expect(got.configMapData).toEqual({ "webhook.maxPayloadSizeMB": "3" });
     expect(got.secret?.metadata.name).toBe("argocd-secret");
@@ -86,9 +105,24 @@ describe("argoSettingsReader", () => {
 describe("startControllerWebhook", () => {
   function logged(): { lines: Array<Record<string, unknown>>; logger: ReturnType<typeof createLogger> } {
     const lines: Array<Record<string, unknown>> = [];
-    return { lines, logger: createLogger({ level: "info", format: "json", destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } }) };
+    return {
+      lines,
+      logger: createLogger({
+        level: "info",
+        format: "json",
+        destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+      }),
+    };
   }
-  const base = { parallelism: 1, dryRun: false, client: new FakeKubeClient(), namespace: "argocd", scope: "argocd", allowed: () => true, clock: new SystemClock() };
+  const base = {
+    parallelism: 1,
+    dryRun: false,
+    client: new FakeKubeClient(),
+    namespace: "argocd",
+    scope: "argocd",
+    allowed: () => true,
+    clock: new SystemClock(),
+  };
 
   it("starts no server when --webhook-addr is empty", async () => {
     const { lines, logger } = logged();

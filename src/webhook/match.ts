@@ -10,7 +10,16 @@
  * generator is refreshed only when its input parameters name the event's repository (Argo CD
  * refreshes every Plugin-based ApplicationSet on every event).
  */
-import { isRecord, terminalGeneratorSchema, type ApplicationSet, type GitGenerator, type PluginGenerator, type PullRequestGenerator, type ScmProviderGenerator, type TerminalGenerator } from "../api/index.js";
+import {
+  isRecord,
+  terminalGeneratorSchema,
+  type ApplicationSet,
+  type GitGenerator,
+  type PluginGenerator,
+  type PullRequestGenerator,
+  type ScmProviderGenerator,
+  type TerminalGenerator,
+} from "../api/index.js";
 import { apiServes, isTemplated, repoURLMatches, sameName, stripRef } from "./repourl.js";
 import type { EventRepo, ProviderName, PullRequestEvent, PushEvent, PushedRef, WebhookEvent } from "./types.js";
 
@@ -57,7 +66,8 @@ const SCM_CHECKS: Readonly<Record<ProviderName, Check<ScmProviderGenerator>>> = 
   gitea: ({ gitea: g }, repo) => g !== undefined && sameName(g.owner, repo.owner) && apiServes(g.api, repo.hosts),
   bitbucketserver: ({ bitbucketServer: g }, repo) => g !== undefined && sameName(g.project, repo.owner) && apiServes(g.api, repo.hosts),
   bitbucket: ({ bitbucket: g }, repo) => g !== undefined && sameName(g.owner, repo.owner),
-  azuredevops: ({ azureDevOps: g }, repo) => g !== undefined && sameName(g.teamProject, repo.owner) && organizationMatches(g.organization, repo),
+  azuredevops: ({ azureDevOps: g }, repo) =>
+    g !== undefined && sameName(g.teamProject, repo.owner) && organizationMatches(g.organization, repo),
 };
 
 function organizationMatches(organization: string, repo: EventRepo): boolean {
@@ -77,9 +87,11 @@ const PULL_REQUEST_CHECKS: Readonly<Record<ProviderName, Check<PullRequestGenera
   github: ({ github: g }, repo) => g !== undefined && ownerAndRepo(g, repo) && apiServes(g.api || GITHUB_API, repo.hosts),
   gitlab: ({ gitlab: g }, repo) => g !== undefined && gitlabProjectIs(g.project, repo) && apiServes(g.api || GITLAB_API, repo.hosts),
   gitea: ({ gitea: g }, repo) => g !== undefined && ownerAndRepo(g, repo) && apiServes(g.api, repo.hosts),
-  bitbucketserver: ({ bitbucketServer: g }, repo) => g !== undefined && ownerAndRepo({ owner: g.project, repo: g.repo }, repo) && apiServes(g.api, repo.hosts),
+  bitbucketserver: ({ bitbucketServer: g }, repo) =>
+    g !== undefined && ownerAndRepo({ owner: g.project, repo: g.repo }, repo) && apiServes(g.api, repo.hosts),
   bitbucket: ({ bitbucket: g }, repo) => g !== undefined && ownerAndRepo(g, repo) && apiServes(g.api || BITBUCKET_API, repo.hosts),
-  azuredevops: ({ azuredevops: g }, repo) => g !== undefined && ownerAndRepo({ owner: g.project, repo: g.repo }, repo) && organizationMatches(g.organization, repo),
+  azuredevops: ({ azuredevops: g }, repo) =>
+    g !== undefined && ownerAndRepo({ owner: g.project, repo: g.repo }, repo) && organizationMatches(g.organization, repo),
 };
 
 function strings(value: unknown, out: string[] = []): string[] {
@@ -98,7 +110,8 @@ function pluginAffected(p: PluginGenerator, repo: EventRepo): boolean {
 function terminalAffected(g: TerminalGenerator, e: PushEvent | PullRequestEvent): string | undefined {
   if (e.kind === "push" && g.git !== undefined && gitAffected(g.git, e)) return "git";
   if (e.kind === "push" && g.scmProvider !== undefined && SCM_CHECKS[e.provider](g.scmProvider, e.repo)) return "scmProvider";
-  if (e.kind === "pull-request" && g.pullRequest !== undefined && PULL_REQUEST_CHECKS[e.provider](g.pullRequest, e.repo)) return "pullRequest";
+  if (e.kind === "pull-request" && g.pullRequest !== undefined && PULL_REQUEST_CHECKS[e.provider](g.pullRequest, e.repo))
+    return "pullRequest";
   if (g.plugin !== undefined && pluginAffected(g.plugin, e.repo)) return "plugin";
   return undefined;
 }

@@ -29,9 +29,15 @@ export async function refreshAffected(event: WebhookEvent, ports: RefreshPorts, 
     try {
       await ports.refresh(appSet);
       refreshed.push(key);
-      logger.info({ applicationset: key, generator, provider: event.provider, event: event.kind }, `refresh ApplicationSet ${key} from webhook`);
+      logger.info(
+        { applicationset: key, generator, provider: event.provider, event: event.kind },
+        `refresh ApplicationSet ${key} from webhook`,
+      );
     } catch (err) {
-      logger.error({ applicationset: key, error: errorMessage(err) }, `Failed to refresh ApplicationSet '${key}' for controller reprocessing`);
+      logger.error(
+        { applicationset: key, error: errorMessage(err) },
+        `Failed to refresh ApplicationSet '${key}' for controller reprocessing`,
+      );
     }
   }
   logger.info({ provider: event.provider, event: event.kind, refreshed }, "webhook event processed");

@@ -27,7 +27,8 @@ export const UNKNOWN_EVENT = "Unknown webhook event";
 /** Checks and parses one request. */
 export function receive(req: WebhookRequest, secrets: WebhookSecrets): Verdict {
   const spec = PROVIDER_SPECS.find((p) => p.detect(req.headers));
-  if (req.method !== "POST") return { ok: false, status: 405, message: `method ${req.method} is not allowed, use POST`, ...(spec ? { provider: spec.name } : {}) };
+  if (req.method !== "POST")
+    return { ok: false, status: 405, message: `method ${req.method} is not allowed, use POST`, ...(spec ? { provider: spec.name } : {}) };
   if (spec === undefined) return { ok: false, status: 400, message: UNKNOWN_EVENT };
   const check = spec.verify(req, secrets);
   if (!check.ok) return { ok: false, status: check.status, message: check.message, provider: spec.name };

@@ -29,7 +29,10 @@ export function repoHostPath(url: string): string | undefined {
   const m = (scheme === null ? /^([^/:]+)[:/](.+)$/ : /^([^/:]+)(?::\d*)?\/(.+)$/).exec(s);
   if (m === null) return undefined;
   const host = m[1]!.replace(/^(ssh|altssh)\./, "");
-  const path = m[2]!.replace(/\/+$/, "").replace(/\.git$/, "").replace(/^\/+/, "");
+  const path = m[2]!
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "")
+    .replace(/^\/+/, "");
   return path === "" ? undefined : `${host}/${path}`;
 }
 
@@ -97,7 +100,10 @@ export function stripRef(ref: string): string {
 }
 
 /** A pushed ref from its full name and the default branch (`undefined` when the payload lacks it). */
-export function pushedRef(ref: string, defaultBranch: string | undefined): { revision: string; tag: boolean; touchedHead: boolean | undefined } {
+export function pushedRef(
+  ref: string,
+  defaultBranch: string | undefined,
+): { revision: string; tag: boolean; touchedHead: boolean | undefined } {
   const revision = stripRef(ref);
   const tag = ref.startsWith("refs/tags/");
   const head = defaultBranch === undefined || defaultBranch === "" ? undefined : stripRef(defaultBranch);

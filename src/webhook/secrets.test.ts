@@ -13,12 +13,26 @@ describe("secretsFrom", () => {
     { name: "no Secret configures nothing", s: undefined, out: {} },
     {
       name: "Argo CD's keys configure their providers, trimmed",
-      s: secret({ "webhook.github.secret": " gh \n", "webhook.gitlab.secret": "gl", "webhook.bitbucketserver.secret": "bbs", "webhook.bitbucket.uuid": "uuid", "webhook.gogs.secret": "gogs" }),
+      s: secret({
+        "webhook.github.secret": " gh \n",
+        "webhook.gitlab.secret": "gl",
+        "webhook.bitbucketserver.secret": "bbs",
+        "webhook.bitbucket.uuid": "uuid",
+        "webhook.gogs.secret": "gogs",
+      }),
       out: { github: "gh", gitlab: "gl", bitbucketServer: "bbs", bitbucketUuid: "uuid", gitea: "gogs" },
     },
-    { name: "webhook.gitea.secret wins over webhook.gogs.secret", s: secret({ "webhook.gitea.secret": "gitea", "webhook.gogs.secret": "gogs" }), out: { gitea: "gitea" } },
+    {
+      name: "webhook.gitea.secret wins over webhook.gogs.secret",
+      s: secret({ "webhook.gitea.secret": "gitea", "webhook.gogs.secret": "gogs" }),
+      out: { gitea: "gitea" },
+    },
     { name: "an empty value configures nothing", s: secret({ "webhook.github.secret": "" }), out: {} },
-    { name: "an Azure DevOps password alone still requires basic auth", s: secret({ "webhook.azuredevops.password": "p" }), out: { azureDevOps: { username: "", password: "p" } } },
+    {
+      name: "an Azure DevOps password alone still requires basic auth",
+      s: secret({ "webhook.azuredevops.password": "p" }),
+      out: { azureDevOps: { username: "", password: "p" } },
+    },
   ])("$name", ({ s, out }) => {
     expect(secretsFrom(s)).toEqual(out);
   });
@@ -38,7 +52,11 @@ describe("maxPayloadBytes", () => {
 describe("cachedSettings", () => {
   it("reads once per minute and keeps the last good reading when a read fails", async () => {
     const clock = new FakeClock(0);
-    const reads: Array<Secret | Error> = [secret({ "webhook.github.secret": "one" }), new Error("apiserver down"), secret({ "webhook.github.secret": "two" })];
+    const reads: Array<Secret | Error> = [
+      secret({ "webhook.github.secret": "one" }),
+      new Error("apiserver down"),
+      secret({ "webhook.github.secret": "two" }),
+    ];
     const errors: unknown[] = [];
     let calls = 0;
     const get = cachedSettings({

@@ -97,7 +97,10 @@ function handler(opts: WebhookServerOptions, queue: EventQueue<WebhookEvent>) {
     }
     const verdict = receive({ method: req.method ?? "", headers: headerMap(req), body }, settings.secrets);
     if (!verdict.ok) {
-      log.warn({ status: verdict.status, provider: verdict.provider, reason: verdict.message, remote }, `webhook refused: ${verdict.message}`);
+      log.warn(
+        { status: verdict.status, provider: verdict.provider, reason: verdict.message, remote },
+        `webhook refused: ${verdict.message}`,
+      );
       return refuse(res, verdict.status, verdict.message);
     }
     if (verdict.event.kind === "ignored") {
@@ -108,7 +111,10 @@ function handler(opts: WebhookServerOptions, queue: EventQueue<WebhookEvent>) {
       log.info({ provider: verdict.provider }, "Queue is full, discarding webhook payload");
       return sendText(res, 503, "Queue is full, discarding webhook payload\n");
     }
-    log.info({ provider: verdict.provider, event: verdict.event.kind, repo: `${verdict.event.repo.owner}/${verdict.event.repo.name}` }, "webhook event accepted");
+    log.info(
+      { provider: verdict.provider, event: verdict.event.kind, repo: `${verdict.event.repo.owner}/${verdict.event.repo.name}` },
+      "webhook event accepted",
+    );
     sendText(res, 200, "");
   };
 }
@@ -127,7 +133,15 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
     },
   });
   const limits = serverLimits(resolveWebhookLimits(opts.limits));
-  const endpoint = await startHttpServer({ addr: opts.addr, routes: { [WEBHOOK_PATH]: handler(opts, queue) }, logger: opts.logger, clock: opts.clock, name: "webhook", anyMethod: true, limits });
+  const endpoint = await startHttpServer({
+    addr: opts.addr,
+    routes: { [WEBHOOK_PATH]: handler(opts, queue) },
+    logger: opts.logger,
+    clock: opts.clock,
+    name: "webhook",
+    anyMethod: true,
+    limits,
+  });
   return {
     port: endpoint.port,
     url: endpoint.url,

@@ -31,11 +31,19 @@ function unconfigured(what: string): CheckResult {
  * Checks an HMAC-SHA256 signature header: `prefix` + hex digest (`sha256=` for GitHub and
  * Bitbucket, empty for Gitea). `header` names the header in messages.
  */
-export function checkHmac(opts: { secret: string | undefined; value: string | undefined; body: Buffer; header: string; prefix: string }): CheckResult {
+export function checkHmac(opts: {
+  secret: string | undefined;
+  value: string | undefined;
+  body: Buffer;
+  header: string;
+  prefix: string;
+}): CheckResult {
   if (opts.secret === undefined) return unconfigured(`secret for ${opts.header}`);
   if (opts.value === undefined || opts.value === "") return { ok: false, status: 401, message: `missing ${opts.header} header` };
   const expected = opts.prefix + hmacSha256Hex(opts.secret, opts.body);
-  return safeEqual(opts.value.trim().toLowerCase(), expected) ? OK : { ok: false, status: 401, message: `${opts.header} does not match the payload` };
+  return safeEqual(opts.value.trim().toLowerCase(), expected)
+    ? OK
+    : { ok: false, status: 401, message: `${opts.header} does not match the payload` };
 }
 
 /** Checks a shared token sent as a header (GitLab's `X-Gitlab-Token`, Bitbucket's `X-Hook-UUID`). */
@@ -46,7 +54,10 @@ export function checkToken(opts: { secret: string | undefined; value: string | u
 }
 
 /** Checks HTTP basic auth against the configured username and password. */
-export function checkBasicAuth(expected: { username: string; password: string } | undefined, authorization: string | undefined): CheckResult {
+export function checkBasicAuth(
+  expected: { username: string; password: string } | undefined,
+  authorization: string | undefined,
+): CheckResult {
   if (expected === undefined) return unconfigured("username and password");
   const m = /^basic\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (m === null) return { ok: false, status: 401, message: "missing basic auth credentials" };

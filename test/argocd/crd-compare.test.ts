@@ -97,7 +97,10 @@ describe("compareSchemas", () => {
   });
 
   it("tags each difference with its kind", () => {
-    const theirs = obj({ a: str, n: { type: "integer" }, l: { type: "array", items: str, "x-kubernetes-list-type": "atomic" } }, { required: ["a"] });
+    const theirs = obj(
+      { a: str, n: { type: "integer" }, l: { type: "array", items: str, "x-kubernetes-list-type": "atomic" } },
+      { required: ["a"] },
+    );
     const ours = obj({ n: str, l: { type: "array", items: str } });
     expect(compareSchemas(theirs, ours).map((d) => `${d.kind} ${d.path}`)).toEqual(["required ", "field a", "type n", "marker l"]);
   });

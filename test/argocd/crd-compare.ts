@@ -67,7 +67,11 @@ function compareNode(theirs: SchemaNode, ours: SchemaNode, path: string, out: Di
     out.push({ kind: "type", path, message: `type: Argo CD ${show(theirs["type"])}, ours ${show(ours["type"])}` });
   }
   if ((theirs[INT_OR_STRING] === true) !== (ours[INT_OR_STRING] === true)) {
-    out.push({ kind: "type", path, message: `${INT_OR_STRING}: Argo CD ${show(theirs[INT_OR_STRING])}, ours ${show(ours[INT_OR_STRING])}` });
+    out.push({
+      kind: "type",
+      path,
+      message: `${INT_OR_STRING}: Argo CD ${show(theirs[INT_OR_STRING])}, ours ${show(ours[INT_OR_STRING])}`,
+    });
   }
   const [tr, or] = [sortedRequired(theirs), sortedRequired(ours)];
   if (tr.join(",") !== or.join(",")) {

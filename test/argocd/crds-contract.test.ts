@@ -109,7 +109,9 @@ describe("the walk", () => {
     for (const step of path) node = (step === "[]" ? node["items"] : (node["properties"] as SchemaNode)[step]) as SchemaNode;
     delete (node["properties"] as Record<string, unknown>)["repoURL"];
     const lines = compareSchemas(openApiSchemaOf(argoCdCrd(file)), ours).map(formatDifference);
-    expect(lines).toContain("spec.generators[].matrix.generators[].git.template.spec.source.repoURL: field not declared by ours (would be pruned)");
+    expect(lines).toContain(
+      "spec.generators[].matrix.generators[].git.template.spec.source.repoURL: field not declared by ours (would be pruned)",
+    );
   });
 
   it("lists only allow-list entries that still match a difference", () => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe("Argo CD v3.6 in the harness", () => {
   it("syncs an Application written by hand from a local Git repository", async () => {
-    const repo = makeRepo(temp, { "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  v: \"1\"\n" });
+    const repo = makeRepo(temp, { "app/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  v: "1"\n' });
     const head = git(repo, "rev-parse", "HEAD").trim();
     await client.create(resources.Applications, {
       apiVersion: "argoproj.io/v1alpha1",
@@ -43,10 +43,14 @@ describe("Argo CD v3.6 in the harness", () => {
         syncPolicy: { automated: {} },
       },
     });
-    const app = await eventually("hello Synced and Healthy", async () => {
-      const a = (await applications(client, ns)).get("hello");
-      return a?.status?.sync?.status === "Synced" && a.status.health?.status === "Healthy" ? a : undefined;
-    }, 90_000);
+    const app = await eventually(
+      "hello Synced and Healthy",
+      async () => {
+        const a = (await applications(client, ns)).get("hello");
+        return a?.status?.sync?.status === "Synced" && a.status.health?.status === "Healthy" ? a : undefined;
+      },
+      90_000,
+    );
     expect(app.status?.sync?.revision).toBe(head);
     const cm = await client.get<{ data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: "hello" });
     expect(cm.data).toEqual({ v: "1" });

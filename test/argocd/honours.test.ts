@@ -31,7 +31,10 @@ function appSet(ns: string, repoURL: string, path: string): Record<string, unkno
     metadata: { name: "honours", namespace: ns },
     spec: {
       generators: [{ list: { elements: [{ name: "honours-app" }] } }],
-      strategy: { type: "RollingSync", rollingSync: { steps: [{ matchExpressions: [{ key: "envLabel", operator: "In", values: ["env-dev"] }] }] } },
+      strategy: {
+        type: "RollingSync",
+        rollingSync: { steps: [{ matchExpressions: [{ key: "envLabel", operator: "In", values: ["env-dev"] }] }] },
+      },
       template: {
         metadata: { name: "{{name}}", labels: { envLabel: "env-dev" }, finalizers: ["resources-finalizer.argocd.argoproj.io"] },
         spec: {
@@ -47,7 +50,10 @@ function appSet(ns: string, repoURL: string, path: string): Record<string, unkno
 
 async function configMapNames(ns: string): Promise<string[]> {
   const list = await client.list(resources.ConfigMaps, { namespace: ns });
-  return list.items.map((c) => c.metadata?.name ?? "").filter((n) => n.startsWith("keep") || n.startsWith("drop")).sort();
+  return list.items
+    .map((c) => c.metadata?.name ?? "")
+    .filter((n) => n.startsWith("keep") || n.startsWith("drop"))
+    .sort();
 }
 
 describe("Argo CD's application controller and what our controller writes", () => {
@@ -60,7 +66,12 @@ describe("Argo CD's application controller and what our controller writes", () =
     const first = git(dir, "rev-parse", "HEAD").trim();
     const synced = (rev: string) => async () => {
       const a = (await applications(client, ns)).get("honours-app");
-      return a?.status?.sync?.status === "Synced" && a.status.health?.status === "Healthy" && a.status.sync.revision === rev && a.operation === undefined ? a : undefined;
+      return a?.status?.sync?.status === "Synced" &&
+        a.status.health?.status === "Healthy" &&
+        a.status.sync.revision === rev &&
+        a.operation === undefined
+        ? a
+        : undefined;
     };
     await eventually("the first sync", synced(first), 90_000);
     expect(await configMapNames(ns)).toEqual(["drop", "keep"]);
@@ -71,33 +82,57 @@ describe("Argo CD's application controller and what our controller writes", () =
     const second = git(dir, "rev-parse", "HEAD").trim();
     await refreshAll(client, ns, ["honours-app"]);
     const pruned = await eventually("the pruning sync", synced(second), 90_000);
-    expect(pruned.status?.operationState?.operation).toMatchObject({ initiatedBy: { username: CONTROLLER }, sync: { revision: second, prune: true } });
+    expect(pruned.status?.operationState?.operation).toMatchObject({
+      initiatedBy: { username: CONTROLLER },
+      sync: { revision: second, prune: true },
+    });
     expect(await configMapNames(ns)).toEqual(["keep"]);
 
     // The refresh annotation: with Argo CD frozen, a spec change is not reconciled within the grace period.
     argo.pause();
-    await client.patch(resources.ApplicationSets, { namespace: ns, name: "honours" }, { type: "merge", body: { spec: { template: { spec: { source: { path: "two" } } } } } });
-    const annotated = await eventually("our refresh annotation", async () => {
-      const a = (await applications(client, ns)).get("honours-app");
-      return a?.spec.source?.path === "two" && a.metadata.annotations?.["argocd.argoproj.io/refresh"] !== undefined ? a : undefined;
-    }, 60_000);
+    await client.patch(
+      resources.ApplicationSets,
+      { namespace: ns, name: "honours" },
+      { type: "merge", body: { spec: { template: { spec: { source: { path: "two" } } } } } },
+    );
+    const annotated = await eventually(
+      "our refresh annotation",
+      async () => {
+        const a = (await applications(client, ns)).get("honours-app");
+        return a?.spec.source?.path === "two" && a.metadata.annotations?.["argocd.argoproj.io/refresh"] !== undefined ? a : undefined;
+      },
+      60_000,
+    );
     expect(annotated.metadata.annotations?.["argocd.argoproj.io/refresh"]).toBe("normal");
     argo.resume();
     let last: unknown;
-    const refreshed = await eventually("Argo CD refreshed and removed the annotation", async () => {
-      const a = (await applications(client, ns)).get("honours-app");
-      last = { annotations: a?.metadata.annotations, comparedTo: a?.status?.sync?.comparedTo, reconciledAt: a?.status?.reconciledAt };
-      return a?.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined && a?.status?.sync?.comparedTo?.source?.path === "two" ? a : undefined;
-    }, 120_000).catch((err: unknown) => {
+    const refreshed = await eventually(
+      "Argo CD refreshed and removed the annotation",
+      async () => {
+        const a = (await applications(client, ns)).get("honours-app");
+        last = { annotations: a?.metadata.annotations, comparedTo: a?.status?.sync?.comparedTo, reconciledAt: a?.status?.reconciledAt };
+        return a?.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined && a?.status?.sync?.comparedTo?.source?.path === "two"
+          ? a
+          : undefined;
+      },
+      120_000,
+    ).catch((err: unknown) => {
       throw new Error(`${String(err)}; last seen: ${JSON.stringify(last)}`, { cause: err });
     });
     expect(refreshed.status?.reconciledAt).toBeDefined();
     // The new path holds the same object, so the Application is Synced without a sync and the step completes.
-    await eventually("Synced at the new path, the rollout entry Healthy", async () => {
-      const a = (await applications(client, ns)).get("honours-app");
-      const set = await client.get<{ status?: { applicationStatus?: Array<{ status: string }> } }>(resources.ApplicationSets, { namespace: ns, name: "honours" });
-      return a?.status?.sync?.status === "Synced" && set.status?.applicationStatus?.[0]?.status === "Healthy" ? true : undefined;
-    }, 90_000);
+    await eventually(
+      "Synced at the new path, the rollout entry Healthy",
+      async () => {
+        const a = (await applications(client, ns)).get("honours-app");
+        const set = await client.get<{ status?: { applicationStatus?: Array<{ status: string }> } }>(resources.ApplicationSets, {
+          namespace: ns,
+          name: "honours",
+        });
+        return a?.status?.sync?.status === "Synced" && set.status?.applicationStatus?.[0]?.status === "Healthy" ? true : undefined;
+      },
+      90_000,
+    );
 
     // The finalizer: the ApplicationSet goes, GC deletes the Application, Argo CD deletes its objects first.
     await client.delete(resources.ApplicationSets, { namespace: ns, name: "honours" });

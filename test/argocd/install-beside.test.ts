@@ -77,7 +77,14 @@ afterAll(async () => {
 });
 
 const ref = (kind: string, name: string, namespace?: string): Manifest => ({
-  apiVersion: kind === "Deployment" ? "apps/v1" : kind === "CustomResourceDefinition" ? "apiextensions.k8s.io/v1" : kind === "Role" ? "rbac.authorization.k8s.io/v1" : "v1",
+  apiVersion:
+    kind === "Deployment"
+      ? "apps/v1"
+      : kind === "CustomResourceDefinition"
+        ? "apiextensions.k8s.io/v1"
+        : kind === "Role"
+          ? "rbac.authorization.k8s.io/v1"
+          : "v1",
   kind,
   metadata: { name, namespace },
 });
@@ -125,10 +132,12 @@ async function runBlocks(blocks: readonly CodeBlock[], place: Placement): Promis
 
 /** generation and resourceVersion of each of Argo CD's CRDs. */
 async function crdState(): Promise<string[]> {
-  return Promise.all(CRD_NAMES.map(async (n) => {
-    const m = (await live<Crd>(ref("CustomResourceDefinition", n))).metadata!;
-    return `${n} generation=${m.generation} resourceVersion=${m.resourceVersion}`;
-  }));
+  return Promise.all(
+    CRD_NAMES.map(async (n) => {
+      const m = (await live<Crd>(ref("CustomResourceDefinition", n))).metadata!;
+      return `${n} generation=${m.generation} resourceVersion=${m.resourceVersion}`;
+    }),
+  );
 }
 
 /** Every leaf of `value` as `path=value`. */
@@ -144,7 +153,11 @@ async function argoCdOnlyLeaves(): Promise<string[]> {
   const out: string[] = [];
   for (const n of CRD_NAMES) {
     const mine = ours.get(n)!;
-    out.push(...leaves((await live<Crd>(ref("CustomResourceDefinition", n))).spec).filter((l) => !mine.has(l)).map((l) => `${n}${l}`));
+    out.push(
+      ...leaves((await live<Crd>(ref("CustomResourceDefinition", n))).spec)
+        .filter((l) => !mine.has(l))
+        .map((l) => `${n}${l}`),
+    );
   }
   return out;
 }
@@ -157,7 +170,11 @@ const appSet = (envs: readonly string[], team: string): KubeObject => ({
     generators: [{ list: { elements: envs.map((env) => ({ env })) } }],
     template: {
       metadata: { name: "{{env}}-guestbook", labels: { team } },
-      spec: { project: "default", source: { repoURL: "https://example.com/guestbook.git", path: "{{env}}" }, destination: { server: "https://kubernetes.default.svc", namespace: "{{env}}" } },
+      spec: {
+        project: "default",
+        source: { repoURL: "https://example.com/guestbook.git", path: "{{env}}" },
+        destination: { server: "https://kubernetes.default.svc", namespace: "{{env}}" },
+      },
     },
   },
 });
@@ -171,12 +188,20 @@ async function setElements(envs: readonly string[], team: string): Promise<void>
 async function waitForApps(teams: Record<string, string>, by: ContainerProcess): Promise<Map<string, Application>> {
   const set = await admin.get(resources.ApplicationSets, { namespace: ns, name: "guestbook" });
   const owner = JSON.stringify([["ApplicationSet", "guestbook", set.metadata?.uid, true]]);
-  return eventually(`Applications ${JSON.stringify(teams)} (log: ${by.logPath})`, async () => {
-    const apps = await applications(admin, ns);
-    const names = [...apps.keys()].sort().join(",") === Object.keys(teams).sort().join(",");
-    const ok = [...apps].every(([n, a]) => a.metadata.labels?.["team"] === teams[n] && JSON.stringify(a.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid, o.controller])) === owner);
-    return names && ok ? apps : undefined;
-  }, 90_000);
+  return eventually(
+    `Applications ${JSON.stringify(teams)} (log: ${by.logPath})`,
+    async () => {
+      const apps = await applications(admin, ns);
+      const names = [...apps.keys()].sort().join(",") === Object.keys(teams).sort().join(",");
+      const ok = [...apps].every(
+        ([n, a]) =>
+          a.metadata.labels?.["team"] === teams[n] &&
+          JSON.stringify(a.metadata.ownerReferences?.map((o) => [o.kind, o.name, o.uid, o.controller])) === owner,
+      );
+      return names && ok ? apps : undefined;
+    },
+    90_000,
+  );
 }
 
 /** The Applications kept their uid since first seen (updated in place, never recreated). */
@@ -227,7 +252,11 @@ describe("docs/migrate.md: from Argo CD's ApplicationSet controller to ours", ()
 
   it("runs ours from the taken-over container (argo-helm's leading argument, Argo CD's settings, its token) and it updates Argo CD's Applications in place", async () => {
     const ours = running!;
-    const start = await eventually(`our controller starting (log: ${ours.logPath})`, () => Promise.resolve(ours.logs().find((l) => l["msg"] === "applicationset controller starting")), 60_000);
+    const start = await eventually(
+      `our controller starting (log: ${ours.logPath})`,
+      () => Promise.resolve(ours.logs().find((l) => l["msg"] === "applicationset controller starting")),
+      60_000,
+    );
     expect(start).toMatchObject({ namespace: ns, policy: "create-update" });
     await setElements(["dev", "qa", "prod"], "b");
     remember(await waitForApps({ "dev-guestbook": "b", "qa-guestbook": "b", "prod-guestbook": "b" }, ours));
@@ -239,11 +268,15 @@ describe("docs/migrate.md: from Argo CD's ApplicationSet controller to ours", ()
 describe("docs/migrate.md: back to Argo CD's ApplicationSet controller", () => {
   it("removes the overlay with the page's command, and Argo CD's controller from its re-applied install updates our Applications in place", async () => {
     const back = sectionBlocks(markdown, "Moving back");
-    expect(back.map((b) => b.text.trim())).toEqual(["kubectl delete -k deploy/beside-argocd", "kubectl -n argocd rollout status deployment argocd-applicationset-controller"]);
+    expect(back.map((b) => b.text.trim())).toEqual([
+      "kubectl delete -k deploy/beside-argocd",
+      "kubectl -n argocd rollout status deployment argocd-applicationset-controller",
+    ]);
     const place = placement(ns, run);
     await runBlocks(back.slice(0, 1), place);
     await stopContainer(); // the Deployment is gone, and its pods with it
-    for (const o of renderKustomization(OVERLAY).map(place.object)) expect(await applier.exists(o), `${o.kind} ${o.metadata.name}`).toBe(false);
+    for (const o of renderKustomization(OVERLAY).map(place.object))
+      expect(await applier.exists(o), `${o.kind} ${o.metadata.name}`).toBe(false);
     expect((await applications(admin, ns)).size).toBe(3);
 
     await installArgoCd(admin, (o) => applier.resourceOf(o), argoCdAppSetObjects(ns));

@@ -36,7 +36,10 @@ beforeAll(() => {
 });
 
 async function deployedVersion(ns: string, cluster: string): Promise<string | undefined> {
-  const cm = await client.get<KubeObject & { data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: `${cluster}-guestbook` });
+  const cm = await client.get<KubeObject & { data?: Record<string, string> }>(resources.ConfigMaps, {
+    namespace: ns,
+    name: `${cluster}-guestbook`,
+  });
   return cm.data?.["version"];
 }
 
@@ -52,12 +55,16 @@ describe("the guestbook RollingSync synced by Argo CD's application controller",
       await client.create(resources.ApplicationSets, guestbookAppSet(ns, repo, SIZES));
 
       await envSettled(rec, "env-dev", SIZES["env-dev"], repo.first, 90_000);
-      await rec.waitFor("step 2 in progress", () => (rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined));
+      await rec.waitFor("step 2 in progress", () =>
+        rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined,
+      );
       expect(rec.env("env-qa").map((a) => a.operation)).toEqual([undefined, undefined]);
       for (const a of rec.env("env-qa")) await manualSync(client, ns, a.name, repo.first);
       await envSettled(rec, "env-qa", SIZES["env-qa"], repo.first, 90_000);
       await envSettled(rec, "env-prod", SIZES["env-prod"], repo.first, 150_000);
-      await rec.waitFor("the rollout complete", () => (rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined));
+      await rec.waitFor("the rollout complete", () =>
+        rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined,
+      );
 
       const ops = operationsWritten(rec);
       expect(outOfOrderSyncs(rec)).toEqual([]);
@@ -72,7 +79,11 @@ describe("the guestbook RollingSync synced by Argo CD's application controller",
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "guestbook" });
       await rec.waitFor("the ApplicationSet gone", () => (rec.currentSets.get("guestbook")?.gone ? true : undefined), 150_000);
       const gone = rec.apps.filter((e) => e.gone).map((e) => e.env);
-      expect(gone).toEqual(clusters(SIZES).map((c) => c.env).reverse());
+      expect(gone).toEqual(
+        clusters(SIZES)
+          .map((c) => c.env)
+          .reverse(),
+      );
       const setGone = rec.sets.find((s) => s.gone)!;
       expect(Math.max(...rec.apps.filter((e) => e.gone).map((e) => e.seq))).toBeLessThan(setGone.seq);
       // Argo CD's resources finalizer ran: the deployed objects went with their Applications.
@@ -105,14 +116,22 @@ describe("the guestbook RollingSync synced by Argo CD's application controller",
       const second = repo.push("2");
       await refreshAll(client, ns, names);
       argo.resume();
-      await rec.waitFor("the pinned sync done", () => {
-        const a = rec.current.get(prod1);
-        return a?.operation === undefined && a?.opRevision === repo.first && a.opPhase === "Succeeded" ? true : undefined;
-      }, 90_000);
+      await rec.waitFor(
+        "the pinned sync done",
+        () => {
+          const a = rec.current.get(prod1);
+          return a?.operation === undefined && a?.opRevision === repo.first && a.opPhase === "Succeeded" ? true : undefined;
+        },
+        90_000,
+      );
       expect(await deployedVersion(ns, "engineering-prod-1")).toBe("1");
 
       await envSettled(rec, "env-dev", 1, second, 90_000);
-      await rec.waitFor("step 2 in progress", () => (rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined), 90_000);
+      await rec.waitFor(
+        "step 2 in progress",
+        () => (rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined),
+        90_000,
+      );
       expect(rec.env("env-prod").every((a) => a.operation === undefined)).toBe(true);
       await manualSync(client, ns, appName("engineering-qa-1"), second);
       await envSettled(rec, "env-prod", 4, second, 150_000);

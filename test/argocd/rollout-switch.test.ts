@@ -8,7 +8,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
 import { applications, eventually } from "../e2e/support/controller.js";
-import { appName, clusters, CONTROLLER, envSettled, guestbookAppSet, guestbookRepo, operationsWritten, outOfOrderSyncs, refreshAll, syncsPerRevision, type Sizes } from "../e2e/support/guestbook-rollout.js";
+import {
+  appName,
+  clusters,
+  CONTROLLER,
+  envSettled,
+  guestbookAppSet,
+  guestbookRepo,
+  operationsWritten,
+  outOfOrderSyncs,
+  refreshAll,
+  syncsPerRevision,
+  type Sizes,
+} from "../e2e/support/guestbook-rollout.js";
 import { RolloutRecorder } from "../e2e/support/rollout-recorder.js";
 import { besideSuite } from "./support/beside.js";
 
@@ -41,14 +53,26 @@ describe("switching an AllAtOnce ApplicationSet with automated sync to RollingSy
       await envSettled(rec, "env-dev", 2, repo.first, 90_000);
       expect(operationsWritten(rec).every((o) => o.by !== CONTROLLER)).toBe(true);
 
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "guestbook" }, { type: "merge", body: { spec: { strategy: rolling } } });
-      const policies = await eventually("autosync off on every Application", async () => {
-        const apps = [...(await applications(client, ns)).values()];
-        const automated = apps.map((a) => a.spec.syncPolicy?.automated);
-        return apps.length === names.length && automated.every((x) => x?.enabled === false) ? automated : undefined;
-      }, 60_000);
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "guestbook" },
+        { type: "merge", body: { spec: { strategy: rolling } } },
+      );
+      const policies = await eventually(
+        "autosync off on every Application",
+        async () => {
+          const apps = [...(await applications(client, ns)).values()];
+          const automated = apps.map((a) => a.spec.syncPolicy?.automated);
+          return apps.length === names.length && automated.every((x) => x?.enabled === false) ? automated : undefined;
+        },
+        60_000,
+      );
       expect(policies).toEqual(names.map(() => ({ enabled: false, prune: true })));
-      await rec.waitFor("the rollout complete", () => (rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined), 90_000);
+      await rec.waitFor(
+        "the rollout complete",
+        () => (rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined),
+        90_000,
+      );
 
       const before = rec.apps.length;
       const second = repo.push("2");

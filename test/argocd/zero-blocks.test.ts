@@ -35,7 +35,8 @@ const QUIET_MS = 60_000;
 const CHART = {
   "chart/Chart.yaml": "apiVersion: v2\nname: guestbook\nversion: 0.1.0\n",
   "chart/values.yaml": 'a: "0"\n',
-  "chart/templates/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: {{ .Values.a | quote }}\n',
+  "chart/templates/cm.yaml":
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: {{ .Values.a | quote }}\n",
 };
 
 /** The five templates: a name and the source fields each renders. */
@@ -44,7 +45,10 @@ const CASES: ReadonlyArray<{ name: string; source: Record<string, unknown> }> = 
   { name: "helm-pass", source: { path: "plain/{{name}}", helm: { passCredentials: false } } },
   { name: "kust-force", source: { path: "plain/{{name}}", kustomize: { forceCommonLabels: false } } },
   { name: "helm-skipcrds", source: { path: "chart", helm: { releaseName: "{{name}}", skipCrds: false, valueFiles: ["values.yaml"] } } },
-  { name: "helm-forcestring", source: { path: "chart", helm: { releaseName: "{{name}}", parameters: [{ name: "a", value: "1", forceString: false }] } } },
+  {
+    name: "helm-forcestring",
+    source: { path: "chart", helm: { releaseName: "{{name}}", parameters: [{ name: "a", value: "1", forceString: false }] } },
+  },
 ];
 
 const elements = (set: string): string[] => [`${set}-a`, `${set}-b`];
@@ -56,7 +60,10 @@ function zeroBlockAppSet(ns: string, repoURL: string, c: (typeof CASES)[number])
     metadata: { name: c.name, namespace: ns },
     spec: {
       generators: [{ list: { elements: elements(c.name).map((name) => ({ name })) } }],
-      strategy: { type: "RollingSync", rollingSync: { steps: [{ matchExpressions: [{ key: "envLabel", operator: "In", values: ["env-dev"] }] }] } },
+      strategy: {
+        type: "RollingSync",
+        rollingSync: { steps: [{ matchExpressions: [{ key: "envLabel", operator: "In", values: ["env-dev"] }] }] },
+      },
       template: {
         metadata: { name: "{{name}}", labels: { envLabel: "env-dev" } },
         spec: {
@@ -73,7 +80,9 @@ describe("templates with zero-valued blocks", () => {
   it("roll out, then our controller writes no Application or ApplicationSet for 60 s", async () => {
     const { ns } = await suite.namespaceWithArgoCd("argo-zero");
     const plain: Record<string, string> = {};
-    for (const c of CASES.slice(0, 3)) for (const n of elements(c.name)) plain[`plain/${n}/cm.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  a: "1"\n`;
+    for (const c of CASES.slice(0, 3))
+      for (const n of elements(c.name))
+        plain[`plain/${n}/cm.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  a: "1"\n`;
     const dir = makeRepo(suite.temp, { ...plain, ...CHART });
     const head = git(dir, "rev-parse", "HEAD").trim();
     proxy = await CountingProxy.start(inject("kubeconfigPath"));
@@ -83,11 +92,19 @@ describe("templates with zero-valued blocks", () => {
       await ours.waitForLog("caches synced, starting workers");
       for (const c of CASES) await client.create(resources.ApplicationSets, zeroBlockAppSet(ns, `file://${dir}`, c));
       const total = CASES.length * 2;
-      await rec.waitFor("every Application Synced and Healthy", () => {
-        const apps = rec.env("env-dev");
-        return apps.length === total && apps.every((a) => settledAt(a, head)) ? true : undefined;
-      }, 150_000);
-      await rec.waitFor("every rollout complete", () => (CASES.every((c) => rec.currentSets.get(c.name)?.progressing?.startsWith("False")) ? true : undefined), 60_000);
+      await rec.waitFor(
+        "every Application Synced and Healthy",
+        () => {
+          const apps = rec.env("env-dev");
+          return apps.length === total && apps.every((a) => settledAt(a, head)) ? true : undefined;
+        },
+        150_000,
+      );
+      await rec.waitFor(
+        "every rollout complete",
+        () => (CASES.every((c) => rec.currentSets.get(c.name)?.progressing?.startsWith("False")) ? true : undefined),
+        60_000,
+      );
       const cm = await client.get<{ data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: "helm-forcestring-a" });
       expect(cm.data).toEqual({ a: "1" });
 
@@ -98,7 +115,10 @@ describe("templates with zero-valued blocks", () => {
       const skip = apps.get("helm-skipcrds-a")!;
       expect([skip.spec.source?.helm?.skipCrds, skip.status?.sync?.comparedTo?.source?.helm?.skipCrds]).toEqual([undefined, undefined]);
       const force = apps.get("helm-forcestring-a")!;
-      expect([force.spec.source?.helm?.parameters?.[0]?.forceString, force.status?.sync?.comparedTo?.source?.helm?.parameters?.[0]?.forceString]).toEqual([undefined, undefined]);
+      expect([
+        force.spec.source?.helm?.parameters?.[0]?.forceString,
+        force.status?.sync?.comparedTo?.source?.helm?.parameters?.[0]?.forceString,
+      ]).toEqual([undefined, undefined]);
       expect(apps.get("dir-recurse-a")!.spec.source?.directory).toBeUndefined();
 
       proxy.reset();

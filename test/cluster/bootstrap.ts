@@ -33,7 +33,9 @@ async function createJson(api: ApiAccess, path: string, body: unknown): Promise<
 
 /** Creates every CRD found in `dir` (files named `*-crd.yaml`) and waits until each is Established. */
 export async function installCrds(api: ApiAccess, dir: string): Promise<string[]> {
-  const files = readdirSync(dir).filter((f) => f.endsWith("-crd.yaml")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith("-crd.yaml"))
+    .sort();
   const base = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
   const crds = files
     .flatMap((file) => parseAllDocuments(readFileSync(join(dir, file), "utf8")).map((doc) => doc.toJS() as Obj | null))
@@ -41,10 +43,14 @@ export async function installCrds(api: ApiAccess, dir: string): Promise<string[]
   await Promise.all(
     crds.map(async (crd) => {
       await createJson(api, base, crd);
-      await waitFor(`CRD ${crd.metadata.name} Established`, async () => {
-        const live = await getJson(api, `${base}/${crd.metadata.name}`);
-        return live?.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
-      }, { intervalMs: 100 });
+      await waitFor(
+        `CRD ${crd.metadata.name} Established`,
+        async () => {
+          const live = await getJson(api, `${base}/${crd.metadata.name}`);
+          return live?.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
+        },
+        { intervalMs: 100 },
+      );
     }),
   );
   return crds.map((crd) => crd.metadata.name);
@@ -81,10 +87,14 @@ export async function createKwokNode(api: ApiAccess, name: string): Promise<void
  * `node.kubernetes.io/not-ready` taint it starts with is gone.
  */
 export async function waitForNodeReady(api: ApiAccess, name: string, expectTaintRemoval: boolean): Promise<void> {
-  await waitFor(`node ${name} Ready`, async () => {
-    const node = await getJson(api, `/api/v1/nodes/${name}`);
-    const ready = node?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-    const tainted = (node?.spec?.taints ?? []).some((t) => t.key.startsWith("node.kubernetes.io/not-ready"));
-    return ready && !(expectTaintRemoval && tainted) ? true : undefined;
-  }, { timeoutMs: 90_000 });
+  await waitFor(
+    `node ${name} Ready`,
+    async () => {
+      const node = await getJson(api, `/api/v1/nodes/${name}`);
+      const ready = node?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+      const tainted = (node?.spec?.taints ?? []).some((t) => t.key.startsWith("node.kubernetes.io/not-ready"));
+      return ready && !(expectTaintRemoval && tainted) ? true : undefined;
+    },
+    { timeoutMs: 90_000 },
+  );
 }

@@ -219,11 +219,15 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
   const startApiServer = async (): Promise<void> => {
     start("apiserver", apiServerArgs(l));
-    await waitFor("kube-apiserver /readyz", async () => {
-      exitedEarly("apiserver");
-      const r = await httpCall("GET", `${server}/readyz`, { token: l.token, timeoutMs: 2_000 });
-      return r.status === 200 ? true : undefined;
-    }, { timeoutMs: 90_000, intervalMs: 100 });
+    await waitFor(
+      "kube-apiserver /readyz",
+      async () => {
+        exitedEarly("apiserver");
+        const r = await httpCall("GET", `${server}/readyz`, { token: l.token, timeoutMs: 2_000 });
+        return r.status === 200 ? true : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 100 },
+    );
   };
   const stopApiServer = async (): Promise<void> => {
     const p = procs.get("apiserver");
@@ -245,11 +249,15 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   };
   try {
     start("etcd", etcdArgs(l));
-    await waitFor("etcd /health", async () => {
-      exitedEarly("etcd");
-      const r = await httpCall("GET", `${etcdEndpoint}/health`, { timeoutMs: 2_000 });
-      return r.status === 200 ? true : undefined;
-    }, { intervalMs: 50 });
+    await waitFor(
+      "etcd /health",
+      async () => {
+        exitedEarly("etcd");
+        const r = await httpCall("GET", `${etcdEndpoint}/health`, { timeoutMs: 2_000 });
+        return r.status === 200 ? true : undefined;
+      },
+      { intervalMs: 50 },
+    );
     mark("etcd");
     await startApiServer();
     mark("apiserver");

@@ -27,16 +27,12 @@ export function httpCall(
   }
   const doRequest = u.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<HttpResult>((resolve, reject) => {
-    const req = doRequest(
-      u,
-      { method, headers, rejectUnauthorized: false, timeout: opts.timeoutMs ?? 10_000 },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
+    const req = doRequest(u, { method, headers, rejectUnauthorized: false, timeout: opts.timeoutMs ?? 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
     req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${url}`)));
     req.on("error", reject);
     if (payload !== undefined) req.write(payload);

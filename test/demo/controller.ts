@@ -55,7 +55,12 @@ export function readLog(path: string): Array<Record<string, unknown>> {
 }
 
 /** Starts the controller and waits until its caches have synced (or it exits, or `signal` aborts). */
-export async function startDemoController(kubeconfigPath: string, namespace: string, logDir: string, signal: AbortSignal): Promise<DemoController> {
+export async function startDemoController(
+  kubeconfigPath: string,
+  namespace: string,
+  logDir: string,
+  signal: AbortSignal,
+): Promise<DemoController> {
   const proc = startProcess("controller", process.execPath, controllerArgs(kubeconfigPath, namespace), logDir);
   const logPath = join(logDir, "controller.log");
   const controller = { process: proc, logPath, stop: () => stopProcess(proc, 10_000) };

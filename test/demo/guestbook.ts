@@ -52,7 +52,13 @@ export function makeGuestbookRepo(dir: string): string {
   mkdirSync(join(dir, "guestbook"), { recursive: true });
   writeFileSync(join(dir, "guestbook", "guestbook-ui-deployment.yaml"), DEPLOYMENT);
   writeFileSync(join(dir, "guestbook", "guestbook-ui-svc.yaml"), SERVICE);
-  const env = { ...baseGitEnv(process.env), GIT_AUTHOR_NAME: "demo", GIT_AUTHOR_EMAIL: "demo@example.com", GIT_COMMITTER_NAME: "demo", GIT_COMMITTER_EMAIL: "demo@example.com" };
+  const env = {
+    ...baseGitEnv(process.env),
+    GIT_AUTHOR_NAME: "demo",
+    GIT_AUTHOR_EMAIL: "demo@example.com",
+    GIT_COMMITTER_NAME: "demo",
+    GIT_COMMITTER_EMAIL: "demo@example.com",
+  };
   const git = (...args: string[]): void => {
     execFileSync("git", args, { cwd: dir, env, stdio: "ignore" });
   };
@@ -97,7 +103,13 @@ export function guestbookAppSet(namespace: string, repoURL: string, namespacePre
     kind: "ApplicationSet",
     metadata: { name: "guestbook", namespace },
     spec: {
-      generators: [{ list: { elements: ENVIRONMENTS.map((e, i) => ({ name: e.name, env: e.env, namespace: guestbookNamespaces(namespacePrefix)[i] })) } }],
+      generators: [
+        {
+          list: {
+            elements: ENVIRONMENTS.map((e, i) => ({ name: e.name, env: e.env, namespace: guestbookNamespaces(namespacePrefix)[i] })),
+          },
+        },
+      ],
       strategy: {
         type: "RollingSync",
         deletionOrder: "Reverse",

@@ -99,5 +99,9 @@ export interface PhaseTiming {
 export function renderSummary(phases: readonly PhaseTiming[], totalMs: number): string[] {
   const width = Math.max(5, ...phases.map((p) => p.name.length));
   const secs = (ms: number): string => `${(ms / 1000).toFixed(1).padStart(6)} s`;
-  return ["Wall time by phase:", ...phases.map((p) => `  ${pad(p.name, width)}  ${secs(p.ms)}`), `  ${pad("total", width)}  ${secs(totalMs)}`];
+  return [
+    "Wall time by phase:",
+    ...phases.map((p) => `  ${pad(p.name, width)}  ${secs(p.ms)}`),
+    `  ${pad("total", width)}  ${secs(totalMs)}`,
+  ];
 }

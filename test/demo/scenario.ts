@@ -46,7 +46,9 @@ export async function runScenario(opts: ScenarioOptions): Promise<void> {
     const repoURL = await opts.stopwatch.time("git repository", () => Promise.resolve(makeGuestbookRepo(join(opts.workDir, "repo"))));
     opts.reporter.note(`  ${repoURL}`);
     opts.reporter.phase("appset controller --enable-progressive-syncs --enable-sync-engine");
-    controller = await opts.stopwatch.time("controller start", () => startDemoController(opts.kubeconfigPath, opts.namespace, opts.workDir, opts.signal));
+    controller = await opts.stopwatch.time("controller start", () =>
+      startDemoController(opts.kubeconfigPath, opts.namespace, opts.workDir, opts.signal),
+    );
     opts.reporter.note(`  running (pid ${controller.process.pid}), log: ${controller.logPath}`);
     await rollout(client, opts, repoURL);
     if (opts.keep !== undefined) {
@@ -82,7 +84,13 @@ async function prepareNamespaces(client: KubeApiClient, namespace: string, desti
 }
 
 /** Polls the ApplicationSet and its Applications, feeding each new view to `step` until it returns true. */
-async function watch(client: KubeApiClient, opts: ScenarioOptions, what: string, step: (view: View) => Promise<boolean>, timeoutMs = opts.phaseTimeoutMs ?? 300_000): Promise<View> {
+async function watch(
+  client: KubeApiClient,
+  opts: ScenarioOptions,
+  what: string,
+  step: (view: View) => Promise<boolean>,
+  timeoutMs = opts.phaseTimeoutMs ?? 300_000,
+): Promise<View> {
   const deadline = performance.now() + timeoutMs;
   let view: View | undefined;
   for (;;) {
@@ -167,7 +175,8 @@ async function reverseDeletion(client: KubeApiClient, opts: ScenarioOptions): Pr
     await client.delete(resources.ApplicationSets, { namespace: opts.namespace, name: APPSET });
     await watch(client, opts, "the Reverse deletion", (view) => {
       for (const step of view.steps)
-        for (const row of step.apps) if ((row.status === "Deleting" || row.status === "Deleted") && !order.includes(row.name)) order.push(row.name);
+        for (const row of step.apps)
+          if ((row.status === "Deleting" || row.status === "Deleted") && !order.includes(row.name)) order.push(row.name);
       return Promise.resolve(!view.appSetPresent && view.total > 0 && view.deleted === view.total);
     });
   });
@@ -176,11 +185,17 @@ async function reverseDeletion(client: KubeApiClient, opts: ScenarioOptions): Pr
 
 async function watchUntilAborted(client: KubeApiClient, opts: ScenarioOptions): Promise<void> {
   let hinted = false;
-  await watch(client, opts, "Ctrl-C", (view) => {
-    if (!hinted) opts.reporter.note(opts.keep?.(view) ?? "");
-    hinted = true;
-    return Promise.resolve(false);
-  }, Number.POSITIVE_INFINITY).catch((err: unknown) => {
+  await watch(
+    client,
+    opts,
+    "Ctrl-C",
+    (view) => {
+      if (!hinted) opts.reporter.note(opts.keep?.(view) ?? "");
+      hinted = true;
+      return Promise.resolve(false);
+    },
+    Number.POSITIVE_INFINITY,
+  ).catch((err: unknown) => {
     if (!opts.signal.aborted) throw err;
   });
 }

@@ -108,7 +108,9 @@ function placeApps(obs: Observation, steps: readonly RollingSyncStep[], prev: Vi
 /** Rows of the previous view that are no longer observed become Deleted (kept, so the deletion order stays visible). */
 function withGone(rows: readonly AppRow[], previous: readonly AppRow[] | undefined): AppRow[] {
   const seen = new Set(rows.map((r) => r.name));
-  const gone = (previous ?? []).filter((r) => !seen.has(r.name)).map((r) => ({ ...r, status: "Deleted" as const, sync: "-", health: "-", detail: "" }));
+  const gone = (previous ?? [])
+    .filter((r) => !seen.has(r.name))
+    .map((r) => ({ ...r, status: "Deleted" as const, sync: "-", health: "-", detail: "" }));
   return [...rows, ...gone].sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -125,9 +127,14 @@ function countOf(rows: readonly AppRow[]): Record<RowStatus, number> {
 export function nextView(prev: View | undefined, obs: Observation, appSetName: string): View {
   const specSteps = obs.appSet?.spec.strategy?.rollingSync?.steps;
   const byStep = placeApps(obs, specSteps ?? [], prev);
-  const skeleton = specSteps !== undefined
-    ? specSteps.map((s, i) => ({ index: i + 1, selector: selectorText(s), maxUpdate: s.maxUpdate === undefined ? undefined : String(s.maxUpdate) }))
-    : (prev?.steps ?? []);
+  const skeleton =
+    specSteps !== undefined
+      ? specSteps.map((s, i) => ({
+          index: i + 1,
+          selector: selectorText(s),
+          maxUpdate: s.maxUpdate === undefined ? undefined : String(s.maxUpdate),
+        }))
+      : (prev?.steps ?? []);
   const steps = skeleton.map((s) => {
     const apps = withGone(byStep.get(s.index) ?? [], prev?.steps.find((p) => p.index === s.index)?.apps);
     return { index: s.index, selector: s.selector, maxUpdate: s.maxUpdate, apps, counts: countOf(apps) };
@@ -165,7 +172,12 @@ export function stepAwaitingManualSync(view: View): StepView | undefined {
 }
 
 /** A progress bar of `width` cells: `[#####-----]` with `done` of `total` filled. */
-export function progressBar(done: number, total: number, width: number, cells: { full: string; empty: string } = { full: "#", empty: "-" }): string {
+export function progressBar(
+  done: number,
+  total: number,
+  width: number,
+  cells: { full: string; empty: string } = { full: "#", empty: "-" },
+): string {
   const ratio = total <= 0 ? 0 : Math.min(1, Math.max(0, done / total));
   const filled = Math.round(ratio * width);
   return `[${cells.full.repeat(filled)}${cells.empty.repeat(width - filled)}]`;

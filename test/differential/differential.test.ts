@@ -24,7 +24,10 @@ function selected(all: readonly Case[]): Case[] {
   if (mode === "subset") return all.filter((c) => c.subset);
   const names = new Set(mode.split(",").map((s) => s.trim()));
   const cases = all.filter((c) => names.has(c.name));
-  if (cases.length !== names.size) throw new Error(`APPSET_DIFFERENTIAL names cases that do not exist: ${[...names].filter((n) => !cases.some((c) => c.name === n)).join(", ")}`);
+  if (cases.length !== names.size)
+    throw new Error(
+      `APPSET_DIFFERENTIAL names cases that do not exist: ${[...names].filter((n) => !cases.some((c) => c.name === n)).join(", ")}`,
+    );
   return cases;
 }
 
@@ -63,23 +66,37 @@ afterAll(async () => {
 
 describe("differential: ours against Argo CD's ApplicationSet controller", () => {
   // Two cases at a time (one per core): each runs two controllers that mostly wait.
-  it.concurrent.each(cases.map((c) => [c.name, c] as const))("%s", async (name, c) => {
-    const started = performance.now();
-    const r = await runCase(c, client, { kubeconfigPath: inject("kubeconfigPath"), repoServer, dataDir }, temp);
-    const v = verdict(name, differences(compared(c, r.argo) as never, compared(c, r.ours) as never), deviations);
-    const report = process.env["APPSET_DIFFERENTIAL_REPORT"];
-    if (report) appendFileSync(report, JSON.stringify({ name, verdict: v.kind, ...(v.kind === "deviation" ? { ids: v.ids } : {}), seconds: Math.round((performance.now() - started) / 100) / 10 }) + "\n");
-    const problems: string[] = [];
-    for (const side of ["argo", "ours"] as const) {
-      if (r[side].crashed) problems.push(`${side}: the controller exited`);
-      if (r[side].unsettled.length > 0) problems.push(`${side}: did not settle after step(s) ${r[side].unsettled.join(", ")}`);
-    }
-    if (v.kind === "different") problems.push(`differences not documented in test/differential/deviations.yaml:\n${v.unexplained.map(show).join("\n")}`);
-    if (problems.length > 0) {
-      const logs = ["argo", "ours"].map((s) => logTail(join(dataDir, `${s}-${r.namespaces[s as "argo" | "ours"]}.log`), 15)).join("");
-      throw new Error(`${description(c)}\n${problems.join("\n")}\n${logs}`);
-    }
-  }, 600_000);
+  it.concurrent.each(cases.map((c) => [c.name, c] as const))(
+    "%s",
+    async (name, c) => {
+      const started = performance.now();
+      const r = await runCase(c, client, { kubeconfigPath: inject("kubeconfigPath"), repoServer, dataDir }, temp);
+      const v = verdict(name, differences(compared(c, r.argo) as never, compared(c, r.ours) as never), deviations);
+      const report = process.env["APPSET_DIFFERENTIAL_REPORT"];
+      if (report)
+        appendFileSync(
+          report,
+          JSON.stringify({
+            name,
+            verdict: v.kind,
+            ...(v.kind === "deviation" ? { ids: v.ids } : {}),
+            seconds: Math.round((performance.now() - started) / 100) / 10,
+          }) + "\n",
+        );
+      const problems: string[] = [];
+      for (const side of ["argo", "ours"] as const) {
+        if (r[side].crashed) problems.push(`${side}: the controller exited`);
+        if (r[side].unsettled.length > 0) problems.push(`${side}: did not settle after step(s) ${r[side].unsettled.join(", ")}`);
+      }
+      if (v.kind === "different")
+        problems.push(`differences not documented in test/differential/deviations.yaml:\n${v.unexplained.map(show).join("\n")}`);
+      if (problems.length > 0) {
+        const logs = ["argo", "ours"].map((s) => logTail(join(dataDir, `${s}-${r.namespaces[s as "argo" | "ours"]}.log`), 15)).join("");
+        throw new Error(`${description(c)}\n${problems.join("\n")}\n${logs}`);
+      }
+    },
+    600_000,
+  );
 });
 
 function description(c: Case): string {

@@ -35,7 +35,15 @@ describe("appset controller --enable-sync-engine", () => {
       "apps/blue/second.yaml": configMap("blue-second", "1"),
       "apps/green/first.yaml": configMap("green-first", "0"),
     });
-    const proc = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--enable-sync-engine"]);
+    const proc = spawnController([
+      "--namespace",
+      ns,
+      "--probe-addr",
+      "127.0.0.1:0",
+      "--metrics-addr",
+      "127.0.0.1:0",
+      "--enable-sync-engine",
+    ]);
     procs.push(proc);
     const started = await proc.waitForLog("applicationset controller starting");
     await proc.waitForLog("caches synced, starting workers");
@@ -69,7 +77,9 @@ describe("appset controller --enable-sync-engine", () => {
     );
     const byName = new Map(deployed.map((c) => [c.metadata?.name, c]));
     // Wave 0 is applied before wave 1: its object is older in the apiserver's ordering.
-    expect(Number(byName.get("blue-first")?.metadata?.resourceVersion)).toBeLessThan(Number(byName.get("blue-second")?.metadata?.resourceVersion));
+    expect(Number(byName.get("blue-first")?.metadata?.resourceVersion)).toBeLessThan(
+      Number(byName.get("blue-second")?.metadata?.resourceVersion),
+    );
 
     const apps = await eventually(
       "Applications Synced and Healthy",
@@ -90,7 +100,9 @@ describe("appset controller --enable-sync-engine", () => {
     for (const name of ["blue", "green"]) {
       const labels = `namespace="${ns}",name="${name}",project="default",dest_server="https://kubernetes.default.svc"`;
       expect(scrape).toContain(`argocd_app_sync_total{${labels},phase="Succeeded"} 1`);
-      expect(scrape).toMatch(new RegExp(`argocd_app_info\\{namespace="${ns}",name="${name}",[^}]*sync_status="Synced",health_status="Healthy"`));
+      expect(scrape).toMatch(
+        new RegExp(`argocd_app_info\\{namespace="${ns}",name="${name}",[^}]*sync_status="Synced",health_status="Healthy"`),
+      );
     }
     expect(scrape).toMatch(/argocd_app_k8s_request_total\{[^}]*verb="Patch",resource_kind="configmaps"[^}]*\} [1-9]/);
     expect(scrape).toMatch(/argocd_app_reconcile_count\{namespace="[^"]+",dest_server="https:\/\/kubernetes.default.svc"\} [1-9]/);
@@ -108,7 +120,11 @@ describe("appset sync-engine", () => {
     expect(await (await fetch(`${String(start["metrics"])}/metrics`)).text()).toContain("process_resident_memory_bytes");
     // The Applications of the namespace (synced above) are reported by the stand-alone engine too.
     const info = new RegExp(`argocd_app_info\\{namespace="${ns}",name="blue",`);
-    await eventually("argocd_app_info of blue", async () => info.test(await (await fetch(`${String(start["metrics"])}/metrics`)).text()) || undefined, 30_000);
+    await eventually(
+      "argocd_app_info of blue",
+      async () => info.test(await (await fetch(`${String(start["metrics"])}/metrics`)).text()) || undefined,
+      30_000,
+    );
     engine.child.kill("SIGTERM");
     expect(await engine.exited).toBe(0);
   });

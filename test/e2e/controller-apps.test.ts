@@ -11,7 +11,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, startController, type RunningController } from "./support/controller.js";
+import {
+  applications,
+  controllerNamespace,
+  eventually,
+  listAppSet,
+  readAppSet,
+  sharedClient,
+  startController,
+  type RunningController,
+} from "./support/controller.js";
 import { settle, SUCCESS, waitForConditions, waitForNames } from "./support/controller-wait.js";
 
 let client: KubeApiClient;
@@ -26,7 +35,10 @@ afterAll(async () => {
   await client.transport.close();
 });
 
-async function setup(prefix: string, opts: Omit<Parameters<typeof startController>[0], "namespace"> = {}): Promise<{ ns: string; run: RunningController }> {
+async function setup(
+  prefix: string,
+  opts: Omit<Parameters<typeof startController>[0], "namespace"> = {},
+): Promise<{ ns: string; run: RunningController }> {
   const ns = await controllerNamespace(client, prefix);
   namespaces.push(ns);
   return { ns, run: await startController({ namespace: ns, ...opts }) };
@@ -57,9 +69,14 @@ const SOURCE = { repoURL: "https://github.com/argoproj/argocd-example-apps", pat
 
 describe("the Applications the controller writes", () => {
   it("keeps the live values of preserved annotations, labels and finalizers, and reverts every other live change", async () => {
-    const { ns, run } = await setup("ctl-keep", { settings: { preservedAnnotations: ["global.example.com/note"], preservedLabels: ["global-label"] } });
+    const { ns, run } = await setup("ctl-keep", {
+      settings: { preservedAnnotations: ["global.example.com/note"], preservedLabels: ["global-label"] },
+    });
     try {
-      await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a"], { preservedFields: { annotations: ["own.example.com/note"], labels: ["own-label"] } }));
+      await client.create(
+        resources.ApplicationSets,
+        listAppSet("web", ns, ["a"], { preservedFields: { annotations: ["own.example.com/note"], labels: ["own-label"] } }),
+      );
       await waitForNames(client, ns, ["a"]);
       const annotations = {
         "own.example.com/note": "u1",
@@ -68,7 +85,11 @@ describe("the Applications the controller writes", () => {
         "argocd.argoproj.io/refresh": "normal",
         "argocd.argoproj.io/hydrate": "normal",
       };
-      const finalizers = ["resources-finalizer.argocd.argoproj.io", "pre-delete-finalizer.argocd.argoproj.io/cleanup", "post-delete-finalizer.argocd.argoproj.io"];
+      const finalizers = [
+        "resources-finalizer.argocd.argoproj.io",
+        "pre-delete-finalizer.argocd.argoproj.io/cleanup",
+        "post-delete-finalizer.argocd.argoproj.io",
+      ];
       await patchApp(ns, "a", {
         metadata: {
           annotations: { ...annotations, "stray.example.com/x": "drop" },
@@ -81,10 +102,14 @@ describe("the Applications the controller writes", () => {
         expect(a.metadata.labels).toEqual({ app: "a", "own-label": "u", "global-label": "u" });
         expect(a.metadata.finalizers).toEqual(finalizers);
       };
-      expectKept(await until(ns, "a", "the stray annotation reverted", (a) => a.metadata.annotations?.["stray.example.com/x"] === undefined));
+      expectKept(
+        await until(ns, "a", "the stray annotation reverted", (a) => a.metadata.annotations?.["stray.example.com/x"] === undefined),
+      );
 
       const set = await readAppSet(client, ns, "web");
-      await patchAppSet(ns, "web", { spec: { template: { ...set.spec.template, spec: { ...set.spec.template.spec, source: { ...SOURCE, targetRevision: "v2" } } } } });
+      await patchAppSet(ns, "web", {
+        spec: { template: { ...set.spec.template, spec: { ...set.spec.template.spec, source: { ...SOURCE, targetRevision: "v2" } } } },
+      });
       expectKept(await until(ns, "a", "the template update", (a) => a.spec.source?.targetRevision === "v2"));
       await settle(run);
     } finally {
@@ -113,7 +138,9 @@ describe("the Applications the controller writes", () => {
       await patchAppSet(ns, "web", { spec: { template: { ...set.spec.template, spec: { ...set.spec.template.spec, destination } } } });
       const b = await until(ns, "b", "b's new destination", (x) => x.spec.destination.namespace === "b-v2");
       expect(b.spec.source).toEqual({ ...SOURCE, targetRevision: "user-rev", path: "user-path" });
-      expect((await until(ns, "a", "a's new destination", (x) => x.spec.destination.namespace === "a-v2")).spec.source?.targetRevision).toBe("user-rev");
+      expect(
+        (await until(ns, "a", "a's new destination", (x) => x.spec.destination.namespace === "a-v2")).spec.source?.targetRevision,
+      ).toBe("user-rev");
     } finally {
       await run.stop();
     }
@@ -145,7 +172,11 @@ describe("the Applications the controller writes", () => {
       spec["generators"] = [{ clusters: { selector: { matchLabels: { env: "prod" } } } }];
       spec["template"] = {
         metadata: { name: "{{name}}-app" },
-        spec: { project: "default", source: { repoURL: "https://example.com/repo", path: "p" }, destination: { server: "{{server}}", namespace: "x" } },
+        spec: {
+          project: "default",
+          source: { repoURL: "https://example.com/repo", path: "p" },
+          destination: { server: "{{server}}", namespace: "x" },
+        },
       };
       await client.create(resources.Secrets, {
         apiVersion: "v1",
@@ -164,7 +195,9 @@ describe("the Applications the controller writes", () => {
         const lines = list.items.map((e) => `${String(e["reason"])}: ${String(e["message"])}`);
         return lines.includes('Deleted: Deleted Application "prod-1-app"') ? lines : undefined;
       });
-      expect(events).toContain('Updated: Updated Application "prod-1-app" finalizer before deletion, because application has an invalid destination');
+      expect(events).toContain(
+        'Updated: Updated Application "prod-1-app" finalizer before deletion, because application has an invalid destination',
+      );
       await waitForConditions(client, ns, "per-cluster", SUCCESS);
     } finally {
       await run.stop();

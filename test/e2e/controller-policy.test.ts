@@ -40,12 +40,54 @@ interface Row {
 
 describe("policies", () => {
   it.each<Row>([
-    { name: "sync creates, updates and deletes, and its Applications go with the ApplicationSet", own: "sync", policy: "sync", override: true, updates: true, deletes: true },
-    { name: "create-update creates and updates but keeps stale Applications, which outlive the ApplicationSet", own: "create-update", policy: "sync", override: true, updates: true, deletes: false },
-    { name: "create-delete creates and deletes but never updates", own: "create-delete", policy: "sync", override: true, updates: false, deletes: true },
-    { name: "create-only only creates, and its Applications outlive the ApplicationSet", own: "create-only", policy: "sync", override: true, updates: false, deletes: false },
-    { name: "--policy create-only wins over the ApplicationSet's sync when policy override is disabled", own: "sync", policy: "create-only", override: false, updates: false, deletes: false },
-    { name: "the ApplicationSet's sync wins over --policy create-only when policy override is enabled", own: "sync", policy: "create-only", override: true, updates: true, deletes: true },
+    {
+      name: "sync creates, updates and deletes, and its Applications go with the ApplicationSet",
+      own: "sync",
+      policy: "sync",
+      override: true,
+      updates: true,
+      deletes: true,
+    },
+    {
+      name: "create-update creates and updates but keeps stale Applications, which outlive the ApplicationSet",
+      own: "create-update",
+      policy: "sync",
+      override: true,
+      updates: true,
+      deletes: false,
+    },
+    {
+      name: "create-delete creates and deletes but never updates",
+      own: "create-delete",
+      policy: "sync",
+      override: true,
+      updates: false,
+      deletes: true,
+    },
+    {
+      name: "create-only only creates, and its Applications outlive the ApplicationSet",
+      own: "create-only",
+      policy: "sync",
+      override: true,
+      updates: false,
+      deletes: false,
+    },
+    {
+      name: "--policy create-only wins over the ApplicationSet's sync when policy override is disabled",
+      own: "sync",
+      policy: "create-only",
+      override: false,
+      updates: false,
+      deletes: false,
+    },
+    {
+      name: "the ApplicationSet's sync wins over --policy create-only when policy override is enabled",
+      own: "sync",
+      policy: "create-only",
+      override: true,
+      updates: true,
+      deletes: true,
+    },
   ])("$name", async ({ own, policy, override, updates, deletes }) => {
     const ns = await controllerNamespace(client, "ctl-pol");
     namespaces.push(ns);
@@ -60,10 +102,14 @@ describe("policies", () => {
       // c is created under every policy: once it exists, the pass that saw the change is over.
       const template = (set["spec"] as { template: { spec: Record<string, unknown> } }).template;
       const spec = { ...template.spec, source: { ...SOURCE, targetRevision: "v2" } };
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, {
-        type: "merge",
-        body: { spec: { generators: [{ list: { elements: [{ name: "a" }, { name: "c" }] } }], template: { ...template, spec } } },
-      });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        {
+          type: "merge",
+          body: { spec: { generators: [{ list: { elements: [{ name: "a" }, { name: "c" }] } }], template: { ...template, spec } } },
+        },
+      );
       await eventually("c", async () => ((await applications(client, ns)).has("c") ? true : undefined));
       await waitForConditions(client, ns, "web", SUCCESS);
       await settle(run);
@@ -72,7 +118,12 @@ describe("policies", () => {
       expect([...apps.keys()].sort()).toEqual(deletes ? ["a", "c"] : ["a", "b", "c"]);
 
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "web" });
-      await eventually("the ApplicationSet gone", () => client.get(resources.ApplicationSets, { namespace: ns, name: "web" }).then(() => undefined, () => true));
+      await eventually("the ApplicationSet gone", () =>
+        client.get(resources.ApplicationSets, { namespace: ns, name: "web" }).then(
+          () => undefined,
+          () => true,
+        ),
+      );
       if (deletes) {
         await waitForNames(client, ns, []);
       } else {

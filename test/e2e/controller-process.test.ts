@@ -7,7 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+import {
+  applications,
+  controllerNamespace,
+  eventually,
+  listAppSet,
+  readAppSet,
+  sharedClient,
+  spawnController,
+  type ControllerProcess,
+} from "./support/controller.js";
 import { CountingProxy } from "./support/proxy-counting.js";
 
 let client: KubeApiClient;
@@ -31,7 +40,11 @@ async function namespace(prefix: string): Promise<string> {
 }
 
 function spawn(ns: string, extra: string[] = [], kubeconfigPath?: string): ControllerProcess {
-  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra], "controller", kubeconfigPath);
+  const p = spawnController(
+    ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra],
+    "controller",
+    kubeconfigPath,
+  );
   running.push(p);
   return p;
 }
@@ -89,7 +102,11 @@ describe("appset controller (process)", () => {
       const a = spawn(ns, ["--enable-leader-election"], pa.kubeconfigPath);
       const b = spawn(ns, ["--enable-leader-election"], pb.kubeconfigPath);
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["one", "two"]));
-      await eventually("the first leader's status", async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 2 ? true : undefined), 90_000);
+      await eventually(
+        "the first leader's status",
+        async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 2 ? true : undefined),
+        90_000,
+      );
       const leads = (p: ControllerProcess): boolean => p.logs.some((l) => l["msg"] === "caches synced, starting workers");
       expect([leads(a), leads(b)].filter(Boolean)).toHaveLength(1);
       const [leader, follower, leaderProxy, followerProxy] = leads(a) ? [a, b, pa, pb] : [b, a, pb, pa];
@@ -98,9 +115,17 @@ describe("appset controller (process)", () => {
 
       leader.child.kill("SIGKILL");
       await leader.exited;
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "one" }, { name: "two" }, { name: "three" }] } }] } } });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "one" }, { name: "two" }, { name: "three" }] } }] } } },
+      );
       await follower.waitForLog("caches synced, starting workers", 60_000);
-      await eventually("the new leader's status", async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 3 ? true : undefined), 60_000);
+      await eventually(
+        "the new leader's status",
+        async () => ((await readAppSet(client, ns, "web")).status?.resourcesCount === 3 ? true : undefined),
+        60_000,
+      );
       expect(followerProxy.writes("applications")).toEqual(["POST applications"]);
       expect([...(await applications(client, ns)).keys()].sort()).toEqual(["one", "three", "two"]);
       expect(leaderProxy.writes("applications")).toEqual(["POST applications", "POST applications"]);

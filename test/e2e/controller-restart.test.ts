@@ -35,12 +35,31 @@ describe("the controller across an apiserver restart", () => {
       await client.create(resources.ApplicationSets, listAppSet("big", ns, want));
       await eventually("the first Applications", async () => ((await applications(client, ns)).size >= 20 ? true : undefined));
       await cp.restartApiServer();
-      await eventually("every Application", async () => ((await applications(client, ns)).size === want.length ? true : undefined), 120_000);
-      await eventually("ResourcesUpToDate", async () => (conditionRows(await readAppSet(client, ns, "big")).some((r) => r[0] === "ResourcesUpToDate" && r[1] === "True") ? true : undefined), 60_000);
+      await eventually(
+        "every Application",
+        async () => ((await applications(client, ns)).size === want.length ? true : undefined),
+        120_000,
+      );
+      await eventually(
+        "ResourcesUpToDate",
+        async () =>
+          conditionRows(await readAppSet(client, ns, "big")).some((r) => r[0] === "ResourcesUpToDate" && r[1] === "True")
+            ? true
+            : undefined,
+        60_000,
+      );
       for (const app of (await applications(client, ns)).values()) expect(app.metadata.ownerReferences?.[0]?.name).toBe("big");
 
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "big" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [...want, "extra"].map((n) => ({ name: n })) } }] } } });
-      await eventually("the Application added after the restart", async () => ((await applications(client, ns)).has("extra") ? true : undefined), 60_000);
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "big" },
+        { type: "merge", body: { spec: { generators: [{ list: { elements: [...want, "extra"].map((n) => ({ name: n })) } }] } } },
+      );
+      await eventually(
+        "the Application added after the restart",
+        async () => ((await applications(client, ns)).has("extra") ? true : undefined),
+        60_000,
+      );
     } finally {
       await controller.stop(5_000);
       await counting.inner.transport.close();

@@ -53,7 +53,11 @@ async function namespace(prefix: string): Promise<string> {
 }
 
 function spawnThroughProxy(ns: string, extra: string[] = []): ControllerProcess {
-  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra], "controller", proxy.kubeconfigPath);
+  const p = spawnController(
+    ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra],
+    "controller",
+    proxy.kubeconfigPath,
+  );
   processes.push(p);
   return p;
 }
@@ -77,15 +81,26 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       await waitForConditions(client, ns, "one", SUCCESS);
       await waitForConditions(client, ns, "two", SUCCESS);
       await settle(run);
-      expect(proxy.writes("applications").sort()).toEqual(["POST applications", "POST applications", "POST applications", "POST applications"]);
+      expect(proxy.writes("applications").sort()).toEqual([
+        "POST applications",
+        "POST applications",
+        "POST applications",
+        "POST applications",
+      ]);
 
       proxy.reset();
       for (let i = 0; i < 3; i++) {
         for (const n of ["one", "two"]) run.controller.queue.add(`${ns}/${n}`);
         await settle(run);
       }
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "one" }, { type: "merge", body: { metadata: { annotations: { note: "unrelated" } } } });
-      await eventually("the annotation seen", () => Promise.resolve(run.controller.appSets.get(ns, "one")?.metadata.annotations?.["note"] === "unrelated" ? true : undefined));
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "one" },
+        { type: "merge", body: { metadata: { annotations: { note: "unrelated" } } } },
+      );
+      await eventually("the annotation seen", () =>
+        Promise.resolve(run.controller.appSets.get(ns, "one")?.metadata.annotations?.["note"] === "unrelated" ? true : undefined),
+      );
       await settle(run);
       expect(proxy.writes()).toEqual([]);
     } finally {
@@ -98,7 +113,9 @@ describe("the controller's requests, counted at the apiserver's door", () => {
     // The Application watch delivers nothing, as if its events were always late: the cache knows an
     // Application only from the initial list and from what the controller's own writes returned.
     const appWrites = (): Array<number | undefined> =>
-      proxy.requests.filter((r) => r.resource === "applications" && r.path.includes(`/namespaces/${ns}/`) && r.method !== "GET").map((r) => r.status);
+      proxy.requests
+        .filter((r) => r.resource === "applications" && r.path.includes(`/namespaces/${ns}/`) && r.method !== "GET")
+        .map((r) => r.status);
     proxy.mute((r) => r.resource === "applications" && r.path.includes(`/namespaces/${ns}/`));
     const run = await startController({ namespace: ns, kubeconfigPath: proxy.kubeconfigPath });
     try {
@@ -111,10 +128,18 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       const held = proxy.holdNext((r) => r.method === "PATCH" && r.target === "applications/a");
       const template = (set["spec"] as { template: { spec: { source: Record<string, unknown> } } }).template;
       const source = { ...template.spec.source, targetRevision: "v2" };
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { template: { ...template, spec: { ...template.spec, source } } } } });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        { type: "merge", body: { spec: { template: { ...template, spec: { ...template.spec, source } } } } },
+      );
       const first = await held.arrived;
       const notified = { "notified.notifications.argoproj.io": "meanwhile" };
-      await client.patch(resources.Applications, { namespace: ns, name: "a" }, { type: "merge", body: { metadata: { annotations: notified } } });
+      await client.patch(
+        resources.Applications,
+        { namespace: ns, name: "a" },
+        { type: "merge", body: { metadata: { annotations: notified } } },
+      );
       held.release();
       const a = await eventually("a updated", async () => {
         const app = (await applications(client, ns)).get("a");
@@ -143,14 +168,19 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
       await eventually("the Applications", async () => ((await applications(client, ns)).size === 2 ? true : undefined), 30_000);
       const relists = (from: number): number =>
-        proxy.requests.slice(from).filter((r) => r.resource === "applicationsets" && r.method === "GET" && r.query.get("watch") !== "true").length;
+        proxy.requests.slice(from).filter((r) => r.resource === "applicationsets" && r.method === "GET" && r.query.get("watch") !== "true")
+          .length;
       expect(relists(createdAt)).toBeGreaterThanOrEqual(1);
 
       // Once converged, further relists of every cache send no write at all.
       await waitForConditions(client, ns, "web", SUCCESS);
       const converged = proxy.requests.length;
       await eventually("two more relists", () => Promise.resolve(relists(converged) >= 2 ? true : undefined));
-      expect(proxy.requests.slice(converged).filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method) && r.path.includes(`/namespaces/${ns}/`))).toEqual([]);
+      expect(
+        proxy.requests
+          .slice(converged)
+          .filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method) && r.path.includes(`/namespaces/${ns}/`)),
+      ).toEqual([]);
       p.child.kill("SIGTERM");
       expect(await p.exited).toBe(0);
     } finally {
@@ -180,7 +210,11 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       spec["generators"] = [{ git: { repoURL: url, revision: "main", directories: [{ path: "apps/*" }] } }];
       spec["template"] = {
         metadata: { name: "{{path.basename}}" },
-        spec: { project: "default", source: { repoURL: url, path: "{{path}}" }, destination: { server: "https://kubernetes.default.svc", namespace: "x" } },
+        spec: {
+          project: "default",
+          source: { repoURL: url, path: "{{path}}" },
+          destination: { server: "https://kubernetes.default.svc", namespace: "x" },
+        },
       };
       await client.create(resources.ApplicationSets, set);
       const failed = await eventually("the generator error", async () => {
@@ -188,10 +222,20 @@ describe("the controller's requests, counted at the apiserver's door", () => {
         return rows.find((r) => r[0] === "ErrorOccurred" && r[1] === "True");
       });
       expect(failed[2]).toBe("ApplicationGenerationFromParamsError");
-      expect(failed[3]).toMatch(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /);
+      expect(failed[3]).toMatch(
+        /^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /,
+      );
 
-      await client.patch(resources.Secrets, { namespace: ns, name: "repo" }, { type: "merge", body: { stringData: { password: "s3cret" } } });
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
+      await client.patch(
+        resources.Secrets,
+        { namespace: ns, name: "repo" },
+        { type: "merge", body: { stringData: { password: "s3cret" } } },
+      );
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } },
+      );
       await waitForConditions(client, ns, "web", SUCCESS);
       expect([...(await applications(client, ns)).keys()].sort()).toEqual(["x", "y"]);
       p.child.kill("SIGTERM");

@@ -35,7 +35,10 @@ afterAll(async () => {
   await client.transport.close();
 });
 
-async function setup(prefix: string, opts: Omit<Parameters<typeof startController>[0], "namespace"> = {}): Promise<{ ns: string; run: RunningController }> {
+async function setup(
+  prefix: string,
+  opts: Omit<Parameters<typeof startController>[0], "namespace"> = {},
+): Promise<{ ns: string; run: RunningController }> {
   const ns = await controllerNamespace(client, prefix);
   namespaces.push(ns);
   return { ns, run: await startController({ namespace: ns, ...opts }) };
@@ -49,28 +52,53 @@ describe("the ApplicationSet controller", () => {
       await waitForNames(client, ns, ["a", "b"]);
       await waitForConditions(client, ns, "web", SUCCESS);
       const a = (await applications(client, ns)).get("a")!;
-      expect(a.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "ApplicationSet", name: "web", controller: true, blockOwnerDeletion: true })]);
+      expect(a.metadata.ownerReferences).toEqual([
+        expect.objectContaining({ kind: "ApplicationSet", name: "web", controller: true, blockOwnerDeletion: true }),
+      ]);
       expect(a.metadata.finalizers).toEqual(["resources-finalizer.argocd.argoproj.io"]);
       const status = (await readAppSet(client, ns, "web")).status;
       expect(status?.resourcesCount).toBe(2);
       expect(status?.health).toEqual({ status: "Healthy", message: OK });
 
       const set = await readAppSet(client, ns, "web");
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, {
-        type: "merge",
-        body: { spec: { generators: [{ list: { elements: [{ name: "a" }, { name: "c" }] } }], template: { ...set.spec.template, spec: { ...set.spec.template.spec, source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" } } } } },
-      });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        {
+          type: "merge",
+          body: {
+            spec: {
+              generators: [{ list: { elements: [{ name: "a" }, { name: "c" }] } }],
+              template: {
+                ...set.spec.template,
+                spec: {
+                  ...set.spec.template.spec,
+                  source: { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "v2" },
+                },
+              },
+            },
+          },
+        },
+      );
       // b keeps its resources finalizer (no Application controller runs here), so it stays terminating.
       await eventually("b deleted", async () => ((await applications(client, ns)).get("b")?.metadata.deletionTimestamp ? true : undefined));
       await waitForNames(client, ns, ["a", "b", "c"]);
-      await eventually("a updated", async () => ((await applications(client, ns)).get("a")?.spec.source?.targetRevision === "v2" ? true : undefined));
+      await eventually("a updated", async () =>
+        (await applications(client, ns)).get("a")?.spec.source?.targetRevision === "v2" ? true : undefined,
+      );
 
       const events = await eventually("events", async () => {
         const list = await client.list(resources.Events, { namespace: ns });
         const lines = list.items.map((e) => `${String(e["reason"])}: ${String(e["message"])}`);
         return lines.includes('Deleted: Deleted Application "b"') ? lines : undefined;
       });
-      expect(events).toEqual(expect.arrayContaining(['created: created Application "a"', 'created: created Application "c"', 'updated: updated Application "a"']));
+      expect(events).toEqual(
+        expect.arrayContaining([
+          'created: created Application "a"',
+          'created: created Application "c"',
+          'updated: updated Application "a"',
+        ]),
+      );
     } finally {
       await run.stop();
     }
@@ -100,10 +128,14 @@ describe("the ApplicationSet controller", () => {
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
       await waitForNames(client, ns, ["a", "b"]);
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, {
-        type: "merge",
-        body: { spec: { generators: [{ clusterDecisionResource: { configMapRef: "missing-cm", name: "x" } }] } },
-      });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        {
+          type: "merge",
+          body: { spec: { generators: [{ clusterDecisionResource: { configMapRef: "missing-cm", name: "x" } }] } },
+        },
+      );
       const set = await eventually("the error condition", async () => {
         const s = await readAppSet(client, ns, "web");
         return s.status?.conditions?.some((c) => c.type === "ErrorOccurred" && c.status === "True") ? s : undefined;
@@ -129,7 +161,12 @@ describe("the ApplicationSet controller", () => {
       const set = listAppSet("web", ns, ["a", "b"]);
       const spec = set["spec"] as { template: { spec: { project: string } } };
       spec.template.spec.project = "{{name}}-proj";
-      await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "a-proj", namespace: ns }, spec: {} });
+      await client.create(resources.AppProjects, {
+        apiVersion: "argoproj.io/v1alpha1",
+        kind: "AppProject",
+        metadata: { name: "a-proj", namespace: ns },
+        spec: {},
+      });
       await client.create(resources.ApplicationSets, set);
       const msg = "application references project b-proj which does not exist";
       await waitForConditions(client, ns, "web", [
@@ -138,7 +175,12 @@ describe("the ApplicationSet controller", () => {
         ["ResourcesUpToDate", "False", "ErrorOccurred", msg],
       ]);
       expect(await appNames(client, ns)).toEqual(["a"]);
-      await client.create(resources.AppProjects, { apiVersion: "argoproj.io/v1alpha1", kind: "AppProject", metadata: { name: "b-proj", namespace: ns }, spec: {} });
+      await client.create(resources.AppProjects, {
+        apiVersion: "argoproj.io/v1alpha1",
+        kind: "AppProject",
+        metadata: { name: "b-proj", namespace: ns },
+        spec: {},
+      });
       await waitForNames(client, ns, ["a", "b"]);
       await waitForConditions(client, ns, "web", SUCCESS);
     } finally {
@@ -153,13 +195,24 @@ describe("the ApplicationSet controller", () => {
       (set.metadata as { finalizers?: string[] }).finalizers = ["resources-finalizer.argocd.argoproj.io"];
       await client.create(resources.ApplicationSets, set);
       await waitForNames(client, ns, ["a", "b"]);
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "a" }] } }] } } });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        { type: "merge", body: { spec: { generators: [{ list: { elements: [{ name: "a" }] } }] } } },
+      );
       await waitForConditions(client, ns, "web", SUCCESS);
       await settle(run);
       expect(await appNames(client, ns)).toEqual(["a", "b"]);
 
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "web" });
-      await eventually("the ApplicationSet gone", async () => (await client.get(resources.ApplicationSets, { namespace: ns, name: "web" }).then(() => undefined, () => true)));
+      await eventually(
+        "the ApplicationSet gone",
+        async () =>
+          await client.get(resources.ApplicationSets, { namespace: ns, name: "web" }).then(
+            () => undefined,
+            () => true,
+          ),
+      );
       await sleep(2_000);
       const apps = await applications(client, ns);
       expect([...apps.keys()].sort()).toEqual(["a", "b"]);
@@ -174,7 +227,11 @@ describe("the ApplicationSet controller", () => {
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a"]));
       await waitForConditions(client, ns, "web", SUCCESS);
-      await client.patch(resources.ApplicationSets, { namespace: ns, name: "web" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "web" },
+        { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } },
+      );
       await eventually("the annotation removed", async () => {
         const s = await readAppSet(client, ns, "web");
         return s.metadata.annotations?.["argocd.argoproj.io/application-set-refresh"] === undefined ? true : undefined;
@@ -188,7 +245,9 @@ describe("the ApplicationSet controller", () => {
     const { ns, run } = await setup("ctl-dryrun", { dryRun: true });
     try {
       await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a", "b"]));
-      await eventually("dry-run creates sent", () => Promise.resolve(run.client.writes.filter((w) => w.startsWith("create applications/")).length >= 2 ? true : undefined));
+      await eventually("dry-run creates sent", () =>
+        Promise.resolve(run.client.writes.filter((w) => w.startsWith("create applications/")).length >= 2 ? true : undefined),
+      );
       await settle(run);
       expect(await appNames(client, ns)).toEqual([]);
       expect((await readAppSet(client, ns, "web")).status?.conditions).toBeUndefined();
@@ -200,25 +259,28 @@ describe("the ApplicationSet controller", () => {
   it.each([
     { name: "a glob", pattern: (ctl: string) => `${ctl}-team-*` },
     { name: "a regex with a lookahead", pattern: (ctl: string) => `/^${ctl}-((?!other).)*$/` },
-  ])("reconciles ApplicationSets in namespaces allowed by $name, creating their Applications there, and ignores the rest", async ({ pattern }) => {
-    const ctl = await controllerNamespace(client, "ctl-home");
-    namespaces.push(ctl);
-    const team = await controllerNamespace(client, `${ctl}-team`);
-    const other = await controllerNamespace(client, `${ctl}-other`);
-    namespaces.push(team, other);
-    const run = await startController({ namespace: ctl, appSetNamespaces: [pattern(ctl)] });
-    try {
-      await client.create(resources.ApplicationSets, listAppSet("web", team, ["t1"]));
-      await client.create(resources.ApplicationSets, listAppSet("web", other, ["o1"]));
-      await waitForNames(client, team, ["t1"]);
-      await waitForConditions(client, team, "web", SUCCESS);
-      await settle(run);
-      expect(await appNames(client, other)).toEqual([]);
-      expect((await readAppSet(client, other, "web")).status).toBeUndefined();
-    } finally {
-      await run.stop();
-    }
-  });
+  ])(
+    "reconciles ApplicationSets in namespaces allowed by $name, creating their Applications there, and ignores the rest",
+    async ({ pattern }) => {
+      const ctl = await controllerNamespace(client, "ctl-home");
+      namespaces.push(ctl);
+      const team = await controllerNamespace(client, `${ctl}-team`);
+      const other = await controllerNamespace(client, `${ctl}-other`);
+      namespaces.push(team, other);
+      const run = await startController({ namespace: ctl, appSetNamespaces: [pattern(ctl)] });
+      try {
+        await client.create(resources.ApplicationSets, listAppSet("web", team, ["t1"]));
+        await client.create(resources.ApplicationSets, listAppSet("web", other, ["o1"]));
+        await waitForNames(client, team, ["t1"]);
+        await waitForConditions(client, team, "web", SUCCESS);
+        await settle(run);
+        expect(await appNames(client, other)).toEqual([]);
+        expect((await readAppSet(client, other, "web")).status).toBeUndefined();
+      } finally {
+        await run.stop();
+      }
+    },
+  );
 
   it("creates Applications for a cluster Secret added after the ApplicationSet", async () => {
     const { ns, run } = await setup("ctl-clusters");
@@ -228,7 +290,11 @@ describe("the ApplicationSet controller", () => {
       spec["generators"] = [{ clusters: { selector: { matchLabels: { env: "prod" } } } }];
       spec["template"] = {
         metadata: { name: "{{name}}-app" },
-        spec: { project: "default", source: { repoURL: "https://example.com/repo", path: "p" }, destination: { server: "{{server}}", namespace: "x" } },
+        spec: {
+          project: "default",
+          source: { repoURL: "https://example.com/repo", path: "p" },
+          destination: { server: "{{server}}", namespace: "x" },
+        },
       };
       await client.create(resources.ApplicationSets, set);
       await waitForConditions(client, ns, "per-cluster", SUCCESS);

@@ -134,7 +134,8 @@ describe("objects violating the schema are rejected by the apiserver", () => {
         broken(FIXTURES.applicationSetRollingSync, "bogus-policy", (o) => {
           o.spec["syncPolicy"] = { applicationsSync: "bogus" };
         }),
-      expected: 'spec.syncPolicy.applicationsSync: Unsupported value: "bogus": supported values: "create-only", "create-update", "create-delete", "sync"',
+      expected:
+        'spec.syncPolicy.applicationsSync: Unsupported value: "bogus": supported values: "create-only", "create-update", "create-delete", "sync"',
     },
     {
       name: "an ApplicationSet without spec.template",

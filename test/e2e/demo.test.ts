@@ -21,7 +21,8 @@ const workDir = mkdtempSync(join(tmpdir(), "appset-demo-test-"));
 
 afterAll(async () => {
   const client = sharedClient();
-  for (const ns of [namespace, ...guestbookNamespaces(prefix)]) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+  for (const ns of [namespace, ...guestbookNamespaces(prefix)])
+    await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
   await client.transport.close();
   rmSync(workDir, { recursive: true, force: true });
 });
@@ -48,14 +49,22 @@ describe("the demo scenario", () => {
     const qa = lineOf(lines, "step 2 (env-qa) is Healthy");
     const prod = lineOf(lines, "step 3 (env-prod) is Healthy");
     const completed = lineOf(lines, "Rollout completed");
-    expect([dev, manual, qa, prod, completed].every((i, n, all) => i >= 0 && (n === 0 || i > all[n - 1]!)), lines.join("\n")).toBe(true);
+    expect(
+      [dev, manual, qa, prod, completed].every((i, n, all) => i >= 0 && (n === 0 || i > all[n - 1]!)),
+      lines.join("\n"),
+    ).toBe(true);
     expect(lineOf(lines, "argocd app sync", appName("qa"))).toBeGreaterThan(manual - 1);
 
     // prod (step 3) is deleted first, then qa, then dev.
     const deletion = lineOf(lines, "Reverse deletion completed; deleted in this order: ");
     expect(deletion).toBeGreaterThan(completed);
     const order = (lines[deletion] ?? "").split("deleted in this order: ")[1]?.split(", ") ?? [];
-    expect([order.slice(0, 3).sort(), order.slice(3)]).toEqual([["prod-ap", "prod-eu", "prod-us"].map(appName), [appName("qa"), appName("dev")]]);
-    expect(stopwatch.report().phases.map((p) => p.name)).toEqual(expect.arrayContaining(["controller start", "rollout (total)", "reverse deletion", "controller stop"]));
+    expect([order.slice(0, 3).sort(), order.slice(3)]).toEqual([
+      ["prod-ap", "prod-eu", "prod-us"].map(appName),
+      [appName("qa"), appName("dev")],
+    ]);
+    expect(stopwatch.report().phases.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["controller start", "rollout (total)", "reverse deletion", "controller stop"]),
+    );
   }, 420_000);
 });

@@ -40,7 +40,13 @@ beforeAll(async () => {
   bin = join(root, "bin");
   mkdirSync(bin, { recursive: true });
   // The build stage: `npm run build` is tsc -p tsconfig.build.json, here with the output in the /app-like folder.
-  await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(REPO_ROOT, "tsconfig.build.json"), "--outDir", join(app, "dist")]);
+  await run(process.execPath, [
+    join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"),
+    "-p",
+    join(REPO_ROOT, "tsconfig.build.json"),
+    "--outDir",
+    join(app, "dist"),
+  ]);
   copyFileSync(join(REPO_ROOT, "package.json"), join(app, "package.json"));
   symlinkSync(join(REPO_ROOT, "node_modules"), join(app, "node_modules"));
   for (const [name, target] of Object.entries(linkedCommands(final))) {
@@ -97,7 +103,16 @@ describe("the image's entrypoint", () => {
     });
     const started = await waitForLog("applicationset controller starting");
     const probe = String(started["probe"]);
-    for (let i = 0; i < 300 && (await fetch(`${probe}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) await sleep(100);
+    for (
+      let i = 0;
+      i < 300 &&
+      (await fetch(`${probe}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200;
+      i++
+    )
+      await sleep(100);
     expect(await healthcheck(`${probe}/readyz`)).toBe(0);
     expect(listing(app)).toEqual(before);
   });
@@ -117,7 +132,11 @@ describe("the image's entrypoint", () => {
         generators: [{ list: { elements: [{ env: "dev" }] } }],
         template: {
           metadata: { name: "{{env}}-image" },
-          spec: { project: "default", source: { repoURL: "https://example.com/r.git", path: "." }, destination: { server: "https://kubernetes.default.svc", namespace: "dev" } },
+          spec: {
+            project: "default",
+            source: { repoURL: "https://example.com/r.git", path: "." },
+            destination: { server: "https://kubernetes.default.svc", namespace: "dev" },
+          },
         },
       },
     });

@@ -36,20 +36,29 @@ type Where = "own" | "other" | "all";
 type Row = Omit<Access, "namespace"> & { where: Where };
 const nsOf = (w: Where): string | undefined => (w === "own" ? own : w === "other" ? other : undefined);
 const access = (r: Row): Access => ({ ...r, namespace: nsOf(r.where) });
-const rowName = (r: Row): string => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ""}${r.name ? ` ${r.name}` : ""} in ${r.where === "all" ? "every" : `the ${r.where}`} namespace`;
+const rowName = (r: Row): string =>
+  `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ""}${r.name ? ` ${r.name}` : ""} in ${r.where === "all" ? "every" : `the ${r.where}`} namespace`;
 
 const appSet = (namespace: string): KubeObject => ({
   apiVersion: "argoproj.io/v1alpha1",
   kind: "ApplicationSet",
   metadata: { name: "guestbook", namespace },
-  spec: { generators: [], template: { metadata: { name: "x" }, spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: "x" } } } },
+  spec: {
+    generators: [],
+    template: {
+      metadata: { name: "x" },
+      spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: "x" } },
+    },
+  },
 });
 
 beforeAll(async () => {
   const kubeconfig = inject("kubeconfigPath");
   admin = KubeApiClient.fromConfig({ kind: "file", path: kubeconfig });
   applier = new Applier(admin);
-  const install = renderKustomization("deploy/install").filter((o) => !["CustomResourceDefinition", "Deployment", "Service"].includes(o.kind));
+  const install = renderKustomization("deploy/install").filter(
+    (o) => !["CustomResourceDefinition", "Deployment", "Service"].includes(o.kind),
+  );
   await applier.apply(install.map(place.object));
   await admin.create(Namespaces, { metadata: { name: other } });
   for (const namespace of [own, other]) {
@@ -108,27 +117,48 @@ async function doesItsJob(ns: string): Promise<void> {
   await sa.get(Secrets, { namespace: ns, name: "scm-token" });
   await sa.get(ConfigMaps, { namespace: ns, name: "scm-ca" });
   // The ApplicationSet: finalizer and annotation by patch, a full update, status by patch and update.
-  const set = await sa.patch<ApplicationSet & KubeObject>(ApplicationSets, key, { type: "merge", body: { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io"], annotations: { seen: "1" } } } });
+  const set = await sa.patch<ApplicationSet & KubeObject>(ApplicationSets, key, {
+    type: "merge",
+    body: { metadata: { finalizers: ["resources-finalizer.argocd.argoproj.io"], annotations: { seen: "1" } } },
+  });
   await sa.update(ApplicationSets, { ...set, metadata: { ...set.metadata, finalizers: [] } });
   await sa.patchStatus(ApplicationSets, key, { type: "merge", body: { status: { conditions: [] } } });
   const fresh = await sa.get<KubeObject>(ApplicationSets, key);
   await sa.updateStatus(ApplicationSets, { ...fresh, status: { resources: [] } });
   // An owned Application: create, patch, update, delete.
-  const owner = { apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", name: "guestbook", uid: fresh.metadata?.uid, controller: true, blockOwnerDeletion: true };
+  const owner = {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "ApplicationSet",
+    name: "guestbook",
+    uid: fresh.metadata?.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   const app = await sa.create<KubeObject>(Applications, {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
     metadata: { name: "guestbook-dev", namespace: ns, ownerReferences: [owner] },
-    spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: "dev" }, source: { repoURL: "https://example.com/r.git", path: "." } },
+    spec: {
+      project: "default",
+      destination: { server: "https://kubernetes.default.svc", namespace: "dev" },
+      source: { repoURL: "https://example.com/r.git", path: "." },
+    },
   });
-  const patched = await sa.patch(Applications, { namespace: ns, name: "guestbook-dev" }, { type: "merge", body: { metadata: { labels: { env: "dev" } } } });
+  const patched = await sa.patch(
+    Applications,
+    { namespace: ns, name: "guestbook-dev" },
+    { type: "merge", body: { metadata: { labels: { env: "dev" } } } },
+  );
   await sa.update(Applications, { ...patched, metadata: { ...patched.metadata, annotations: { a: "b" } } });
   await sa.delete(Applications, { namespace: ns, name: "guestbook-dev" }, { preconditions: { uid: app.metadata?.uid } });
   // An Event through the controller's own sink (which only logs failures: read it back).
   const warnings: unknown[] = [];
   const logger = silentLogger();
-  logger.warn = ((...args: unknown[]) => warnings.push(args));
-  await new KubeEventSink({ writer: sa, clock: new SystemClock(), logger }).record(fresh as ApplicationSet, { reason: "created", message: `created Application "guestbook-dev"` });
+  logger.warn = (...args: unknown[]) => warnings.push(args);
+  await new KubeEventSink({ writer: sa, clock: new SystemClock(), logger }).record(fresh as ApplicationSet, {
+    reason: "created",
+    message: `created Application "guestbook-dev"`,
+  });
   expect(warnings).toEqual([]);
   const events = await admin.list(Events, { namespace: ns, fieldSelector: "involvedObject.name=guestbook" });
   expect(events.items.map((e) => e["message"])).toContain(`created Application "guestbook-dev"`);

@@ -88,17 +88,26 @@ describe("the sync engine with the ServiceAccount of deploy/sync-engine", () => 
     );
     expect(app.sync?.status).toBe("Synced");
     const deployed = await admin.list<KubeObject>(resources.ConfigMaps, { namespace: target });
-    expect(deployed.items.map((c) => c.metadata?.name).filter((n) => n === "first" || n === "second").sort()).toEqual(["first", "second"]);
+    expect(
+      deployed.items
+        .map((c) => c.metadata?.name)
+        .filter((n) => n === "first" || n === "second")
+        .sort(),
+    ).toEqual(["first", "second"]);
     expect(engine!.logs.some((l) => /forbidden/i.test(JSON.stringify(l)))).toBe(false);
 
     const scrape = await (await fetch(`${String(start["metrics"])}/metrics`)).text();
-    expect(scrape).toContain(`argocd_app_sync_total{namespace="${own}",name="rbac",project="default",dest_server="https://kubernetes.default.svc",phase="Succeeded"} 1`);
+    expect(scrape).toContain(
+      `argocd_app_sync_total{namespace="${own}",name="rbac",project="default",dest_server="https://kubernetes.default.svc",phase="Succeeded"} 1`,
+    );
   });
 
   it("owes those rights to its ClusterRole: the controller's ServiceAccount may not write there", async () => {
     const controller = await serviceAccountClient(admin, inject("kubeconfigPath"), own, "argocd-applicationset-controller");
     try {
-      const err = await controller.create(resources.ConfigMaps, { metadata: { name: "intruder", namespace: target } }).catch((e: unknown) => e);
+      const err = await controller
+        .create(resources.ConfigMaps, { metadata: { name: "intruder", namespace: target } })
+        .catch((e: unknown) => e);
       expect(isForbidden(err)).toBe(true);
     } finally {
       await controller.transport.close();

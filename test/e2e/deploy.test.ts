@@ -75,32 +75,35 @@ describe("the installs apply", () => {
   it.each([
     { name: "the namespaced install", dir: "deploy/install", prefix: "deploy-ns", clusterRbac: 0 },
     { name: "the cluster-wide install", dir: "deploy/install-cluster-wide", prefix: "deploy-cw", clusterRbac: 2 },
-  ])("$name passes a server-side dry run that persists nothing, then applies, re-applies unchanged and rolls out", async ({ dir, prefix, clusterRbac }) => {
-    const { ns, place } = newInstall(prefix);
-    const objects = renderKustomization(dir).map(place.object);
-    remember(objects);
-    const clusterScoped = objects.filter((o) => !isNamespaced(o.kind));
-    const namespaced = objects.filter((o) => isNamespaced(o.kind));
-    const ours = objects.filter((o) => o.kind !== "CustomResourceDefinition");
-    expect(clusterScoped.filter((o) => o.kind.startsWith("Cluster"))).toHaveLength(clusterRbac);
+  ])(
+    "$name passes a server-side dry run that persists nothing, then applies, re-applies unchanged and rolls out",
+    async ({ dir, prefix, clusterRbac }) => {
+      const { ns, place } = newInstall(prefix);
+      const objects = renderKustomization(dir).map(place.object);
+      remember(objects);
+      const clusterScoped = objects.filter((o) => !isNamespaced(o.kind));
+      const namespaced = objects.filter((o) => isNamespaced(o.kind));
+      const ours = objects.filter((o) => o.kind !== "CustomResourceDefinition");
+      expect(clusterScoped.filter((o) => o.kind.startsWith("Cluster"))).toHaveLength(clusterRbac);
 
-    // The namespaced objects can only be dry-run once their namespace exists, as with kubectl.
-    await applier.apply(clusterScoped, { dryRun: true });
-    expect(await existing(ours.filter((o) => !isNamespaced(o.kind)))).toEqual([]);
-    await applier.apply(objects.filter((o) => o.kind === "Namespace"));
-    await applier.apply(namespaced, { dryRun: true });
-    expect(await existing(namespaced)).toEqual([]);
+      // The namespaced objects can only be dry-run once their namespace exists, as with kubectl.
+      await applier.apply(clusterScoped, { dryRun: true });
+      expect(await existing(ours.filter((o) => !isNamespaced(o.kind)))).toEqual([]);
+      await applier.apply(objects.filter((o) => o.kind === "Namespace"));
+      await applier.apply(namespaced, { dryRun: true });
+      expect(await existing(namespaced)).toEqual([]);
 
-    await applier.apply(objects);
-    expect(await existing(objects)).toHaveLength(objects.length);
-    const before = await resourceVersions(ours);
-    await applier.apply(objects);
-    expect(await resourceVersions(ours)).toEqual(before);
+      await applier.apply(objects);
+      expect(await existing(objects)).toHaveLength(objects.length);
+      const before = await resourceVersions(ours);
+      await applier.apply(objects);
+      expect(await resourceVersions(ours)).toEqual(before);
 
-    await waitForRollout(admin, ns, NAME);
-    const binding = objects.find((o) => o.kind === "ClusterRoleBinding");
-    if (binding !== undefined) expect(binding["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME, namespace: ns }]);
-  });
+      await waitForRollout(admin, ns, NAME);
+      const binding = objects.find((o) => o.kind === "ClusterRoleBinding");
+      if (binding !== undefined) expect(binding["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME, namespace: ns }]);
+    },
+  );
 });
 
 describe("docs/install.md", () => {

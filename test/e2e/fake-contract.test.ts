@@ -33,7 +33,11 @@ async function script(client: KubeClient, namespace: string): Promise<string[]> 
   const seen: string[] = [];
   const look = async (name: string): Promise<void> => {
     const o = await client.get(resources.ConfigMaps, { namespace, name }).catch(() => undefined);
-    seen.push(o === undefined ? `${name}: gone` : `${name}: ${o.metadata?.deletionTimestamp == null ? "live" : "marked"} ${JSON.stringify(o.metadata?.finalizers ?? [])}`);
+    seen.push(
+      o === undefined
+        ? `${name}: gone`
+        : `${name}: ${o.metadata?.deletionTimestamp == null ? "live" : "marked"} ${JSON.stringify(o.metadata?.finalizers ?? [])}`,
+    );
   };
   await client.create(resources.ConfigMaps, { metadata: { name: "plain", namespace } });
   await client.create(resources.ConfigMaps, { metadata: { name: "held", namespace, finalizers: ["example.com/a", "example.com/b"] } });
@@ -41,7 +45,11 @@ async function script(client: KubeClient, namespace: string): Promise<string[]> 
   await look("plain");
   await client.delete(resources.ConfigMaps, { namespace, name: "held" });
   await look("held");
-  await client.patch(resources.ConfigMaps, { namespace, name: "held" }, { type: "json", ops: [{ op: "remove", path: "/metadata/finalizers/0" }] });
+  await client.patch(
+    resources.ConfigMaps,
+    { namespace, name: "held" },
+    { type: "json", ops: [{ op: "remove", path: "/metadata/finalizers/0" }] },
+  );
   await look("held");
   await client.patch(resources.ConfigMaps, { namespace, name: "held" }, { type: "merge", body: { metadata: { finalizers: null } } });
   await look("held");
@@ -74,12 +82,18 @@ async function staleScript(client: KubeClient, namespace: string): Promise<strin
   const stale = first.metadata?.resourceVersion;
   const seen = [await outcome(client.update(resources.ConfigMaps, { ...first, data: { n: "2" } }))];
   seen.push(await outcome(client.update(resources.ConfigMaps, { ...first, data: { n: "3" } })));
-  seen.push(await outcome(client.delete(resources.ConfigMaps, key, stale === undefined ? {} : { preconditions: { resourceVersion: stale } })));
+  seen.push(
+    await outcome(client.delete(resources.ConfigMaps, key, stale === undefined ? {} : { preconditions: { resourceVersion: stale } })),
+  );
   const left = await client.get(resources.ConfigMaps, key);
   seen.push(`data ${JSON.stringify(left.data)}`);
 
   const appSet = await client.create(resources.ApplicationSets, appSetObject("versioned", namespace));
-  await client.patch(resources.ApplicationSets, { namespace, name: "versioned" }, { type: "merge", body: { metadata: { labels: { touched: "yes" } } } });
+  await client.patch(
+    resources.ApplicationSets,
+    { namespace, name: "versioned" },
+    { type: "merge", body: { metadata: { labels: { touched: "yes" } } } },
+  );
   seen.push(await outcome(client.updateStatus(resources.ApplicationSets, { ...appSet, status: { resourcesCount: 1 } })));
   seen.push(await outcome(client.update(resources.ApplicationSets, { ...appSet, spec: { ...(appSet.spec as object), goTemplate: true } })));
   return seen;
@@ -95,7 +109,11 @@ function appSetObject(name: string, namespace: string): KubeObject {
       generators: [{ list: { elements: [] } }],
       template: {
         metadata: { name: "{{name}}" },
-        spec: { project: "default", source: { repoURL: "https://example.com/repo.git", path: "." }, destination: { server: "https://kubernetes.default.svc", namespace } },
+        spec: {
+          project: "default",
+          source: { repoURL: "https://example.com/repo.git", path: "." },
+          destination: { server: "https://kubernetes.default.svc", namespace },
+        },
       },
     },
   };
@@ -110,7 +128,10 @@ async function generationScript(client: KubeClient, namespace: string): Promise<
   };
   const get = (): Promise<KubeObject> => client.get(resources.ApplicationSets, key);
   note("created", await client.create(resources.ApplicationSets, appSetObject("generations", namespace)));
-  await client.patch(resources.ApplicationSets, key, { type: "merge", body: { metadata: { labels: { team: "a" }, annotations: { note: "x" } } } });
+  await client.patch(resources.ApplicationSets, key, {
+    type: "merge",
+    body: { metadata: { labels: { team: "a" }, annotations: { note: "x" } } },
+  });
   note("labels and annotations patched", await get());
   const labelled = await get();
   await client.update(resources.ApplicationSets, { ...labelled, metadata: { ...labelled.metadata, labels: { team: "b" } } });
@@ -123,7 +144,10 @@ async function generationScript(client: KubeClient, namespace: string): Promise<
   await client.patch(resources.ApplicationSets, key, { type: "merge", body: { spec: { goTemplate: true } } });
   note("spec patched", await get());
   const patched = await get();
-  await client.update(resources.ApplicationSets, { ...patched, spec: { ...(patched.spec as object), syncPolicy: { preserveResourcesOnDeletion: true } } });
+  await client.update(resources.ApplicationSets, {
+    ...patched,
+    spec: { ...(patched.spec as object), syncPolicy: { preserveResourcesOnDeletion: true } },
+  });
   note("spec updated", await get());
   const same = await get();
   await client.update(resources.ApplicationSets, same);

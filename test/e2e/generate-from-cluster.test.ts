@@ -82,7 +82,11 @@ const appSet = (generators: unknown[]) => ({
     generators,
     template: {
       metadata: { name: "{{ .name }}-guestbook" },
-      spec: { project: "default", source: { repoURL: "https://example.test/repo.git", path: "guestbook" }, destination: { server: "{{ .server }}" } },
+      spec: {
+        project: "default",
+        source: { repoURL: "https://example.test/repo.git", path: "guestbook" },
+        destination: { server: "{{ .server }}" },
+      },
     },
   },
 });
@@ -90,7 +94,10 @@ const appSet = (generators: unknown[]) => ({
 describe("appset generate --from-cluster", () => {
   it("reads cluster Secrets, a decision ConfigMap and duck-typed resources from the apiserver", async () => {
     const core = kc.makeApiClient(CoreV1Api);
-    for (const [name, server] of [["staging", "https://staging.example.test"], ["prod", "https://prod.example.test"]]) {
+    for (const [name, server] of [
+      ["staging", "https://staging.example.test"],
+      ["prod", "https://prod.example.test"],
+    ]) {
       await core.createNamespacedSecret({
         namespace: ns,
         body: {

@@ -105,12 +105,35 @@ describe("every verb on ConfigMaps", () => {
 
   it.each<{ name: string; patch: Patch; expected: Record<string, string> }>([
     // name: the patch type; patch: what is sent; expected: the data afterwards (starting from {a: "1", b: "2"})
-    { name: "a JSON merge patch merges keys and deletes with null", patch: { type: "merge", body: { data: { a: "9", b: null } } }, expected: { a: "9" } },
-    { name: "a JSON patch applies its operations", patch: { type: "json", ops: [{ op: "replace", path: "/data/a", value: "7" }, { op: "add", path: "/data/c", value: "3" }] }, expected: { a: "7", b: "2", c: "3" } },
-    { name: "a strategic merge patch merges keys", patch: { type: "strategic", body: { data: { c: "3" } } }, expected: { a: "1", b: "2", c: "3" } },
+    {
+      name: "a JSON merge patch merges keys and deletes with null",
+      patch: { type: "merge", body: { data: { a: "9", b: null } } },
+      expected: { a: "9" },
+    },
+    {
+      name: "a JSON patch applies its operations",
+      patch: {
+        type: "json",
+        ops: [
+          { op: "replace", path: "/data/a", value: "7" },
+          { op: "add", path: "/data/c", value: "3" },
+        ],
+      },
+      expected: { a: "7", b: "2", c: "3" },
+    },
+    {
+      name: "a strategic merge patch merges keys",
+      patch: { type: "strategic", body: { data: { c: "3" } } },
+      expected: { a: "1", b: "2", c: "3" },
+    },
     {
       name: "a server-side apply takes ownership of the fields it sends",
-      patch: { type: "apply", fieldManager: "e2e-apply", force: true, body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "placeholder" }, data: { a: "5" } } },
+      patch: {
+        type: "apply",
+        fieldManager: "e2e-apply",
+        force: true,
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "placeholder" }, data: { a: "5" } },
+      },
       expected: { a: "5", b: "2" },
     },
   ])("$name", async ({ patch, expected }) => {
@@ -121,14 +144,20 @@ describe("every verb on ConfigMaps", () => {
     expect(patched.data).toEqual(expected);
     expect((await client.get(ConfigMaps, { namespace: ns, name })).data).toEqual(expected);
     if (patch.type === "apply") {
-      const managers = (patched.metadata?.managedFields as Array<{ manager: string; operation: string }>).map((m) => `${m.manager}:${m.operation}`);
+      const managers = (patched.metadata?.managedFields as Array<{ manager: string; operation: string }>).map(
+        (m) => `${m.manager}:${m.operation}`,
+      );
       expect(managers).toContain("e2e-apply:Apply");
     }
   });
 
   it("creates an object with a server-side apply when it does not exist", async () => {
     const name = uniq("apply");
-    const applied = await client.patch(ConfigMaps, { namespace: ns, name }, { type: "apply", fieldManager: "e2e-apply", force: false, body: configMap(name, { x: "1" }) });
+    const applied = await client.patch(
+      ConfigMaps,
+      { namespace: ns, name },
+      { type: "apply", fieldManager: "e2e-apply", force: false, body: configMap(name, { x: "1" }) },
+    );
     expect(applied.data).toEqual({ x: "1" });
   });
 });
@@ -181,7 +210,11 @@ describe("failures map to stable reasons and keep the apiserver's message", () =
       act: async () => {
         const created = await client.create(ConfigMaps, configMap(uniq("precond-rv")));
         await client.update(ConfigMaps, { ...created, data: { a: "2" } });
-        return client.delete(ConfigMaps, { namespace: ns, name: created.metadata?.name ?? "" }, { preconditions: { resourceVersion: created.metadata?.resourceVersion } });
+        return client.delete(
+          ConfigMaps,
+          { namespace: ns, name: created.metadata?.name ?? "" },
+          { preconditions: { resourceVersion: created.metadata?.resourceVersion } },
+        );
       },
       reason: KubeReason.Conflict,
       status: 409,
@@ -257,13 +290,20 @@ describe("every verb on a CRD-backed resource with a status subresource", () => 
 
     const merged = await client.patch(ApplicationSets, key, { type: "merge", body: { metadata: { labels: { team: "a" } } } });
     expect(merged.metadata?.labels).toEqual({ team: "a" });
-    const jsonPatched = await client.patch(ApplicationSets, key, { type: "json", ops: [{ op: "add", path: "/spec/goTemplateOptions", value: ["missingkey=error"] }] });
+    const jsonPatched = await client.patch(ApplicationSets, key, {
+      type: "json",
+      ops: [{ op: "add", path: "/spec/goTemplateOptions", value: ["missingkey=error"] }],
+    });
     expect((jsonPatched.spec as Record<string, unknown>).goTemplateOptions).toEqual(["missingkey=error"]);
     const applied = await client.patch(ApplicationSets, key, {
       type: "apply",
       fieldManager: "e2e-apply",
       force: true,
-      body: { apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", metadata: { name, namespace: ns, annotations: { owner: "e2e" } } },
+      body: {
+        apiVersion: "argoproj.io/v1alpha1",
+        kind: "ApplicationSet",
+        metadata: { name, namespace: ns, annotations: { owner: "e2e" } },
+      },
     });
     expect(applied.metadata?.annotations).toEqual({ owner: "e2e" });
 
@@ -280,14 +320,21 @@ describe("every verb on a CRD-backed resource with a status subresource", () => 
     const viaMain = await client.update<KubeObject>(ApplicationSets, { ...created, status });
     expect(viaMain.status).toBeUndefined();
 
-    const viaStatus = await client.updateStatus<KubeObject>(ApplicationSets, { ...viaMain, spec: { ...(viaMain.spec as object), goTemplate: true }, status });
+    const viaStatus = await client.updateStatus<KubeObject>(ApplicationSets, {
+      ...viaMain,
+      spec: { ...(viaMain.spec as object), goTemplate: true },
+      status,
+    });
     expect(viaStatus.status).toEqual(status);
     expect((viaStatus.spec as Record<string, unknown>).goTemplate).toBeUndefined();
     expect(viaStatus.metadata?.generation).toBe(viaMain.metadata?.generation);
 
     const patched = await client.patchStatus(ApplicationSets, key, { type: "merge", body: { status: { resourcesCount: 3 } } });
     expect(patched.status).toMatchObject({ ...status, resourcesCount: 3 });
-    const jsonPatched = await client.patchStatus(ApplicationSets, key, { type: "json", ops: [{ op: "replace", path: "/status/resourcesCount", value: 4 }] });
+    const jsonPatched = await client.patchStatus(ApplicationSets, key, {
+      type: "json",
+      ops: [{ op: "replace", path: "/status/resourcesCount", value: 4 }],
+    });
     expect((jsonPatched.status as Record<string, unknown>).resourcesCount).toBe(4);
     const stale = await failure(client.updateStatus(ApplicationSets, { ...viaMain, status }));
     expect(stale.reason).toBe(KubeReason.Conflict);
@@ -306,7 +353,12 @@ describe("dry runs", () => {
     const dryUpdated = await client.update(ConfigMaps, { ...live, data: { a: "2" } }, { dryRun: true });
     expect(dryUpdated.data).toEqual({ a: "2" });
     await client.patch(ConfigMaps, key, { type: "merge", body: { data: { a: "3" } } }, { dryRun: true });
-    await client.patch(ConfigMaps, key, { type: "apply", fieldManager: "dry", force: true, body: configMap(name, { a: "4" }) }, { dryRun: true });
+    await client.patch(
+      ConfigMaps,
+      key,
+      { type: "apply", fieldManager: "dry", force: true, body: configMap(name, { a: "4" }) },
+      { dryRun: true },
+    );
     await client.delete(ConfigMaps, key, { dryRun: true });
 
     const after = await client.get(ConfigMaps, key);

@@ -16,7 +16,16 @@ import { SyncEngine } from "../../src/syncwaves/engine.js";
 import { StaticManifestSource } from "../../src/syncwaves/manifests.js";
 import { serveGitHttp, type GitHttpServer } from "../integration/support/git-http.js";
 import { git, makeRepo, TempDirs } from "../integration/support/git-repos.js";
-import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
+import {
+  applications,
+  controllerNamespace,
+  eventually,
+  listAppSet,
+  readAppSet,
+  sharedClient,
+  spawnController,
+  type ControllerProcess,
+} from "./support/controller.js";
 import { application, configMap } from "./syncwaves-support/cluster.js";
 
 const clock = new SystemClock();
@@ -43,7 +52,10 @@ async function namespace(prefix: string): Promise<string> {
 }
 
 function spawn(ns: string, extra: string[], command = "controller"): ControllerProcess {
-  const p = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0", ...extra], command);
+  const p = spawnController(
+    ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0", ...extra],
+    command,
+  );
   running.push(p);
   return p;
 }
@@ -95,10 +107,23 @@ describe("the manager", () => {
     const silent = await silentServer();
     try {
       // One worker, no per-command Git limit: only the reconcile's deadline can end the stalled call.
-      const p = spawn(ns, ["--concurrent-reconciliations", "1", "--reconcile-timeout-seconds", "3", "--repo-server-timeout-seconds", "0", "--git-revision-cache-seconds", "0"]);
+      const p = spawn(ns, [
+        "--concurrent-reconciliations",
+        "1",
+        "--reconcile-timeout-seconds",
+        "3",
+        "--repo-server-timeout-seconds",
+        "0",
+        "--git-revision-cache-seconds",
+        "0",
+      ]);
       await p.waitForLog("caches synced, starting workers");
       await client.create(resources.ApplicationSets, gitAppSet("moving", ns, `file://${repo}`));
-      await eventually("the Application of the reachable repository", async () => ((await applications(client, ns)).has("web") ? true : undefined), 60_000);
+      await eventually(
+        "the Application of the reachable repository",
+        async () => ((await applications(client, ns)).has("web") ? true : undefined),
+        60_000,
+      );
       const current = await readAppSet(client, ns, "moving");
       const stalled = gitAppSet("moving", ns, silent.url) as ApplicationSet;
       await client.update(resources.ApplicationSets, { ...current, spec: { ...current.spec, generators: stalled.spec.generators } });
@@ -116,7 +141,11 @@ describe("the manager", () => {
       expect(condition(failed, "ResourcesUpToDate")).toMatchObject({ status: "False" });
       // The one worker is free: another ApplicationSet is reconciled while the stalled one keeps failing.
       await client.create(resources.ApplicationSets, listAppSet("other", ns, ["other-a"]));
-      await eventually("the other ApplicationSet's Application", async () => ((await applications(client, ns)).has("other-a") ? true : undefined), 60_000);
+      await eventually(
+        "the other ApplicationSet's Application",
+        async () => ((await applications(client, ns)).has("other-a") ? true : undefined),
+        60_000,
+      );
       // Nothing was deleted: the Application generated before the stall is still there.
       expect((await applications(client, ns)).has("web")).toBe(true);
       const after = await readAppSet(client, ns, "moving");
@@ -142,7 +171,8 @@ describe("the manager", () => {
     const gated = new Proxy(engineClient, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
-        if (prop !== "patch" || typeof value !== "function") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        if (prop !== "patch" || typeof value !== "function")
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         return async (resource: ResourceDescriptor, ...rest: unknown[]) => {
           const options = rest[2] as { dryRun?: boolean } | undefined;
           if (resource.kind === "ConfigMap" && options?.dryRun !== true) {
@@ -162,18 +192,37 @@ describe("the manager", () => {
       { path: "c.yaml", content: configMap("wave-c", 0) },
       { path: "d.yaml", content: configMap("next-d", 1) },
     ]);
-    const engine = new SyncEngine({ watch: engineClient, namespace: ns, client: engineClient, resolve, source, clock, log: silentLogger(), destinations: new LocalDestinations(local), waveDelayMs: 0 });
+    const engine = new SyncEngine({
+      watch: engineClient,
+      namespace: ns,
+      client: engineClient,
+      resolve,
+      source,
+      clock,
+      log: silentLogger(),
+      destinations: new LocalDestinations(local),
+      waveDelayMs: 0,
+    });
     engine.start();
     try {
-      await client.create(resources.Applications, application("stopped", ns, ns, { repoURL, path: "wave", operation: { sync: {}, initiatedBy: { username: "e2e" } } }));
+      await client.create(
+        resources.Applications,
+        application("stopped", ns, ns, { repoURL, path: "wave", operation: { sync: {}, initiatedBy: { username: "e2e" } } }),
+      );
       await firstApply;
       const stopping = engine.stop(30_000);
       release();
       const report = await stopping;
       expect(report).toEqual({ aborted: 1, unfinished: 0 });
       const app = await client.get<Application>(resources.Applications, { namespace: ns, name: "stopped" });
-      const live = (await client.list(resources.ConfigMaps, { namespace: ns })).items.map((c) => c.metadata?.name ?? "").filter((n) => n !== "kube-root-ca.crt").sort();
-      const recorded = (app.status?.operationState?.syncResult?.resources ?? []).filter((r) => r.kind === "ConfigMap").map((r) => r.name).sort();
+      const live = (await client.list(resources.ConfigMaps, { namespace: ns })).items
+        .map((c) => c.metadata?.name ?? "")
+        .filter((n) => n !== "kube-root-ca.crt")
+        .sort();
+      const recorded = (app.status?.operationState?.syncResult?.resources ?? [])
+        .filter((r) => r.kind === "ConfigMap")
+        .map((r) => r.name)
+        .sort();
       // Every ConfigMap the engine applied is in the record, and the wave was applied whole.
       expect(live).toEqual(["wave-a", "wave-b", "wave-c"]);
       expect(recorded).toEqual(live);
@@ -213,7 +262,10 @@ describe("the manager", () => {
       );
       expect(refused.status?.sync?.status).toBe("Unknown");
       const secret = await client.get<KubeObject & { data?: Record<string, string> }>(resources.Secrets, { namespace: ns, name: "repo" });
-      await client.update(resources.Secrets, { ...secret, data: { ...secret.data, password: Buffer.from("new-token").toString("base64") } });
+      await client.update(resources.Secrets, {
+        ...secret,
+        data: { ...secret.data, password: Buffer.from("new-token").toString("base64") },
+      });
       const compared = await eventually(
         "a comparison with the rotated token",
         async () => {

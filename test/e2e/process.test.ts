@@ -43,7 +43,10 @@ const appSet = (name: string, env: string): KubeObject => ({
   metadata: { name, namespace: ns },
   spec: {
     generators: [{ list: { elements: [{ env }] } }],
-    template: { metadata: { name: "{{env}}-app" }, spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: "x" } } },
+    template: {
+      metadata: { name: "{{env}}-app" },
+      spec: { project: "default", destination: { server: "https://kubernetes.default.svc", namespace: "x" } },
+    },
   },
 });
 
@@ -71,8 +74,17 @@ class Replica {
     if (parsed.kind !== "config") throw new Error(`config: ${JSON.stringify(parsed)}`);
     this.config = parsed.config;
     const registry = createMetricsRegistry({ processMetrics: false });
-    const metrics = new ControllerMetrics({ registry, maxConcurrentReconciles: this.config.concurrentReconciliations, leaseName: "appset-lease" });
-    this.informer = new Informer<KubeObject>({ source: client, resource: ApplicationSets, clock: this.clock, namespace: this.config.namespace });
+    const metrics = new ControllerMetrics({
+      registry,
+      maxConcurrentReconciles: this.config.concurrentReconciliations,
+      leaseName: "appset-lease",
+    });
+    this.informer = new Informer<KubeObject>({
+      source: client,
+      resource: ApplicationSets,
+      clock: this.clock,
+      namespace: this.config.namespace,
+    });
     new AppSetMetrics({ registry, list: () => this.informer.list(), namespaceAllowed: (n) => n === this.config.namespace });
     this.informer.start();
     const synced = {
@@ -108,7 +120,14 @@ class Replica {
         return Promise.resolve({});
       },
     };
-    const pool = new WorkerPool({ queue, reconciler, concurrency: this.config.concurrentReconciliations, clock: this.clock, logger: this.logger, metrics });
+    const pool = new WorkerPool({
+      queue,
+      reconciler,
+      concurrency: this.config.concurrentReconciliations,
+      clock: this.clock,
+      logger: this.logger,
+      metrics,
+    });
     pool.start();
     const enqueue = (o: KubeObject): void => queue.add(objectKey(o));
     const off = this.informer.on({ add: enqueue, update: (_old, o) => enqueue(o), delete: enqueue });
@@ -174,7 +193,11 @@ describe("controller replicas on a real control plane", () => {
       expect(standbyMetrics).toContain(`argocd_appset_info{namespace="${ns}",name="b",resource_update_status="Unknown"} 1`);
 
       const before = leader.reconciled.length;
-      await client.patch(ApplicationSets, { namespace: ns, name: "b" }, { type: "merge", body: { metadata: { labels: { touched: "yes" } } } });
+      await client.patch(
+        ApplicationSets,
+        { namespace: ns, name: "b" },
+        { type: "merge", body: { metadata: { labels: { touched: "yes" } } } },
+      );
       await eventually("the change reconciled", () => leader.reconciled.slice(before).includes(`${ns}/b`));
 
       const stoppedAt = performance.now();

@@ -39,7 +39,10 @@ const SIZES: Sizes = { "env-dev": 1, "env-qa": 1, "env-prod": 4 };
 const ADDRS = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
 
 async function deployedVersion(ns: string, cluster: string): Promise<string | undefined> {
-  const cm = await client.get<KubeObject & { data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: `${cluster}-guestbook` });
+  const cm = await client.get<KubeObject & { data?: Record<string, string> }>(resources.ConfigMaps, {
+    namespace: ns,
+    name: `${cluster}-guestbook`,
+  });
   return cm.data?.["version"];
 }
 
@@ -52,7 +55,14 @@ describe("a commit pushed mid-rollout", () => {
     const prod1 = appName("engineering-prod-1");
     const rec = await RolloutRecorder.start(client, ns);
     try {
-      const controller = spawnController(["--namespace", ns, ...ADDRS, "--enable-progressive-syncs", "--refresh-grace-period-seconds", "5"]);
+      const controller = spawnController([
+        "--namespace",
+        ns,
+        ...ADDRS,
+        "--enable-progressive-syncs",
+        "--refresh-grace-period-seconds",
+        "5",
+      ]);
       const engine = spawnController(["--namespace", ns, ...ADDRS], "sync-engine");
       procs.push(controller, engine);
       await Promise.all([controller.waitForLog("caches synced, starting workers"), engine.waitForLog("sync engine starting")]);
@@ -74,7 +84,9 @@ describe("a commit pushed mid-rollout", () => {
       expect(await deployedVersion(ns, "engineering-prod-1")).toBe("1");
 
       await envSettled(rec, "env-dev", 1, second);
-      await rec.waitFor("step 2 in progress", () => (rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined));
+      await rec.waitFor("step 2 in progress", () =>
+        rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined,
+      );
       expect(rec.env("env-prod").every((a) => a.operation === undefined)).toBe(true);
       await manualSync(client, ns, appName("engineering-qa-1"), second);
       await envSettled(rec, "env-prod", 4, second, 90_000);

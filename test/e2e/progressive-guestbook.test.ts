@@ -49,17 +49,23 @@ describe("the guestbook rollout with the sync engine", () => {
 
       await envSettled(rec, "env-dev", SIZES["env-dev"], repo.first);
       // qa waits: the controller reports step 2 in progress and writes no operation there.
-      await rec.waitFor("step 2 in progress", () => (rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined));
+      await rec.waitFor("step 2 in progress", () =>
+        rec.currentSets.get("guestbook")?.progressing === "True: ApplicationSet is performing rollout of step 2" ? true : undefined,
+      );
       expect(rec.env("env-qa").map((a) => a.operation)).toEqual([undefined, undefined]);
       for (const a of rec.env("env-qa")) await manualSync(client, ns, a.name, repo.first);
       await envSettled(rec, "env-qa", SIZES["env-qa"], repo.first);
       await envSettled(rec, "env-prod", SIZES["env-prod"], repo.first, 90_000);
-      await rec.waitFor("the rollout complete", () => (rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined));
+      await rec.waitFor("the rollout complete", () =>
+        rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined,
+      );
 
       const ops = operationsWritten(rec);
       expect(outOfOrderSyncs(rec)).toEqual([]);
       expect(ops.filter((o) => o.env === "env-qa").map((o) => o.by)).toEqual(["admin", "admin"]);
-      expect(ops.filter((o) => o.env !== "env-qa").every((o) => o.by === "applicationset-controller" && o.revision === repo.first)).toBe(true);
+      expect(ops.filter((o) => o.env !== "env-qa").every((o) => o.by === "applicationset-controller" && o.revision === repo.first)).toBe(
+        true,
+      );
       expect(maxUpdating(rec, "env-prod")).toBe(1);
       expect([...syncsPerRevision(rec).values()].every((n) => n === 1)).toBe(true);
       expect(syncsPerRevision(rec).size).toBe(clusters(SIZES).length);
@@ -67,7 +73,11 @@ describe("the guestbook rollout with the sync engine", () => {
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "guestbook" });
       await rec.waitFor("the ApplicationSet gone", () => (rec.currentSets.get("guestbook")?.gone ? true : undefined), 90_000);
       const gone = rec.apps.filter((e) => e.gone).map((e) => e.env);
-      expect(gone).toEqual(clusters(SIZES).map((c) => c.env).reverse());
+      expect(gone).toEqual(
+        clusters(SIZES)
+          .map((c) => c.env)
+          .reverse(),
+      );
       const setGone = rec.sets.find((s) => s.gone)!;
       expect(Math.max(...rec.apps.filter((e) => e.gone).map((e) => e.seq))).toBeLessThan(setGone.seq);
       expect(new Set(rec.apps.filter((e) => e.gone).map((e) => e.name))).toEqual(new Set(clusters(SIZES).map((c) => appName(c.cluster))));

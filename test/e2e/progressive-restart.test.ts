@@ -49,7 +49,9 @@ describe("a controller killed mid-rollout", () => {
       await envSettled(rec, "env-dev", 1, repo.first);
       await manualSync(client, ns, appName("engineering-qa-1"), repo.first);
       const prod2 = appName("engineering-prod-2");
-      await rec.waitFor("the sync of the second prod Application", () => (rec.current.get(prod2)?.operation?.by === CONTROLLER ? true : undefined));
+      await rec.waitFor("the sync of the second prod Application", () =>
+        rec.current.get(prod2)?.operation?.by === CONTROLLER ? true : undefined,
+      );
       first.child.kill("SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
       const killedAt = rec.apps.at(-1)!.seq;
@@ -58,7 +60,9 @@ describe("a controller killed mid-rollout", () => {
       const second = rolloutController(ns);
       procs.push(second);
       await envSettled(rec, "env-prod", 4, repo.first);
-      await rec.waitFor("the rollout complete", () => (rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined));
+      await rec.waitFor("the rollout complete", () =>
+        rec.currentSets.get("guestbook")?.progressing?.startsWith("False") ? true : undefined,
+      );
       second.child.kill("SIGTERM");
       await second.exited;
 
@@ -70,7 +74,11 @@ describe("a controller killed mid-rollout", () => {
       expect(outOfOrderSyncs(rec)).toEqual([]);
       expect(maxUpdating(rec, "env-prod")).toBe(1);
       const syncs = syncsPerRevision(rec);
-      expect([...syncs.keys()].sort()).toEqual(clusters(SIZES).map((c) => `${appName(c.cluster)}@${repo.first}`).sort());
+      expect([...syncs.keys()].sort()).toEqual(
+        clusters(SIZES)
+          .map((c) => `${appName(c.cluster)}@${repo.first}`)
+          .sort(),
+      );
       expect([...syncs.values()].every((n) => n === 1)).toBe(true);
       const ops = operationsWritten(rec).map((o) => o.name);
       expect(ops.length).toBe(new Set(ops).size);

@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, controllerNamespace, eventually, listAppSet, readAppSet, sharedClient, startController } from "./support/controller.js";
+import {
+  applications,
+  controllerNamespace,
+  eventually,
+  listAppSet,
+  readAppSet,
+  sharedClient,
+  startController,
+} from "./support/controller.js";
 
 let client: KubeApiClient;
 const namespaces: string[] = [];
@@ -29,7 +37,11 @@ const step = (env: string, maxUpdate?: number | string) => ({
 
 /** The seed's example: dev all at once, qa by hand, prod 10% at a time. */
 function rollingAppSet(ns: string, deletionOrder?: string) {
-  const strategy = { type: "RollingSync", rollingSync: { steps: [step("dev"), step("qa", 0), step("prod", "10%")] }, ...(deletionOrder ? { deletionOrder } : {}) };
+  const strategy = {
+    type: "RollingSync",
+    rollingSync: { steps: [step("dev"), step("qa", 0), step("prod", "10%")] },
+    ...(deletionOrder ? { deletionOrder } : {}),
+  };
   const set = listAppSet("guestbook", ns, ["dev", "qa", "prod"], { strategy });
   const spec = set["spec"] as { template: { metadata: Record<string, unknown> } };
   spec.template.metadata = { name: "engineering-{{name}}-guestbook", labels: { envLabel: "env-{{name}}" } };
@@ -65,7 +77,10 @@ describe("progressive syncs", () => {
         const all = await applications(client, ns);
         return all.get(names[0]!)?.operation?.sync ? all : undefined;
       });
-      expect(apps.get(names[0]!)?.operation).toMatchObject({ sync: { revision: "r1" }, initiatedBy: { username: "applicationset-controller", automated: true } });
+      expect(apps.get(names[0]!)?.operation).toMatchObject({
+        sync: { revision: "r1" },
+        initiatedBy: { username: "applicationset-controller", automated: true },
+      });
       expect([apps.get(names[1]!)?.operation, apps.get(names[2]!)?.operation]).toEqual([undefined, undefined]);
 
       const set = await readAppSet(client, ns, "guestbook");
@@ -74,7 +89,10 @@ describe("progressive syncs", () => {
         [names[1], "3", "Waiting"],
         [names[2], "2", "Waiting"],
       ]);
-      expect(set.status?.conditions?.find((c) => c.type === "RolloutProgressing")).toMatchObject({ status: "True", message: "ApplicationSet is performing rollout of step 1" });
+      expect(set.status?.conditions?.find((c) => c.type === "RolloutProgressing")).toMatchObject({
+        status: "True",
+        message: "ApplicationSet is performing rollout of step 1",
+      });
     } finally {
       await run.stop();
     }
@@ -89,20 +107,37 @@ describe("progressive syncs", () => {
       [...(await applications(client, ns)).values()].filter((a) => a.metadata.deletionTimestamp != null).map((a) => a.metadata.name ?? "");
     try {
       await client.create(resources.ApplicationSets, rollingAppSet(ns, "Reverse"));
-      await eventually("the finalizer", async () => ((await readAppSet(client, ns, "guestbook")).metadata.finalizers?.includes("resources-finalizer.argocd.argoproj.io") ? true : undefined));
+      await eventually("the finalizer", async () =>
+        (await readAppSet(client, ns, "guestbook")).metadata.finalizers?.includes("resources-finalizer.argocd.argoproj.io")
+          ? true
+          : undefined,
+      );
       await eventually("the Applications", async () => ((await applications(client, ns)).size === 3 ? true : undefined));
       await client.delete(resources.ApplicationSets, { namespace: ns, name: "guestbook" });
       // The Applications keep their resources finalizer (no Application controller runs here): the test releases each one.
       for (const env of ["prod", "qa", "dev"]) {
         const name = key(env).name;
-        expect(await eventually(`${name} terminating`, async () => {
-          const t = await terminating();
-          return t.length > 0 ? t : undefined;
-        }, 25_000)).toEqual([name]);
+        expect(
+          await eventually(
+            `${name} terminating`,
+            async () => {
+              const t = await terminating();
+              return t.length > 0 ? t : undefined;
+            },
+            25_000,
+          ),
+        ).toEqual([name]);
         await client.patch(resources.Applications, key(env), { type: "merge", body: { metadata: { finalizers: null } } });
         await eventually(`${name} gone`, async () => ((await applications(client, ns)).has(name) ? undefined : true));
       }
-      await eventually("the ApplicationSet gone", async () => (await readAppSet(client, ns, "guestbook").then(() => undefined, () => true)));
+      await eventually(
+        "the ApplicationSet gone",
+        async () =>
+          await readAppSet(client, ns, "guestbook").then(
+            () => undefined,
+            () => true,
+          ),
+      );
     } finally {
       await run.stop();
     }

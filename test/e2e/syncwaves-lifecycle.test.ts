@@ -89,15 +89,24 @@ afterAll(async () => {
 describe("sync engine lifecycle on a real control plane", () => {
   it("prunes resources in reverse wave order, waiting for each deletion", async () => {
     const ns = await newNamespace("swl-prune");
-    source.set(REPO, "prune", [{ path: "all.yaml", content: [configMap("a", 0), configMap("b", 1), configMap("c", 2), configMap("keep")].join("---\n") }]);
-    await client.create(resources.Applications, application("prune", appNs, ns, { repoURL: REPO, path: "prune", operation: { sync: { prune: true } } }));
+    source.set(REPO, "prune", [
+      { path: "all.yaml", content: [configMap("a", 0), configMap("b", 1), configMap("c", 2), configMap("keep")].join("---\n") },
+    ]);
+    await client.create(
+      resources.Applications,
+      application("prune", appNs, ns, { repoURL: REPO, path: "prune", operation: { sync: { prune: true } } }),
+    );
     expect((await operationDone(client, appNs, "prune")).status?.operationState?.phase).toBe("Succeeded");
     source.set(REPO, "prune", [{ path: "all.yaml", content: configMap("keep") }]);
     const seen = record(client, ns, [R.ConfigMaps]);
     await requestSync("prune", { sync: { prune: true } });
     const app = await operationDone(client, appNs, "prune");
     // The engine reads the apiserver directly; the test's own watch may deliver the last DELETED a moment later.
-    await waitFor("three deletions seen by the watch", () => Promise.resolve(seen.ordered("DELETED").length >= 3 ? true : undefined), 10_000).catch(() => undefined);
+    await waitFor(
+      "three deletions seen by the watch",
+      () => Promise.resolve(seen.ordered("DELETED").length >= 3 ? true : undefined),
+      10_000,
+    ).catch(() => undefined);
     seen.stop();
     expect(app.status?.operationState?.phase).toBe("Succeeded");
     expect(seen.ordered("DELETED")).toEqual(["ConfigMap/c", "ConfigMap/b", "ConfigMap/a"]);
@@ -112,7 +121,10 @@ describe("sync engine lifecycle on a real control plane", () => {
       { path: "cm.yaml", content: configMap("cfg") },
     ]);
     const seen = record(client, ns, [R.Jobs]);
-    await client.create(resources.Applications, application("policy", appNs, ns, { repoURL: REPO, path: "policy", operation: { sync: {} } }));
+    await client.create(
+      resources.Applications,
+      application("policy", appNs, ns, { repoURL: REPO, path: "policy", operation: { sync: {} } }),
+    );
     expect((await operationDone(client, appNs, "policy")).status?.operationState?.phase).toBe("Succeeded");
     await waitFor("HookSucceeded hook deleted", () => Promise.resolve(seen.ordered("DELETED").includes("Job/hs") ? true : undefined));
     const jobs = await client.list(R.Jobs, { namespace: ns });
@@ -132,7 +144,10 @@ describe("sync engine lifecycle on a real control plane", () => {
     const spec = JSON.parse(failing) as { spec: { template: { spec: Record<string, unknown> } } };
     spec.spec.template.spec.nodeSelector = { "example.com/none": "true" };
     source.set(REPO, "policy-fail", [{ path: "doomed.json", content: JSON.stringify(spec) }]);
-    await client.create(resources.Applications, application("policy-fail", appNs, ns, { repoURL: REPO, path: "policy-fail", operation: { sync: {} } }));
+    await client.create(
+      resources.Applications,
+      application("policy-fail", appNs, ns, { repoURL: REPO, path: "policy-fail", operation: { sync: {} } }),
+    );
     expect((await operationDone(client, appNs, "policy-fail")).status?.operationState?.phase).toBe("Failed");
     await waitFor("HookFailed hook deleted", () => Promise.resolve(seen.ordered("DELETED").includes("Job/doomed") ? true : undefined));
     seen.stop();
@@ -146,7 +161,10 @@ describe("sync engine lifecycle on a real control plane", () => {
       { path: "post.json", content: hookJob("post-delete", "PostDelete") },
     ]);
     const finalizers = ["resources-finalizer.argocd.argoproj.io"];
-    await client.create(resources.Applications, application("delete", appNs, ns, { repoURL: REPO, path: "delete", operation: { sync: {} }, finalizers }));
+    await client.create(
+      resources.Applications,
+      application("delete", appNs, ns, { repoURL: REPO, path: "delete", operation: { sync: {} }, finalizers }),
+    );
     await operationDone(client, appNs, "delete");
     await waitFor("deletion-hook finalizers", async () => {
       const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "delete" });
@@ -164,7 +182,9 @@ describe("sync engine lifecycle on a real control plane", () => {
       }
     });
     seen.stop();
-    const order = [...seen.events].filter((e) => e.rv > 0 && (e.type === "DELETED" || (e.type === "ADDED" && e.name.startsWith("Job/")))).sort((a, b) => a.rv - b.rv);
+    const order = [...seen.events]
+      .filter((e) => e.rv > 0 && (e.type === "DELETED" || (e.type === "ADDED" && e.name.startsWith("Job/"))))
+      .sort((a, b) => a.rv - b.rv);
     const at = (type: string, name: string): number => order.findIndex((e) => e.type === type && e.name === name);
     expect(at("ADDED", "Job/pre-delete")).toBeGreaterThanOrEqual(0);
     expect(at("ADDED", "Job/pre-delete")).toBeLessThan(at("DELETED", "ConfigMap/second"));
@@ -196,7 +216,10 @@ describe("sync engine lifecycle on a real control plane", () => {
       { path: "gate.json", content: hookJob("stuck", "Sync", { "argocd.argoproj.io/sync-wave": "1" }, { suspend: true }) },
     ]);
     const finalizers = ["resources-finalizer.argocd.argoproj.io"];
-    await client.create(resources.Applications, application("term", appNs, ns, { repoURL: REPO, path: "term", operation: { sync: {} }, finalizers }));
+    await client.create(
+      resources.Applications,
+      application("term", appNs, ns, { repoURL: REPO, path: "term", operation: { sync: {} }, finalizers }),
+    );
     await waitFor("the sync to hang on the suspended hook", async () => {
       const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "term" });
       return app.status?.operationState?.message === "waiting for completion of hook batch/Job/stuck" ? app : undefined;
@@ -211,7 +234,12 @@ describe("sync engine lifecycle on a real control plane", () => {
       })
       .catch(() => undefined);
     await client.delete(resources.Applications, { namespace: appNs, name: "term" });
-    await waitFor("the Application to be gone", () => client.get(resources.Applications, { namespace: appNs, name: "term" }).then(() => undefined, () => true));
+    await waitFor("the Application to be gone", () =>
+      client.get(resources.Applications, { namespace: appNs, name: "term" }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
     seen.stop();
     ac.abort();
     expect(phases).toContain("Failed: Operation terminated");
@@ -222,9 +250,14 @@ describe("sync engine lifecycle on a real control plane", () => {
   it("retries a sync that failed transiently and succeeds once the cause is gone", async () => {
     const later = `swl-later-${randomBytes(3).toString("hex")}`;
     const ns = await newNamespace("swl-retry");
-    source.set(REPO, "retry", [{ path: "cm.yaml", content: configMap("elsewhere").replace("name: elsewhere", `name: elsewhere\n  namespace: ${later}`) }]);
+    source.set(REPO, "retry", [
+      { path: "cm.yaml", content: configMap("elsewhere").replace("name: elsewhere", `name: elsewhere\n  namespace: ${later}`) },
+    ]);
     const retry = { limit: 5, backoff: { duration: "1s", factor: 1 } };
-    await client.create(resources.Applications, application("retry", appNs, ns, { repoURL: REPO, path: "retry", operation: { sync: {}, retry } }));
+    await client.create(
+      resources.Applications,
+      application("retry", appNs, ns, { repoURL: REPO, path: "retry", operation: { sync: {}, retry } }),
+    );
     await waitFor("a first failed attempt", async () => {
       const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "retry" });
       return (app.status?.operationState?.retryCount ?? 0) >= 1 ? app : undefined;
@@ -242,24 +275,38 @@ describe("sync engine lifecycle on a real control plane", () => {
     source.set(REPO, "auto", [{ path: "cm.yaml", content: configMap("healed") }]);
     const syncPolicy = { automated: { enabled: true, prune: true, selfHeal: true } };
     await client.create(resources.Applications, application("auto", appNs, ns, { repoURL: REPO, path: "auto", syncPolicy }));
-    const first = await waitFor("the automated sync", () => client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined));
+    const first = await waitFor("the automated sync", () =>
+      client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined),
+    );
     await waitFor("the Application to be Synced", async () => {
       const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
       return app.status?.sync?.status === "Synced" && app.operation === undefined ? app : undefined;
     });
     // Polls are two minutes apart: only the watch on ConfigMaps can bring the deletion to the engine.
     await client.delete(R.ConfigMaps, { namespace: ns, name: "healed" });
-    const healed = await waitFor("self-heal", async () => {
-      const cm = await client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined);
-      return cm !== undefined && cm.metadata?.uid !== first.metadata?.uid ? cm : undefined;
-    }, 30_000);
+    const healed = await waitFor(
+      "self-heal",
+      async () => {
+        const cm = await client.get(R.ConfigMaps, { namespace: ns, name: "healed" }).catch(() => undefined);
+        return cm !== undefined && cm.metadata?.uid !== first.metadata?.uid ? cm : undefined;
+      },
+      30_000,
+    );
     expect(healed.data).toEqual({ k: "v" });
 
-    await client.patch(resources.Applications, { namespace: appNs, name: "auto" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } } });
-    const refreshed = await waitFor("the refresh", async () => {
-      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
-      return app.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined ? app : undefined;
-    }, 30_000);
+    await client.patch(
+      resources.Applications,
+      { namespace: appNs, name: "auto" },
+      { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } } },
+    );
+    const refreshed = await waitFor(
+      "the refresh",
+      async () => {
+        const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "auto" });
+        return app.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined ? app : undefined;
+      },
+      30_000,
+    );
     expect(refreshed.status?.sync?.status).toBe("Synced");
   });
 
@@ -270,10 +317,22 @@ describe("sync engine lifecycle on a real control plane", () => {
       apiVersion: "v1",
       kind: "Secret",
       metadata: { name: "remote", namespace: appNs, labels: { "argocd.argoproj.io/secret-type": "cluster" } },
-      data: encodeSecretData({ name: "remote", server: client.transport.server, config: JSON.stringify({ bearerToken: token, tlsClientConfig: { insecure: true } }) }),
+      data: encodeSecretData({
+        name: "remote",
+        server: client.transport.server,
+        config: JSON.stringify({ bearerToken: token, tlsClientConfig: { insecure: true } }),
+      }),
     });
     source.set(REPO, "remote", [{ path: "cm.yaml", content: configMap("over-there") }]);
-    await client.create(resources.Applications, application("remote", appNs, ns, { repoURL: REPO, path: "remote", destination: { name: "remote", namespace: ns }, operation: { sync: {} } }));
+    await client.create(
+      resources.Applications,
+      application("remote", appNs, ns, {
+        repoURL: REPO,
+        path: "remote",
+        destination: { name: "remote", namespace: ns },
+        operation: { sync: {} },
+      }),
+    );
     const app = await operationDone(client, appNs, "remote");
     expect(app.status?.operationState?.phase).toBe("Succeeded");
     const cm = await client.get(R.ConfigMaps, { namespace: ns, name: "over-there" });
@@ -285,7 +344,17 @@ describe("sync engine lifecycle on a real control plane", () => {
     const ns = await newNamespace("swl-delay");
     const delayed = new StaticManifestSource();
     delayed.set(REPO, "delay", [{ path: "cms.yaml", content: [configMap("w0", 0), configMap("w1", 1)].join("---\n") }]);
-    const engine = new SyncEngine({ watch: client, namespace: delayNs, client, resolve, source: delayed, clock, log: silentLogger(), waveDelayMs: 1500, pollMs: 120_000 });
+    const engine = new SyncEngine({
+      watch: client,
+      namespace: delayNs,
+      client,
+      resolve,
+      source: delayed,
+      clock,
+      log: silentLogger(),
+      waveDelayMs: 1500,
+      pollMs: 120_000,
+    });
     engine.start();
     engines.push(engine);
     const added = new Map<string, number>();
@@ -295,7 +364,10 @@ describe("sync engine lifecycle on a real control plane", () => {
         if (e.type === "ADDED") added.set(e.object.metadata?.name ?? "", clock.now());
       })
       .catch(() => undefined);
-    await client.create(resources.Applications, application("delay", delayNs, ns, { repoURL: REPO, path: "delay", operation: { sync: {} } }));
+    await client.create(
+      resources.Applications,
+      application("delay", delayNs, ns, { repoURL: REPO, path: "delay", operation: { sync: {} } }),
+    );
     expect((await operationDone(client, delayNs, "delay")).status?.operationState?.phase).toBe("Succeeded");
     ac.abort();
     expect((added.get("w1") ?? 0) - (added.get("w0") ?? 0)).toBeGreaterThanOrEqual(1400);
@@ -341,7 +413,9 @@ describe("sync engine lifecycle on a real control plane", () => {
 
 /** Starts the engine of test/e2e/syncwaves-support/engine.ts in a process of its own. */
 function spawnEngine(ns: string, cacheDir: string): { process: ChildProcess; ready: boolean } {
-  const proc = spawn(process.execPath, ["--import", "tsx", "test/e2e/syncwaves-support/engine.ts", kubeconfigPath, ns, cacheDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", "test/e2e/syncwaves-support/engine.ts", kubeconfigPath, ns, cacheDir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const handle = { process: proc, ready: false };
   proc.stdout?.on("data", (chunk: Buffer) => {
     if (chunk.toString("utf8").includes("ready")) handle.ready = true;

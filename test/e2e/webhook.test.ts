@@ -10,7 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Annotation } from "../../src/api/index.js";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
-import { eventHeaders, fixture, FIXTURE_EVENTS, signed, signedFixture, TEST_SECRETS, type FixtureName, type SignedRequest } from "../support/webhook-payloads.js";
+import {
+  eventHeaders,
+  fixture,
+  FIXTURE_EVENTS,
+  signed,
+  signedFixture,
+  TEST_SECRETS,
+  type FixtureName,
+  type SignedRequest,
+} from "../support/webhook-payloads.js";
 import { controllerNamespace, eventually, sharedClient, spawnController, type ControllerProcess } from "./support/controller.js";
 
 let client: KubeApiClient;
@@ -26,7 +35,11 @@ const carries = new Map<string, boolean>();
 
 const template = {
   metadata: { name: "{{ .name }}" },
-  spec: { project: "default", source: { repoURL: "https://github.com/acme/guestbook", path: ".", targetRevision: "HEAD" }, destination: { server: "https://kubernetes.default.svc", namespace: "default" } },
+  spec: {
+    project: "default",
+    source: { repoURL: "https://github.com/acme/guestbook", path: ".", targetRevision: "HEAD" },
+    destination: { server: "https://kubernetes.default.svc", namespace: "default" },
+  },
 };
 const tokenRef = { secretName: "scm-token", key: "token" };
 const git = (repoURL: string, revision = "HEAD") => ({ git: { repoURL, revision, directories: [{ path: "apps/*" }] } });
@@ -51,7 +64,12 @@ const APPSETS: Record<string, unknown[]> = {
 };
 
 function appSet(name: string, namespace: string, generators: unknown[]): KubeObject {
-  return { apiVersion: "argoproj.io/v1alpha1", kind: "ApplicationSet", metadata: { name, namespace }, spec: { goTemplate: true, generators, template } };
+  return {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "ApplicationSet",
+    metadata: { name, namespace },
+    spec: { goTemplate: true, generators, template },
+  };
 }
 
 function argoSecret(namespace: string): KubeObject {
@@ -86,15 +104,33 @@ beforeAll(async () => {
   ns = await controllerNamespace(client, "webhook");
   otherNs = await controllerNamespace(client, "webhook-other");
   await client.create(resources.Secrets, argoSecret(ns));
-  await client.create(resources.ConfigMaps, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "argocd-cm", namespace: ns }, data: { "webhook.maxPayloadSizeMB": "1" } });
+  await client.create(resources.ConfigMaps, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "argocd-cm", namespace: ns },
+    data: { "webhook.maxPayloadSizeMB": "1" },
+  });
   for (const [name, gens] of Object.entries(APPSETS)) await client.create(resources.ApplicationSets, appSet(name, ns, gens));
   // the same repository, in a namespace this controller does not serve
   await client.create(resources.ApplicationSets, appSet("gh-git", otherNs, APPSETS["gh-git"]!));
   const list = await client.list(resources.ApplicationSets, { namespace: ns });
   void watchRefreshes(ns, list.resourceVersion);
   void watchRefreshes(otherNs, (await client.list(resources.ApplicationSets, { namespace: otherNs })).resourceVersion);
-  controller = spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0"]);
-  const serving = await eventually("the webhook server", () => Promise.resolve(controller.logs.find((l) => l["msg"] === "serving" && l["server"] === "webhook")), 60_000);
+  controller = spawnController([
+    "--namespace",
+    ns,
+    "--probe-addr",
+    "127.0.0.1:0",
+    "--metrics-addr",
+    "127.0.0.1:0",
+    "--webhook-addr",
+    "127.0.0.1:0",
+  ]);
+  const serving = await eventually(
+    "the webhook server",
+    () => Promise.resolve(controller.logs.find((l) => l["msg"] === "serving" && l["server"] === "webhook")),
+    60_000,
+  );
   webhookURL = `http://127.0.0.1:${String(serving["port"])}/api/webhook`;
   await controller.waitForLog("caches synced, starting workers");
 });
@@ -163,13 +199,38 @@ describe("refused requests refresh nothing", () => {
   const oversized = signedFixture("github-push", (p) => (p["padding"] = "x".repeat(1024 * 1024)));
   const unsigned = { headers: eventHeaders("gitlab", "Push Hook"), body: Buffer.from(JSON.stringify(fixture("gitlab-push"))) };
   it.each([
-    { name: "a forged GitHub signature", req: signedFixture("github-push", () => {}, { github: "not-the-secret" }), status: 401, log: "webhook refused: X-Hub-Signature-256 does not match the payload" },
-    { name: "a forged Bitbucket Server signature", req: signedFixture("bitbucketserver-push", () => {}, { bitbucketServer: "nope" }), status: 401, log: "webhook refused: X-Hub-Signature does not match the payload" },
-    { name: "a wrong Azure DevOps password", req: signedFixture("azuredevops-push", () => {}, { azureDevOps: { username: "hook", password: "guess" } }), status: 401, log: "webhook refused: basic auth credentials do not match" },
+    {
+      name: "a forged GitHub signature",
+      req: signedFixture("github-push", () => {}, { github: "not-the-secret" }),
+      status: 401,
+      log: "webhook refused: X-Hub-Signature-256 does not match the payload",
+    },
+    {
+      name: "a forged Bitbucket Server signature",
+      req: signedFixture("bitbucketserver-push", () => {}, { bitbucketServer: "nope" }),
+      status: 401,
+      log: "webhook refused: X-Hub-Signature does not match the payload",
+    },
+    {
+      name: "a wrong Azure DevOps password",
+      req: signedFixture("azuredevops-push", () => {}, { azureDevOps: { username: "hook", password: "guess" } }),
+      status: 401,
+      log: "webhook refused: basic auth credentials do not match",
+    },
     { name: "an unsigned GitLab push", req: unsigned, status: 401, log: "webhook refused: missing X-Gitlab-Token header" },
     { name: "a body over argocd-cm's 1 MiB limit", req: oversized, status: 413, log: "webhook refused: payload too large" },
-    { name: "a malformed Gitea push", req: signed("gitea", "push", "{\"ref\": 42}"), status: 400, log: "webhook refused: the Gitea push event is malformed at ref: Invalid input: expected string, received number" },
-    { name: "a request of no known provider", req: { headers: { "content-type": "application/json" }, body: Buffer.from("{}") }, status: 400, log: "webhook refused: Unknown webhook event" },
+    {
+      name: "a malformed Gitea push",
+      req: signed("gitea", "push", '{"ref": 42}'),
+      status: 400,
+      log: "webhook refused: the Gitea push event is malformed at ref: Invalid input: expected string, received number",
+    },
+    {
+      name: "a request of no known provider",
+      req: { headers: { "content-type": "application/json" }, body: Buffer.from("{}") },
+      status: 400,
+      log: "webhook refused: Unknown webhook event",
+    },
   ])("$name is answered $status and logged", async ({ req, status, log }) => {
     const before = processedLines().length;
     annotated.length = 0;

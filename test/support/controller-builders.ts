@@ -13,7 +13,10 @@ export const NS = "argocd";
 export const LOCAL = "https://kubernetes.default.svc";
 
 /** An ApplicationSet named `name` with a List generator; `spec` fields override. */
-export function appSet(name = "guestbook", over: { spec?: Partial<ApplicationSet["spec"]>; metadata?: Partial<ApplicationSet["metadata"]>; status?: ApplicationSet["status"] } = {}): ApplicationSet {
+export function appSet(
+  name = "guestbook",
+  over: { spec?: Partial<ApplicationSet["spec"]>; metadata?: Partial<ApplicationSet["metadata"]>; status?: ApplicationSet["status"] } = {},
+): ApplicationSet {
   return {
     apiVersion: GROUP_VERSION,
     kind: Kind.ApplicationSet,
@@ -38,7 +41,10 @@ export function appSpec(over: Record<string, unknown> = {}): Record<string, unkn
 }
 
 /** A rendered Application (what the generators produce). */
-export function rendered(name: string, over: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> } = {}): RenderedApplication {
+export function rendered(
+  name: string,
+  over: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> } = {},
+): RenderedApplication {
   return {
     apiVersion: GROUP_VERSION,
     kind: Kind.Application,
@@ -48,7 +54,11 @@ export function rendered(name: string, over: { spec?: Record<string, unknown>; m
 }
 
 /** A live Application owned by `owner` (or by nothing when owner is null). */
-export function live(name: string, owner: ApplicationSet | null, over: { spec?: Record<string, unknown>; metadata?: Partial<Application["metadata"]>; status?: Application["status"] } = {}): Application {
+export function live(
+  name: string,
+  owner: ApplicationSet | null,
+  over: { spec?: Record<string, unknown>; metadata?: Partial<Application["metadata"]>; status?: Application["status"] } = {},
+): Application {
   return {
     apiVersion: GROUP_VERSION,
     kind: Kind.Application,
@@ -68,7 +78,17 @@ export function live(name: string, owner: ApplicationSet | null, over: { spec?: 
 
 /** A cluster decoded from a Secret. */
 export function cluster(name: string, server: string): Cluster {
-  return { name, server, project: "", namespaces: [], clusterResources: false, config: {}, labels: {}, annotations: {}, secretName: `cluster-${name}` };
+  return {
+    name,
+    server,
+    project: "",
+    namespaces: [],
+    clusterResources: false,
+    config: {},
+    labels: {},
+    annotations: {},
+    secretName: `cluster-${name}`,
+  };
 }
 
 /** A successful generation of `apps`. */

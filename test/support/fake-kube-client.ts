@@ -124,7 +124,12 @@ export class FakeKubeClient implements KubeClient {
     }) as Promise<T>;
   }
 
-  patch<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey, patch: Patch, options: WriteOptions = {}): Promise<T> {
+  patch<T extends KubeObject = KubeObject>(
+    resource: ResourceDescriptor,
+    key: ObjectKey,
+    patch: Patch,
+    options: WriteOptions = {},
+  ): Promise<T> {
     const action = { verb: "patch" as const, ...this.target(resource, key), patch, options };
     return this.run(action, async () => {
       const live = patch.type === "apply" ? this.peek(resource, key) : await this.mustGet(resource, key);
@@ -134,7 +139,12 @@ export class FakeKubeClient implements KubeClient {
     }) as Promise<T>;
   }
 
-  patchStatus<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey, patch: Patch, options: WriteOptions = {}): Promise<T> {
+  patchStatus<T extends KubeObject = KubeObject>(
+    resource: ResourceDescriptor,
+    key: ObjectKey,
+    patch: Patch,
+    options: WriteOptions = {},
+  ): Promise<T> {
     const action = { verb: "patchStatus" as const, ...this.target(resource, key), patch, options };
     return this.run(action, async () => {
       const live = await this.mustGet(resource, key);
@@ -148,13 +158,25 @@ export class FakeKubeClient implements KubeClient {
     return this.run(action, async () => {
       const live = await this.mustGet(resource, key);
       const pre = options.preconditions ?? {};
-      if ((pre.uid !== undefined && pre.uid !== live.metadata?.uid) || (pre.resourceVersion !== undefined && pre.resourceVersion !== live.metadata?.resourceVersion)) {
-        throw new KubeApiError({ status: 409, reason: KubeReason.Conflict, message: `precondition failed for ${resource.plural} ${key.name}` });
+      if (
+        (pre.uid !== undefined && pre.uid !== live.metadata?.uid) ||
+        (pre.resourceVersion !== undefined && pre.resourceVersion !== live.metadata?.resourceVersion)
+      ) {
+        throw new KubeApiError({
+          status: 409,
+          reason: KubeReason.Conflict,
+          message: `precondition failed for ${resource.plural} ${key.name}`,
+        });
       }
       if (options.dryRun) return;
       // As the API server does: an object with finalizers is only marked; it goes once they are removed.
       if ((live.metadata?.finalizers?.length ?? 0) > 0) {
-        if (live.metadata?.deletionTimestamp == null) this.commit(resource, this.stamp(resource, { ...live, metadata: { ...live.metadata, deletionTimestamp: this.deletionTime } }, live), false);
+        if (live.metadata?.deletionTimestamp == null)
+          this.commit(
+            resource,
+            this.stamp(resource, { ...live, metadata: { ...live.metadata, deletionTimestamp: this.deletionTime } }, live),
+            false,
+          );
         return;
       }
       this.bucket(resource).delete(keyOf(resource, key));
@@ -181,7 +203,9 @@ export class FakeKubeClient implements KubeClient {
   private mustGet(resource: ResourceDescriptor, key: ObjectKey): Promise<KubeObject> {
     const obj = this.peek(resource, key);
     if (obj === undefined) {
-      return Promise.reject(new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `${resource.plural} "${key.name}" not found` }));
+      return Promise.reject(
+        new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `${resource.plural} "${key.name}" not found` }),
+      );
     }
     return Promise.resolve(obj);
   }
@@ -200,7 +224,8 @@ export class FakeKubeClient implements KubeClient {
   private commit(resource: ResourceDescriptor, obj: KubeObject, dryRun: boolean | undefined): KubeObject {
     if (dryRun) return obj;
     // A marked object whose last finalizer is removed is gone.
-    if (obj.metadata?.deletionTimestamp != null && (obj.metadata.finalizers?.length ?? 0) === 0) this.bucket(resource).delete(objectKey(obj));
+    if (obj.metadata?.deletionTimestamp != null && (obj.metadata.finalizers?.length ?? 0) === 0)
+      this.bucket(resource).delete(objectKey(obj));
     else this.bucket(resource).set(objectKey(obj), structuredClone(obj));
     return obj;
   }
@@ -246,5 +271,10 @@ function invalid(message: string): KubeApiError {
 }
 
 function alreadyExists(resource: ResourceDescriptor, name: string): KubeApiError {
-  return new KubeApiError({ status: 409, reason: KubeReason.AlreadyExists, statusReason: "AlreadyExists", message: `${resource.plural} "${name}" already exists` });
+  return new KubeApiError({
+    status: 409,
+    reason: KubeReason.AlreadyExists,
+    statusReason: "AlreadyExists",
+    message: `${resource.plural} "${name}" already exists`,
+  });
 }

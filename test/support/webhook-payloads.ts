@@ -97,7 +97,10 @@ export function credentialHeaders(provider: ProviderName, body: Buffer, secrets:
     case "bitbucketserver":
       return { "x-hub-signature": `sha256=${hmac(secrets.bitbucketServer)}` };
     case "bitbucket":
-      return { "x-hook-uuid": secrets.bitbucketUuid ?? "", ...(secrets.bitbucketSecret ? { "x-hub-signature": `sha256=${hmac(secrets.bitbucketSecret)}` } : {}) };
+      return {
+        "x-hook-uuid": secrets.bitbucketUuid ?? "",
+        ...(secrets.bitbucketSecret ? { "x-hub-signature": `sha256=${hmac(secrets.bitbucketSecret)}` } : {}),
+      };
   }
 }
 
@@ -108,7 +111,11 @@ export function signed(provider: ProviderName, event: string, payload: unknown, 
 }
 
 /** A fixture, possibly modified, signed as its provider sends it. */
-export function signedFixture(name: FixtureName, edit: (p: Record<string, unknown>) => void = () => {}, secrets?: WebhookSecrets): SignedRequest {
+export function signedFixture(
+  name: FixtureName,
+  edit: (p: Record<string, unknown>) => void = () => {},
+  secrets?: WebhookSecrets,
+): SignedRequest {
   const p = fixture(name);
   edit(p);
   const { provider, event } = FIXTURE_EVENTS[name];

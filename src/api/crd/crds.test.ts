@@ -34,16 +34,15 @@ const app = rootOf(applicationCrd());
 const project = rootOf(appProjectCrd());
 
 describe("the committed CRD YAML", () => {
-  it.each(Object.keys(CRD_FILES).map((name) => ({ name })))(
-    "deploy/crds/$name is exactly what the schemas generate",
-    async ({ name }) => {
-      const build = CRD_FILES[name]!;
-      await expect(renderCrdYaml(build())).toMatchFileSnapshot(`../../../deploy/crds/${name}`);
-    },
-  );
+  it.each(Object.keys(CRD_FILES).map((name) => ({ name })))("deploy/crds/$name is exactly what the schemas generate", async ({ name }) => {
+    const build = CRD_FILES[name]!;
+    await expect(renderCrdYaml(build())).toMatchFileSnapshot(`../../../deploy/crds/${name}`);
+  });
 
   it("lists every *-crd.yaml file in the kustomization, and nothing else", () => {
-    const files = readdirSync(CRD_DIR).filter((f) => f.endsWith("-crd.yaml")).sort();
+    const files = readdirSync(CRD_DIR)
+      .filter((f) => f.endsWith("-crd.yaml"))
+      .sort();
     const kustomization = parse(readFileSync(new URL("kustomization.yaml", CRD_DIR), "utf8")) as { resources: string[] };
     expect([...kustomization.resources].sort()).toEqual(files);
     expect(files).toEqual(Object.keys(CRD_FILES).sort());
@@ -190,33 +189,35 @@ describe("CRD facts that must match Argo CD", () => {
 });
 
 describe("field descriptions (shown by kubectl explain)", () => {
-  it.each([
-    ...[
-      "generators",
-      "template",
-      "templatePatch",
-      "syncPolicy",
-      "strategy",
-      "goTemplate",
-      "goTemplateOptions",
-      "preservedFields",
-      "ignoreApplicationDifferences",
-      "applyNestedSelectors",
-    ].map((field) => `spec.${field}`),
-    "spec.syncPolicy.applicationsSync",
-    "spec.strategy.rollingSync.steps.[].maxUpdate",
-    "spec.generators.[].list",
-    "spec.generators.[].matrix",
-    "spec.generators.[].matrix.generators.[].git",
-    "spec.generators.[].git.template",
-    "spec.template.metadata",
-    "spec.template.metadata.name",
-    "spec.template.spec",
-    "spec.template.spec.project",
-    "spec.template.spec.destination.server",
-    "spec.template.spec.source.repoURL",
-    "spec.template.spec.syncPolicy.automated",
-  ].map((path) => ({ path })))("the ApplicationSet CRD describes $path", ({ path }) => {
+  it.each(
+    [
+      ...[
+        "generators",
+        "template",
+        "templatePatch",
+        "syncPolicy",
+        "strategy",
+        "goTemplate",
+        "goTemplateOptions",
+        "preservedFields",
+        "ignoreApplicationDifferences",
+        "applyNestedSelectors",
+      ].map((field) => `spec.${field}`),
+      "spec.syncPolicy.applicationsSync",
+      "spec.strategy.rollingSync.steps.[].maxUpdate",
+      "spec.generators.[].list",
+      "spec.generators.[].matrix",
+      "spec.generators.[].matrix.generators.[].git",
+      "spec.generators.[].git.template",
+      "spec.template.metadata",
+      "spec.template.metadata.name",
+      "spec.template.spec",
+      "spec.template.spec.project",
+      "spec.template.spec.destination.server",
+      "spec.template.spec.source.repoURL",
+      "spec.template.spec.syncPolicy.automated",
+    ].map((path) => ({ path })),
+  )("the ApplicationSet CRD describes $path", ({ path }) => {
     expect(at(appset, path)["description"]).toEqual(expect.stringMatching(/\S/));
   });
 

@@ -66,10 +66,7 @@ const NODE_RULES: ReadonlyArray<(node: SchemaNode) => string | undefined> = [
   },
   (n) => (n[PRESERVE] !== undefined && n[PRESERVE] !== true ? `${PRESERVE} must be true` : undefined),
   (n) => (n[INT_OR_STRING] === true && "type" in n ? "int-or-string must not set type" : undefined),
-  (n) =>
-    "properties" in n && "additionalProperties" in n
-      ? "properties and additionalProperties are mutually exclusive"
-      : undefined,
+  (n) => ("properties" in n && "additionalProperties" in n ? "properties and additionalProperties are mutually exclusive" : undefined),
   (n) => (n["additionalProperties"] === false ? "additionalProperties: false is not allowed" : undefined),
   (n) => (Array.isArray(n["items"]) ? "items must be a single schema" : undefined),
   (n) => (n["type"] === "array" && !isNode(n["items"]) ? "array without items" : undefined),

@@ -63,9 +63,20 @@ export function awsEndpoint(settings: AwsSettings, service: AwsService, region: 
 }
 
 /** Signs (unless `creds` is undefined) and sends one POST to `/` of a service; resolves with any status but a throttling refusal. */
-async function send(t: AwsTarget, creds: AwsCredentials | undefined, o: { service: AwsService; operation: string; headers: Record<string, string>; body: string }): Promise<{ url: string; res: ScmResponse }> {
+async function send(
+  t: AwsTarget,
+  creds: AwsCredentials | undefined,
+  o: { service: AwsService; operation: string; headers: Record<string, string>; body: string },
+): Promise<{ url: string; res: ScmResponse }> {
   const url = `${awsEndpoint(t.settings, o.service, t.region)}/`;
-  const sig = creds === undefined ? { headers: {} } : signV4({ method: "POST", url, headers: o.headers, body: o.body }, creds, { region: t.region, service: o.service, nowMs: t.http.clock.now() });
+  const sig =
+    creds === undefined
+      ? { headers: {} }
+      : signV4({ method: "POST", url, headers: o.headers, body: o.body }, creds, {
+          region: t.region,
+          service: o.service,
+          nowMs: t.http.clock.now(),
+        });
   const res = await t.http.request({
     provider: "awsCodeCommit",
     url,
@@ -94,7 +105,11 @@ function jsonError(status: number, body: string): AwsApiError {
 }
 
 /** Calls one JSON 1.1 operation (`X-Amz-Target: <prefix>.<operation>`) and parses the answer. */
-export async function awsJson(t: AwsTarget, creds: AwsCredentials, o: { service: "codecommit" | "tagging"; target: string; input: unknown }): Promise<unknown> {
+export async function awsJson(
+  t: AwsTarget,
+  creds: AwsCredentials,
+  o: { service: "codecommit" | "tagging"; target: string; input: unknown },
+): Promise<unknown> {
   const operation = o.target.split(".").pop() ?? o.target;
   const headers = { "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": o.target };
   const { url, res } = await send(t, creds, { service: o.service, operation, headers, body: JSON.stringify(o.input) });
@@ -109,7 +124,12 @@ export async function awsJson(t: AwsTarget, creds: AwsCredentials, o: { service:
 function xmlText(xml: string, tag: string): string {
   const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml);
   const raw = m?.[1] ?? "";
-  return raw.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return raw
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /** Temporary credentials and when they expire (ms since the epoch). */
@@ -125,11 +145,17 @@ export const ASSUME_ROLE_SECONDS = 900;
  * Calls an STS action (query protocol) with `params`, signed with `base` (unsigned when undefined,
  * as AssumeRoleWithWebIdentity is), and reads the credentials of the answer.
  */
-async function stsCredentials(t: AwsTarget, base: AwsCredentials | undefined, action: string, params: Record<string, string>): Promise<ExpiringCredentials> {
+async function stsCredentials(
+  t: AwsTarget,
+  base: AwsCredentials | undefined,
+  action: string,
+  params: Record<string, string>,
+): Promise<ExpiringCredentials> {
   const form = new URLSearchParams({ Action: action, DurationSeconds: String(ASSUME_ROLE_SECONDS), ...params, Version: "2011-06-15" });
   const headers = { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" };
   const { res } = await send(t, base, { service: "sts", operation: action, headers, body: form.toString() });
-  if (res.status < 200 || res.status > 299) throw new AwsApiError(res.status, xmlText(res.body, "Code") || `HTTP ${String(res.status)}`, xmlText(res.body, "Message"));
+  if (res.status < 200 || res.status > 299)
+    throw new AwsApiError(res.status, xmlText(res.body, "Code") || `HTTP ${String(res.status)}`, xmlText(res.body, "Message"));
   const credentials: AwsCredentials = {
     accessKeyId: xmlText(res.body, "AccessKeyId"),
     secretAccessKey: xmlText(res.body, "SecretAccessKey"),
@@ -154,7 +180,11 @@ export function assumeRole(t: AwsTarget, base: AwsCredentials, roleArn: string):
 /** Calls STS AssumeRoleWithWebIdentity (unsigned; the token is the proof). */
 export async function assumeRoleWithWebIdentity(t: AwsTarget, w: WebIdentity): Promise<ExpiringCredentials> {
   const token = await w.token();
-  return stsCredentials(t, undefined, "AssumeRoleWithWebIdentity", { RoleArn: w.roleArn, RoleSessionName: w.sessionName ?? sessionName(t), WebIdentityToken: token.trim() });
+  return stsCredentials(t, undefined, "AssumeRoleWithWebIdentity", {
+    RoleArn: w.roleArn,
+    RoleSessionName: w.sessionName ?? sessionName(t),
+    WebIdentityToken: token.trim(),
+  });
 }
 
 /** Assumed-role credentials are renewed this long before they expire. */
@@ -172,7 +202,9 @@ async function cached(t: AwsTarget, key: string, fetch: () => Promise<ExpiringCr
 
 /** AssumeRole with `base`, cached. */
 export function assumeRoleCached(t: AwsTarget, base: AwsCredentials, roleArn: string): Promise<AwsCredentials> {
-  return cached(t, `aws-assume-role ${awsEndpoint(t.settings, "sts", t.region)} ${base.accessKeyId} ${roleArn}`, () => assumeRole(t, base, roleArn));
+  return cached(t, `aws-assume-role ${awsEndpoint(t.settings, "sts", t.region)} ${base.accessKeyId} ${roleArn}`, () =>
+    assumeRole(t, base, roleArn),
+  );
 }
 
 /** Whether the settings hold any credential source. */
@@ -185,7 +217,9 @@ export function baseCredentials(t: AwsTarget): Promise<AwsCredentials> {
   const { credentials, webIdentity } = t.settings;
   if (credentials !== undefined) return Promise.resolve(credentials);
   if (webIdentity === undefined) return Promise.reject(new Error("no AWS credentials"));
-  return cached(t, `aws-web-identity ${awsEndpoint(t.settings, "sts", t.region)} ${webIdentity.roleArn}`, () => assumeRoleWithWebIdentity(t, webIdentity)).catch((err: unknown) => {
+  return cached(t, `aws-web-identity ${awsEndpoint(t.settings, "sts", t.region)} ${webIdentity.roleArn}`, () =>
+    assumeRoleWithWebIdentity(t, webIdentity),
+  ).catch((err: unknown) => {
     throw wrap(`error assuming role ${webIdentity.roleArn} with a web identity`, err);
   });
 }

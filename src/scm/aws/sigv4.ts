@@ -53,7 +53,10 @@ function hmac(key: Buffer | string, data: string): Buffer {
 
 /** `20150830T123600Z` for a time in ms. */
 export function amzDate(nowMs: number): string {
-  return new Date(nowMs).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return new Date(nowMs)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /** RFC 3986 encoding: everything but unreserved characters, upper-case hex. */
@@ -109,7 +112,10 @@ export function signV4(req: SignableRequest, creds: AwsCredentials, scope: Signi
   const url = new URL(req.url);
   const date = amzDate(scope.nowMs);
   const day = date.slice(0, 8);
-  const added: Record<string, string> = { "X-Amz-Date": date, ...(creds.sessionToken ? { "X-Amz-Security-Token": creds.sessionToken } : {}) };
+  const added: Record<string, string> = {
+    "X-Amz-Date": date,
+    ...(creds.sessionToken ? { "X-Amz-Security-Token": creds.sessionToken } : {}),
+  };
   const hasHost = Object.keys(req.headers).some((k) => k.toLowerCase() === "host");
   const headers = canonicalHeaders({ ...(hasHost ? {} : { host: url.host }), ...req.headers, ...added });
   const signedHeaders = headers.map(([k]) => k).join(";");
@@ -123,14 +129,21 @@ export function signV4(req: SignableRequest, creds: AwsCredentials, scope: Signi
   ].join("\n");
   const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`;
   const stringToSign = [ALGORITHM, date, credentialScope, sha256Hex(canonicalRequest)].join("\n");
-  const signature = createHmac("sha256", signingKey(creds.secretAccessKey, day, scope.region, scope.service)).update(stringToSign, "utf8").digest("hex");
+  const signature = createHmac("sha256", signingKey(creds.secretAccessKey, day, scope.region, scope.service))
+    .update(stringToSign, "utf8")
+    .digest("hex");
   const authorization = `${ALGORITHM} Credential=${creds.accessKeyId}/${credentialScope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return { headers: { ...added, Authorization: authorization }, canonicalRequest, stringToSign, signature };
 }
 
 /** The parts of a SigV4 `Authorization` header, or undefined when it is not one. */
-export function parseAuthorization(value: string | undefined): { accessKeyId: string; day: string; region: string; service: string; signedHeaders: string[]; signature: string } | undefined {
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(value ?? "");
+export function parseAuthorization(
+  value: string | undefined,
+): { accessKeyId: string; day: string; region: string; service: string; signedHeaders: string[]; signature: string } | undefined {
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      value ?? "",
+    );
   if (m === null) return undefined;
   const [, accessKeyId = "", day = "", region = "", service = "", signed = "", signature = ""] = m;
   return { accessKeyId, day, region, service, signedHeaders: signed.split(";"), signature };

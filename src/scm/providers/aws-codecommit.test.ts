@@ -7,7 +7,11 @@ import { arnResource, groupTagFilters } from "./aws-codecommit.js";
 describe("AWS CodeCommit helpers", () => {
   it.each([
     // name; filters; grouped
-    { name: "values of one key are OR'd in first-seen key order", tags: [{ key: "b", value: "1" }, { key: "a" }, { key: "b", value: "2" }], want: [{ Key: "b", Values: ["1", "2"] }, { Key: "a" }] },
+    {
+      name: "values of one key are OR'd in first-seen key order",
+      tags: [{ key: "b", value: "1" }, { key: "a" }, { key: "b", value: "2" }],
+      want: [{ Key: "b", Values: ["1", "2"] }, { Key: "a" }],
+    },
     { name: "an empty value means the key exists", tags: [{ key: "k", value: "" }], want: [{ Key: "k" }] },
     { name: "no filters mean no grouping", tags: [], want: [] },
   ])("$name", ({ tags, want }) => {

@@ -127,7 +127,8 @@ export class AwsCodeCommitScm implements ScmProviderService {
   private async batchGet(names: string[]): Promise<unknown[]> {
     const out = await this.call("codecommit", "BatchGetRepositories", { repositoryNames: names });
     const failed = arr(out, "errors").filter((e) => str(e, "errorCode") !== "RepositoryDoesNotExistException");
-    if (failed.length > 0) throw new AwsApiError(200, str(failed[0], "errorCode"), `${str(failed[0], "repositoryName")}: ${str(failed[0], "errorMessage")}`);
+    if (failed.length > 0)
+      throw new AwsApiError(200, str(failed[0], "errorCode"), `${str(failed[0], "repositoryName")}: ${str(failed[0], "errorMessage")}`);
     const byName = new Map(arr(out, "repositories").map((m) => [str(m, "repositoryName"), m] as const));
     return names.flatMap((n) => (byName.has(n) ? [byName.get(n)] : []));
   }
@@ -142,7 +143,12 @@ export class AwsCodeCommitScm implements ScmProviderService {
         names.push(...arr(out, "repositories").map((r) => str(r, "repositoryName")));
         token = str(out, "nextToken");
       } else {
-        const input = { ResourceTypeFilters: ["codecommit:repository"], TagFilters: filters, ResourcesPerPage: 100, ...(token === "" ? {} : { PaginationToken: token }) };
+        const input = {
+          ResourceTypeFilters: ["codecommit:repository"],
+          TagFilters: filters,
+          ResourcesPerPage: 100,
+          ...(token === "" ? {} : { PaginationToken: token }),
+        };
         const out = await this.call("tagging", "GetResources", input);
         for (const r of arr(out, "ResourceTagMappingList")) {
           const name = arnResource(str(r, "ResourceARN"));
@@ -159,7 +165,10 @@ export class AwsCodeCommitScm implements ScmProviderService {
     const out: Repository[] = [];
     let token = "";
     do {
-      const page = await this.call("codecommit", "ListBranches", { repositoryName: repo.repository, ...(token === "" ? {} : { nextToken: token }) });
+      const page = await this.call("codecommit", "ListBranches", {
+        repositoryName: repo.repository,
+        ...(token === "" ? {} : { nextToken: token }),
+      });
       for (const b of arr(page, "branches")) if (typeof b === "string") out.push({ ...repo, branch: b });
       token = str(page, "nextToken");
     } while (token !== "");
@@ -174,7 +183,11 @@ export class AwsCodeCommitScm implements ScmProviderService {
     const base = abs.slice(cut + 1);
     let folder: unknown;
     try {
-      folder = await this.call("codecommit", "GetFolder", { repositoryName: repo.repository, commitSpecifier: repo.branch, folderPath: parent });
+      folder = await this.call("codecommit", "GetFolder", {
+        repositoryName: repo.repository,
+        commitSpecifier: repo.branch,
+        folderPath: parent,
+      });
     } catch (err) {
       const gone = ["RepositoryDoesNotExistException", "CommitDoesNotExistException", "FolderDoesNotExistException"];
       if (err instanceof AwsApiError && gone.includes(err.code)) return false;

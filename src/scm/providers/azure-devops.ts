@@ -5,7 +5,14 @@
  */
 import { arr, at, getJson, getJsonOr404, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 const API_VERSION = "api-version=7.1";
 
@@ -30,7 +37,9 @@ export class AzureDevOpsScm implements ScmProviderService {
     return arr(page, "value").flatMap((r) => {
       const [name, branch, url, id] = [str(r, "name"), str(r, "defaultBranch"), str(r, "remoteUrl"), str(r, "id")];
       if (name === "" || branch === "" || url === "" || id === "") return [];
-      return [{ organization: this.o.organization, repository: name, url, branch: stripHeads(branch), sha: "", labels: [], repositoryId: id }];
+      return [
+        { organization: this.o.organization, repository: name, url, branch: stripHeads(branch), sha: "", labels: [], repositoryId: id },
+      ];
     });
   }
 
@@ -38,7 +47,11 @@ export class AzureDevOpsScm implements ScmProviderService {
     const base = `${seg(this.o.teamProject)}/_apis/git/repositories/${seg(String(repo.repositoryId))}/stats/branches`;
     try {
       if (!this.o.allBranches) {
-        const b = await getJsonOr404(this.t, `${base}?name=${seg(repo.branch)}&${API_VERSION}`, "/{project}/_apis/git/repositories/{id}/stats/branches");
+        const b = await getJsonOr404(
+          this.t,
+          `${base}?name=${seg(repo.branch)}&${API_VERSION}`,
+          "/{project}/_apis/git/repositories/{id}/stats/branches",
+        );
         return b === undefined ? [] : [{ ...repo, branch: str(b, "name"), sha: str(b, "commit", "commitId") }];
       }
       const all = await getJson(this.t, `${base}?${API_VERSION}`, "/{project}/_apis/git/repositories/{id}/stats/branches");
@@ -50,7 +63,12 @@ export class AzureDevOpsScm implements ScmProviderService {
 
   async repoHasPath(repo: Repository, path: string): Promise<boolean> {
     return memoPath(this.t, { scope: `azure ${this.t.baseUrl} ${credentialIdentity(this.t.headers)}`, repo, path }, async () => {
-      const q = new URLSearchParams({ path, "versionDescriptor.version": repo.branch, "versionDescriptor.versionType": "branch", "api-version": "7.1" });
+      const q = new URLSearchParams({
+        path,
+        "versionDescriptor.version": repo.branch,
+        "versionDescriptor.versionType": "branch",
+        "api-version": "7.1",
+      });
       const p = `${seg(this.o.teamProject)}/_apis/git/repositories/${seg(String(repo.repositoryId))}/items?${q.toString()}`;
       return (await getJsonOr404(this.t, p, "/{project}/_apis/git/repositories/{id}/items")) !== undefined;
     });
@@ -69,7 +87,8 @@ export class AzureDevOpsPullRequests implements PullRequestService {
     try {
       page = await getJson(this.t, `${seg(this.o.project)}/_apis/git/pullrequests?${API_VERSION}`, "/{project}/_apis/git/pullrequests");
     } catch (err) {
-      if (err instanceof ScmApiError && (err.status === 404 || err.message.includes("The following project does not exist"))) throw new RepositoryNotFoundError(err);
+      if (err instanceof ScmApiError && (err.status === 404 || err.message.includes("The following project does not exist")))
+        throw new RepositoryNotFoundError(err);
       throw err;
     }
     return arr(page, "value").flatMap((p) => this.toPullRequest(p));
@@ -79,7 +98,14 @@ export class AzureDevOpsPullRequests implements PullRequestService {
     if (str(p, "repository", "name") !== this.o.repo) return [];
     const labels = arr(p, "labels").map((l) => str(l, "name"));
     if (!this.o.labels.every((l) => labels.includes(l))) return [];
-    const fields = [at(p, "pullRequestId"), str(p, "title"), str(p, "sourceRefName"), str(p, "targetRefName"), str(p, "lastMergeSourceCommit", "commitId"), str(p, "createdBy", "uniqueName")];
+    const fields = [
+      at(p, "pullRequestId"),
+      str(p, "title"),
+      str(p, "sourceRefName"),
+      str(p, "targetRefName"),
+      str(p, "lastMergeSourceCommit", "commitId"),
+      str(p, "createdBy", "uniqueName"),
+    ];
     if (fields.some((f) => f === undefined || f === "")) return [];
     const author = str(p, "createdBy", "uniqueName");
     return [

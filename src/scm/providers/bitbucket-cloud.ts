@@ -7,12 +7,19 @@
  */
 import { apiError, arr, at, get, getJson, joinUrl, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 /** Collects every `values` item of a Bitbucket Cloud listing, following `next`. */
 async function listNext(t: ApiTarget, path: string, endpoint: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (let next: string | undefined = path; next !== undefined && next !== ""; ) {
+  for (let next: string | undefined = path; next !== undefined && next !== "";) {
     const page = await getJson(t, next, endpoint);
     out.push(...arr(page, "values"));
     next = str(page, "next") || undefined;
@@ -47,7 +54,15 @@ export class BitbucketCloudScm implements ScmProviderService {
     return items.map((r) => {
       const link = arr(r, "links", "clone").find((l) => str(l, "name") === protocol);
       if (link === undefined) throw new Error(`unknown clone protocol for Bitbucket cloud ${cloneProtocol}`);
-      const repo: Repository = { organization: this.o.owner, repository: str(r, "slug"), url: str(link, "href"), branch: str(r, "mainbranch", "name"), sha: "", labels: [], repositoryId: at(r, "uuid") ?? null };
+      const repo: Repository = {
+        organization: this.o.owner,
+        repository: str(r, "slug"),
+        url: str(link, "href"),
+        branch: str(r, "mainbranch", "name"),
+        sha: "",
+        labels: [],
+        repositoryId: at(r, "uuid") ?? null,
+      };
       this.fingerprints.set(repo.repository, `${str(r, "updated_on")} ${repo.branch}`);
       return repo;
     });
@@ -57,11 +72,14 @@ export class BitbucketCloudScm implements ScmProviderService {
     const key = `bitbucket-branches ${this.t.baseUrl} ${credentialIdentity(this.t.headers)} ${repo.organization}/${repo.repository} all=${String(this.o.allBranches)}`;
     const fp = this.fingerprints.get(repo.repository);
     const now = this.t.http.clock.now();
-    let branches = fp === undefined ? undefined : this.t.http.derived.get<{ name: string; sha: string }[]>(key, fp, now, this.o.branchMemoMs);
+    let branches =
+      fp === undefined ? undefined : this.t.http.derived.get<{ name: string; sha: string }[]>(key, fp, now, this.o.branchMemoMs);
     if (branches === undefined) {
       try {
         const base = `repositories/${seg(repo.organization)}/${seg(repo.repository)}/refs/branches`;
-        const raw = this.o.allBranches ? await listNext(this.t, `${base}?pagelen=100`, "/repositories/{workspace}/{repo}/refs/branches") : [await getJson(this.t, `${base}/${seg(repo.branch)}`, "/repositories/{workspace}/{repo}/refs/branches/{name}")];
+        const raw = this.o.allBranches
+          ? await listNext(this.t, `${base}?pagelen=100`, "/repositories/{workspace}/{repo}/refs/branches")
+          : [await getJson(this.t, `${base}/${seg(repo.branch)}`, "/repositories/{workspace}/{repo}/refs/branches/{name}")];
         branches = raw.map((b) => ({ name: str(b, "name"), sha: str(b, "target", "hash") }));
       } catch (err) {
         throw wrap(`error getting branches for ${repo.organization}/${repo.repository}`, err);
@@ -92,7 +110,11 @@ export class BitbucketCloudPullRequests implements PullRequestService {
   async list(): Promise<PullRequest[]> {
     let page: unknown;
     try {
-      page = await getJson(this.t, `repositories/${seg(this.o.owner)}/${seg(this.o.repo)}/pullrequests`, "/repositories/{workspace}/{repo}/pullrequests");
+      page = await getJson(
+        this.t,
+        `repositories/${seg(this.o.owner)}/${seg(this.o.repo)}/pullrequests`,
+        "/repositories/{workspace}/{repo}/pullrequests",
+      );
     } catch (err) {
       if (err instanceof ScmApiError && err.status === 404) throw new RepositoryNotFoundError(err);
       throw wrap("error listing pull requests", err);

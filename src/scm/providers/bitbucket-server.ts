@@ -6,7 +6,14 @@
  */
 import { arr, at, getJson, getJsonOr404, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 /** The REST root of a Bitbucket Server URL (ends with `/rest`). */
 export function bitbucketServerBase(api: string): string {
@@ -18,7 +25,7 @@ export function bitbucketServerBase(api: string): string {
 export async function listPaged(t: ApiTarget, path: string, endpoint: string): Promise<unknown[]> {
   const out: unknown[] = [];
   const sep = path.includes("?") ? "&" : "?";
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     const page = await getJson(t, `${path}${sep}limit=100&start=${String(start)}`, endpoint);
     out.push(...arr(page, "values"));
     const next = at(page, "nextPageStart");
@@ -28,7 +35,10 @@ export async function listPaged(t: ApiTarget, path: string, endpoint: string): P
 }
 
 function cloneLink(r: unknown, name: string): string {
-  return str(arr(r, "links", "clone").find((l) => str(l, "name") === name), "href");
+  return str(
+    arr(r, "links", "clone").find((l) => str(l, "name") === name),
+    "href",
+  );
 }
 
 /** The SCM provider over Bitbucket Server. */
@@ -71,7 +81,11 @@ export class BitbucketServerScm implements ScmProviderService {
   async getBranches(repo: Repository): Promise<Repository[]> {
     try {
       if (!this.o.allBranches) {
-        const b = await getJsonOr404(this.t, `${this.base(repo)}/branches/default`, "/api/1.0/projects/{project}/repos/{repo}/branches/default");
+        const b = await getJsonOr404(
+          this.t,
+          `${this.base(repo)}/branches/default`,
+          "/api/1.0/projects/{project}/repos/{repo}/branches/default",
+        );
         return b === undefined || str(b, "displayId") === "" ? [] : [{ ...repo, branch: str(b, "displayId"), sha: str(b, "latestCommit") }];
       }
       const all = await listPaged(this.t, `${this.base(repo)}/branches`, "/api/1.0/projects/{project}/repos/{repo}/branches");
@@ -99,7 +113,11 @@ export class BitbucketServerPullRequests implements PullRequestService {
   async list(): Promise<PullRequest[]> {
     let items: unknown[];
     try {
-      items = await listPaged(this.t, `api/1.0/projects/${seg(this.o.project)}/repos/${seg(this.o.repo)}/pull-requests`, "/api/1.0/projects/{project}/repos/{repo}/pull-requests");
+      items = await listPaged(
+        this.t,
+        `api/1.0/projects/${seg(this.o.project)}/repos/${seg(this.o.repo)}/pull-requests`,
+        "/api/1.0/projects/{project}/repos/{repo}/pull-requests",
+      );
     } catch (err) {
       if (err instanceof ScmApiError && err.status === 404) throw new RepositoryNotFoundError(err);
       throw wrap("error listing pull requests", err);

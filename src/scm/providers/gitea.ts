@@ -6,7 +6,14 @@
  */
 import { contentsPathExists, arr, at, getJson, getJsonOr404, listByLink, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 /** Options of {@link GiteaScm}. */
 export interface GiteaScmOptions {
@@ -42,7 +49,15 @@ export class GiteaScm implements ScmProviderService {
       else throw new Error(`unknown clone protocol for GitHub ${cloneProtocol}`);
       const name = str(r, "name");
       const labels = await listByLink(this.t, `repos/${seg(this.o.owner)}/${seg(name)}/labels?limit=50`, "/repos/{owner}/{repo}/labels");
-      repos.push({ organization: this.o.owner, repository: name, url, branch: str(r, "default_branch"), sha: "", labels: names(labels), repositoryId: at(r, "id") ?? null });
+      repos.push({
+        organization: this.o.owner,
+        repository: name,
+        url,
+        branch: str(r, "default_branch"),
+        sha: "",
+        labels: names(labels),
+        repositoryId: at(r, "id") ?? null,
+      });
     }
     return repos;
   }
@@ -52,7 +67,9 @@ export class GiteaScm implements ScmProviderService {
     if (!this.o.allBranches) {
       const b = await getJsonOr404(this.t, `${base}/${seg(repo.branch)}`, "/repos/{owner}/{repo}/branches/{branch}");
       if (b === undefined) {
-        throw new Error(`got 404 while getting default branch ${JSON.stringify(repo.branch)} for repo ${JSON.stringify(repo.repository)} - check your repo config: 404 Not Found`);
+        throw new Error(
+          `got 404 while getting default branch ${JSON.stringify(repo.branch)} for repo ${JSON.stringify(repo.repository)} - check your repo config: 404 Not Found`,
+        );
       }
       return [{ ...repo, sha: str(b, "commit", "id") }];
     }

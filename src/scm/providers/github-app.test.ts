@@ -9,8 +9,8 @@ import { createScmProviderGenerator } from "../../generators/scm-provider.js";
 describe("GitHub App authentication", () => {
   it("names a missing App Secret with Argo CD's message", async () => {
     const h = harness({ ports: { secrets: { getSecret: () => Promise.resolve(undefined) } } });
-    await expect(createScmProviderGenerator(h.services).generate({ github: { organization: "acme", appSecretName: "nope" } }, appSet([]), h.ctx)).rejects.toThrow(
-      "scm provider: error fetching Github app secret: no github app found for nope",
-    );
+    await expect(
+      createScmProviderGenerator(h.services).generate({ github: { organization: "acme", appSecretName: "nope" } }, appSet([]), h.ctx),
+    ).rejects.toThrow("scm provider: error fetching Github app secret: no github app found for nope");
   });
 });

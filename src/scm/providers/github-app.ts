@@ -46,7 +46,14 @@ export async function githubAppToken(t: ApiTarget, creds: GithubAppCredentials, 
   const key = `github-app ${t.baseUrl} ${creds.appId} ${creds.installationId ?? `org:${org}`}`;
   const hit = t.http.derived.get<{ token: string; expiresAtMs: number }>(key, "", now, Number.POSITIVE_INFINITY);
   if (hit !== undefined && hit.expiresAtMs - 60_000 > now) return hit.token;
-  const jwt: ApiTarget = { ...t, headers: { ...t.headers, Authorization: `Bearer ${githubAppJwt(creds.appId, creds.privateKey, now)}`, Accept: "application/vnd.github+json" } };
+  const jwt: ApiTarget = {
+    ...t,
+    headers: {
+      ...t.headers,
+      Authorization: `Bearer ${githubAppJwt(creds.appId, creds.privateKey, now)}`,
+      Accept: "application/vnd.github+json",
+    },
+  };
   let installationId = creds.installationId ?? "";
   if (installationId === "") {
     installationId = str(await getJson(jwt, `orgs/${seg(org)}/installation`, "/orgs/{org}/installation"), "id");

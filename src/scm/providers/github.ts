@@ -9,7 +9,14 @@
  */
 import { contentsPathExists, arr, at, getJsonOr404, listByLink, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 /** The public API root. */
 export const GITHUB_API = "https://api.github.com";

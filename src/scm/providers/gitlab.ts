@@ -5,7 +5,14 @@
  */
 import { arr, at, getJsonOr404, listByLink, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
-import { RepositoryNotFoundError, ScmApiError, type PullRequest, type PullRequestService, type Repository, type ScmProviderService } from "../types.js";
+import {
+  RepositoryNotFoundError,
+  ScmApiError,
+  type PullRequest,
+  type PullRequestService,
+  type Repository,
+  type ScmProviderService,
+} from "../types.js";
 
 /** go-gitlab's base URL: `https://gitlab.com` or the configured one, with `/api/v4`. */
 export function gitlabBaseUrl(api: string | undefined): string {
@@ -34,7 +41,11 @@ export class GitlabScm implements ScmProviderService {
 
   async listRepos(cloneProtocol: string): Promise<Repository[]> {
     if (!["", "ssh", "https"].includes(cloneProtocol)) throw new Error(`unknown clone protocol for Gitlab ${cloneProtocol}`);
-    const q = new URLSearchParams({ per_page: "100", include_subgroups: String(this.o.includeSubgroups), with_shared: String(this.o.includeSharedProjects) });
+    const q = new URLSearchParams({
+      per_page: "100",
+      include_subgroups: String(this.o.includeSubgroups),
+      with_shared: String(this.o.includeSharedProjects),
+    });
     if (this.o.topic !== "") q.set("topic", this.o.topic);
     if (this.o.includeArchivedRepos) q.set("archived", "true");
     let items: unknown[];
@@ -85,7 +96,11 @@ export class GitlabScm implements ScmProviderService {
       const [dir, name] = i < 0 ? ["", path] : [path.slice(0, i), path.slice(i + 1)];
       const q = new URLSearchParams({ ref: repo.branch, per_page: "100", ...(dir === "" ? {} : { path: dir }) });
       try {
-        const entries = await listByLink(this.t, `projects/${this.project(repo)}/repository/tree?${q.toString()}`, "/projects/{id}/repository/tree");
+        const entries = await listByLink(
+          this.t,
+          `projects/${this.project(repo)}/repository/tree?${q.toString()}`,
+          "/projects/{id}/repository/tree",
+        );
         return entries.some((e) => str(e, "name") === name);
       } catch (err) {
         if (err instanceof ScmApiError && err.status === 404) return false;

@@ -55,7 +55,8 @@ export function statefulSetHealth(obj: KubeObject): HealthResult {
   const updated = num(obj, "status", "updatedReplicas") ?? 0;
   if (ready < replicas) return progressing(`Waiting for ${String(replicas - ready)} pods to be ready...`);
   const strategy = str(obj, "spec", "updateStrategy", "type");
-  if (strategy === "RollingUpdate" && field(obj, "spec", "updateStrategy", "rollingUpdate") !== undefined) return partitionedRollout(obj, replicas, updated);
+  if (strategy === "RollingUpdate" && field(obj, "spec", "updateStrategy", "rollingUpdate") !== undefined)
+    return partitionedRollout(obj, replicas, updated);
   if (strategy === "OnDelete") return { status: "Healthy", message: `statefulset has ${String(ready)} ready pods` };
   return revisionRollout(obj, updated);
 }
@@ -64,7 +65,9 @@ export function statefulSetHealth(obj: KubeObject): HealthResult {
 function partitionedRollout(obj: KubeObject, replicas: number, updated: number): HealthResult {
   const partition = num(obj, "spec", "updateStrategy", "rollingUpdate", "partition");
   if (partition !== undefined && updated < replicas - partition) {
-    return progressing(`Waiting for partitioned roll out to finish: ${String(updated)} out of ${String(replicas - partition)} new pods have been updated...`);
+    return progressing(
+      `Waiting for partitioned roll out to finish: ${String(updated)} out of ${String(replicas - partition)} new pods have been updated...`,
+    );
   }
   return { status: "Healthy", message: `partitioned roll out complete: ${String(updated)} new pods have been updated...` };
 }

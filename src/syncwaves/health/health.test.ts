@@ -10,13 +10,21 @@ describe("resourceHealth per kind", () => {
   it.each([
     // Deployment
     { name: "a paused Deployment is Suspended", o: deploy({ paused: true, replicas: 1 }, {}), status: "Suspended" },
-    { name: "a Deployment whose generation is not observed is Progressing", o: deploy({ replicas: 1 }, { observedGeneration: 1 }, 2), status: "Progressing" },
+    {
+      name: "a Deployment whose generation is not observed is Progressing",
+      o: deploy({ replicas: 1 }, { observedGeneration: 1 }, 2),
+      status: "Progressing",
+    },
     {
       name: "a Deployment past its progress deadline is Degraded",
       o: deploy({ replicas: 1 }, { observedGeneration: 1, conditions: [{ type: "Progressing", reason: "ProgressDeadlineExceeded" }] }),
       status: "Degraded",
     },
-    { name: "a Deployment with too few updated replicas is Progressing", o: deploy({ replicas: 2 }, { observedGeneration: 1, updatedReplicas: 1 }), status: "Progressing" },
+    {
+      name: "a Deployment with too few updated replicas is Progressing",
+      o: deploy({ replicas: 2 }, { observedGeneration: 1, updatedReplicas: 1 }),
+      status: "Progressing",
+    },
     {
       name: "a Deployment with old replicas terminating is Progressing",
       o: deploy({ replicas: 1 }, { observedGeneration: 1, updatedReplicas: 1, replicas: 2, availableReplicas: 1 }),
@@ -33,7 +41,11 @@ describe("resourceHealth per kind", () => {
       status: "Healthy",
     },
     // StatefulSet
-    { name: "a StatefulSet never observed is Progressing", o: obj("StatefulSet", "s", { generation: 1, spec: { replicas: 1 }, status: {} }), status: "Progressing" },
+    {
+      name: "a StatefulSet never observed is Progressing",
+      o: obj("StatefulSet", "s", { generation: 1, spec: { replicas: 1 }, status: {} }),
+      status: "Progressing",
+    },
     {
       name: "a StatefulSet with unready pods is Progressing",
       o: obj("StatefulSet", "s", { generation: 1, spec: { replicas: 2 }, status: { observedGeneration: 1, readyReplicas: 1 } }),
@@ -50,7 +62,11 @@ describe("resourceHealth per kind", () => {
     },
     {
       name: "an OnDelete StatefulSet with ready pods is Healthy",
-      o: obj("StatefulSet", "s", { generation: 1, spec: { replicas: 1, updateStrategy: { type: "OnDelete" } }, status: { observedGeneration: 1, readyReplicas: 1 } }),
+      o: obj("StatefulSet", "s", {
+        generation: 1,
+        spec: { replicas: 1, updateStrategy: { type: "OnDelete" } },
+        status: { observedGeneration: 1, readyReplicas: 1 },
+      }),
       status: "Healthy",
     },
     {
@@ -64,23 +80,37 @@ describe("resourceHealth per kind", () => {
     },
     {
       name: "a StatefulSet at one revision is Healthy",
-      o: obj("StatefulSet", "s", { generation: 1, spec: { replicas: 1 }, status: { observedGeneration: 1, readyReplicas: 1, updateRevision: "a", currentRevision: "a" } }),
+      o: obj("StatefulSet", "s", {
+        generation: 1,
+        spec: { replicas: 1 },
+        status: { observedGeneration: 1, readyReplicas: 1, updateRevision: "a", currentRevision: "a" },
+      }),
       status: "Healthy",
     },
     // DaemonSet, ReplicaSet
     {
       name: "a DaemonSet with pods not yet updated is Progressing",
-      o: obj("DaemonSet", "ds", { generation: 1, status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 1, numberAvailable: 1 } }),
+      o: obj("DaemonSet", "ds", {
+        generation: 1,
+        status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 1, numberAvailable: 1 },
+      }),
       status: "Progressing",
     },
     {
       name: "a DaemonSet with every pod available is Healthy",
-      o: obj("DaemonSet", "ds", { generation: 1, status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 2, numberAvailable: 2 } }),
+      o: obj("DaemonSet", "ds", {
+        generation: 1,
+        status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 2, numberAvailable: 2 },
+      }),
       status: "Healthy",
     },
     {
       name: "a ReplicaSet with a ReplicaFailure is Degraded",
-      o: obj("ReplicaSet", "rs", { generation: 1, spec: { replicas: 1 }, status: { observedGeneration: 1, conditions: [{ type: "ReplicaFailure", status: "True", message: "quota" }] } }),
+      o: obj("ReplicaSet", "rs", {
+        generation: 1,
+        spec: { replicas: 1 },
+        status: { observedGeneration: 1, conditions: [{ type: "ReplicaFailure", status: "True", message: "quota" }] },
+      }),
       status: "Degraded",
     },
     {
@@ -99,12 +129,20 @@ describe("resourceHealth per kind", () => {
     },
     {
       name: "a Running pod with restart policy Never is Progressing (a finite pod)",
-      o: obj("Pod", "p", { spec: { restartPolicy: "Never" }, status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }] } }),
+      o: obj("Pod", "p", {
+        spec: { restartPolicy: "Never" },
+        status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }] },
+      }),
       status: "Progressing",
     },
     {
       name: "a pod in CrashLoopBackOff is Degraded",
-      o: obj("Pod", "p", { status: { phase: "Running", containerStatuses: [{ name: "c", state: { waiting: { reason: "CrashLoopBackOff", message: "back-off" } } }] } }),
+      o: obj("Pod", "p", {
+        status: {
+          phase: "Running",
+          containerStatuses: [{ name: "c", state: { waiting: { reason: "CrashLoopBackOff", message: "back-off" } } }],
+        },
+      }),
       status: "Degraded",
     },
     {
@@ -115,9 +153,21 @@ describe("resourceHealth per kind", () => {
     { name: "a pod without phase is Unknown", o: obj("Pod", "p", { status: {} }), status: "Unknown" },
     // Job, CronJob
     { name: "a Job without conditions is Progressing", o: obj("Job", "j", { status: {} }), status: "Progressing" },
-    { name: "a Complete Job is Healthy", o: obj("Job", "j", { status: { conditions: [{ type: "Complete", status: "True" }] } }), status: "Healthy" },
-    { name: "a Failed Job is Degraded", o: obj("Job", "j", { status: { conditions: [{ type: "Failed", status: "True", message: "deadline" }] } }), status: "Degraded" },
-    { name: "a suspended Job is Suspended", o: obj("Job", "j", { status: { conditions: [{ type: "Suspended", status: "True" }] } }), status: "Suspended" },
+    {
+      name: "a Complete Job is Healthy",
+      o: obj("Job", "j", { status: { conditions: [{ type: "Complete", status: "True" }] } }),
+      status: "Healthy",
+    },
+    {
+      name: "a Failed Job is Degraded",
+      o: obj("Job", "j", { status: { conditions: [{ type: "Failed", status: "True", message: "deadline" }] } }),
+      status: "Degraded",
+    },
+    {
+      name: "a suspended Job is Suspended",
+      o: obj("Job", "j", { status: { conditions: [{ type: "Suspended", status: "True" }] } }),
+      status: "Suspended",
+    },
     {
       name: "a Suspended condition with status False counts as complete, as in Argo CD",
       o: obj("Job", "j", { status: { conditions: [{ type: "Suspended", status: "False" }] } }),
@@ -131,7 +181,11 @@ describe("resourceHealth per kind", () => {
     },
     // Service, Ingress, PVC, APIService, HPA, PDB, Workflow
     { name: "a ClusterIP Service is Healthy", o: obj("Service", "s", { spec: { type: "ClusterIP" } }), status: "Healthy" },
-    { name: "a LoadBalancer without ingress is Progressing", o: obj("Service", "s", { spec: { type: "LoadBalancer" }, status: {} }), status: "Progressing" },
+    {
+      name: "a LoadBalancer without ingress is Progressing",
+      o: obj("Service", "s", { spec: { type: "LoadBalancer" }, status: {} }),
+      status: "Progressing",
+    },
     {
       name: "a LoadBalancer with ingress is Healthy",
       o: obj("Service", "s", { spec: { type: "LoadBalancer" }, status: { loadBalancer: { ingress: [{ ip: "1.2.3.4" }] } } }),
@@ -142,31 +196,59 @@ describe("resourceHealth per kind", () => {
     { name: "a Lost PVC is Degraded", o: obj("PersistentVolumeClaim", "c", { status: { phase: "Lost" } }), status: "Degraded" },
     {
       name: "an unavailable APIService is Progressing, never Degraded",
-      o: obj("APIService", "v1.x", { apiVersion: "apiregistration.k8s.io/v1", status: { conditions: [{ type: "Available", status: "False", reason: "R", message: "m" }] } }),
+      o: obj("APIService", "v1.x", {
+        apiVersion: "apiregistration.k8s.io/v1",
+        status: { conditions: [{ type: "Available", status: "False", reason: "R", message: "m" }] },
+      }),
       status: "Progressing",
     },
     {
       name: "an HPA failing to read metrics is Degraded",
-      o: obj("HorizontalPodAutoscaler", "h", { apiVersion: "autoscaling/v2", status: { conditions: [{ type: "ScalingActive", status: "False", reason: "FailedGetResourceMetric" }] } }),
+      o: obj("HorizontalPodAutoscaler", "h", {
+        apiVersion: "autoscaling/v2",
+        status: { conditions: [{ type: "ScalingActive", status: "False", reason: "FailedGetResourceMetric" }] },
+      }),
       status: "Degraded",
     },
     {
       name: "an HPA able to scale is Healthy",
-      o: obj("HorizontalPodAutoscaler", "h", { apiVersion: "autoscaling/v2", status: { conditions: [{ type: "AbleToScale", status: "True" }] } }),
+      o: obj("HorizontalPodAutoscaler", "h", {
+        apiVersion: "autoscaling/v2",
+        status: { conditions: [{ type: "AbleToScale", status: "True" }] },
+      }),
       status: "Healthy",
     },
     {
       name: "a PDB with a False condition is Degraded",
-      o: obj("PodDisruptionBudget", "p", { apiVersion: "policy/v1", status: { conditions: [{ type: "DisruptionAllowed", status: "False", reason: "SyncFailed" }] } }),
+      o: obj("PodDisruptionBudget", "p", {
+        apiVersion: "policy/v1",
+        status: { conditions: [{ type: "DisruptionAllowed", status: "False", reason: "SyncFailed" }] },
+      }),
       status: "Degraded",
     },
-    { name: "a running Workflow is Progressing", o: obj("Workflow", "w", { apiVersion: "argoproj.io/v1alpha1", status: { phase: "Running" } }), status: "Progressing" },
-    { name: "an errored Workflow is Degraded", o: obj("Workflow", "w", { apiVersion: "argoproj.io/v1alpha1", status: { phase: "Error" } }), status: "Degraded" },
+    {
+      name: "a running Workflow is Progressing",
+      o: obj("Workflow", "w", { apiVersion: "argoproj.io/v1alpha1", status: { phase: "Running" } }),
+      status: "Progressing",
+    },
+    {
+      name: "an errored Workflow is Degraded",
+      o: obj("Workflow", "w", { apiVersion: "argoproj.io/v1alpha1", status: { phase: "Error" } }),
+      status: "Degraded",
+    },
     // generic rules
-    { name: "an object being deleted without the hook finalizer is Progressing", o: obj("ConfigMap", "c", { deletionTimestamp: "2024-01-01T00:00:00Z" }), status: "Progressing" },
+    {
+      name: "an object being deleted without the hook finalizer is Progressing",
+      o: obj("ConfigMap", "c", { deletionTimestamp: "2024-01-01T00:00:00Z" }),
+      status: "Progressing",
+    },
     {
       name: "a completed Job hook being deleted but held by the hook finalizer keeps its own health",
-      o: obj("Job", "j", { deletionTimestamp: "2024-01-01T00:00:00Z", finalizers: ["argocd.argoproj.io/hook-finalizer"], status: { conditions: [{ type: "Complete" }] } }),
+      o: obj("Job", "j", {
+        deletionTimestamp: "2024-01-01T00:00:00Z",
+        finalizers: ["argocd.argoproj.io/hook-finalizer"],
+        status: { conditions: [{ type: "Complete" }] },
+      }),
       status: "Healthy",
     },
     {
@@ -180,8 +262,14 @@ describe("resourceHealth per kind", () => {
 
   it.each([
     { name: "a ConfigMap has no health check", o: obj("ConfigMap", "c") },
-    { name: "a child Application has no built-in health check", o: obj("Application", "a", { apiVersion: "argoproj.io/v1alpha1", status: { health: { status: "Degraded" } } }) },
-    { name: "a custom resource that observed its generation has no health check", o: obj("Widget", "w", { apiVersion: "example.com/v1", generation: 2, status: { observedGeneration: 2 } }) },
+    {
+      name: "a child Application has no built-in health check",
+      o: obj("Application", "a", { apiVersion: "argoproj.io/v1alpha1", status: { health: { status: "Degraded" } } }),
+    },
+    {
+      name: "a custom resource that observed its generation has no health check",
+      o: obj("Widget", "w", { apiVersion: "example.com/v1", generation: 2, status: { observedGeneration: 2 } }),
+    },
   ])("$name", ({ o }) => {
     expect(resourceHealth(o)).toBeUndefined();
   });
@@ -237,7 +325,12 @@ describe("aggregateHealth", () => {
     },
     {
       name: "names three causes and counts the rest",
-      inputs: ["a", "b", "c", "d", "e"].map((n) => ({ key: key(n), health: { status: "Progressing" as const }, live: true, ignored: false })),
+      inputs: ["a", "b", "c", "d", "e"].map((n) => ({
+        key: key(n),
+        health: { status: "Progressing" as const },
+        live: true,
+        ignored: false,
+      })),
       status: "Progressing",
       message: "Caused by apps/Deployment:ns/a, apps/Deployment:ns/b, apps/Deployment:ns/c and 2 more",
     },

@@ -22,7 +22,10 @@ export function normalize(name: string): string {
 export function slugMake(s: string, maxLength: number, smart: boolean): string {
   let slug = s.trim().toLowerCase();
   if (!smart && slug.length >= maxLength) slug = slug.slice(0, Math.max(maxLength, 0));
-  slug = slug.replace(/[^a-zA-Z0-9\-_]/g, "-").replace(/-+/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+  slug = slug
+    .replace(/[^a-zA-Z0-9\-_]/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "");
   if (maxLength > 0 && smart && slug.length > maxLength) {
     const cut = slug.lastIndexOf("-", maxLength);
     slug = cut >= 0 ? slug.slice(0, cut) : slug.slice(0, maxLength);
@@ -42,7 +45,8 @@ function slugify(args: GoValue[]): string {
       if (typeName(a) !== "int") throw new GoFuncError(`interface conversion: interface {} is ${a == null ? "nil" : typeName(a)}, not int`);
       max = num(a);
     } else if (i === 1) {
-      if (typeof a !== "boolean") throw new GoFuncError(`interface conversion: interface {} is ${a == null ? "nil" : typeName(a)}, not bool`);
+      if (typeof a !== "boolean")
+        throw new GoFuncError(`interface conversion: interface {} is ${a == null ? "nil" : typeName(a)}, not bool`);
       smart = a;
     }
   });
@@ -64,14 +68,20 @@ export function valueToYaml(v: GoValue): string {
 function fromYaml(str: string): GoValue {
   const v = yamlToValue(str);
   if (v === null) return {};
-  if (!isMap(v)) throw new GoFuncError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type map[string]interface {}`);
+  if (!isMap(v))
+    throw new GoFuncError(
+      `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type map[string]interface {}`,
+    );
   return v;
 }
 
 function fromYamlArray(str: string): GoValue {
   const v = yamlToValue(str);
   if (v === null) return [];
-  if (!Array.isArray(v)) throw new GoFuncError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type []interface {}`);
+  if (!Array.isArray(v))
+    throw new GoFuncError(
+      `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(v)} into Go value of type []interface {}`,
+    );
   return v;
 }
 

@@ -58,9 +58,13 @@ function decryptAES(password: string, crypt64: string): string {
 }
 
 function unsupported(name: string, params: string[], variadic?: string): GoFunc {
-  return fn(params, () => {
-    throw new GoFuncError(`${name} is not supported by this template engine`);
-  }, variadic);
+  return fn(
+    params,
+    () => {
+      throw new GoFuncError(`${name} is not supported by this template engine`);
+    },
+    variadic,
+  );
 }
 
 /** The crypto functions. */

@@ -66,8 +66,39 @@ function parts(t: GoTime): Parts {
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const TOKENS = [
-  "January", "Jan", "Monday", "Mon", "MST", "2006", "-07:00:00", "-070000", "-07:00", "-0700", "-07", "Z07:00:00", "Z070000", "Z07:00", "Z0700", "Z07",
-  "002", "__2", "_2", "01", "02", "03", "04", "05", "06", "15", "PM", "pm", "1", "2", "3", "4", "5",
+  "January",
+  "Jan",
+  "Monday",
+  "Mon",
+  "MST",
+  "2006",
+  "-07:00:00",
+  "-070000",
+  "-07:00",
+  "-0700",
+  "-07",
+  "Z07:00:00",
+  "Z070000",
+  "Z07:00",
+  "Z0700",
+  "Z07",
+  "002",
+  "__2",
+  "_2",
+  "01",
+  "02",
+  "03",
+  "04",
+  "05",
+  "06",
+  "15",
+  "PM",
+  "pm",
+  "1",
+  "2",
+  "3",
+  "4",
+  "5",
 ];
 const FRACTION = /^[.,](0+|9+)(?![0-9])/;
 
@@ -96,30 +127,54 @@ function zoneText(t: GoTime, tok: string): string {
 // eslint-disable-next-line complexity
 function formatToken(t: GoTime, p: Parts, tok: string): string {
   switch (tok) {
-    case "January": return MONTHS[p.month - 1]!;
-    case "Jan": return MONTHS[p.month - 1]!.slice(0, 3);
-    case "Monday": return DAYS[p.weekday]!;
-    case "Mon": return DAYS[p.weekday]!.slice(0, 3);
-    case "MST": return t.zone;
-    case "2006": return pad(p.year, 4);
-    case "06": return pad(p.year % 100);
-    case "01": return pad(p.month);
-    case "1": return String(p.month);
-    case "02": return pad(p.day);
-    case "2": return String(p.day);
-    case "_2": return String(p.day).padStart(2, " ");
-    case "002": return pad(p.yday, 3);
-    case "__2": return String(p.yday).padStart(3, " ");
-    case "15": return pad(p.hour);
-    case "03": return pad(p.hour % 12 || 12);
-    case "3": return String(p.hour % 12 || 12);
-    case "04": return pad(p.min);
-    case "4": return String(p.min);
-    case "05": return pad(p.sec);
-    case "5": return String(p.sec);
-    case "PM": return p.hour >= 12 ? "PM" : "AM";
-    case "pm": return p.hour >= 12 ? "pm" : "am";
-    default: return zoneText(t, tok);
+    case "January":
+      return MONTHS[p.month - 1]!;
+    case "Jan":
+      return MONTHS[p.month - 1]!.slice(0, 3);
+    case "Monday":
+      return DAYS[p.weekday]!;
+    case "Mon":
+      return DAYS[p.weekday]!.slice(0, 3);
+    case "MST":
+      return t.zone;
+    case "2006":
+      return pad(p.year, 4);
+    case "06":
+      return pad(p.year % 100);
+    case "01":
+      return pad(p.month);
+    case "1":
+      return String(p.month);
+    case "02":
+      return pad(p.day);
+    case "2":
+      return String(p.day);
+    case "_2":
+      return String(p.day).padStart(2, " ");
+    case "002":
+      return pad(p.yday, 3);
+    case "__2":
+      return String(p.yday).padStart(3, " ");
+    case "15":
+      return pad(p.hour);
+    case "03":
+      return pad(p.hour % 12 || 12);
+    case "3":
+      return String(p.hour % 12 || 12);
+    case "04":
+      return pad(p.min);
+    case "4":
+      return String(p.min);
+    case "05":
+      return pad(p.sec);
+    case "5":
+      return String(p.sec);
+    case "PM":
+      return p.hour >= 12 ? "PM" : "AM";
+    case "pm":
+      return p.hour >= 12 ? "pm" : "am";
+    default:
+      return zoneText(t, tok);
   }
 }
 
@@ -127,7 +182,7 @@ function formatToken(t: GoTime, p: Parts, tok: string): string {
 export function formatTime(t: GoTime, layout: string): string {
   const p = parts(t);
   let out = "";
-  for (let i = 0; i < layout.length; ) {
+  for (let i = 0; i < layout.length;) {
     const frac = FRACTION.exec(layout.slice(i));
     if (frac && (i === 0 || !/[0-9]/.test(layout[i - 1]!) || true)) {
       const n = frac[1]!.length;
@@ -139,7 +194,12 @@ export function formatTime(t: GoTime, layout: string): string {
       i += frac[0].length;
       continue;
     }
-    const tok = TOKENS.find((k) => layout.startsWith(k, i) && !(k === "Jan" && layout.startsWith("January", i)) && !(k === "Mon" && /^Mon(day)?[a-z]/.test(layout.slice(i)) && !layout.startsWith("Monday", i)));
+    const tok = TOKENS.find(
+      (k) =>
+        layout.startsWith(k, i) &&
+        !(k === "Jan" && layout.startsWith("January", i)) &&
+        !(k === "Mon" && /^Mon(day)?[a-z]/.test(layout.slice(i)) && !layout.startsWith("Monday", i)),
+    );
     if (tok) {
       out += formatToken(t, p, tok);
       i += tok.length;
@@ -168,8 +228,13 @@ function zoneOffset(zone: string, ms: number): number {
 
 /** A zone's abbreviation at an instant, an offset without one as Go writes it (`+05`, `-0330`); throws on an unknown zone. */
 function zoneAbbreviation(zone: string, ms: number): string {
-  const abbr = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "UTC";
-  return /^GMT[+-]/.test(abbr) ? abbr.replace(/^GMT([+-]\d+)(?::(\d+))?$/, (_, h: string, mm?: string) => h.replace(/([+-])(\d)$/, "$10$2") + (mm ?? "")) : abbr;
+  const abbr =
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" })
+      .formatToParts(new Date(ms))
+      .find((x) => x.type === "timeZoneName")?.value ?? "UTC";
+  return /^GMT[+-]/.test(abbr)
+    ? abbr.replace(/^GMT([+-]\d+)(?::(\d+))?$/, (_, h: string, mm?: string) => h.replace(/([+-])(\d)$/, "$10$2") + (mm ?? ""))
+    : abbr;
 }
 
 function toTime(v: GoValue, ctx: CallContext): GoTime {
@@ -183,7 +248,7 @@ function inZone(t: GoTime, zone: string): GoTime {
   return new GoTime(t.ms, z[0], z[1]);
 }
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, "μs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** time.ParseDuration (nanoseconds as a bigint). */
 export function parseDuration(s: string): bigint {
@@ -248,7 +313,14 @@ function durationRound(v: GoValue, ctx: CallContext): string {
   else if (v instanceof GoTime) d = BigInt(Math.round(ctx.now() - v.ms)) * 1000000n;
   const u = d < 0n ? -d : d;
   const H = 3600000000000n;
-  const steps: [bigint, string][] = [[H * 24n * 365n, "y"], [H * 24n * 30n, "mo"], [H * 24n, "d"], [H, "h"], [60000000000n, "m"], [1000000000n, "s"]];
+  const steps: [bigint, string][] = [
+    [H * 24n * 365n, "y"],
+    [H * 24n * 30n, "mo"],
+    [H * 24n, "d"],
+    [H, "h"],
+    [60000000000n, "m"],
+    [1000000000n, "s"],
+  ];
   for (const [size, unit] of steps) if (u > size) return `${u / size}${unit}`;
   return "0s";
 }
@@ -310,9 +382,11 @@ export function parseTime(layout: string, value: string): GoTime {
   const f = { year: 1, month: 1, day: 1, hour: 0, min: 0, sec: 0, ms: 0, pm: -1, offset: null as number | null };
   let v = value;
   const fail = (elem: string): never => {
-    throw new GoFuncError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(v)} as ${JSON.stringify(elem)}`);
+    throw new GoFuncError(
+      `parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(v)} as ${JSON.stringify(elem)}`,
+    );
   };
-  for (let i = 0; i < layout.length; ) {
+  for (let i = 0; i < layout.length;) {
     const tok = TOKENS.find((k) => layout.startsWith(k, i));
     if (!tok) {
       if (v[0] !== layout[i]) fail(layout.slice(i));
@@ -332,7 +406,17 @@ export function parseTime(layout: string, value: string): GoTime {
 
 class RangeErr extends Error {}
 
-type Fields = { year: number; month: number; day: number; hour: number; min: number; sec: number; ms: number; pm: number; offset: number | null };
+type Fields = {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  min: number;
+  sec: number;
+  ms: number;
+  pm: number;
+  offset: number | null;
+};
 
 // eslint-disable-next-line complexity
 function takeToken(tok: string, v: string, f: Fields, fail: (e: string) => never): string {
@@ -343,14 +427,36 @@ function takeToken(tok: string, v: string, f: Fields, fail: (e: string) => never
   };
   let n: number;
   switch (tok) {
-    case "2006": [f.year, v] = num(/^\d{4}/); return v;
-    case "06": [n, v] = num(/^\d{2}/); f.year = n >= 69 ? 1900 + n : 2000 + n; return v;
-    case "01": case "1": [f.month, v] = num(tok === "01" ? /^\d{2}/ : /^\d{1,2}/); if (f.month < 1 || f.month > 12) throw new RangeErr("month out of range"); return v;
-    case "02": case "2": case "_2": [f.day, v] = num(tok === "02" ? /^\d{2}/ : /^ ?\d{1,2}/); return v;
-    case "15": [f.hour, v] = num(/^\d{2}/); return v;
-    case "03": case "3": [f.hour, v] = num(tok === "03" ? /^\d{2}/ : /^\d{1,2}/); return v;
-    case "04": case "4": [f.min, v] = num(tok === "04" ? /^\d{2}/ : /^\d{1,2}/); return v;
-    case "05": case "5": {
+    case "2006":
+      [f.year, v] = num(/^\d{4}/);
+      return v;
+    case "06":
+      [n, v] = num(/^\d{2}/);
+      f.year = n >= 69 ? 1900 + n : 2000 + n;
+      return v;
+    case "01":
+    case "1":
+      [f.month, v] = num(tok === "01" ? /^\d{2}/ : /^\d{1,2}/);
+      if (f.month < 1 || f.month > 12) throw new RangeErr("month out of range");
+      return v;
+    case "02":
+    case "2":
+    case "_2":
+      [f.day, v] = num(tok === "02" ? /^\d{2}/ : /^ ?\d{1,2}/);
+      return v;
+    case "15":
+      [f.hour, v] = num(/^\d{2}/);
+      return v;
+    case "03":
+    case "3":
+      [f.hour, v] = num(tok === "03" ? /^\d{2}/ : /^\d{1,2}/);
+      return v;
+    case "04":
+    case "4":
+      [f.min, v] = num(tok === "04" ? /^\d{2}/ : /^\d{1,2}/);
+      return v;
+    case "05":
+    case "5": {
       [f.sec, v] = num(tok === "05" ? /^\d{2}/ : /^\d{1,2}/);
       const fr = /^[.,](\d+)/.exec(v);
       if (fr) {
@@ -359,19 +465,22 @@ function takeToken(tok: string, v: string, f: Fields, fail: (e: string) => never
       }
       return v;
     }
-    case "PM": case "pm": {
+    case "PM":
+    case "pm": {
       const m = /^(AM|PM|am|pm)/.exec(v);
       if (!m) fail(tok);
       f.pm = m[1]!.toUpperCase() === "PM" ? 1 : 0;
       return v.slice(2);
     }
-    case "January": case "Jan": {
+    case "January":
+    case "Jan": {
       const i = MONTHS.findIndex((mn) => v.startsWith(tok === "Jan" ? mn.slice(0, 3) : mn));
       if (i < 0) fail(tok);
       f.month = i + 1;
       return v.slice(tok === "Jan" ? 3 : MONTHS[i]!.length);
     }
-    case "Monday": case "Mon": {
+    case "Monday":
+    case "Mon": {
       const i = DAYS.findIndex((d) => v.startsWith(tok === "Mon" ? d.slice(0, 3) : d));
       if (i < 0) fail(tok);
       return v.slice(tok === "Mon" ? 3 : DAYS[i]!.length);

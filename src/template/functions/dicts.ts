@@ -104,21 +104,45 @@ export const DICT_FUNCS: FuncMap = {
     return a[0];
   }),
   hasKey: fn([M, "string"], (a) => mapHas(a[0] as GoMap, a[1] as string)),
-  pluck: fn(["string"], (a) => a.slice(1).filter((d) => mapHas(d as GoMap, a[0] as string)).map((d) => (d as GoMap)[a[0] as string]), M),
-  keys: fn([], (a) => typedSlice(a.flatMap((d) => Object.keys(d as GoMap)), "[]string"), M),
-  pick: fn([M], (a) => {
-    const src = a[0] as GoMap;
-    const out: GoMap = {};
-    for (const k of a.slice(1) as string[]) if (mapHas(src, k)) out[k] = src[k];
-    return out;
-  }, "string"),
-  omit: fn([M], (a) => {
-    const src = a[0] as GoMap;
-    const drop = new Set(a.slice(1) as string[]);
-    const out: GoMap = {};
-    for (const k of Object.keys(src)) if (!drop.has(k)) out[k] = src[k];
-    return out;
-  }, "string"),
+  pluck: fn(
+    ["string"],
+    (a) =>
+      a
+        .slice(1)
+        .filter((d) => mapHas(d as GoMap, a[0] as string))
+        .map((d) => (d as GoMap)[a[0] as string]),
+    M,
+  ),
+  keys: fn(
+    [],
+    (a) =>
+      typedSlice(
+        a.flatMap((d) => Object.keys(d as GoMap)),
+        "[]string",
+      ),
+    M,
+  ),
+  pick: fn(
+    [M],
+    (a) => {
+      const src = a[0] as GoMap;
+      const out: GoMap = {};
+      for (const k of a.slice(1) as string[]) if (mapHas(src, k)) out[k] = src[k];
+      return out;
+    },
+    "string",
+  ),
+  omit: fn(
+    [M],
+    (a) => {
+      const src = a[0] as GoMap;
+      const drop = new Set(a.slice(1) as string[]);
+      const out: GoMap = {};
+      for (const k of Object.keys(src)) if (!drop.has(k)) out[k] = src[k];
+      return out;
+    },
+    "string",
+  ),
   merge: merge(false),
   mustMerge: merge(false),
   mergeOverwrite: merge(true),

@@ -97,4 +97,3 @@ export function unmarshal(s: string): GoValue {
     throw new GoFuncError(jsonSyntaxError(s) ?? "unexpected end of JSON input");
   }
 }
-

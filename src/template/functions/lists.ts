@@ -4,7 +4,7 @@
  */
 import { goInt } from "../go/value.js";
 import { fn, GoFuncError, type FuncMap, type GoFunc } from "../go/types.js";
-import type { GoInt} from "../go/value.js";
+import type { GoInt } from "../go/value.js";
 import { compareStrings, kindName, typedSlice, type GoValue } from "../go/value.js";
 import { deepEqual, isEmpty } from "./reflect.js";
 import { num, strslice, strval, toInt64 } from "./cast.js";
@@ -22,7 +22,12 @@ function listFn(msg: string, f: (l: GoValue[], rest: GoValue[]) => GoValue, para
   return fn(params, (a) => f(asList(a[0], msg), a.slice(1)), variadic);
 }
 
-function both(name: string, msg: string, f: (l: GoValue[], rest: GoValue[]) => GoValue, sig: { params?: string[]; variadic?: string } = {}): Record<string, GoFunc> {
+function both(
+  name: string,
+  msg: string,
+  f: (l: GoValue[], rest: GoValue[]) => GoValue,
+  sig: { params?: string[]; variadic?: string } = {},
+): Record<string, GoFunc> {
   const g = listFn(msg, f, sig.params, sig.variadic);
   return { [name]: g, ["must" + name[0]!.toUpperCase() + name.slice(1)]: g };
 }
@@ -52,7 +57,7 @@ function sliceList(l: GoValue[], idx: GoValue[]): GoValue {
     throw new GoFuncError("reflect.Value.Slice: slice index out of bounds");
   }
   const out = l.slice(start, end);
-  const t = (l as GoValue[] & { [k: symbol]: string });
+  const t = l as GoValue[] & { [k: symbol]: string };
   return Object.getOwnPropertySymbols(t).length ? typedSlice(out, t[Object.getOwnPropertySymbols(t)[0]!]!) : out;
 }
 
@@ -117,19 +122,26 @@ export const LIST_FUNCS: FuncMap = {
   ...both("reverse", "Cannot find reverse on type %s", (l) => [...l].reverse()),
   ...both("compact", "Cannot compact on type %s", (l) => l.filter((x) => !isEmpty(x))),
   ...both("uniq", "Cannot find uniq on type %s", (l) => l.reduce<GoValue[]>((d, x) => (inList(d, x) ? d : [...d, x]), [])),
-  ...both("without", "Cannot find without on type %s", (l, omit) => l.filter((x) => !inList(omit, x)), { params: ["any"], variadic: "any" }),
+  ...both("without", "Cannot find without on type %s", (l, omit) => l.filter((x) => !inList(omit, x)), {
+    params: ["any"],
+    variadic: "any",
+  }),
   ...both("slice", "list should be type of slice or array but %s", sliceList, { params: ["any"], variadic: "any" }),
   has: fn(["any", "any"], (a) => (a[1] === null ? false : inList(asList(a[1], "Cannot find has on type %s"), a[0]))),
   mustHas: fn(["any", "any"], (a) => (a[1] === null ? false : inList(asList(a[1], "Cannot find has on type %s"), a[0]))),
-  concat: fn([], (a) => {
-    const res: GoValue[] = [];
-    for (const l of a) {
-      if (l === null) throw new GoFuncError(NIL_DEREF);
-      if (!Array.isArray(l)) throw new GoFuncError(`Cannot concat type ${kindName(l)} as list`);
-      res.push(...l);
-    }
-    return res;
-  }, "any"),
+  concat: fn(
+    [],
+    (a) => {
+      const res: GoValue[] = [];
+      for (const l of a) {
+        if (l === null) throw new GoFuncError(NIL_DEREF);
+        if (!Array.isArray(l)) throw new GoFuncError(`Cannot concat type ${kindName(l)} as list`);
+        res.push(...l);
+      }
+      return res;
+    },
+    "any",
+  ),
   sortAlpha: fn(["any"], (a) => {
     if (Array.isArray(a[0])) return typedSlice([...(strslice(a[0]) as string[])].sort(compareStrings), "[]string");
     return typedSlice([strval(a[0])], "[]string");

@@ -42,7 +42,9 @@ function deepEqualObjects(a: NonNullable<GoValue>, b: GoValue): boolean {
   if (isSpecial(a)) return a.goString?.() === (b as typeof a).goString?.();
   const bm = b as Record<string, GoValue>;
   const ka = Object.keys(a);
-  return ka.length === Object.keys(bm).length && ka.every((k) => Object.hasOwn(bm, k) && deepEqual((a as Record<string, GoValue>)[k], bm[k]));
+  return (
+    ka.length === Object.keys(bm).length && ka.every((k) => Object.hasOwn(bm, k) && deepEqual((a as Record<string, GoValue>)[k], bm[k]))
+  );
 }
 
 const typeOf = (v: GoValue): string => typeName(v);

@@ -131,7 +131,11 @@ const S = (v: GoValue): string => v as string;
 /** The regex functions. */
 export const REGEX_FUNCS: FuncMap = {
   ...pair("regexMatch", (a) => compileRe(S(a[0])).matcher(S(a[1])).find(), ["string", "string"]),
-  ...pair("regexFindAll", (a) => typedSlice((compileRe(S(a[0])).re2().findAll(S(a[1]), num(a[2])) as string[] | null) ?? [], "[]string"), ["string", "string", "int"]),
+  ...pair("regexFindAll", (a) => typedSlice((compileRe(S(a[0])).re2().findAll(S(a[1]), num(a[2])) as string[] | null) ?? [], "[]string"), [
+    "string",
+    "string",
+    "int",
+  ]),
   ...pair("regexFind", (a) => (compileRe(S(a[0])).re2().find(S(a[1])) as string | null) ?? "", ["string", "string"]),
   ...pair("regexReplaceAll", (a) => replaceAll(S(a[0]), S(a[1]), S(a[2]), false), ["string", "string", "string"]),
   ...pair("regexReplaceAllLiteral", (a) => replaceAll(S(a[0]), S(a[1]), S(a[2]), true), ["string", "string", "string"]),

@@ -121,7 +121,9 @@ const below = (lim: SemVersion, v: SemVersion): boolean => compareVersions(v, li
 
 /** The base version with its major (or minor) part raised by one and the parts after it zeroed. */
 function nextUp(p: Parsed, level: "major" | "minor"): SemVersion {
-  return level === "major" ? new SemVersion({ major: p.base.major + 1n, minor: 0n, patch: 0n }) : new SemVersion({ major: p.base.major, minor: p.base.minor + 1n, patch: 0n });
+  return level === "major"
+    ? new SemVersion({ major: p.base.major + 1n, minor: 0n, patch: 0n })
+    : new SemVersion({ major: p.base.major, minor: p.base.minor + 1n, patch: 0n });
 }
 
 /** The next major version when the minor part is a wildcard, else the next minor. */
@@ -130,7 +132,8 @@ const nextUnpinned = (p: Parsed): SemVersion => (p.wild.N ? nextUp(p, "major") :
 /** `=` (and no operator): equality, or the range a wildcard spans. */
 function equalCheck(p: Parsed): Check {
   if (!p.dirty) return (v) => preOK(p, v) && cmp(p, v) === 0;
-  return (v) => preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.M ? new SemVersion({ major: 1n << 62n, minor: 0n, patch: 0n }) : nextUnpinned(p), v);
+  return (v) =>
+    preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.M ? new SemVersion({ major: 1n << 62n, minor: 0n, patch: 0n }) : nextUnpinned(p), v);
 }
 
 /** `^`: up to the next change of the leftmost non-zero part. */
@@ -143,9 +146,18 @@ function caretCheck(p: Parsed): Check {
   };
 }
 
-const atLeast = (p: Parsed): Check => (v) => preOK(p, v) && cmp(p, v) >= 0;
-const atMost = (p: Parsed): Check => (v) => preOK(p, v) && (p.dirty ? below(nextUnpinned(p), v) : cmp(p, v) <= 0);
-const tilde = (p: Parsed): Check => (v) => preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.N && !p.wild.M ? nextUp(p, "major") : nextUp(p, "minor"), v);
+const atLeast =
+  (p: Parsed): Check =>
+  (v) =>
+    preOK(p, v) && cmp(p, v) >= 0;
+const atMost =
+  (p: Parsed): Check =>
+  (v) =>
+    preOK(p, v) && (p.dirty ? below(nextUnpinned(p), v) : cmp(p, v) <= 0);
+const tilde =
+  (p: Parsed): Check =>
+  (v) =>
+    preOK(p, v) && cmp(p, v) >= 0 && below(p.wild.N && !p.wild.M ? nextUp(p, "major") : nextUp(p, "minor"), v);
 
 /** The check each operator builds. */
 const CHECKS: Record<string, (p: Parsed) => Check> = {
@@ -184,7 +196,10 @@ export function constraint(text: string): Check {
       const hi = parseOne("<=" + hy[2]);
       return [lo, hi];
     }
-    const items = p.replace(/(>=|<=|=>|=<|!=|~>|[><=~^])\s+/g, "$1").split(/[\s,]+/).filter(Boolean);
+    const items = p
+      .replace(/(>=|<=|=>|=<|!=|~>|[><=~^])\s+/g, "$1")
+      .split(/[\s,]+/)
+      .filter(Boolean);
     if (items.length === 0) throw new GoFuncError(`improper constraint: ${text}`);
     return items.map(parseOne);
   });

@@ -163,9 +163,33 @@ export const STRING_FUNCS: FuncMap = {
   contains: fn(["string", "string"], (a) => s(a[1]).includes(s(a[0]))),
   hasPrefix: fn(["string", "string"], (a) => s(a[1]).startsWith(s(a[0]))),
   hasSuffix: fn(["string", "string"], (a) => s(a[1]).endsWith(s(a[0]))),
-  quote: fn([], (a) => a.filter((v) => v !== null).map((v) => goQuote(strval(v))).join(" "), "any"),
-  squote: fn([], (a) => a.filter((v) => v !== null).map((v) => `'${strval(v)}'`).join(" "), "any"),
-  cat: fn([], (a) => a.filter((v) => v !== null).map(strval).join(" "), "any"),
+  quote: fn(
+    [],
+    (a) =>
+      a
+        .filter((v) => v !== null)
+        .map((v) => goQuote(strval(v)))
+        .join(" "),
+    "any",
+  ),
+  squote: fn(
+    [],
+    (a) =>
+      a
+        .filter((v) => v !== null)
+        .map((v) => `'${strval(v)}'`)
+        .join(" "),
+    "any",
+  ),
+  cat: fn(
+    [],
+    (a) =>
+      a
+        .filter((v) => v !== null)
+        .map(strval)
+        .join(" "),
+    "any",
+  ),
   indent: fn(["int", "string"], (a) => indent(num(a[0]), s(a[1]))),
   nindent: fn(["int", "string"], (a) => "\n" + indent(num(a[0]), s(a[1]))),
   replace: fn(["string", "string", "string"], (a) => goReplaceAll(s(a[2]), s(a[0]), s(a[1]))),

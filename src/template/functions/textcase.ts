@@ -12,7 +12,8 @@ const isNumber = (r: string): boolean => /^\p{N}$/u.test(r);
 const isPunct = (r: string): boolean => /^\p{P}$/u.test(r);
 const isSpace = (r: string): boolean => /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u.test(r);
 const isConnector = (r: string): boolean => r === "-" || r === "_" || isSpace(r);
-const isAlphabet = (r: string): boolean => isLetter(r) && (r.codePointAt(0)! < 0x2e80 || !/\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}/u.test(r));
+const isAlphabet = (r: string): boolean =>
+  isLetter(r) && (r.codePointAt(0)! < 0x2e80 || !/\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}/u.test(r));
 
 /** unicode.ToUpper of one rune (keeps the rune when the mapping is not one rune). */
 export function runeUpper(r: string): string {

@@ -36,9 +36,26 @@ function doubleQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    const named: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\0": "\\0", "\x07": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", "\x1b": "\\e", "\u0085": "\\N", "\u00a0": "\\_", "\u2028": "\\L", "\u2029": "\\P" };
+    const named: Record<string, string> = {
+      '"': '\\"',
+      "\\": "\\\\",
+      "\0": "\\0",
+      "\x07": "\\a",
+      "\b": "\\b",
+      "\t": "\\t",
+      "\n": "\\n",
+      "\v": "\\v",
+      "\f": "\\f",
+      "\r": "\\r",
+      "\x1b": "\\e",
+      "\u0085": "\\N",
+      "\u00a0": "\\_",
+      "\u2028": "\\L",
+      "\u2029": "\\P",
+    };
     if (named[ch]) out += named[ch];
-    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfeff) out += c <= 0xff ? "\\x" + c.toString(16).toUpperCase().padStart(2, "0") : "\\u" + c.toString(16).toUpperCase().padStart(4, "0");
+    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfeff)
+      out += c <= 0xff ? "\\x" + c.toString(16).toUpperCase().padStart(2, "0") : "\\u" + c.toString(16).toUpperCase().padStart(4, "0");
     else out += ch;
   }
   return out + '"';

@@ -77,7 +77,8 @@ export type ListNode = Extract<Node, { t: "list" }>;
 type Printers = { [K in Node["t"]]: (n: Node & { t: K }) => string };
 
 const keyword = (n: { t: string }): string => `{{${n.t}}}`;
-const branch = (n: BranchNode): string => `{{${n.t} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList ? "{{else}}" + nodeString(n.elseList) : ""}{{end}}`;
+const branch = (n: BranchNode): string =>
+  `{{${n.t} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList ? "{{else}}" + nodeString(n.elseList) : ""}{{end}}`;
 const operand = (n: Node): string => (n.t === "pipe" ? `(${nodeString(n)})` : nodeString(n));
 
 const PRINTERS: Printers = {

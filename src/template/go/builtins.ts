@@ -93,7 +93,15 @@ export function jsEscape(s: string): string {
   let out = "";
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    const named: Record<string, string> = { "\\": "\\\\", "'": "\\'", '"': '\\"', "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "=": "\\u003D" };
+    const named: Record<string, string> = {
+      "\\": "\\\\",
+      "'": "\\'",
+      '"': '\\"',
+      "<": "\\u003C",
+      ">": "\\u003E",
+      "&": "\\u0026",
+      "=": "\\u003D",
+    };
     if (named[ch]) out += named[ch];
     else if (c < 0x20) out += "\\u00" + c.toString(16).toUpperCase().padStart(2, "0");
     else if (c < 0x80) out += ch;

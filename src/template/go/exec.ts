@@ -10,7 +10,19 @@ import { ArgError, idealConstant, literalArg, validateType } from "./args.js";
 import { truth } from "./compare.js";
 import { formatValue, goQuote } from "./format.js";
 import { GoFuncError, type CallContext, type FuncMap, type GoFunc, type ParamType } from "./types.js";
-import { elemIsInterface, elemType, GoInt, isMap, isSpecial, mapHas, sortedKeys, typeName, zeroOf, type GoMap, type GoValue } from "./value.js";
+import {
+  elemIsInterface,
+  elemType,
+  GoInt,
+  isMap,
+  isSpecial,
+  mapHas,
+  sortedKeys,
+  typeName,
+  zeroOf,
+  type GoMap,
+  type GoValue,
+} from "./value.js";
 
 /** What a missing map key evaluates to. */
 export type MissingKey = "invalid" | "zero" | "error";
@@ -115,15 +127,18 @@ class State {
   }
 
   step(): void {
-    if (++this.steps > this.limits.maxSteps) this.errorf(`render budget exceeded: more than ${this.limits.maxSteps} evaluation steps`, true);
+    if (++this.steps > this.limits.maxSteps)
+      this.errorf(`render budget exceeded: more than ${this.limits.maxSteps} evaluation steps`, true);
     if ((this.steps & 4095) === 0 && this.limits.clock) {
-      if (this.limits.clock() - this.started > this.limits.maxMillis) this.errorf(`render budget exceeded: more than ${this.limits.maxMillis} ms`, true);
+      if (this.limits.clock() - this.started > this.limits.maxMillis)
+        this.errorf(`render budget exceeded: more than ${this.limits.maxMillis} ms`, true);
     }
   }
 
   write(s: string): void {
     this.out += s;
-    if (this.out.length > this.limits.maxOutput) this.errorf(`render budget exceeded: output larger than ${this.limits.maxOutput} characters`, true);
+    if (this.out.length > this.limits.maxOutput)
+      this.errorf(`render budget exceeded: output larger than ${this.limits.maxOutput} characters`, true);
   }
 
   // eslint-disable-next-line complexity
@@ -356,7 +371,15 @@ class State {
   }
 
   // eslint-disable-next-line max-params -- mirrors text/template's evalFieldChain
-  evalFieldChain(dot: Dot, receiver: GoValue, boxed: boolean, node: Node, ident: readonly string[], args: readonly ArgNode[] | null, final: Final): GoValue {
+  evalFieldChain(
+    dot: Dot,
+    receiver: GoValue,
+    boxed: boolean,
+    node: Node,
+    ident: readonly string[],
+    args: readonly ArgNode[] | null,
+    final: Final,
+  ): GoValue {
     const n = ident.length;
     for (let i = 0; i < n - 1; i++) {
       receiver = this.evalField(dot, ident[i]!, node, null, MISSING, receiver, boxed);

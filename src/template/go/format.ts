@@ -110,7 +110,13 @@ export function formatValue(v: GoValue): string {
   if (v instanceof GoInt) return v.v.toString();
   if (Array.isArray(v)) return "[" + v.map(formatValue).join(" ") + "]";
   if (isSpecial(v)) return v.goString ? v.goString() : v.goFormat ? v.goFormat() : `{${v.goType}}`;
-  return "map[" + sortedKeys(v).map((k) => `${k}:${formatValue(v[k])}`).join(" ") + "]";
+  return (
+    "map[" +
+    sortedKeys(v)
+      .map((k) => `${k}:${formatValue(v[k])}`)
+      .join(" ") +
+    "]"
+  );
 }
 
 /** fmt.Sprint: spaces between operands when neither side is a string. */
@@ -195,7 +201,13 @@ export function sprintf(format: string, args: GoValue[]): string {
     out += formatArg(args[argi++], verb, spec);
   }
   if (argi < args.length) {
-    out += "%!(EXTRA " + args.slice(argi).map((a) => (a == null ? "<nil>" : `${typeName(a)}=${formatValue(a)}`)).join(", ") + ")";
+    out +=
+      "%!(EXTRA " +
+      args
+        .slice(argi)
+        .map((a) => (a == null ? "<nil>" : `${typeName(a)}=${formatValue(a)}`))
+        .join(", ") +
+      ")";
   }
   return out;
 }
@@ -292,7 +304,13 @@ function fmtComposite(v: GoSlice | GoMap, verb: string, spec: Spec): string {
   const inner = (e: GoValue): string => (e === undefined || e === null ? "<nil>" : formatArg(e, verb, spec));
   if (Array.isArray(v)) return "[" + v.map(inner).join(" ") + "]";
   const m = v;
-  return "map[" + sortedKeys(m).map((k) => `${formatArg(k, verb, spec)}:${inner(m[k])}`).join(" ") + "]";
+  return (
+    "map[" +
+    sortedKeys(m)
+      .map((k) => `${formatArg(k, verb, spec)}:${inner(m[k])}`)
+      .join(" ") +
+    "]"
+  );
 }
 
 /** The string cut to the precision, for the verbs that take one as a length. */
@@ -409,5 +427,7 @@ export function goSyntax(v: GoValue): string {
   if (isSpecial(v)) return formatValue(v);
   if (Array.isArray(v)) return `${typeName(v)}{${v.map(goSyntax).join(", ")}}`;
   const m = v;
-  return `${typeName(m)}{${sortedKeys(m).map((k) => `${goQuote(k)}:${goSyntax(m[k])}`).join(", ")}}`;
+  return `${typeName(m)}{${sortedKeys(m)
+    .map((k) => `${goQuote(k)}:${goSyntax(m[k])}`)
+    .join(", ")}}`;
 }

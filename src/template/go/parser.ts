@@ -166,7 +166,6 @@ class Parser {
     }
   }
 
-   
   action(): Node {
     const token = this.nextNonSpace();
     switch (token.typ) {
@@ -423,7 +422,20 @@ function variableNode(token: Item): VariableNode {
 }
 
 /** The tokens an operand starts with. */
-const OPERAND_START: ReadonlySet<T> = new Set([T.Bool, T.CharConstant, T.Complex, T.Dot, T.Field, T.Identifier, T.Number, T.Nil, T.RawString, T.String, T.Variable, T.LeftParen]);
+const OPERAND_START: ReadonlySet<T> = new Set([
+  T.Bool,
+  T.CharConstant,
+  T.Complex,
+  T.Dot,
+  T.Field,
+  T.Identifier,
+  T.Number,
+  T.Nil,
+  T.RawString,
+  T.String,
+  T.Variable,
+  T.LeftParen,
+]);
 
 function isOperandStart(t: T): boolean {
   return OPERAND_START.has(t);

@@ -78,5 +78,7 @@ export function itemString(i: Item): string {
 
 /** Go's %q of a short string, as item.String() prints it. */
 export function goQuoteShort(s: string): string {
-  return JSON.stringify(s).replace(/\\u001b/g, "\\x1b").replace(/\\u00([0-7][0-9a-f])/g, "\\x$1");
+  return JSON.stringify(s)
+    .replace(/\\u001b/g, "\\x1b")
+    .replace(/\\u00([0-7][0-9a-f])/g, "\\x$1");
 }

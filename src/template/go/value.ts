@@ -104,9 +104,9 @@ function basicName(v: string | number | boolean | GoInt): string {
 export function typeName(v: GoValue): string {
   if (v === undefined || v === null) return "<nil>";
   if (typeof v !== "object" || v instanceof GoInt) return basicName(v);
-  if (Array.isArray(v)) return (v)[GOTYPE] ?? IFACE_SLICE;
+  if (Array.isArray(v)) return v[GOTYPE] ?? IFACE_SLICE;
   if (isSpecial(v)) return v.goType;
-  return (v)[GOTYPE] ?? IFACE_MAP;
+  return v[GOTYPE] ?? IFACE_MAP;
 }
 
 /** Go's reflect.Kind name of a value. */

@@ -28,7 +28,11 @@ const bodySchema = z.looseObject({
 });
 
 /** Pull request event types that refresh (Argo CD's list). */
-export const AZURE_PR_EVENTS: ReadonlySet<string> = new Set(["git.pullrequest.created", "git.pullrequest.updated", "git.pullrequest.merged"]);
+export const AZURE_PR_EVENTS: ReadonlySet<string> = new Set([
+  "git.pullrequest.created",
+  "git.pullrequest.updated",
+  "git.pullrequest.merged",
+]);
 
 /** The organization in `https://dev.azure.com/{org}/…` or `https://{org}.visualstudio.com/…`. */
 export function azureOrganization(url: string | undefined): string | undefined {
@@ -42,7 +46,13 @@ function repoOf(r: z.infer<typeof repositorySchema>): EventRepo {
   const organization = azureOrganization(r.remoteUrl ?? r.url);
   const ssh = organization === undefined ? undefined : `git@ssh.dev.azure.com:v3/${organization}/${r.project.name}/${r.name}`;
   const urls = present(r.remoteUrl, r.sshUrl, ssh);
-  return { urls, hosts: hostsOf(present(r.remoteUrl, r.url)), owner: r.project.name, name: r.name, ...(organization ? { organization } : {}) };
+  return {
+    urls,
+    hosts: hostsOf(present(r.remoteUrl, r.url)),
+    owner: r.project.name,
+    name: r.name,
+    ...(organization ? { organization } : {}),
+  };
 }
 
 function parse(req: WebhookRequest): WebhookEvent {

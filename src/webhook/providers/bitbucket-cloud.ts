@@ -24,7 +24,12 @@ const pushSchema = z.looseObject({
 const pullRequestSchema = z.looseObject({ repository: repositorySchema, pullrequest: z.looseObject({}) });
 
 /** Pull request event keys that can change a Pull Request generator's output. */
-export const BITBUCKET_CLOUD_PR_EVENTS: ReadonlySet<string> = new Set(["pullrequest:created", "pullrequest:updated", "pullrequest:fulfilled", "pullrequest:rejected"]);
+export const BITBUCKET_CLOUD_PR_EVENTS: ReadonlySet<string> = new Set([
+  "pullrequest:created",
+  "pullrequest:updated",
+  "pullrequest:fulfilled",
+  "pullrequest:rejected",
+]);
 
 function repoOf(r: z.infer<typeof repositorySchema>): EventRepo {
   const [owner = "", name = ""] = r.full_name.split("/");
@@ -59,9 +64,18 @@ function parse(req: WebhookRequest): WebhookEvent {
 
 function verify(req: WebhookRequest, secrets: WebhookSecrets): CheckResult {
   const checks: CheckResult[] = [];
-  if (secrets.bitbucketUuid !== undefined) checks.push(checkToken({ secret: secrets.bitbucketUuid, value: req.headers["x-hook-uuid"], header: "X-Hook-UUID" }));
+  if (secrets.bitbucketUuid !== undefined)
+    checks.push(checkToken({ secret: secrets.bitbucketUuid, value: req.headers["x-hook-uuid"], header: "X-Hook-UUID" }));
   if (secrets.bitbucketSecret !== undefined) {
-    checks.push(checkHmac({ secret: secrets.bitbucketSecret, value: req.headers["x-hub-signature"], body: req.body, header: "X-Hub-Signature", prefix: "sha256=" }));
+    checks.push(
+      checkHmac({
+        secret: secrets.bitbucketSecret,
+        value: req.headers["x-hub-signature"],
+        body: req.body,
+        header: "X-Hub-Signature",
+        prefix: "sha256=",
+      }),
+    );
   }
   return allOf(checks, "Bitbucket webhook UUID or secret");
 }

@@ -24,7 +24,14 @@ const pushSchema = z.looseObject({
 const pullRequestSchema = z.looseObject({ pullRequest: z.looseObject({ toRef: z.looseObject({ repository: repositorySchema }) }) });
 
 /** Pull request event keys that can change a Pull Request generator's output. */
-export const BITBUCKET_SERVER_PR_EVENTS: ReadonlySet<string> = new Set(["pr:opened", "pr:from_ref_updated", "pr:modified", "pr:merged", "pr:declined", "pr:deleted"]);
+export const BITBUCKET_SERVER_PR_EVENTS: ReadonlySet<string> = new Set([
+  "pr:opened",
+  "pr:from_ref_updated",
+  "pr:modified",
+  "pr:merged",
+  "pr:declined",
+  "pr:deleted",
+]);
 
 function repoOf(r: z.infer<typeof repositorySchema>): EventRepo {
   const clone = (r.links?.clone ?? []).map((l) => l.href);
@@ -57,6 +64,13 @@ function parse(req: WebhookRequest): WebhookEvent {
 export const bitbucketServer: ProviderSpec = {
   name: "bitbucketserver",
   detect: (h) => h["x-event-key"] !== undefined,
-  verify: (req, secrets) => checkHmac({ secret: secrets.bitbucketServer, value: req.headers["x-hub-signature"], body: req.body, header: "X-Hub-Signature", prefix: "sha256=" }),
+  verify: (req, secrets) =>
+    checkHmac({
+      secret: secrets.bitbucketServer,
+      value: req.headers["x-hub-signature"],
+      body: req.body,
+      header: "X-Hub-Signature",
+      prefix: "sha256=",
+    }),
   parse,
 };

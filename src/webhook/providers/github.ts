@@ -41,7 +41,15 @@ export function githubLikeRepo(r: z.infer<typeof githubRepoSchema>): EventRepo {
  * closed, synchronize, labeled, reopened, unlabeled) plus `edited`, which changes the title and
  * the base branch that `titleMatch` and `targetBranchMatch` filter on.
  */
-export const GITHUB_PR_ACTIONS: ReadonlySet<string> = new Set(["opened", "closed", "synchronize", "labeled", "reopened", "unlabeled", "edited"]);
+export const GITHUB_PR_ACTIONS: ReadonlySet<string> = new Set([
+  "opened",
+  "closed",
+  "synchronize",
+  "labeled",
+  "reopened",
+  "unlabeled",
+  "edited",
+]);
 
 /** The JSON text of a GitHub body in either content type. */
 function jsonText(req: WebhookRequest): string {
@@ -85,6 +93,20 @@ export function githubLikeEvent(input: GithubLikeInput): WebhookEvent {
 export const github: ProviderSpec = {
   name: "github",
   detect: (h) => h["x-github-event"] !== undefined,
-  verify: (req, secrets) => checkHmac({ secret: secrets.github, value: req.headers["x-hub-signature-256"], body: req.body, header: "X-Hub-Signature-256", prefix: "sha256=" }),
-  parse: (req) => githubLikeEvent({ provider: "github", label: "GitHub", event: req.headers["x-github-event"] ?? "", text: jsonText(req), actions: GITHUB_PR_ACTIONS }),
+  verify: (req, secrets) =>
+    checkHmac({
+      secret: secrets.github,
+      value: req.headers["x-hub-signature-256"],
+      body: req.body,
+      header: "X-Hub-Signature-256",
+      prefix: "sha256=",
+    }),
+  parse: (req) =>
+    githubLikeEvent({
+      provider: "github",
+      label: "GitHub",
+      event: req.headers["x-github-event"] ?? "",
+      text: jsonText(req),
+      actions: GITHUB_PR_ACTIONS,
+    }),
 };

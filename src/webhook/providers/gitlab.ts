@@ -44,13 +44,23 @@ function parse(req: WebhookRequest): WebhookEvent {
   const event = req.headers["x-gitlab-event"] ?? "";
   if (event === "Push Hook" || event === "Tag Push Hook") {
     const p = decodeJson(req.body, pushSchema, `GitLab ${event}`);
-    return { kind: "push", provider: "gitlab", repo: repoOf(p.project, p.project.id), refs: [pushedRef(p.ref, p.project.default_branch ?? undefined)] };
+    return {
+      kind: "push",
+      provider: "gitlab",
+      repo: repoOf(p.project, p.project.id),
+      refs: [pushedRef(p.ref, p.project.default_branch ?? undefined)],
+    };
   }
   if (event === "Merge Request Hook") {
     const p = decodeJson(req.body, mergeRequestSchema, "GitLab Merge Request Hook");
     const action = p.object_attributes.action ?? "";
     if (!GITLAB_MR_ACTIONS.has(action)) return { kind: "ignored", provider: "gitlab", reason: `merge request action ${action}` };
-    return { kind: "pull-request", provider: "gitlab", repo: repoOf(p.project, p.object_attributes.target_project_id ?? p.project.id), action };
+    return {
+      kind: "pull-request",
+      provider: "gitlab",
+      repo: repoOf(p.project, p.object_attributes.target_project_id ?? p.project.id),
+      action,
+    };
   }
   decodeJson(req.body, z.looseObject({}), `GitLab ${event}`);
   return { kind: "ignored", provider: "gitlab", reason: `event ${event}` };

@@ -19,7 +19,9 @@ import { killGroup, startProcess, startWatchdog, stopProcess, type Managed } fro
 export function argocdHome(): string {
   const home = process.env["APPSET_ARGOCD_HOME"];
   if (home === undefined || home === "") {
-    throw new Error("APPSET_ARGOCD_HOME is not set: run the suite through `npm test` (scripts/test.sh builds Argo CD with test/argocd/build.sh and sets it)");
+    throw new Error(
+      "APPSET_ARGOCD_HOME is not set: run the suite through `npm test` (scripts/test.sh builds Argo CD with test/argocd/build.sh and sets it)",
+    );
   }
   for (const p of ["bin/argocd", "crds/application-crd.yaml"]) {
     if (!existsSync(join(home, p))) throw new Error(`APPSET_ARGOCD_HOME=${home} has no ${p}: rebuild it with bash test/argocd/build.sh`);
@@ -66,16 +68,23 @@ async function tcpReady(port: number): Promise<boolean> {
 }
 
 async function waitTcp(name: string, port: number, proc: Managed, dataDir: string): Promise<void> {
-  await waitFor(`${name} listening on ${port} (log: ${join(dataDir, `${name}.log`)})`, async () => {
-    if (!proc.isRunning()) throw new Error(`${name} exited; see ${join(dataDir, `${name}.log`)}`);
-    return (await tcpReady(port)) ? true : undefined;
-  }, { intervalMs: 100, timeoutMs: 60_000 });
+  await waitFor(
+    `${name} listening on ${port} (log: ${join(dataDir, `${name}.log`)})`,
+    async () => {
+      if (!proc.isRunning()) throw new Error(`${name} exited; see ${join(dataDir, `${name}.log`)}`);
+      return (await tcpReady(port)) ? true : undefined;
+    },
+    { intervalMs: 100, timeoutMs: 60_000 },
+  );
 }
 
 /** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`. */
 export async function createSettings(client: KubeClient, namespace: string): Promise<void> {
   const labels = { "app.kubernetes.io/part-of": "argocd" };
-  const cm = (name: string, data: Record<string, string> = {}) => ({ metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } }, data });
+  const cm = (name: string, data: Record<string, string> = {}) => ({
+    metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } },
+    data,
+  });
   // An installation ID of its own: objects another instance deployed are not this one's.
   await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s", installationID: namespace }));
   await client.create(resources.ConfigMaps, cm("argocd-rbac-cm"));
@@ -115,20 +124,46 @@ function argoEnv(dataDir: string, kubeconfigPath: string): Record<string, string
 
 /** `env K=V ... <argocd> ARGS` running the Argo CD program `program` (for {@link startProcess}). */
 export function argoCommand(program: string, env: Readonly<Record<string, string>>, args: readonly string[]): string[] {
-  return [...Object.entries({ ...env, ARGOCD_BINARY_NAME: program }).map(([k, v]) => `${k}=${v}`), join(argocdHome(), "bin", "argocd"), ...args];
+  return [
+    ...Object.entries({ ...env, ARGOCD_BINARY_NAME: program }).map(([k, v]) => `${k}=${v}`),
+    join(argocdHome(), "bin", "argocd"),
+    ...args,
+  ];
 }
 
 /** Starts a Redis and a repo-server logging into `dataDir`; their processes are pushed onto `procs`. */
 export async function startRepoServer(dataDir: string, kubeconfigPath: string, procs: Managed[]): Promise<RepoServer> {
   const [redisPort, repoPort, repoMetrics] = await Promise.all([freePort(), freePort(), freePort()]);
-  const redis = startProcess("redis", redisPath(), ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], dataDir);
+  const redis = startProcess(
+    "redis",
+    redisPath(),
+    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    dataDir,
+  );
   procs.push(redis);
   await waitTcp("redis", redisPort, redis, dataDir);
   const env = argoEnv(dataDir, kubeconfigPath);
-  const repo = startProcess("repo-server", "env", argoCommand("argocd-repo-server", env, [
-    "--address", "127.0.0.1", "--port", String(repoPort), "--metrics-address", "127.0.0.1", "--metrics-port", String(repoMetrics),
-    "--redis", `127.0.0.1:${redisPort}`, "--disable-tls", "--client-ca-path=", "--loglevel", "info",
-  ]), dataDir);
+  const repo = startProcess(
+    "repo-server",
+    "env",
+    argoCommand("argocd-repo-server", env, [
+      "--address",
+      "127.0.0.1",
+      "--port",
+      String(repoPort),
+      "--metrics-address",
+      "127.0.0.1",
+      "--metrics-port",
+      String(repoMetrics),
+      "--redis",
+      `127.0.0.1:${redisPort}`,
+      "--disable-tls",
+      "--client-ca-path=",
+      "--loglevel",
+      "info",
+    ]),
+    dataDir,
+  );
   procs.push(repo);
   await waitTcp("repo-server", repoPort, repo, dataDir);
   return { address: `127.0.0.1:${repoPort}`, redis: `127.0.0.1:${redisPort}`, env };
@@ -151,18 +186,44 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
     await createSettings(client, opts.namespace);
     const repo = await startRepoServer(dataDir, opts.kubeconfigPath, procs);
     const ctrlMetrics = await freePort();
-    const ctrl = startProcess("application-controller", "env", argoCommand("argocd-application-controller", repo.env, [
-      "--kubeconfig", opts.kubeconfigPath, "--namespace", opts.namespace,
-      "--repo-server", repo.address, "--repo-server-plaintext", "--redis", repo.redis,
-      "--metrics-port", String(ctrlMetrics), "--loglevel", "info", ...(opts.controllerFlags ?? []),
-    ]), dataDir);
+    const ctrl = startProcess(
+      "application-controller",
+      "env",
+      argoCommand("argocd-application-controller", repo.env, [
+        "--kubeconfig",
+        opts.kubeconfigPath,
+        "--namespace",
+        opts.namespace,
+        "--repo-server",
+        repo.address,
+        "--repo-server-plaintext",
+        "--redis",
+        repo.redis,
+        "--metrics-port",
+        String(ctrlMetrics),
+        "--loglevel",
+        "info",
+        ...(opts.controllerFlags ?? []),
+      ]),
+      dataDir,
+    );
     procs.push(ctrl);
-    await waitFor(`application controller healthy (log: ${join(dataDir, "application-controller.log")})`, async () => {
-      if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, "application-controller.log")}`);
-      const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
-      return r?.status === 200 ? true : undefined;
-    }, { intervalMs: 200, timeoutMs: 90_000 });
-    return { namespace: opts.namespace, dataDir, stop, pause: () => killGroup(ctrl.pid, "SIGSTOP"), resume: () => killGroup(ctrl.pid, "SIGCONT") };
+    await waitFor(
+      `application controller healthy (log: ${join(dataDir, "application-controller.log")})`,
+      async () => {
+        if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, "application-controller.log")}`);
+        const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
+        return r?.status === 200 ? true : undefined;
+      },
+      { intervalMs: 200, timeoutMs: 90_000 },
+    );
+    return {
+      namespace: opts.namespace,
+      dataDir,
+      stop,
+      pause: () => killGroup(ctrl.pid, "SIGSTOP"),
+      resume: () => killGroup(ctrl.pid, "SIGCONT"),
+    };
   } catch (err) {
     const logs = ["redis", "repo-server", "application-controller"].map((n) => logTail(join(dataDir, `${n}.log`), 30)).join("\n");
     await stop();

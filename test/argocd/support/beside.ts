@@ -41,7 +41,10 @@ export function besideSuite(): BesideSuite {
     for (const a of argos.splice(0)) await a.stop();
   });
   afterAll(async () => {
-    for (const ns of namespaces) await client().delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+    for (const ns of namespaces)
+      await client()
+        .delete(resources.Namespaces, { name: ns })
+        .catch(() => undefined);
     await client().transport.close();
     temp.cleanup();
   });

@@ -34,9 +34,16 @@ export const ARGOCD_INSTALL_MANAGER = "argocd-install";
 /** The image of Argo CD's install. */
 export const ARGOCD_IMAGE = "quay.io/argoproj/argocd:v3.6.1";
 
-const labels = { "app.kubernetes.io/name": NAME, "app.kubernetes.io/part-of": "argocd", "app.kubernetes.io/component": "applicationset-controller" };
+const labels = {
+  "app.kubernetes.io/name": NAME,
+  "app.kubernetes.io/part-of": "argocd",
+  "app.kubernetes.io/component": "applicationset-controller",
+};
 const meta = (ns: string): Manifest["metadata"] => ({ name: NAME, namespace: ns, labels });
-const cmdParam = (name: string, key: string): Record<string, unknown> => ({ name, valueFrom: { configMapKeyRef: { name: "argocd-cmd-params-cm", key, optional: true } } });
+const cmdParam = (name: string, key: string): Record<string, unknown> => ({
+  name,
+  valueFrom: { configMapKeyRef: { name: "argocd-cmd-params-cm", key, optional: true } },
+});
 
 /**
  * Argo CD's ApplicationSet controller as its install leaves it in `ns`: a Role wider than ours
@@ -118,7 +125,11 @@ export function argoCdAppSetObjects(ns: string): Manifest[] {
  * Applies `objects` as a server-side install of Argo CD does (under Argo CD's field manager, taking
  * over conflicting fields), the first time or again over whatever is there.
  */
-export async function installArgoCd(client: KubeApiClient, resourceOf: (o: Manifest) => Promise<Parameters<KubeApiClient["create"]>[0]>, objects: readonly Manifest[]): Promise<void> {
+export async function installArgoCd(
+  client: KubeApiClient,
+  resourceOf: (o: Manifest) => Promise<Parameters<KubeApiClient["create"]>[0]>,
+  objects: readonly Manifest[],
+): Promise<void> {
   for (const o of objects) {
     const patch = { type: "apply" as const, body: o, fieldManager: ARGOCD_INSTALL_MANAGER, force: true };
     await client.patch(await resourceOf(o), { namespace: o.metadata.namespace, name: o.metadata.name }, patch);
@@ -130,7 +141,10 @@ export async function createArgoCdSettings(client: KubeApiClient, ns: string, cm
   const l = { "app.kubernetes.io/part-of": "argocd" };
   await client.create(resources.ConfigMaps, { metadata: { name: "argocd-cm", namespace: ns, labels: l }, data: {} });
   await client.create(resources.ConfigMaps, { metadata: { name: "argocd-cmd-params-cm", namespace: ns, labels: l }, data: cmdParams });
-  await client.create(resources.Secrets, { metadata: { name: "argocd-secret", namespace: ns, labels: l }, stringData: { "server.secretkey": "install-beside" } });
+  await client.create(resources.Secrets, {
+    metadata: { name: "argocd-secret", namespace: ns, labels: l },
+    stringData: { "server.secretkey": "install-beside" },
+  });
 }
 
 /** A Deployment's first container, as the apiserver holds it. */
@@ -139,7 +153,11 @@ export interface Container {
   readonly image: string;
   readonly command?: string[];
   readonly args?: string[];
-  readonly env?: Array<{ name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string }; configMapKeyRef?: { name: string; key: string; optional?: boolean } } }>;
+  readonly env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { fieldRef?: { fieldPath: string }; configMapKeyRef?: { name: string; key: string; optional?: boolean } };
+  }>;
 }
 
 /** The environment a kubelet gives `container` of a pod in `ns`, reading the ConfigMaps it refers to. */
@@ -150,7 +168,9 @@ export async function containerEnv(client: KubeApiClient, ns: string, container:
     if (e.value !== undefined) out[e.name] = e.value;
     else if (e.valueFrom?.fieldRef?.fieldPath === "metadata.namespace") out[e.name] = ns;
     else if (ref !== undefined) {
-      const cm = await client.get<{ data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: ref.name }).catch(() => undefined);
+      const cm = await client
+        .get<{ data?: Record<string, string> }>(resources.ConfigMaps, { namespace: ns, name: ref.name })
+        .catch(() => undefined);
       const value = cm?.data?.[ref.key];
       if (value !== undefined) out[e.name] = value;
       else if (ref.optional !== true) throw new Error(`${e.name}: ConfigMap ${ref.name} has no key ${ref.key}`);
@@ -210,7 +230,14 @@ export function startOurs(container: Container, env: Record<string, string>, kub
   if (container.command !== undefined) throw new Error(`the container sets a command: ${container.command.join(" ")}`);
   const [program, ...entry] = execForm(dockerfile().at(-1)!, "ENTRYPOINT");
   if (program !== "appset") throw new Error(`unexpected ENTRYPOINT ${program}`);
-  const argv = [process.execPath, "--import", "tsx", join(REPO_ROOT, "src", "cli", "main.ts"), ...entry, ...localAddresses(container.args ?? [])];
+  const argv = [
+    process.execPath,
+    "--import",
+    "tsx",
+    join(REPO_ROOT, "src", "cli", "main.ts"),
+    ...entry,
+    ...localAddresses(container.args ?? []),
+  ];
   return startIn("ours", { ...env, KUBECONFIG: kubeconfig }, argv);
 }
 
@@ -236,4 +263,3 @@ export function sectionBlocks(markdown: string, title: string): CodeBlock[] {
   const end = rest.findIndex((l) => /^#+ /.test(l) && /^#+/.exec(l)![0].length <= level);
   return codeBlocks((end < 0 ? rest : rest.slice(0, end)).join("\n") + "\n");
 }
-

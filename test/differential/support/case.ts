@@ -20,7 +20,14 @@ export const Step = z.union([
   /** A JSON merge patch of one object. */
   z.strictObject({ patch: z.strictObject({ apiVersion: z.string().optional(), kind: z.string(), name: z.string(), merge: KubeObject }) }),
   /** Deletes one object, with a propagation policy when given. */
-  z.strictObject({ delete: z.strictObject({ apiVersion: z.string().optional(), kind: z.string(), name: z.string(), propagation: z.enum(["Foreground", "Background", "Orphan"]).optional() }) }),
+  z.strictObject({
+    delete: z.strictObject({
+      apiVersion: z.string().optional(),
+      kind: z.string(),
+      name: z.string(),
+      propagation: z.enum(["Foreground", "Background", "Orphan"]).optional(),
+    }),
+  }),
   /** A commit in one of the case's repositories (a null content removes the file), then a refresh. */
   z.strictObject({ commit: z.strictObject({ repo: z.string(), files: z.record(z.string(), z.string().nullable()) }) }),
   /** Asks every ApplicationSet for a refresh, as the Git webhook does. */

@@ -42,7 +42,12 @@ export type Deviation = z.input<typeof Deviation>;
 export const Deviations = z.array(Deviation);
 
 function pattern(glob: string): RegExp {
-  return new RegExp(`^${glob.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return new RegExp(
+    `^${glob
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 }
 
 /** How a case came out. */
@@ -66,7 +71,13 @@ export function verdict(name: string, diffs: readonly Difference[], deviations: 
   });
   const stale = mine.filter((d) => !used.has(d.id) && !d.sometimes);
   if (unexplained.length > 0 || stale.length > 0) {
-    return { kind: "different", unexplained: [...unexplained, ...stale.map((d) => ({ path: `(deviation ${d.id} lists this case but covers no difference)`, argo: undefined, ours: undefined }))] };
+    return {
+      kind: "different",
+      unexplained: [
+        ...unexplained,
+        ...stale.map((d) => ({ path: `(deviation ${d.id} lists this case but covers no difference)`, argo: undefined, ours: undefined })),
+      ],
+    };
   }
   return used.size === 0 ? { kind: "identical" } : { kind: "deviation", ids: [...used].sort() };
 }

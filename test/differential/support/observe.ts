@@ -29,7 +29,7 @@ export function normaliseStrings(v: Json, ns: string): Json {
 }
 
 /** A field as text (a string as it is, anything else as JSON). */
-export const text = (v: Json | undefined): string => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+export const text = (v: Json | undefined): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
 
 const obj = (v: Json | undefined): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : {});
 

@@ -28,7 +28,13 @@ export interface SideResult {
 /** Both sides of a case, and the namespace each ran in. */
 export type CaseResult = Record<SideName, SideResult> & { readonly namespaces: Record<SideName, string> };
 
-const CRDS: ResourceDescriptor = { group: "apiextensions.k8s.io", version: "v1", plural: "customresourcedefinitions", kind: "CustomResourceDefinition", namespaced: false };
+const CRDS: ResourceDescriptor = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
+};
 const KINDS: Record<string, ResourceDescriptor> = {
   Application: resources.Applications,
   ApplicationSet: resources.ApplicationSets,
@@ -98,7 +104,11 @@ async function read(client: KubeClient, ns: string): Promise<{ o: Observation; s
     const m = s["metadata"] as Record<string, unknown>;
     const ann = (m["annotations"] ?? {}) as Record<string, string>;
     const st = (s["status"] ?? {}) as { conditions?: unknown[] };
-    return m["deletionTimestamp"] === undefined && (st.conditions?.length ?? 0) > 0 && ann["argocd.argoproj.io/application-set-refresh"] === undefined;
+    return (
+      m["deletionTimestamp"] === undefined &&
+      (st.conditions?.length ?? 0) > 0 &&
+      ann["argocd.argoproj.io/application-set-refresh"] === undefined
+    );
   });
   return { o: observe(ns, apps.items as unknown as Obj[], setItems, events.items as unknown as Obj[]), settledShape };
 }
@@ -128,7 +138,11 @@ async function settle(client: KubeClient, ns: string): Promise<{ o: Observation;
 async function refreshAll(client: KubeClient, ns: string): Promise<void> {
   const sets = await client.list(resources.ApplicationSets, { namespace: ns });
   for (const s of sets.items) {
-    await client.patch(resources.ApplicationSets, { namespace: ns, name: s.metadata?.name ?? "" }, { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } });
+    await client.patch(
+      resources.ApplicationSets,
+      { namespace: ns, name: s.metadata?.name ?? "" },
+      { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } } },
+    );
   }
 }
 
@@ -136,7 +150,11 @@ async function refreshAll(client: KubeClient, ns: string): Promise<void> {
 const nowSeconds = (): string => new Date().toISOString().replace(/\.\d+Z$/, "Z");
 
 /** The application controller's part: completes operations, records the refresh, reports sync and health. */
-async function actAsAppController(client: KubeClient, ns: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
+async function actAsAppController(
+  client: KubeClient,
+  ns: string,
+  s: Extract<Step, { appController: unknown }>["appController"],
+): Promise<void> {
   const list = await client.list(resources.Applications, { namespace: ns });
   for (const item of list.items) {
     const name = item.metadata?.name ?? "";
@@ -153,16 +171,40 @@ async function actAsAppController(client: KubeClient, ns: string, s: Extract<Ste
   }
 }
 
-async function actOnApplication(client: KubeClient, ns: string, name: string, s: Extract<Step, { appController: unknown }>["appController"]): Promise<void> {
+async function actOnApplication(
+  client: KubeClient,
+  ns: string,
+  name: string,
+  s: Extract<Step, { appController: unknown }>["appController"],
+): Promise<void> {
   const now = nowSeconds();
-  const app = await client.get<KubeObject & { operation?: Record<string, unknown>; status?: Record<string, unknown> }>(resources.Applications, { namespace: ns, name });
+  const app = await client.get<KubeObject & { operation?: Record<string, unknown>; status?: Record<string, unknown> }>(
+    resources.Applications,
+    { namespace: ns, name },
+  );
   if (s.finalize && app.metadata?.deletionTimestamp != null) {
-    await client.patch(resources.Applications, { namespace: ns, name }, { type: "json", ops: [{ op: "test", path: "/metadata/resourceVersion", value: app.metadata.resourceVersion }, { op: "remove", path: "/metadata/finalizers" }] });
+    await client.patch(
+      resources.Applications,
+      { namespace: ns, name },
+      {
+        type: "json",
+        ops: [
+          { op: "test", path: "/metadata/resourceVersion", value: app.metadata.resourceVersion },
+          { op: "remove", path: "/metadata/finalizers" },
+        ],
+      },
+    );
     return;
   }
   const status: Record<string, unknown> = { ...app.status, reconciledAt: now };
   if (app.operation !== undefined) {
-    status["operationState"] = { operation: app.operation, phase: "Succeeded", message: "successfully synced (all tasks run)", startedAt: now, finishedAt: now };
+    status["operationState"] = {
+      operation: app.operation,
+      phase: "Succeeded",
+      message: "successfully synced (all tasks run)",
+      startedAt: now,
+      finishedAt: now,
+    };
   }
   if (s.sync !== undefined) status["sync"] = { ...(status["sync"] as object | undefined), status: s.sync };
   if (s.health !== undefined) status["health"] = { status: s.health };
@@ -192,7 +234,10 @@ async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal):
   while (!signal.aborted) {
     const list = await client.list(resources.Applications, { namespace: ns }).catch(() => ({ items: [] as KubeObject[] }));
     for (const item of list.items) {
-      const app = item as KubeObject & { spec?: Record<string, unknown>; status?: { sync?: { comparedTo?: unknown } } & Record<string, unknown> };
+      const app = item as KubeObject & {
+        spec?: Record<string, unknown>;
+        status?: { sync?: { comparedTo?: unknown } } & Record<string, unknown>;
+      };
       const want = comparedTo(app.spec);
       const refresh = app.metadata?.annotations?.["argocd.argoproj.io/refresh"] !== undefined;
       const name = app.metadata?.name ?? "";
@@ -204,10 +249,17 @@ async function refreshLoop(client: KubeClient, ns: string, signal: AbortSignal):
       // A first reconcile reports what an undeployed Application shows: OutOfSync, Missing.
       const sync = { status: "OutOfSync", ...app.status?.sync, comparedTo: want };
       const health = (app.status?.["health"] as { status?: string } | undefined)?.status ? app.status?.["health"] : { status: "Missing" };
-      const status = { ...app.status, reconciledAt: nowSeconds(), sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync, health };
+      const status = {
+        ...app.status,
+        reconciledAt: nowSeconds(),
+        sync: sync.status === "" ? { ...sync, status: "OutOfSync" } : sync,
+        health,
+      };
       // A conflict is retried on the next round.
       // Without a status subresource a status write bumps the generation too: remember the written one.
-      const written = await client.update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status }).catch(() => undefined);
+      const written = await client
+        .update(resources.Applications, { ...app, metadata: { ...app.metadata, annotations }, status })
+        .catch(() => undefined);
       if (written !== undefined) seen.set(name, written.metadata?.generation ?? generation);
     }
     await sleep(200);
@@ -221,7 +273,11 @@ async function runStep(client: KubeClient, ns: string, step: Step, repos: Readon
   } else if ("patch" in step) {
     await client.patch(descriptorOf(step.patch), { namespace: ns, name: step.patch.name }, { type: "merge", body: step.patch.merge });
   } else if ("delete" in step) {
-    await client.delete(descriptorOf(step.delete), { namespace: ns, name: step.delete.name }, step.delete.propagation ? { propagationPolicy: step.delete.propagation } : {});
+    await client.delete(
+      descriptorOf(step.delete),
+      { namespace: ns, name: step.delete.name },
+      step.delete.propagation ? { propagationPolicy: step.delete.propagation } : {},
+    );
   } else if ("commit" in step) {
     void repos; // committed once for both sides by the caller
     await refreshAll(client, ns);
@@ -254,7 +310,10 @@ async function cleanup(client: KubeClient, ns: string): Promise<void> {
   for (const r of [resources.Applications, resources.ApplicationSets]) {
     const list = await client.list(r, { namespace: ns }).catch(() => ({ items: [] as KubeObject[] }));
     for (const o of list.items) {
-      if ((o.metadata?.finalizers?.length ?? 0) > 0) await client.patch(r, { namespace: ns, name: o.metadata?.name ?? "" }, { type: "merge", body: { metadata: { finalizers: null } } }).catch(() => undefined);
+      if ((o.metadata?.finalizers?.length ?? 0) > 0)
+        await client
+          .patch(r, { namespace: ns, name: o.metadata?.name ?? "" }, { type: "merge", body: { metadata: { finalizers: null } } })
+          .catch(() => undefined);
     }
   }
   await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
@@ -281,7 +340,11 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
         apiVersion: "argoproj.io/v1alpha1",
         kind: "AppProject",
         metadata: { name: "default", namespace: ns },
-        spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }], clusterResourceWhitelist: [{ group: "*", kind: "*" }] },
+        spec: {
+          sourceRepos: ["*"],
+          destinations: [{ server: "*", namespace: "*" }],
+          clusterResourceWhitelist: [{ group: "*", kind: "*" }],
+        },
       });
       await createSettings(client, ns);
       const p: Placeholders = { ns, repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) };
@@ -290,14 +353,16 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
         const ac = new AbortController();
         watches.push(ac);
         const seen = new Map<string, Obj>();
-        void client.watch(resources.Applications, { namespace: ns, signal: ac.signal }, (e) => {
-          if (e.type !== "ADDED" && e.type !== "MODIFIED" && e.type !== "DELETED") return;
-          const cur = e.object as unknown as Obj;
-          const name = text((cur["metadata"] as Obj)["name"]);
-          const entry = timelineEntry(e.type, seen.get(name), cur);
-          seen.set(name, cur);
-          if (entry !== undefined) result[side].timeline.push(entry);
-        }).catch(() => undefined);
+        void client
+          .watch(resources.Applications, { namespace: ns, signal: ac.signal }, (e) => {
+            if (e.type !== "ADDED" && e.type !== "MODIFIED" && e.type !== "DELETED") return;
+            const cur = e.object as unknown as Obj;
+            const name = text((cur["metadata"] as Obj)["name"]);
+            const entry = timelineEntry(e.type, seen.get(name), cur);
+            seen.set(name, cur);
+            if (entry !== undefined) result[side].timeline.push(entry);
+          })
+          .catch(() => undefined);
       }
     }
     if (c.flags.includes("--enable-progressive-syncs")) {
@@ -317,7 +382,16 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
         for (const [path, content] of Object.entries(step.commit.files)) if (content === null) rmSync(join(dir, path), { force: true });
         commit(dir, files, `step ${String(i)}`);
       }
-      await Promise.all(SIDES.map((side) => runStep(client, nss[side], substitute(step, { ns: nss[side], repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) }), repoUrls)));
+      await Promise.all(
+        SIDES.map((side) =>
+          runStep(
+            client,
+            nss[side],
+            substitute(step, { ns: nss[side], repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) }),
+            repoUrls,
+          ),
+        ),
+      );
       const settled = await Promise.all(SIDES.map((side) => settle(client, nss[side])));
       SIDES.forEach((side, k) => {
         result[side].observations.push(settled[k]!.o);

@@ -42,11 +42,25 @@ export async function startController(side: SideName, namespace: string, flags: 
   const common = ["--kubeconfig", env.kubeconfigPath, "--namespace", namespace, ...ADDRS, "--loglevel", "info", "--logformat", "json"];
   let proc: Managed;
   if (side === "argo") {
-    proc = startProcess(name, "env", argoCommand("argocd-applicationset-controller", env.repoServer.env, [
-      ...common, "--argocd-repo-server", env.repoServer.address, "--repo-server-plaintext", ...flags,
-    ]), env.dataDir);
+    proc = startProcess(
+      name,
+      "env",
+      argoCommand("argocd-applicationset-controller", env.repoServer.env, [
+        ...common,
+        "--argocd-repo-server",
+        env.repoServer.address,
+        "--repo-server-plaintext",
+        ...flags,
+      ]),
+      env.dataDir,
+    );
   } else {
-    proc = startProcess(name, process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../../src/cli/main.ts"), "controller", ...common, ...flags], env.dataDir);
+    proc = startProcess(
+      name,
+      process.execPath,
+      ["--import", "tsx", join(import.meta.dirname, "../../../src/cli/main.ts"), "controller", ...common, ...flags],
+      env.dataDir,
+    );
   }
   const logPath = join(env.dataDir, `${name}.log`);
   const deadline = performance.now() + 20_000;

@@ -25,7 +25,12 @@ const CLUSTER_SCOPED = new Set(["namespaces", "nodes", "clusterroles"]);
  * A KubeConfig acting as `serviceAccount` in `namespace` on the cluster of `kubeconfigPath`, with a
  * token from the TokenRequest API (valid one hour).
  */
-export async function serviceAccountKubeConfig(admin: KubeApiClient, kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<KubeConfig> {
+export async function serviceAccountKubeConfig(
+  admin: KubeApiClient,
+  kubeconfigPath: string,
+  namespace: string,
+  serviceAccount: string,
+): Promise<KubeConfig> {
   const review = (await admin.transport.request({
     method: "POST",
     path: `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`,
@@ -46,7 +51,12 @@ export async function serviceAccountKubeConfig(admin: KubeApiClient, kubeconfigP
 }
 
 /** A client acting as `serviceAccount` in `namespace`, with a token from the TokenRequest API. */
-export async function serviceAccountClient(admin: KubeApiClient, kubeconfigPath: string, namespace: string, serviceAccount: string): Promise<KubeApiClient> {
+export async function serviceAccountClient(
+  admin: KubeApiClient,
+  kubeconfigPath: string,
+  namespace: string,
+  serviceAccount: string,
+): Promise<KubeApiClient> {
   return new KubeApiClient(new KubeTransport(await serviceAccountKubeConfig(admin, kubeconfigPath, namespace, serviceAccount)));
 }
 

@@ -23,18 +23,32 @@ export async function appNames(client: KubeClient, ns: string): Promise<string[]
 
 /** Waits until the namespace holds exactly the Applications `want` (sorted). */
 export async function waitForNames(client: KubeClient, ns: string, want: readonly string[], timeoutMs = 30_000): Promise<void> {
-  await eventually(`Applications ${want.join(",")}`, async () => (JSON.stringify(await appNames(client, ns)) === JSON.stringify(want) ? true : undefined), timeoutMs);
+  await eventually(
+    `Applications ${want.join(",")}`,
+    async () => (JSON.stringify(await appNames(client, ns)) === JSON.stringify(want) ? true : undefined),
+    timeoutMs,
+  );
 }
 
 /** Waits until an ApplicationSet's conditions are exactly `want`. */
-export async function waitForConditions(client: KubeClient, ns: string, name: string, want: readonly (readonly string[])[], timeoutMs = 30_000): Promise<void> {
+export async function waitForConditions(
+  client: KubeClient,
+  ns: string,
+  name: string,
+  want: readonly (readonly string[])[],
+  timeoutMs = 30_000,
+): Promise<void> {
   const text = JSON.stringify(want);
-  await eventually(`conditions of ${name}`, async () => (JSON.stringify(conditionRows(await readAppSet(client, ns, name))) === text ? true : undefined), timeoutMs);
+  await eventually(
+    `conditions of ${name}`,
+    async () => (JSON.stringify(conditionRows(await readAppSet(client, ns, name))) === text ? true : undefined),
+    timeoutMs,
+  );
 }
 
 /** Waits until the controller has gone quiet (nothing queued or running) for half a second. */
 export async function settle(run: RunningController): Promise<void> {
-  for (let quiet = 0; quiet < 5; ) {
+  for (let quiet = 0; quiet < 5;) {
     await sleep(100);
     quiet = run.controller.idle() ? quiet + 1 : 0;
   }

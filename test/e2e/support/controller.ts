@@ -69,7 +69,8 @@ export async function eventually<T>(what: string, fn: () => Promise<T | undefine
     } catch (err) {
       last = err;
     }
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${errorMessage(last)}`}`);
+    if (performance.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${errorMessage(last)}`}`);
     await sleep(100);
   }
 }
@@ -132,7 +133,11 @@ export interface ControllerProcess {
  * `sync-engine`) through tsx, as one Node process, against the shared control plane (or through
  * another kubeconfig, such as a counting proxy's).
  */
-export function spawnController(args: readonly string[], command = "controller", kubeconfigPath = inject("kubeconfigPath")): ControllerProcess {
+export function spawnController(
+  args: readonly string[],
+  command = "controller",
+  kubeconfigPath = inject("kubeconfigPath"),
+): ControllerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", kubeconfigPath, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
   });

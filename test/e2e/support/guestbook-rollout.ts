@@ -19,7 +19,9 @@ export type Sizes = Readonly<Record<Env, number>>;
 
 /** The cluster names of each environment: `engineering-dev-1`, … */
 export function clusters(sizes: Sizes): Array<{ cluster: string; env: Env }> {
-  return ENVS.flatMap((env) => Array.from({ length: sizes[env] }, (_, i) => ({ cluster: `engineering-${env.slice(4)}-${String(i + 1)}`, env })));
+  return ENVS.flatMap((env) =>
+    Array.from({ length: sizes[env] }, (_, i) => ({ cluster: `engineering-${env.slice(4)}-${String(i + 1)}`, env })),
+  );
 }
 
 /** The Application generated for a cluster. */
@@ -28,7 +30,8 @@ export const appName = (cluster: string): string => `${cluster}-guestbook`;
 function manifests(sizes: Sizes, version: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const { cluster } of clusters(sizes)) {
-    files[`guestbook/${cluster}/guestbook.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${cluster}-guestbook\ndata:\n  version: "${version}"\n`;
+    files[`guestbook/${cluster}/guestbook.yaml`] =
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${cluster}-guestbook\ndata:\n  version: "${version}"\n`;
   }
   return files;
 }
@@ -61,12 +64,22 @@ export function guestbookAppSet(ns: string, repo: GuestbookRepo, sizes: Sizes): 
     kind: "ApplicationSet",
     metadata: { name: "guestbook", namespace: ns },
     spec: {
-      generators: [{ list: { elements: clusters(sizes).map((c) => ({ cluster: c.cluster, url: "https://kubernetes.default.svc", env: c.env })) } }],
-      strategy: { type: "RollingSync", deletionOrder: "Reverse", rollingSync: { steps: [step("env-dev"), step("env-qa", 0), step("env-prod", "10%")] } },
+      generators: [
+        { list: { elements: clusters(sizes).map((c) => ({ cluster: c.cluster, url: "https://kubernetes.default.svc", env: c.env })) } },
+      ],
+      strategy: {
+        type: "RollingSync",
+        deletionOrder: "Reverse",
+        rollingSync: { steps: [step("env-dev"), step("env-qa", 0), step("env-prod", "10%")] },
+      },
       goTemplate: true,
       goTemplateOptions: ["missingkey=error"],
       template: {
-        metadata: { name: "{{.cluster}}-guestbook", labels: { envLabel: "{{.env}}" }, finalizers: ["resources-finalizer.argocd.argoproj.io"] },
+        metadata: {
+          name: "{{.cluster}}-guestbook",
+          labels: { envLabel: "{{.env}}" },
+          finalizers: ["resources-finalizer.argocd.argoproj.io"],
+        },
         spec: {
           project: "default",
           source: { repoURL: repo.url, targetRevision: "main", path: "guestbook/{{.cluster}}" },
@@ -94,15 +107,21 @@ export async function manualSync(client: KubeApiClient, ns: string, name: string
 
 /** Synced and Healthy at `revision`, with no operation pending. */
 export function settledAt(a: AppState | undefined, revision: string): boolean {
-  return a !== undefined && !a.gone && a.operation === undefined && a.sync === "Synced" && a.health === "Healthy" && a.revision === revision;
+  return (
+    a !== undefined && !a.gone && a.operation === undefined && a.sync === "Synced" && a.health === "Healthy" && a.revision === revision
+  );
 }
 
 /** Resolves once every Application of `env` is Synced and Healthy at `revision`. */
 export function envSettled(rec: RolloutRecorder, env: Env, count: number, revision: string, timeoutMs?: number): Promise<true> {
-  return rec.waitFor(`every ${env} Application Synced and Healthy at ${revision.slice(0, 7)}`, () => {
-    const apps = rec.env(env);
-    return apps.length === count && apps.every((a) => settledAt(a, revision)) ? true : undefined;
-  }, timeoutMs);
+  return rec.waitFor(
+    `every ${env} Application Synced and Healthy at ${revision.slice(0, 7)}`,
+    () => {
+      const apps = rec.env(env);
+      return apps.length === count && apps.every((a) => settledAt(a, revision)) ? true : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** An operation written on an Application: when, by whom, pinned to what. */

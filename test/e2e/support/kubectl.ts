@@ -34,7 +34,9 @@ export class Applier {
     for (const obj of objects) {
       const resource = await this.resourceOf(obj);
       const patch = { type: "apply" as const, body: obj, fieldManager: FIELD_MANAGER, force: options.force ?? false };
-      await this.client.patch(resource, { namespace: obj.metadata.namespace, name: obj.metadata.name }, patch, { dryRun: options.dryRun ?? false });
+      await this.client.patch(resource, { namespace: obj.metadata.namespace, name: obj.metadata.name }, patch, {
+        dryRun: options.dryRun ?? false,
+      });
     }
   }
 
@@ -121,11 +123,20 @@ function objectsOf(p: Parsed, stdin: string | undefined): Manifest[] {
 export async function waitForRollout(client: KubeApiClient, namespace: string, name: string, timeoutMs = 90_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const d = await client.get<Manifest & { spec: { replicas?: number }; status?: Record<string, number> }>(Deployments, { namespace, name });
+    const d = await client.get<Manifest & { spec: { replicas?: number }; status?: Record<string, number> }>(Deployments, {
+      namespace,
+      name,
+    });
     const s = d.status ?? {};
     const want = d.spec.replicas ?? 1;
     const generation = (d.metadata as { generation?: number }).generation ?? 0;
-    if ((s["observedGeneration"] ?? 0) >= generation && s["updatedReplicas"] === want && s["availableReplicas"] === want && (s["replicas"] ?? 0) === want) return;
+    if (
+      (s["observedGeneration"] ?? 0) >= generation &&
+      s["updatedReplicas"] === want &&
+      s["availableReplicas"] === want &&
+      (s["replicas"] ?? 0) === want
+    )
+      return;
     if (performance.now() > deadline) throw new Error(`deployment ${namespace}/${name} did not roll out: ${JSON.stringify(s)}`);
     await sleep(250);
   }
@@ -138,7 +149,9 @@ export async function kubectl(applier: Applier, place: Placement, cmd: ShellComm
   const nsFlag = p.flags.get("-n") ?? p.flags.get("--namespace");
   const ns = typeof nsFlag === "string" ? place.namespace(nsFlag) : undefined;
   const inNamespace = (o: Manifest): Manifest =>
-    ns !== undefined && isNamespaced(o.kind) && o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace: ns } } : o;
+    ns !== undefined && isNamespaced(o.kind) && o.metadata.namespace === undefined
+      ? { ...o, metadata: { ...o.metadata, namespace: ns } }
+      : o;
   const [verb, a, b, c] = p.words;
   if (verb === "apply") {
     if (p.flags.get("--server-side") !== true) throw new Error("the docs apply with --server-side only");
@@ -153,11 +166,15 @@ export async function kubectl(applier: Applier, place: Placement, cmd: ShellComm
     return;
   }
   if (verb === "scale" && a === "deployment" && b !== undefined && typeof p.flags.get("--replicas") === "string") {
-    await applier.client.patch(Deployments, { namespace: ns, name: b }, { type: "merge", body: { spec: { replicas: Number(p.flags.get("--replicas")) } } }, {
-      fieldManager: "kubectl-scale",
-    });
+    await applier.client.patch(
+      Deployments,
+      { namespace: ns, name: b },
+      { type: "merge", body: { spec: { replicas: Number(p.flags.get("--replicas")) } } },
+      {
+        fieldManager: "kubectl-scale",
+      },
+    );
     return;
   }
   throw new Error(`unsupported kubectl command: ${cmd.argv.join(" ")}`);
 }
-

@@ -144,7 +144,14 @@ export class CountingProxy {
   private send(req: IncomingMessage, res: ServerResponse, record: ProxiedRequest): void {
     const headers = { ...req.headers, host: this.upstream.server.host, authorization: `Bearer ${this.upstream.token}` };
     const up = httpsRequest(
-      { hostname: this.upstream.server.hostname, port: this.upstream.server.port, path: req.url, method: req.method, headers, agent: this.agent },
+      {
+        hostname: this.upstream.server.hostname,
+        port: this.upstream.server.port,
+        path: req.url,
+        method: req.method,
+        headers,
+        agent: this.agent,
+      },
       (upRes) => {
         record.status = upRes.statusCode;
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);

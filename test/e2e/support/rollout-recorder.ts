@@ -92,7 +92,10 @@ export class RolloutRecorder {
   private seq = 0;
   private failure: unknown;
 
-  private constructor(private readonly client: KubeApiClient, private readonly namespace: string) {}
+  private constructor(
+    private readonly client: KubeApiClient,
+    private readonly namespace: string,
+  ) {}
 
   /** Starts both watches; resolves once each has listed what exists. */
   static async start(client: KubeApiClient, namespace: string): Promise<RolloutRecorder> {
@@ -113,11 +116,15 @@ export class RolloutRecorder {
     let rv = list.resourceVersion;
     const loop = async (): Promise<void> => {
       while (!this.abort.signal.aborted) {
-        await this.client.watch(resource, { namespace: this.namespace, resourceVersion: rv, timeoutSeconds: 300, signal: this.abort.signal }, (e) => {
-          if (e.type === "ERROR") throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
-          rv = e.object.metadata?.resourceVersion ?? rv;
-          if (e.type !== "BOOKMARK") on(e);
-        });
+        await this.client.watch(
+          resource,
+          { namespace: this.namespace, resourceVersion: rv, timeoutSeconds: 300, signal: this.abort.signal },
+          (e) => {
+            if (e.type === "ERROR") throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
+            rv = e.object.metadata?.resourceVersion ?? rv;
+            if (e.type !== "BOOKMARK") on(e);
+          },
+        );
       }
     };
     loop().catch((err: unknown) => {
@@ -174,7 +181,11 @@ export class RolloutRecorder {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`timed out after ${String(timeoutMs)} ms waiting for ${what}; last states: ${JSON.stringify([...this.current.values()])}`));
+        reject(
+          new Error(
+            `timed out after ${String(timeoutMs)} ms waiting for ${what}; last states: ${JSON.stringify([...this.current.values()])}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(check);
       check();
@@ -189,10 +200,19 @@ export class RolloutRecorder {
   /** Every recorded change, one line each, in arrival order (for a failing test's report). */
   timeline(): string {
     const lines = [
-      ...this.apps.map((e) => ({ seq: e.seq, line: `${e.t.toFixed(0).padStart(7)} ms  app ${e.name}: ${String(e.sync)}/${String(e.health)} rev ${String(e.revision).slice(0, 7)} op ${e.operation ? `${e.operation.by}@${String(e.operation.revision).slice(0, 7)}` : "-"} state ${String(e.opPhase)}@${String(e.opRevision).slice(0, 7)}${e.deleting ? " deleting" : ""}${e.gone ? " gone" : ""}` })),
-      ...this.sets.map((e) => ({ seq: e.seq, line: `${e.t.toFixed(0).padStart(7)} ms  set ${e.name}: ${String(e.progressing)} [${e.entries.map(([a, , s]) => `${a}=${s}`).join(" ")}]${e.gone ? " gone" : ""}` })),
+      ...this.apps.map((e) => ({
+        seq: e.seq,
+        line: `${e.t.toFixed(0).padStart(7)} ms  app ${e.name}: ${String(e.sync)}/${String(e.health)} rev ${String(e.revision).slice(0, 7)} op ${e.operation ? `${e.operation.by}@${String(e.operation.revision).slice(0, 7)}` : "-"} state ${String(e.opPhase)}@${String(e.opRevision).slice(0, 7)}${e.deleting ? " deleting" : ""}${e.gone ? " gone" : ""}`,
+      })),
+      ...this.sets.map((e) => ({
+        seq: e.seq,
+        line: `${e.t.toFixed(0).padStart(7)} ms  set ${e.name}: ${String(e.progressing)} [${e.entries.map(([a, , s]) => `${a}=${s}`).join(" ")}]${e.gone ? " gone" : ""}`,
+      })),
     ];
-    return lines.sort((a, b) => a.seq - b.seq).map((l) => l.line).join("\n");
+    return lines
+      .sort((a, b) => a.seq - b.seq)
+      .map((l) => l.line)
+      .join("\n");
   }
 
   /** Stops the watches. */

@@ -22,7 +22,11 @@ export interface Seen {
 }
 
 /** Records every event of the given kinds in one namespace (from the current state on). */
-export function record(client: KubeApiClient, ns: string, kinds: readonly ResourceDescriptor[]): { events: Seen[]; stop: () => void; ordered: (type?: string) => string[] } {
+export function record(
+  client: KubeApiClient,
+  ns: string,
+  kinds: readonly ResourceDescriptor[],
+): { events: Seen[]; stop: () => void; ordered: (type?: string) => string[] } {
   const events: Seen[] = [];
   const controllers = kinds.map((resource) => {
     const ac = new AbortController();
@@ -31,7 +35,12 @@ export function record(client: KubeApiClient, ns: string, kinds: readonly Resour
         if (e.type === "BOOKMARK" || e.type === "ERROR") return;
         const name = `${resource.kind}/${e.object.metadata?.name ?? ""}`;
         if (name === "ConfigMap/kube-root-ca.crt") return;
-        events.push({ type: e.type, name, uid: String(e.object.metadata?.uid ?? ""), rv: Number(e.object.metadata?.resourceVersion ?? "0") });
+        events.push({
+          type: e.type,
+          name,
+          uid: String(e.object.metadata?.uid ?? ""),
+          rv: Number(e.object.metadata?.resourceVersion ?? "0"),
+        });
       })
       .catch(() => undefined);
     return ac;
@@ -53,7 +62,19 @@ export function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ti
 }
 
 /** An Application of `repoURL`/`path` deploying into `destNs`. */
-export function application(name: string, appNs: string, destNs: string, o: { repoURL: string; path: string; operation?: Application["operation"]; finalizers?: string[]; destination?: Application["spec"]["destination"]; syncPolicy?: Application["spec"]["syncPolicy"] }): Application {
+export function application(
+  name: string,
+  appNs: string,
+  destNs: string,
+  o: {
+    repoURL: string;
+    path: string;
+    operation?: Application["operation"];
+    finalizers?: string[];
+    destination?: Application["spec"]["destination"];
+    syncPolicy?: Application["spec"]["syncPolicy"];
+  },
+): Application {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
@@ -70,11 +91,15 @@ export function application(name: string, appNs: string, destNs: string, o: { re
 
 /** Waits until the Application's operation completed (operation cleared, phase not Running); returns it. */
 export function operationDone(client: KubeApiClient, ns: string, name: string, timeoutMs = 60_000): Promise<Application> {
-  return waitFor(`the operation of ${name}`, async () => {
-    const app = await client.get<Application>(resources.Applications, { namespace: ns, name });
-    const phase = app.status?.operationState?.phase;
-    return app.operation === undefined && phase !== undefined && phase !== "Running" ? app : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `the operation of ${name}`,
+    async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: ns, name });
+      const phase = app.status?.operationState?.phase;
+      return app.operation === undefined && phase !== undefined && phase !== "Running" ? app : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** A ConfigMap manifest, optionally in a wave. */

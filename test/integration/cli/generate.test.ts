@@ -17,7 +17,10 @@ const appSetYaml = (generators: unknown, extra: Record<string, unknown> = {}) =>
   spec: {
     goTemplate: true,
     generators,
-    template: { metadata: { name: "{{ .name }}" }, spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } } },
+    template: {
+      metadata: { name: "{{ .name }}" },
+      spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } },
+    },
     ...extra,
   },
 });
@@ -35,7 +38,12 @@ async function run(...args: string[]) {
 async function runIn(cwd: string | undefined, ...args: string[]) {
   let out = "";
   let err = "";
-  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: gitEnv(), ...(cwd === undefined ? {} : { cwd }) });
+  const code = await generateCommand(args, {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    env: gitEnv(),
+    ...(cwd === undefined ? {} : { cwd }),
+  });
   return { code, out, err };
 }
 
@@ -45,7 +53,9 @@ describe("appset generate", () => {
     const res = await run("-f", write("appset.yaml", appSet), "--git-cache", temp.make());
     expect(res.code).toBe(1);
     expect(res.out).toBe("");
-    expect(res.err).toMatch(/^appset generate: error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /);
+    expect(res.err).toMatch(
+      /^appset generate: error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /,
+    );
   });
 
   it("reads a Git repository named by a path relative to the working directory", async () => {
@@ -59,7 +69,9 @@ describe("appset generate", () => {
 
   it("reads an omitted Git revision as HEAD, as Argo CD's CLI does (also inside a matrix)", async () => {
     const repo = makeRepo(temp, { "apps/one/k.yaml": "a: 1\n" });
-    const appSet = appSetYaml([{ matrix: { generators: [{ list: { elements: [{ env: "dev" }] } }, { git: { repoURL: repo, directories: [{ path: "apps/*" }] } }] } }]);
+    const appSet = appSetYaml([
+      { matrix: { generators: [{ list: { elements: [{ env: "dev" }] } }, { git: { repoURL: repo, directories: [{ path: "apps/*" }] } }] } },
+    ]);
     appSet.spec.template.metadata.name = "{{ .env }}-{{ .path.basename }}";
     const res = await run("-f", write("a.yaml", appSet), "-o", "json", "--git-cache", temp.make());
     expect(res.err).toBe("");
@@ -78,10 +90,24 @@ describe("appset generate", () => {
 
     it("uses credentials from repository Secrets and prints JSON", async () => {
       const url = `${server.url}/apps.git`;
-      const repoSecret = { apiVersion: "v1", kind: "Secret", metadata: { name: "repo", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } }, stringData: { url, username: "bob", password: "pw" } };
+      const repoSecret = {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "repo", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
+        stringData: { url, username: "bob", password: "pw" },
+      };
       const appSet = appSetYaml([{ git: { repoURL: url, revision: "main", directories: [{ path: "apps/*" }] } }]);
       appSet.spec.template.metadata.name = "{{ .path.basename }}";
-      const res = await run("-f", write("a.yaml", appSet), "-o", "json", "--clusters", write("s.json", [repoSecret]), "--git-cache", temp.make());
+      const res = await run(
+        "-f",
+        write("a.yaml", appSet),
+        "-o",
+        "json",
+        "--clusters",
+        write("s.json", [repoSecret]),
+        "--git-cache",
+        temp.make(),
+      );
       expect(res.err).toBe("");
       expect((JSON.parse(res.out) as { metadata: { name: string } }[]).map((a) => a.metadata.name)).toEqual(["one", "two"]);
     });

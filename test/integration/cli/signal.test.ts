@@ -60,10 +60,26 @@ describe("SIGTERM while the API server is unreachable", () => {
   const addrs = ["--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0"];
   it.each([
     // name; the command and its flags; the log line showing it is stuck retrying
-    { name: "the controller waiting for its informers to sync exits 0 at once", args: ["controller", ...addrs], waitFor: '"msg":"list/watch failed"' },
-    { name: "the controller trying to acquire its leader lease exits 0 at once", args: ["controller", "--enable-leader-election", ...addrs], waitFor: '"msg":"error retrieving lease"' },
-    { name: "the sync engine waiting for the API exits 0 at once", args: ["sync-engine", ...addrs], waitFor: '"msg":"sync engine starting"' },
-    { name: "the sync engine trying to acquire its leader lease exits 0 at once", args: ["sync-engine", "--enable-leader-election", ...addrs], waitFor: '"msg":"error retrieving lease"' },
+    {
+      name: "the controller waiting for its informers to sync exits 0 at once",
+      args: ["controller", ...addrs],
+      waitFor: '"msg":"list/watch failed"',
+    },
+    {
+      name: "the controller trying to acquire its leader lease exits 0 at once",
+      args: ["controller", "--enable-leader-election", ...addrs],
+      waitFor: '"msg":"error retrieving lease"',
+    },
+    {
+      name: "the sync engine waiting for the API exits 0 at once",
+      args: ["sync-engine", ...addrs],
+      waitFor: '"msg":"sync engine starting"',
+    },
+    {
+      name: "the sync engine trying to acquire its leader lease exits 0 at once",
+      args: ["sync-engine", "--enable-leader-election", ...addrs],
+      waitFor: '"msg":"error retrieving lease"',
+    },
   ])(
     "$name",
     async ({ args, waitFor }) => {
@@ -71,7 +87,10 @@ describe("SIGTERM while the API server is unreachable", () => {
       try {
         await proc.ready;
         proc.child.kill("SIGTERM");
-        const outcome = await Promise.race([proc.exited, new Promise((resolve) => globalThis.setTimeout(() => resolve("still running"), EXIT_WITHIN_MS))]);
+        const outcome = await Promise.race([
+          proc.exited,
+          new Promise((resolve) => globalThis.setTimeout(() => resolve("still running"), EXIT_WITHIN_MS)),
+        ]);
         expect(outcome, proc.logs()).toBe(0);
       } finally {
         proc.child.kill("SIGKILL");
@@ -101,7 +120,10 @@ describe("SIGTERM before the work starts", () => {
         },
       };
       const code = command([...args, "--kubeconfig", await unreachableKubeconfig()], io);
-      const outcome = await Promise.race([code, new Promise((resolve) => globalThis.setTimeout(() => resolve("still running"), EXIT_WITHIN_MS))]);
+      const outcome = await Promise.race([
+        code,
+        new Promise((resolve) => globalThis.setTimeout(() => resolve("still running"), EXIT_WITHIN_MS)),
+      ]);
       expect(outcome).toBe(0);
     },
     30_000,

@@ -28,7 +28,12 @@ export function appsetArgs(words: readonly string[]): string[] | undefined {
 
 /** The environment of shell commands: the caller's, with a fixed Git identity. */
 function shellEnv(): NodeJS.ProcessEnv {
-  const identity = { GIT_AUTHOR_NAME: "docs", GIT_AUTHOR_EMAIL: "docs@example.com", GIT_COMMITTER_NAME: "docs", GIT_COMMITTER_EMAIL: "docs@example.com" };
+  const identity = {
+    GIT_AUTHOR_NAME: "docs",
+    GIT_AUTHOR_EMAIL: "docs@example.com",
+    GIT_COMMITTER_NAME: "docs",
+    GIT_COMMITTER_EMAIL: "docs@example.com",
+  };
   return { ...process.env, ...identity };
 }
 
@@ -48,7 +53,11 @@ export async function runAppset(args: readonly string[], cwd: string): Promise<C
   process.chdir(cwd);
   process.env["TMPDIR"] = tmp;
   try {
-    const code = await run(args, (s) => (stdout += s), (s) => (stderr += s));
+    const code = await run(
+      args,
+      (s) => (stdout += s),
+      (s) => (stderr += s),
+    );
     return { command: `appset ${args.join(" ")}`, code, stdout, stderr };
   } finally {
     process.chdir(before.dir);
@@ -79,11 +88,13 @@ export async function checkCommand(cmd: DocCommand, cwd: string): Promise<void> 
   const w = cmd.words;
   if (w[0] === "npm") {
     const script = w[1] === "run" ? w[2] : w[1];
-    if (script === undefined || !(script in packageScripts())) throw new Error(`${cmd.text}: package.json has no script "${String(script)}"`);
+    if (script === undefined || !(script in packageScripts()))
+      throw new Error(`${cmd.text}: package.json has no script "${String(script)}"`);
     return;
   }
   const args = appsetArgs(w);
-  if (args === undefined) throw new Error(`${cmd.text}: no way to check this command here; run it in an example or name the test that runs it ("tested-by")`);
+  if (args === undefined)
+    throw new Error(`${cmd.text}: no way to check this command here; run it in an example or name the test that runs it ("tested-by")`);
   if (args[0] === "controller" || args[0] === "sync-engine") {
     const res = parseConfig(args.slice(1), {});
     if (res.kind === "error") throw new Error(`${cmd.text}: ${res.message}`);

@@ -75,7 +75,11 @@ describe("the documentation's examples", () => {
     expect(unlisted).toEqual([]);
   });
 
-  it.each(allPages().filter((p) => p.startsWith("docs/adr/")).map((name) => ({ name })))("$name has no example left unmarked", async ({ name }) => {
+  it.each(
+    allPages()
+      .filter((p) => p.startsWith("docs/adr/"))
+      .map((name) => ({ name })),
+  )("$name has no example left unmarked", async ({ name }) => {
     expect(await runPage(name, readRepoFile(name))).toEqual([]);
   });
 });

@@ -16,7 +16,18 @@ import { checkFunctionList, checkTemplateTable, controllerMetrics, documentedMet
 import { validateYaml } from "../../unit/docs/validate.js";
 
 /** The marker kinds and what each does (the table of docs/README.md lists the same). */
-export const MARKER_KINDS = ["file", "yaml", "run", "output", "check", "tested-by", "template", "metrics", "functions", "http-server"] as const;
+export const MARKER_KINDS = [
+  "file",
+  "yaml",
+  "run",
+  "output",
+  "check",
+  "tested-by",
+  "template",
+  "metrics",
+  "functions",
+  "http-server",
+] as const;
 
 type Handler = (page: PageRun, part: DocPart, marker: Marker) => Promise<void>;
 
@@ -71,7 +82,8 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     if (!existsSync(path)) throw new Error(`tested-by names ${test}, which does not exist`);
     if (!readFileSync(path, "utf8").includes(page.doc)) throw new Error(`${test} does not mention ${page.doc}`);
     if (part.type === "code" && isData(part.lang)) validateYaml(part.text);
-    if (part.type === "code" && !isData(part.lang)) for (const cmd of splitCommands(part.text)) if (cmd.text.includes("<<")) validateYaml(cmd.text.split("\n").slice(1, -1).join("\n"));
+    if (part.type === "code" && !isData(part.lang))
+      for (const cmd of splitCommands(part.text)) if (cmd.text.includes("<<")) validateYaml(cmd.text.split("\n").slice(1, -1).join("\n"));
     return Promise.resolve();
   },
   template: (page, part, m) => {
@@ -84,7 +96,8 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     if (part.type !== "table") throw new Error('"metrics" must precede a table');
     const want = JSON.stringify(await controllerMetrics(), null, 1);
     const got = JSON.stringify(documentedMetrics(part), null, 1);
-    if (want !== got) throw new Error(`the metrics table differs from the registered metrics.\n--- documented\n${got}\n--- registered\n${want}`);
+    if (want !== got)
+      throw new Error(`the metrics table differs from the registered metrics.\n--- documented\n${got}\n--- registered\n${want}`);
   },
   functions: (_page, part, m) => {
     const failures = checkFunctionList(code(part, "functions").text, m.args[0]);
@@ -105,7 +118,9 @@ function serveRoutes(port: number, routes: Record<string, unknown>): Promise<Ser
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     const body = routes[`${req.method ?? "GET"} ${path}`];
-    res.writeHead(body === undefined ? 404 : 200, { "Content-Type": "application/json" }).end(JSON.stringify(body ?? { message: "Not Found" }));
+    res
+      .writeHead(body === undefined ? 404 : 200, { "Content-Type": "application/json" })
+      .end(JSON.stringify(body ?? { message: "Not Found" }));
   });
   return listenWhenFree(server, port, 150);
 }
@@ -146,7 +161,8 @@ export class PageRun {
     for (const part of parts) {
       const where = `${this.doc}:${String(part.line)}`;
       if (part.marker === undefined) {
-        if (part.type === "code" && MARKED_LANGUAGES.has(part.lang)) failures.push(`${where}: a ${part.lang} block without an example marker`);
+        if (part.type === "code" && MARKED_LANGUAGES.has(part.lang))
+          failures.push(`${where}: a ${part.lang} block without an example marker`);
         continue;
       }
       const handler = HANDLERS[part.marker.kind as keyof typeof HANDLERS] as Handler | undefined;

@@ -19,8 +19,14 @@ const repo = makeRepo(temp, {
   "applicationset/examples/git-generator-directory/excludes/cluster-addons/argo-workflows/kustomization.yaml": "resources: []\n",
   "applicationset/examples/git-generator-directory/excludes/cluster-addons/prometheus-operator/Chart.yaml": "name: p\n",
   "applicationset/examples/git-generator-directory/excludes/cluster-addons/exclude-helm-guestbook/Chart.yaml": "name: g\n",
-  "applicationset/examples/git-generator-files-discovery/cluster-config/engineering/dev/config.json": config("engineering-dev", "https://1.2.3.4"),
-  "applicationset/examples/git-generator-files-discovery/cluster-config/engineering/prod/config.json": config("engineering-prod", "https://2.4.6.8"),
+  "applicationset/examples/git-generator-files-discovery/cluster-config/engineering/dev/config.json": config(
+    "engineering-dev",
+    "https://1.2.3.4",
+  ),
+  "applicationset/examples/git-generator-files-discovery/cluster-config/engineering/prod/config.json": config(
+    "engineering-prod",
+    "https://2.4.6.8",
+  ),
   "applicationset/examples/git-generator-files-discovery/apps/guestbook/guestbook-ui.yaml": "kind: Service\n",
   "applicationset/examples/matrix/cluster-addons/argo-workflows/kustomization.yaml": "resources: []\n",
   "applicationset/examples/matrix/cluster-addons/prometheus-operator/Chart.yaml": "name: p\n",
@@ -125,7 +131,10 @@ describe.each(modes)("Argo CD's documented examples in $mode mode", ({ doc }) =>
       metadata: { name: "engineering-dev-guestbook" },
       spec: {
         project: "default",
-        source: { path: "applicationset/examples/template-override/engineering-dev-override", repoURL: "https://github.com/argoproj/argo-cd.git" },
+        source: {
+          path: "applicationset/examples/template-override/engineering-dev-override",
+          repoURL: "https://github.com/argoproj/argo-cd.git",
+        },
         destination: { server: "https://kubernetes.default.svc", namespace: "guestbook" },
       },
     });

@@ -17,7 +17,12 @@ const repo = makeRepo(temp, { "apps/a/config.json": "{}" });
 const spec = { repoURL: repo, revision: "HEAD", directories: [{ path: "apps/*" }] };
 
 function withProject(project: string): ApplicationSet {
-  return appSet([], { template: { metadata: { name: "{{path.basename}}" }, spec: { project, destination: { server: "https://kubernetes.default.svc" }, source: { repoURL: repo, path: "x" } } } });
+  return appSet([], {
+    template: {
+      metadata: { name: "{{path.basename}}" },
+      spec: { project, destination: { server: "https://kubernetes.default.svc" }, source: { repoURL: repo, path: "x" } },
+    },
+  });
 }
 
 function project(name: string, spec: Record<string, unknown> = {}): KubeObject {
@@ -33,7 +38,8 @@ function readerOver(objects: KubeObject[], fail?: Error): KubeReader & { asked: 
       asked.push(`${r.group}/${r.version}/${r.plural} ${key.namespace ?? ""}/${key.name}`);
       if (fail !== undefined) return Promise.reject(fail);
       const hit = objects.find((o) => o.metadata?.name === key.name);
-      if (hit === undefined) return Promise.reject(Object.assign(new Error(`${r.plural}.${r.group} "${key.name}" not found`), { reason: "NotFound" }));
+      if (hit === undefined)
+        return Promise.reject(Object.assign(new Error(`${r.plural}.${r.group} "${key.name}" not found`), { reason: "NotFound" }));
       return Promise.resolve(hit as T);
     },
     list: () => Promise.reject(new Error("unexpected list")),
@@ -43,25 +49,77 @@ function readerOver(objects: KubeObject[], fail?: Error): KubeReader & { asked: 
 describe("the spec-level project check of the Git generator", () => {
   const reader = gitReader(temp);
   const objectPorts = (objs: KubeObject[]): GeneratorPorts => ({ ...portsFromObjects(objs, "argocd"), git: reader });
-  const kubePorts = (objs: KubeObject[], fail?: Error): GeneratorPorts => ({ ...portsFromKubeReader(readerOver(objs, fail), "argocd"), git: reader });
+  const kubePorts = (objs: KubeObject[], fail?: Error): GeneratorPorts => ({
+    ...portsFromKubeReader(readerOver(objs, fail), "argocd"),
+    git: reader,
+  });
   const missing = 'error getting project team-a: appprojects.argoproj.io "team-a" not found';
 
   it.each([
     // name; ports; spec-level project; expected outcome (a path list, or an error message)
-    { name: "an existing project in the object list lets the generator run", ports: () => objectPorts([project("team-a")]), proj: "team-a", want: ["apps/a"] },
-    { name: "an existing project read through the API lets the generator run", ports: () => kubePorts([project("team-a")]), proj: "team-a", want: ["apps/a"] },
-    { name: "a project missing from the object list fails like the apiserver's NotFound", ports: () => objectPorts([project("other")]), proj: "team-a", want: missing },
-    { name: "a project the API does not have fails with the apiserver's NotFound text", ports: () => kubePorts([]), proj: "team-a", want: missing },
-    { name: "a failed API read fails with its cause", ports: () => kubePorts([], new Error("appprojects is forbidden")), proj: "team-a", want: "error getting project team-a: appprojects is forbidden" },
-    { name: "a project in another namespace does not count", ports: () => objectPorts([{ ...project("team-a"), metadata: { name: "team-a", namespace: "elsewhere" } }]), proj: "team-a", want: missing },
-    { name: "a malformed project is an error, not an absent one", ports: () => objectPorts([project("team-a", { sourceRepos: "not-a-list" })]), proj: "team-a", want: /^error getting project team-a: .*sourceRepos/ },
+    {
+      name: "an existing project in the object list lets the generator run",
+      ports: () => objectPorts([project("team-a")]),
+      proj: "team-a",
+      want: ["apps/a"],
+    },
+    {
+      name: "an existing project read through the API lets the generator run",
+      ports: () => kubePorts([project("team-a")]),
+      proj: "team-a",
+      want: ["apps/a"],
+    },
+    {
+      name: "a project missing from the object list fails like the apiserver's NotFound",
+      ports: () => objectPorts([project("other")]),
+      proj: "team-a",
+      want: missing,
+    },
+    {
+      name: "a project the API does not have fails with the apiserver's NotFound text",
+      ports: () => kubePorts([]),
+      proj: "team-a",
+      want: missing,
+    },
+    {
+      name: "a failed API read fails with its cause",
+      ports: () => kubePorts([], new Error("appprojects is forbidden")),
+      proj: "team-a",
+      want: "error getting project team-a: appprojects is forbidden",
+    },
+    {
+      name: "a project in another namespace does not count",
+      ports: () => objectPorts([{ ...project("team-a"), metadata: { name: "team-a", namespace: "elsewhere" } }]),
+      proj: "team-a",
+      want: missing,
+    },
+    {
+      name: "a malformed project is an error, not an absent one",
+      ports: () => objectPorts([project("team-a", { sourceRepos: "not-a-list" })]),
+      proj: "team-a",
+      want: /^error getting project team-a: .*sourceRepos/,
+    },
     { name: "a templated project is not looked up", ports: () => kubePorts([]), proj: "{{path.basename}}", want: ["apps/a"] },
-    { name: "without a projects port the check is skipped", ports: (): GeneratorPorts => ({ git: reader }), proj: "team-a", want: ["apps/a"] },
-    { name: "an object list holding no AppProject at all skips the check (an offline preview)", ports: () => objectPorts([]), proj: "team-a", want: ["apps/a"] },
+    {
+      name: "without a projects port the check is skipped",
+      ports: (): GeneratorPorts => ({ git: reader }),
+      proj: "team-a",
+      want: ["apps/a"],
+    },
+    {
+      name: "an object list holding no AppProject at all skips the check (an offline preview)",
+      ports: () => objectPorts([]),
+      proj: "team-a",
+      want: ["apps/a"],
+    },
   ])("$name", async ({ ports, proj, want }) => {
     const run = gitGenerator.generate(spec, withProject(proj), context(ports()));
     if (Array.isArray(want)) await expect(run.then((ps) => ps.map((p) => p["path"]))).resolves.toEqual(want);
-    else await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: want instanceof RegExp ? expect.stringMatching(want) : want });
+    else
+      await expect(run).rejects.toMatchObject({
+        reason: "ApplicationGenerationFromParamsError",
+        message: want instanceof RegExp ? expect.stringMatching(want) : want,
+      });
   });
 
   it("reads the AppProject from the controller namespace through the argoproj.io/v1alpha1 appprojects resource", async () => {
@@ -71,7 +129,9 @@ describe("the spec-level project check of the Git generator", () => {
   });
 
   it("checks the project before anything else, so an empty generator still reports the missing project", async () => {
-    await expect(gitGenerator.generate({ repoURL: repo, revision: "HEAD" }, withProject("team-a"), context(kubePorts([])))).rejects.toThrow(missing);
+    await expect(gitGenerator.generate({ repoURL: repo, revision: "HEAD" }, withProject("team-a"), context(kubePorts([])))).rejects.toThrow(
+      missing,
+    );
   });
 });
 
@@ -102,12 +162,18 @@ describe("project-scoped repository credentials in the Git generator", () => {
       ...portsFromObjects([project("team-a"), project("team-b")], "argocd"),
       git: gitReader(temp, credentialsFromSecrets([scoped()])),
     };
-    const run = gitGenerator.generate({ repoURL: url, revision: "main", directories: [{ path: "apps/*" }] }, withProject(proj), context(ports));
+    const run = gitGenerator.generate(
+      { repoURL: url, revision: "main", directories: [{ path: "apps/*" }] },
+      withProject(proj),
+      context(ports),
+    );
     if (ok) await expect(run.then((ps) => ps.map((p) => p["path"]))).resolves.toEqual(["apps/x"]);
     else
       await expect(run).rejects.toMatchObject({
         reason: "ApplicationGenerationFromParamsError",
-        message: expect.stringMatching(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /),
+        message: expect.stringMatching(
+          /^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /,
+        ),
       });
   });
 

@@ -39,8 +39,20 @@ describe("the Git directory generator", () => {
       spec: { directories: [{ path: "apps/*" }] },
       goTemplate: false,
       want: [
-        { path: "apps/guestbook", "path.basename": "guestbook", "path.basenameNormalized": "guestbook", "path[0]": "apps", "path[1]": "guestbook" },
-        { path: "apps/helm-guestbook", "path.basename": "helm-guestbook", "path.basenameNormalized": "helm-guestbook", "path[0]": "apps", "path[1]": "helm-guestbook" },
+        {
+          path: "apps/guestbook",
+          "path.basename": "guestbook",
+          "path.basenameNormalized": "guestbook",
+          "path[0]": "apps",
+          "path[1]": "guestbook",
+        },
+        {
+          path: "apps/helm-guestbook",
+          "path.basename": "helm-guestbook",
+          "path.basenameNormalized": "helm-guestbook",
+          "path[0]": "apps",
+          "path[1]": "helm-guestbook",
+        },
         { path: "apps/nested", "path.basename": "nested", "path.basenameNormalized": "nested", "path[0]": "apps", "path[1]": "nested" },
       ],
     },
@@ -48,7 +60,14 @@ describe("the Git directory generator", () => {
       name: "goTemplate gives a path object, under the prefix when one is set, and values",
       spec: { directories: [{ path: "apps/guestbook" }], pathParamPrefix: "app", values: { p: "{{ .app.path.basename }}" } },
       goTemplate: true,
-      want: [{ app: { path: { path: "apps/guestbook", basename: "guestbook", basenameNormalized: "guestbook", segments: ["apps", "guestbook"] } }, values: { p: "guestbook" } }],
+      want: [
+        {
+          app: {
+            path: { path: "apps/guestbook", basename: "guestbook", basenameNormalized: "guestbook", segments: ["apps", "guestbook"] },
+          },
+          values: { p: "guestbook" },
+        },
+      ],
     },
     {
       name: "an exclude rule wins whatever the order",
@@ -72,7 +91,15 @@ describe("the Git directory generator", () => {
       name: "fasttemplate values use the prefixed parameters",
       spec: { directories: [{ path: "config" }], pathParamPrefix: "p", values: { where: "at-{{p.path.basename}}" } },
       goTemplate: false,
-      want: [{ "p.path": "config", "p.path.basename": "config", "p.path.basenameNormalized": "config", "p.path[0]": "config", "values.where": "at-config" }],
+      want: [
+        {
+          "p.path": "config",
+          "p.path.basename": "config",
+          "p.path.basenameNormalized": "config",
+          "p.path[0]": "config",
+          "values.where": "at-config",
+        },
+      ],
     },
   ])("$name", async ({ spec, goTemplate, want }) => {
     await expect(gen(spec as Partial<GitGenerator>, goTemplate)).resolves.toEqual(want);
@@ -105,21 +132,53 @@ describe("the Git files generator", () => {
     expect(got).toEqual([
       {
         cluster: { name: "prod", enabled: true },
-        path: { path: "config/prod", basename: "prod", basenameNormalized: "prod", filename: "config.yaml", filenameNormalized: "config.yaml", segments: ["config", "prod"] },
+        path: {
+          path: "config/prod",
+          basename: "prod",
+          basenameNormalized: "prod",
+          filename: "config.yaml",
+          filenameNormalized: "config.yaml",
+          segments: ["config", "prod"],
+        },
       },
     ]);
   });
 
   it.each([
     // name; rules; globbing mode; expected file paths in order
-    { name: "old globbing lets a star cross directories", files: [{ path: "config/*/config.json" }, skipBroken], newGlob: false, want: ["config/deep/a/b", "config/dev"] },
-    { name: "new globbing keeps a star within one directory", files: [{ path: "config/*/config.json" }, skipBroken], newGlob: true, want: ["config/dev"] },
-    { name: "new globbing spans directories with a double star", files: [{ path: "config/**/config.json" }, skipBroken], newGlob: true, want: ["config/deep/a/b", "config/dev"] },
-    { name: "exclude rules remove files", files: [{ path: "config/**/config.json" }, { path: "config/broken/*", exclude: true }], newGlob: false, want: ["config/deep/a/b", "config/dev"] },
+    {
+      name: "old globbing lets a star cross directories",
+      files: [{ path: "config/*/config.json" }, skipBroken],
+      newGlob: false,
+      want: ["config/deep/a/b", "config/dev"],
+    },
+    {
+      name: "new globbing keeps a star within one directory",
+      files: [{ path: "config/*/config.json" }, skipBroken],
+      newGlob: true,
+      want: ["config/dev"],
+    },
+    {
+      name: "new globbing spans directories with a double star",
+      files: [{ path: "config/**/config.json" }, skipBroken],
+      newGlob: true,
+      want: ["config/deep/a/b", "config/dev"],
+    },
+    {
+      name: "exclude rules remove files",
+      files: [{ path: "config/**/config.json" }, { path: "config/broken/*", exclude: true }],
+      newGlob: false,
+      want: ["config/deep/a/b", "config/dev"],
+    },
     { name: "a list file gives one set per item", files: [{ path: "config/list.yaml" }], newGlob: false, want: ["config", "config"] },
     { name: "an empty file gives one empty set", files: [{ path: "config/empty.yaml" }], newGlob: false, want: ["config"] },
     { name: "a file at the root has path '.'", files: [{ path: "root.json" }], newGlob: false, want: ["."] },
-    { name: "a symlink inside the repository is followed, one leaving it is ignored", files: [{ path: "links/*" }], newGlob: false, want: ["links"] },
+    {
+      name: "a symlink inside the repository is followed, one leaving it is ignored",
+      files: [{ path: "links/*" }],
+      newGlob: false,
+      want: ["links"],
+    },
     { name: "no matching file gives nothing", files: [{ path: "nope/*.json" }], newGlob: false, want: [] },
   ])("$name", async ({ files, newGlob, want }) => {
     const got = await gen({ files }, false, { newGitFileGlobbing: newGlob });
@@ -151,10 +210,11 @@ describe("the Git generator's revision and failures", () => {
   it("fails with a typed error when the repository is unreachable, never with an empty list", async () => {
     await expect(gen({ repoURL: `${repo}-missing`, directories: [{ path: "*" }] })).rejects.toMatchObject({
       reason: "ApplicationGenerationFromParamsError",
-      message: expect.stringMatching(/^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /),
+      message: expect.stringMatching(
+        /^error generating params from git: error getting directories from git: error retrieving Git Directories: rpc error: code = Internal desc = unable to resolve git revision : failed to list refs: /,
+      ),
     });
   });
-
 });
 
 describe("the Git generator and the revision cache", () => {
@@ -163,7 +223,10 @@ describe("the Git generator and the revision cache", () => {
     const clock = new FakeClock(0);
     const cached = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), clock, revisionCacheMs: 60_000 });
     const run = (freshRevisions: boolean) =>
-      gitGenerator.generate({ repoURL: moving, revision: "main", directories: [{ path: "apps/*" }] }, appSet([]), { ...context({ git: cached }), freshRevisions });
+      gitGenerator.generate({ repoURL: moving, revision: "main", directories: [{ path: "apps/*" }] }, appSet([]), {
+        ...context({ git: cached }),
+        freshRevisions,
+      });
     expect((await run(false)).map((p) => p["path"])).toEqual(["apps/one"]);
     commit(moving, { "apps/two/x.yaml": "x: 2\n" });
     // Within the interval a pass without a refresh sees what ls-remote said a moment ago.

@@ -42,7 +42,10 @@ const secret = (name: string, data: Record<string, string>): Secret => ({ metada
 
 function ports(cm: Record<string, string>, secrets: Secret[] = [secret("argocd-secret", { "plugin.token": " tok-123 \n" })]) {
   return {
-    configMaps: { getConfigMapData: (name: string) => (name === "my-plugin" ? Promise.resolve(cm) : Promise.reject(new Error(`configmaps "${name}" not found`))) },
+    configMaps: {
+      getConfigMapData: (name: string) =>
+        name === "my-plugin" ? Promise.resolve(cm) : Promise.reject(new Error(`configmaps "${name}" not found`)),
+    },
     secrets: { getSecret: (name: string) => Promise.resolve(secrets.find((s) => s.metadata.name === name)) },
     fetch: (url: string, init: Parameters<typeof fetch>[1]) => fetch(url, init),
   };
@@ -54,10 +57,18 @@ describe("the Plugin generator against a real HTTP server", () => {
   it("posts the documented request and uses each output object as a parameter set", async () => {
     reply = { status: 200, body: JSON.stringify({ output: { parameters: [{ name: "a", nested: { x: 1 } }, { name: "b" }] } }) };
     seen.length = 0;
-    const got = await pluginGenerator.generate({ ...spec, values: { v: "{{ .name }}-{{ .generator.input.parameters.team }}" } }, appSet([], { goTemplate: true }), context(ports({ baseUrl, token: "$plugin.token" })));
+    const got = await pluginGenerator.generate(
+      { ...spec, values: { v: "{{ .name }}-{{ .generator.input.parameters.team }}" } },
+      appSet([], { goTemplate: true }),
+      context(ports({ baseUrl, token: "$plugin.token" })),
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]!.path).toBe("/api/v1/getparams.execute");
-    expect(seen[0]!.headers).toMatchObject({ authorization: "Bearer tok-123", "content-type": "application/json", "user-agent": "argocd-applicationset" });
+    expect(seen[0]!.headers).toMatchObject({
+      authorization: "Bearer tok-123",
+      "content-type": "application/json",
+      "user-agent": "argocd-applicationset",
+    });
     expect(seen[0]!.body).toEqual({ applicationSetName: "test", input: { parameters: { team: "blue", count: 2 } } });
     expect(got).toEqual([
       { name: "a", nested: { x: 1 }, generator: { input: { parameters: { team: "blue", count: 2 } } }, values: { v: "a-blue" } },
@@ -77,13 +88,31 @@ describe("the Plugin generator against a real HTTP server", () => {
   it.each([
     // name; server reply; ConfigMap; expected error
     { name: "an empty body means no parameters", reply: { status: 200, body: "" }, cm: {}, want: [] },
-    { name: "a non-2xx reply carries the JSON message", reply: { status: 500, body: '{"message":"boom"}' }, cm: {}, error: "error listing params: error get api 'test': API error with status code 500: boom" },
-    { name: "a non-2xx reply without JSON carries the raw body", reply: { status: 403, body: "denied" }, cm: {}, error: "API error with status code 403: denied" },
+    {
+      name: "a non-2xx reply carries the JSON message",
+      reply: { status: 500, body: '{"message":"boom"}' },
+      cm: {},
+      error: "error listing params: error get api 'test': API error with status code 500: boom",
+    },
+    {
+      name: "a non-2xx reply without JSON carries the raw body",
+      reply: { status: 403, body: "denied" },
+      cm: {},
+      error: "API error with status code 403: denied",
+    },
   ])("$name", async (row) => {
     reply = row.reply;
-    const run = pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl, token: "$plugin.token", ...(row.cm as Record<string, string>) })));
+    const run = pluginGenerator.generate(
+      spec,
+      appSet([]),
+      context(ports({ baseUrl, token: "$plugin.token", ...(row.cm as Record<string, string>) })),
+    );
     if (row.error === undefined) await expect(run).resolves.toEqual(row.want);
-    else await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: expect.stringContaining(row.error) });
+    else
+      await expect(run).rejects.toMatchObject({
+        reason: "ApplicationGenerationFromParamsError",
+        message: expect.stringContaining(row.error),
+      });
   });
 
   it.each([

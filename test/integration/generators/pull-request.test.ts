@@ -20,7 +20,11 @@ const secrets = [scmSecret("gh", { token: "t0ken" })];
 describe("the Pull Request generator on GitHub", () => {
   it("emits number, branches, slugs, SHAs, author, and labels in goTemplate mode only", async () => {
     const head = "abcdef0123456789abcdef0123456789abcdef01";
-    api.on("GET", "/api/v3/repos/acme/web/pulls", { body: [githubPull(7, { title: "Add X", head: "Feature/My_Branch", base: "release_1.x", sha: head, user: "dev", labels: ["preview"] })] });
+    api.on("GET", "/api/v3/repos/acme/web/pulls", {
+      body: [
+        githubPull(7, { title: "Add X", head: "Feature/My_Branch", base: "release_1.x", sha: head, user: "dev", labels: ["preview"] }),
+      ],
+    });
     const h = harness({ secrets });
     const gen = createPullRequestGenerator(h.services);
     const base = {
@@ -36,7 +40,9 @@ describe("the Pull Request generator on GitHub", () => {
       author: "dev",
     };
     expect(await gen.generate(spec(), appSet([]), h.ctx)).toEqual([base]);
-    expect(await gen.generate(spec({ values: { env: "pr-{{ .number }}" } }), appSet([], { goTemplate: true }), h.ctx)).toEqual([{ ...base, labels: ["preview"], values: { env: "pr-7" } }]);
+    expect(await gen.generate(spec({ values: { env: "pr-{{ .number }}" } }), appSet([], { goTemplate: true }), h.ctx)).toEqual([
+      { ...base, labels: ["preview"], values: { env: "pr-7" } },
+    ]);
     expect(api.calls()[0]!.query.get("per_page")).toBe("100");
   });
 
@@ -76,26 +82,48 @@ describe("the Pull Request generator on GitHub", () => {
 
   it.each([
     // name; continueOnRepoNotFoundError; expected outcome
-    { name: "a missing repository is an error by default", cont: undefined, error: /^error listing repos: repository not found: GET .*\/repos\/acme\/web\/pulls\?per_page=100: 404 Not Found$/ },
+    {
+      name: "a missing repository is an error by default",
+      cont: undefined,
+      error: /^error listing repos: repository not found: GET .*\/repos\/acme\/web\/pulls\?per_page=100: 404 Not Found$/,
+    },
     { name: "a missing repository yields nothing with continueOnRepoNotFoundError", cont: true, want: [] },
   ])("$name", async ({ cont, error, want }) => {
     const h = harness({ secrets });
-    const run = createPullRequestGenerator(h.services).generate(spec(cont === undefined ? {} : { continueOnRepoNotFoundError: cont }), appSet([]), h.ctx);
+    const run = createPullRequestGenerator(h.services).generate(
+      spec(cont === undefined ? {} : { continueOnRepoNotFoundError: cont }),
+      appSet([]),
+      h.ctx,
+    );
     if (error) await expect(run).rejects.toThrow(error);
     else expect(await run).toEqual(want);
   });
 
   it.each([
     // name; spec; settings; expected error
-    { name: "a bad regular expression", s: spec({ filters: [{ titleMatch: "[" }] }), error: /^error listing repos: error compiling TitleMatch regexp "\[": / },
-    { name: "disabled providers", s: spec(), settings: { enabled: false }, error: "failed to select pull request service provider: scm providers are disabled" },
-    { name: "no provider", s: {}, error: "failed to select pull request service provider: no Pull Request provider implementation configured" },
+    {
+      name: "a bad regular expression",
+      s: spec({ filters: [{ titleMatch: "[" }] }),
+      error: /^error listing repos: error compiling TitleMatch regexp "\[": /,
+    },
+    {
+      name: "disabled providers",
+      s: spec(),
+      settings: { enabled: false },
+      error: "failed to select pull request service provider: scm providers are disabled",
+    },
+    {
+      name: "no provider",
+      s: {},
+      error: "failed to select pull request service provider: no Pull Request provider implementation configured",
+    },
     {
       name: "a token Secret outside the allowed shape in strict mode",
       s: spec(),
       settings: { tokenRefStrictMode: true },
       secrets: [scmSecret("gh", { token: "t" }, { "argocd.argoproj.io/secret-type": "repository" })],
-      error: "failed to select pull request service provider: error fetching Secret token: secret argocd/gh is not a valid SCM creds secret",
+      error:
+        "failed to select pull request service provider: error fetching Secret token: secret argocd/gh is not a valid SCM creds secret",
     },
   ])("refuses $name", async ({ s, settings, secrets: own, error }) => {
     api.on("GET", "/api/v3/repos/acme/web/pulls", { body: [] });
@@ -105,10 +133,16 @@ describe("the Pull Request generator on GitHub", () => {
   });
 
   it("keeps failing without calling while rate limited, and the message never changes", async () => {
-    api.on("GET", "/api/v3/repos/acme/web/pulls", { status: 403, body: { message: "You have exceeded a secondary rate limit. Request ID 1234" }, headers: { "Retry-After": "120" } });
+    api.on("GET", "/api/v3/repos/acme/web/pulls", {
+      status: 403,
+      body: { message: "You have exceeded a secondary rate limit. Request ID 1234" },
+      headers: { "Retry-After": "120" },
+    });
     const h = harness({ secrets });
     const gen = createPullRequestGenerator(h.services);
-    const errs = await Promise.all([0, 1].map(async () => gen.generate(spec(), appSet([]), h.ctx).catch((e: unknown) => (e as Error).message)));
+    const errs = await Promise.all(
+      [0, 1].map(async () => gen.generate(spec(), appSet([]), h.ctx).catch((e: unknown) => (e as Error).message)),
+    );
     h.clock.advance(60_000);
     errs.push(await gen.generate(spec(), appSet([]), h.ctx).catch((e: unknown) => (e as Error).message));
     expect(new Set(errs).size).toBe(1);

@@ -24,7 +24,9 @@ const token = scmSecret("gh", { token: "t0ken" });
 /** Serves an organisation of `n` repositories with default branch `main` at a per-repo SHA. */
 function serveOrg(n: number, o: { pushedAt?: (i: number) => string; branchSha?: (name: string) => string } = {}): void {
   const repos = (): Record<string, unknown>[] =>
-    Array.from({ length: n }, (_, i) => githubRepo("acme", `repo-${String(i).padStart(3, "0")}`, { id: i + 1, ...(o.pushedAt ? { pushedAt: o.pushedAt(i) } : {}) }));
+    Array.from({ length: n }, (_, i) =>
+      githubRepo("acme", `repo-${String(i).padStart(3, "0")}`, { id: i + 1, ...(o.pushedAt ? { pushedAt: o.pushedAt(i) } : {}) }),
+    );
   api.on("GET", "/api/v3/orgs/acme/repos", (req) => linkPage(req, repos()));
   api.on("GET", "/api/v3/repos/acme/*/branches/main", (req) => {
     const name = req.path.split("/")[5]!;
@@ -32,7 +34,10 @@ function serveOrg(n: number, o: { pushedAt?: (i: number) => string; branchSha?: 
   });
 }
 
-const gh = (extra: Partial<NonNullable<ScmProviderGenerator["github"]>> = {}, rest: Partial<ScmProviderGenerator> = {}): ScmProviderGenerator => ({
+const gh = (
+  extra: Partial<NonNullable<ScmProviderGenerator["github"]>> = {},
+  rest: Partial<ScmProviderGenerator> = {},
+): ScmProviderGenerator => ({
   github: { organization: "acme", api: api.url, tokenRef: { secretName: "gh", key: "token" }, ...extra },
   ...rest,
 });
@@ -59,7 +64,11 @@ describe("the SCM Provider generator on GitHub", () => {
         "values.x": "svc_A-main",
       },
     ]);
-    const go = await gen.generate(gh({}, { cloneProtocol: "https", values: { x: "{{ .repository }}" } }), appSet([], { goTemplate: true }), h.ctx);
+    const go = await gen.generate(
+      gh({}, { cloneProtocol: "https", values: { x: "{{ .repository }}" } }),
+      appSet([], { goTemplate: true }),
+      h.ctx,
+    );
     expect(go[0]).toMatchObject({ url: "https://github.com/acme/svc_A.git", values: { x: "svc_A" } });
     expect(api.calls()[0]!.headers.authorization).toBe("Bearer t0ken");
   });
@@ -90,7 +99,10 @@ describe("the SCM Provider generator on GitHub", () => {
   it("re-reads only the branches of a repository that was pushed to", async () => {
     let pushed = "2024-01-01T00:00:00Z";
     let head = sha("old");
-    serveOrg(5, { pushedAt: (i) => (i === 3 ? pushed : "2024-01-01T00:00:00Z"), branchSha: (name) => (name === "repo-003" ? head : sha(name)) });
+    serveOrg(5, {
+      pushedAt: (i) => (i === 3 ? pushed : "2024-01-01T00:00:00Z"),
+      branchSha: (name) => (name === "repo-003" ? head : sha(name)),
+    });
     const h = harness({ secrets: [token] });
     const gen = createScmProviderGenerator(h.services);
     await gen.generate(gh(), appSet([]), h.ctx);
@@ -104,7 +116,9 @@ describe("the SCM Provider generator on GitHub", () => {
 
   it("expands every branch with allBranches and skips a repository whose default branch is missing", async () => {
     api.on("GET", "/api/v3/orgs/acme/repos", { body: [githubRepo("acme", "a"), githubRepo("acme", "empty", { archived: true })] });
-    api.on("GET", "/api/v3/repos/acme/a/branches", (req) => linkPage(req, [githubBranch("main", sha("1")), githubBranch("dev", sha("2"))], { defaultPerPage: 1 }));
+    api.on("GET", "/api/v3/repos/acme/a/branches", (req) =>
+      linkPage(req, [githubBranch("main", sha("1")), githubBranch("dev", sha("2"))], { defaultPerPage: 1 }),
+    );
     api.on("GET", "/api/v3/repos/acme/a/branches/main", { body: githubBranch("main", sha("1")) });
     const h = harness({ secrets: [token] });
     const gen = createScmProviderGenerator(h.services);
@@ -120,17 +134,35 @@ describe("the SCM Provider generator on GitHub", () => {
     { name: "a label filter passes when any topic matches", filters: [{ labelMatch: "^prod$" }], want: ["svc-a", "lib"] },
     { name: "two repository filters are OR'd", filters: [{ repositoryMatch: "lib" }, { labelMatch: "dev" }], want: ["svc-b", "lib"] },
     { name: "conditions within one filter are AND'ed", filters: [{ repositoryMatch: "^svc", labelMatch: "prod" }], want: ["svc-a"] },
-    { name: "pathsExist keeps repositories holding the path (trailing slash ignored)", filters: [{ pathsExist: ["deploy/"] }], want: ["svc-a", "lib"] },
+    {
+      name: "pathsExist keeps repositories holding the path (trailing slash ignored)",
+      filters: [{ pathsExist: ["deploy/"] }],
+      want: ["svc-a", "lib"],
+    },
     { name: "pathsDoNotExist drops repositories holding the path", filters: [{ pathsDoNotExist: ["deploy"] }], want: ["svc-b"] },
-    { name: "a repository-only and a branch-only filter end up AND'ed", filters: [{ repositoryMatch: "^svc" }, { pathsExist: ["deploy"] }], want: ["svc-a"] },
-    { name: "a branch filter checks its repository conditions per branch", filters: [{ repositoryMatch: "lib", branchMatch: "main" }], want: ["lib"] },
+    {
+      name: "a repository-only and a branch-only filter end up AND'ed",
+      filters: [{ repositoryMatch: "^svc" }, { pathsExist: ["deploy"] }],
+      want: ["svc-a"],
+    },
+    {
+      name: "a branch filter checks its repository conditions per branch",
+      filters: [{ repositoryMatch: "lib", branchMatch: "main" }],
+      want: ["lib"],
+    },
     { name: "a filter with no conditions is ignored", filters: [{}], want: ["svc-a", "svc-b", "lib"] },
   ])("$name", async ({ filters, want }) => {
     api.on("GET", "/api/v3/orgs/acme/repos", {
-      body: [githubRepo("acme", "svc-a", { topics: ["prod"] }), githubRepo("acme", "svc-b", { topics: ["dev"] }), githubRepo("acme", "lib", { topics: ["prod", "x"] })],
+      body: [
+        githubRepo("acme", "svc-a", { topics: ["prod"] }),
+        githubRepo("acme", "svc-b", { topics: ["dev"] }),
+        githubRepo("acme", "lib", { topics: ["prod", "x"] }),
+      ],
     });
     api.on("GET", "/api/v3/repos/acme/*/branches/main", (req) => ({ body: githubBranch("main", sha(req.path)) }));
-    api.on("GET", "/api/v3/repos/acme/*/contents/deploy", (req) => (req.path.includes("svc-b") ? undefined : { body: [{ name: "app.yaml", type: "file" }] }));
+    api.on("GET", "/api/v3/repos/acme/*/contents/deploy", (req) =>
+      req.path.includes("svc-b") ? undefined : { body: [{ name: "app.yaml", type: "file" }] },
+    );
     const h = harness({ secrets: [token] });
     const got = await createScmProviderGenerator(h.services).generate(gh({}, { filters }), appSet([]), h.ctx);
     expect(got.map((p) => p["repository"])).toEqual(want);
@@ -149,24 +181,48 @@ describe("the SCM Provider generator on GitHub", () => {
 
   it.each([
     // name; spec change; settings; Secrets; expected error
-    { name: "a bad regular expression names the filter", spec: gh({}, { filters: [{ repositoryMatch: "(" }] }), error: /^error listing repos: error compiling RepositoryMatch regexp "\(": / },
-    { name: "an unknown clone protocol is refused", spec: gh({}, { cloneProtocol: "ftp" }), error: "error listing repos: unknown clone protocol for GitHub ftp" },
-    { name: "disabled providers are refused before any call", spec: gh(), settings: { enabled: false }, error: "scm providers are disabled" },
+    {
+      name: "a bad regular expression names the filter",
+      spec: gh({}, { filters: [{ repositoryMatch: "(" }] }),
+      error: /^error listing repos: error compiling RepositoryMatch regexp "\(": /,
+    },
+    {
+      name: "an unknown clone protocol is refused",
+      spec: gh({}, { cloneProtocol: "ftp" }),
+      error: "error listing repos: unknown clone protocol for GitHub ftp",
+    },
+    {
+      name: "disabled providers are refused before any call",
+      spec: gh(),
+      settings: { enabled: false },
+      error: "scm providers are disabled",
+    },
     {
       name: "an API URL outside the allow-list is refused",
       spec: gh({ api: "https://ghe.example.com" }),
       settings: { allowedProviders: ["https://a.example.com", "https://b.example.com/"] },
-      error: 'scm provider not allowed: scm provider "https://ghe.example.com" not allowed, must use one of the following: https://a.example.com, https://b.example.com/',
+      error:
+        'scm provider not allowed: scm provider "https://ghe.example.com" not allowed, must use one of the following: https://a.example.com, https://b.example.com/',
     },
     {
       name: "strict mode refuses a Secret without the scm-creds label",
       spec: gh(),
       settings: { tokenRefStrictMode: true },
       secrets: [scmSecret("gh", { token: "t" }, {})],
-      error: 'scm provider: error fetching Github token: secret argocd/gh is not a valid SCM creds secret: secret must have label "argocd.argoproj.io/secret-type"="scm-creds"',
+      error:
+        'scm provider: error fetching Github token: secret argocd/gh is not a valid SCM creds secret: secret must have label "argocd.argoproj.io/secret-type"="scm-creds"',
     },
-    { name: "a missing Secret is named", spec: gh(), secrets: [], error: 'scm provider: error fetching Github token: error fetching secret argocd/gh: secrets "gh" not found' },
-    { name: "a missing key is named", spec: gh({ tokenRef: { secretName: "gh", key: "nope" } }), error: 'scm provider: error fetching Github token: key "nope" in secret argocd/gh not found' },
+    {
+      name: "a missing Secret is named",
+      spec: gh(),
+      secrets: [],
+      error: 'scm provider: error fetching Github token: error fetching secret argocd/gh: secrets "gh" not found',
+    },
+    {
+      name: "a missing key is named",
+      spec: gh({ tokenRef: { secretName: "gh", key: "nope" } }),
+      error: 'scm provider: error fetching Github token: key "nope" in secret argocd/gh not found',
+    },
     { name: "no provider at all", spec: { filters: [] }, error: "no SCM provider implementation configured" },
   ])("$name", async ({ spec, settings, secrets, error }) => {
     serveOrg(1);
@@ -174,7 +230,8 @@ describe("the SCM Provider generator on GitHub", () => {
     const run = createScmProviderGenerator(h.services).generate(spec, appSet([]), h.ctx);
     await expect(run).rejects.toThrow(error);
     await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError" });
-    if (settings?.enabled === false || settings?.tokenRefStrictMode === true || settings?.allowedProviders) expect(api.seen).toHaveLength(0);
+    if (settings?.enabled === false || settings?.tokenRefStrictMode === true || settings?.allowedProviders)
+      expect(api.seen).toHaveLength(0);
   });
 
   it("accepts a labelled Secret in strict mode and falls back to GITHUB_TOKEN without a tokenRef", async () => {
@@ -197,7 +254,13 @@ describe("the SCM Provider generator under a rate limit", () => {
     api.override = {
       status: 429,
       body: { message: "API rate limit exceeded for installation ID 1. (request id 8F2E:1A2B)" },
-      headers: { "X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000", "X-RateLimit-Reset": String(reset), "X-GitHub-Request-Id": "8F2E:1A2B" },
+      headers: {
+        "X-RateLimit-Limit": "5000",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Used": "5000",
+        "X-RateLimit-Reset": String(reset),
+        "X-GitHub-Request-Id": "8F2E:1A2B",
+      },
     };
     api.seen.length = 0;
     const messages: string[] = [];
@@ -210,7 +273,9 @@ describe("the SCM Provider generator under a rate limit", () => {
       h.clock.advance(60_000);
     }
     expect(new Set(messages).size).toBe(1);
-    expect(messages[0]).toMatch(/^error listing repos: API rate limit exceeded for 127\.0\.0\.1:\d+: requests paused until the limit resets, existing Applications are kept$/);
+    expect(messages[0]).toMatch(
+      /^error listing repos: API rate limit exceeded for 127\.0\.0\.1:\d+: requests paused until the limit resets, existing Applications are kept$/,
+    );
     expect(messages[0]).not.toContain("8F2E");
     expect(api.seen).toHaveLength(1);
     expect(h.services.http(h.clock).rateLimits()[0]).toMatchObject({ limit: 5000, remaining: 0, used: 5000, resetAtMs: reset * 1000 });
@@ -224,20 +289,31 @@ describe("the ApplicationSet requeue when an SCM provider is rate-limited", () =
   const refusal = (resetSec: number) => ({
     status: 429,
     body: { message: "API rate limit exceeded (request id 1F2E:3D4C)" },
-    headers: { "X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(resetSec), "X-GitHub-Request-Id": "1F2E:3D4C" },
+    headers: {
+      "X-RateLimit-Limit": "5000",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(resetSec),
+      "X-GitHub-Request-Id": "1F2E:3D4C",
+    },
   });
 
   it("requeues just after the reset time and leaves the status alone on the retries before it", async () => {
     serveOrg(2);
     const h = harness({ secrets: [token] });
-    const generate = generatorFn({ registry: createGeneratorRegistry({}, h.services), engine: new TemplateEngine({ now: () => 0 }), ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock } });
+    const generate = generatorFn({
+      registry: createGeneratorRegistry({}, h.services),
+      engine: new TemplateEngine({ now: () => 0 }),
+      ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock },
+    });
     const set = appSet([{ scmProvider: gh() }]);
     api.override = refusal(Math.floor(h.clock.now() / 1000) + 600);
     const first: Generation = await generate(set, new AbortController().signal);
     expect(first).toMatchObject({ ok: false, reason: "ApplicationGenerationFromParamsError", retryAfterMs: 600_000 });
     const plan1 = planAppSet(snapshot({ appSet: set, generation: first }), h.clock.now(), planSettings());
     expect(plan1.requeueAfterMs).toBe(601_000);
-    expect(plan1.status?.conditions?.find((c) => c.type === "ErrorOccurred")?.message).toMatch(/^error listing repos: API rate limit exceeded for 127\.0\.0\.1:\d+: /);
+    expect(plan1.status?.conditions?.find((c) => c.type === "ErrorOccurred")?.message).toMatch(
+      /^error listing repos: API rate limit exceeded for 127\.0\.0\.1:\d+: /,
+    );
     h.clock.advance(200_000);
     const second = await generate(set, new AbortController().signal);
     expect(second).toMatchObject({ ok: false, retryAfterMs: 400_000 });
@@ -249,7 +325,11 @@ describe("the ApplicationSet requeue when an SCM provider is rate-limited", () =
 
   it("keeps the fixed error requeue for failures that name no retry time", async () => {
     const h = harness({ secrets: [token] });
-    const generate = generatorFn({ registry: createGeneratorRegistry({}, h.services), engine: new TemplateEngine({ now: () => 0 }), ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock } });
+    const generate = generatorFn({
+      registry: createGeneratorRegistry({}, h.services),
+      engine: new TemplateEngine({ now: () => 0 }),
+      ctx: { ports: {}, settings: DEFAULT_GENERATOR_SETTINGS, clock: h.clock },
+    });
     api.override = { status: 500, body: { message: "boom" } };
     const set = appSet([{ scmProvider: gh() }]);
     const gen = await generate(set, new AbortController().signal);

@@ -9,7 +9,9 @@ describe("runGit", () => {
   });
 
   it("rejects a non-zero exit with the verb, git's stderr and the exit code, secrets masked", async () => {
-    const err = await runGit(gitEnv(), ["-c", "x.y=1", "ls-remote", "--", "/nonexistent/s3cret-repo"], { secrets: ["s3cret"] }).catch((e: unknown) => e);
+    const err = await runGit(gitEnv(), ["-c", "x.y=1", "ls-remote", "--", "/nonexistent/s3cret-repo"], { secrets: ["s3cret"] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(GitCommandError);
     expect(err).toMatchObject({ reason: GIT_ERROR_REASON, failure: "exit", exitCode: 128 });
     expect((err as Error).message).toMatch(/^git ls-remote: .*\*\*\*-repo/);

@@ -32,7 +32,10 @@ describe("git pathspecs agree with git ls-files", () => {
     { name: "a leading star matches hidden directories too", pattern: "*/config.json" },
     { name: "a pattern matching nothing yields nothing", pattern: "nothing/*.json" },
   ])("$name", ({ pattern }) => {
-    const want = git(repo, "ls-files", "--full-name", "-z", "--", pattern).split("\u0000").filter((s) => s !== "").sort();
+    const want = git(repo, "ls-files", "--full-name", "-z", "--", pattern)
+      .split("\u0000")
+      .filter((s) => s !== "")
+      .sort();
     const match = compilePathspec(pattern);
     expect(files.filter(match).sort()).toEqual(want);
   });

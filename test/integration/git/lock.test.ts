@@ -48,7 +48,13 @@ describe("the lock of a cache repository", () => {
 
   it.each([
     // name; what ends the wait; the error expected
-    { name: "the time limit", timeoutMs: 200, abort: false, failure: "timeout", message: `${what}: waiting for the lock: timed out after 200ms` },
+    {
+      name: "the time limit",
+      timeoutMs: 200,
+      abort: false,
+      failure: "timeout",
+      message: `${what}: waiting for the lock: timed out after 200ms`,
+    },
     { name: "the caller's signal", timeoutMs: 0, abort: true, failure: "aborted", message: `${what}: waiting for the lock: aborted` },
   ])("stops waiting for a held lock at $name", async ({ timeoutMs, abort, failure, message }) => {
     const dir = join(temp.make("appset-lock-"), "repo");
@@ -78,6 +84,8 @@ describe("the lock of a cache repository", () => {
   it("does not take over a lock its holder refreshed recently", async () => {
     const dir = join(temp.make("appset-lock-"), "repo");
     mkdirSync(`${dir}.lock`);
-    await expect(withRepoLock(dir, { clock, what, timeoutMs: 300 }, () => Promise.resolve("ran"))).rejects.toMatchObject({ failure: "timeout" });
+    await expect(withRepoLock(dir, { clock, what, timeoutMs: 300 }, () => Promise.resolve("ran"))).rejects.toMatchObject({
+      failure: "timeout",
+    });
   });
 });

@@ -53,7 +53,11 @@ describe("reading a commit", () => {
       "tree:apps/b",
       "blob:apps/b/x.yaml",
     ]);
-    const blobs = await reader.readBlobs(`file://${repo}`, sha, tree.filter((e) => e.type === "blob"));
+    const blobs = await reader.readBlobs(
+      `file://${repo}`,
+      sha,
+      tree.filter((e) => e.type === "blob"),
+    );
     expect(blobs.map((b) => b.toString("utf8"))).toEqual(["hi\n", '{"a":1}', "b: 2\n"]);
   });
 
@@ -106,9 +110,21 @@ describe("smart HTTP with credentials from repository Secrets", () => {
 
   it.each([
     // name; the Secrets; whether the fetch succeeds
-    { name: "an exact repository Secret authenticates", secrets: (u: string) => [secret(u, "repository", { username: "alice", password: "s3cret" })], ok: true },
-    { name: "a repo-creds prefix authenticates", secrets: (u: string) => [secret(u.replace(/repo\.git$/, ""), "repo-creds", { username: "alice", password: "s3cret" })], ok: true },
-    { name: "a wrong password is refused", secrets: (u: string) => [secret(u, "repository", { username: "alice", password: "nope" })], ok: false },
+    {
+      name: "an exact repository Secret authenticates",
+      secrets: (u: string) => [secret(u, "repository", { username: "alice", password: "s3cret" })],
+      ok: true,
+    },
+    {
+      name: "a repo-creds prefix authenticates",
+      secrets: (u: string) => [secret(u.replace(/repo\.git$/, ""), "repo-creds", { username: "alice", password: "s3cret" })],
+      ok: true,
+    },
+    {
+      name: "a wrong password is refused",
+      secrets: (u: string) => [secret(u, "repository", { username: "alice", password: "nope" })],
+      ok: false,
+    },
     { name: "no credentials are refused", secrets: () => [], ok: false },
   ])("$name", async ({ secrets, ok }) => {
     const url = `${server.url}/repo.git`;
@@ -141,7 +157,11 @@ describe("relative local paths", () => {
     const url = `./${basename(repo)}`;
     const sha = await reader.resolveRevision(url, "main");
     const tree = await reader.listTree(url, sha);
-    const blobs = await reader.readBlobs(url, sha, tree.filter((e) => e.type === "blob"));
+    const blobs = await reader.readBlobs(
+      url,
+      sha,
+      tree.filter((e) => e.type === "blob"),
+    );
     expect(blobs.map((b) => b.toString("utf8"))).toEqual(["a\n"]);
   });
 });

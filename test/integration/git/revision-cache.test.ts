@@ -79,7 +79,11 @@ describe("the revision cache over smart HTTP with credentials", () => {
       metadata: { name: `repo-${project}`, labels: { "argocd.argoproj.io/secret-type": "repository" } },
       data: encodeSecretData({ url, project, username: "alice", ...data }),
     });
-    return credentialsFromSecrets([secret("good", { password: "s3cret" }), secret("bad", { password: "wrong" }), secret("other", { password: "s3cret", insecure: "true" })]);
+    return credentialsFromSecrets([
+      secret("good", { password: "s3cret" }),
+      secret("bad", { password: "wrong" }),
+      secret("other", { password: "s3cret", insecure: "true" }),
+    ]);
   };
 
   it("never answers a caller whose credentials differ from those the remote accepted", async () => {

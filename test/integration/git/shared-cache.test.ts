@@ -24,13 +24,20 @@ interface WorkerResult {
 }
 
 /** Runs the fetch worker in a process of its own. */
-function runWorker(cacheDir: string, url: string, rounds: number, branches: ReadonlyArray<readonly [string, string]>): Promise<WorkerResult> {
+function runWorker(
+  cacheDir: string,
+  url: string,
+  rounds: number,
+  branches: ReadonlyArray<readonly [string, string]>,
+): Promise<WorkerResult> {
   const args = ["--import", "tsx", WORKER, cacheDir, url, String(rounds), ...branches.map(([b, sha]) => `${b}=${sha}`)];
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd: ROOT, encoding: "utf8" }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === "number" ? err.code : null;
       const last = stdout.trim().split("\n").at(-1) ?? "";
-      const parsed = last.startsWith("{") ? (JSON.parse(last) as { fetches: number; failures: string[] }) : { fetches: 0, failures: [`no result: ${stdout}`] };
+      const parsed = last.startsWith("{")
+        ? (JSON.parse(last) as { fetches: number; failures: string[] })
+        : { fetches: 0, failures: [`no result: ${stdout}`] };
       resolve({ code, ...parsed, stderr });
     });
   });

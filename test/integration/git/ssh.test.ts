@@ -51,10 +51,34 @@ describe("SSH repositories with a private key from a repository Secret", () => {
 
   it.each([
     // name; which key; insecure; which known_hosts file; expected failure (undefined: success)
-    { name: "the authorized key with insecure set reads the repository without any known host", wrongKey: false, insecure: true, hosts: "none", fails: undefined },
-    { name: "the authorized key reads the repository when known_hosts lists the server", wrongKey: false, insecure: false, hosts: "server", fails: undefined },
-    { name: "without insecure, a server missing from known_hosts is refused", wrongKey: false, insecure: false, hosts: "empty", fails: /Host key verification failed/ },
-    { name: "without insecure or a known_hosts file, the unknown server is refused", wrongKey: false, insecure: false, hosts: "none", fails: /Host key verification failed/ },
+    {
+      name: "the authorized key with insecure set reads the repository without any known host",
+      wrongKey: false,
+      insecure: true,
+      hosts: "none",
+      fails: undefined,
+    },
+    {
+      name: "the authorized key reads the repository when known_hosts lists the server",
+      wrongKey: false,
+      insecure: false,
+      hosts: "server",
+      fails: undefined,
+    },
+    {
+      name: "without insecure, a server missing from known_hosts is refused",
+      wrongKey: false,
+      insecure: false,
+      hosts: "empty",
+      fails: /Host key verification failed/,
+    },
+    {
+      name: "without insecure or a known_hosts file, the unknown server is refused",
+      wrongKey: false,
+      insecure: false,
+      hosts: "none",
+      fails: /Host key verification failed/,
+    },
     { name: "another key is refused even with insecure set", wrongKey: true, insecure: true, hosts: "none", fails: /Permission denied/ },
   ])("$name", async ({ wrongKey, insecure, hosts, fails }) => {
     const privateKey = wrongKey ? sshKeyPair().private : key.private;
@@ -63,7 +87,13 @@ describe("SSH repositories with a private key from a repository Secret", () => {
     const read = async () => {
       const sha = await r.resolveRevision(url, "main");
       const tree = await r.listTree(url, sha);
-      return (await r.readBlobs(url, sha, tree.filter((e) => e.type === "blob"))).map((b) => b.toString("utf8"));
+      return (
+        await r.readBlobs(
+          url,
+          sha,
+          tree.filter((e) => e.type === "blob"),
+        )
+      ).map((b) => b.toString("utf8"));
     };
     if (fails === undefined) {
       await expect(read()).resolves.toEqual(['{"a":1}']);

@@ -32,7 +32,10 @@ function commandGroup(): { pgid: number; members: ProcessRow[] } {
   expect(pgids, JSON.stringify(rows)).toHaveLength(1);
   const leader = rows.find((r) => r.pid === pgids[0]);
   expect(leader?.args, JSON.stringify(rows)).toMatch(/^git (ls-remote|-c protocol.version=2 fetch)/);
-  expect(rows.some((r) => /remote-https?/.test(r.args)), JSON.stringify(rows)).toBe(true);
+  expect(
+    rows.some((r) => /remote-https?/.test(r.args)),
+    JSON.stringify(rows),
+  ).toBe(true);
   return { pgid: pgids[0]!, members: rows };
 }
 

@@ -66,7 +66,10 @@ describe("the Plugin generator against a plugin that does not answer in time", (
       reason: "ApplicationGenerationFromParamsError",
       message: `error listing params: error get api 'test': plugin "my-plugin": request to ${silent.url}/api/v1/getparams.execute timed out after 1s`,
     });
-    expect(chain(err).find((e) => e instanceof PluginTimeoutError)).toMatchObject({ plugin: "my-plugin", detail: { phase: "request", limitMs: 1_000 } });
+    expect(chain(err).find((e) => e instanceof PluginTimeoutError)).toMatchObject({
+      plugin: "my-plugin",
+      detail: { phase: "request", limitMs: 1_000 },
+    });
   });
 
   it("fails with a timeout after requestTimeout when the plugin sends headers, then stalls the body", async () => {
@@ -85,7 +88,9 @@ describe("the Plugin generator against a plugin that does not answer in time", (
     const run = failure(pluginGenerator.generate(spec, appSet([]), ctx));
     await expect.poll(() => clock.pendingTimers).toBe(1);
     clock.advance(1_000);
-    expect(await run).toMatchObject({ message: `error listing params: error get api 'test': plugin "my-plugin": request to ${unaccepting.url}/api/v1/getparams.execute timed out after 1s` });
+    expect(await run).toMatchObject({
+      message: `error listing params: error get api 'test': plugin "my-plugin": request to ${unaccepting.url}/api/v1/getparams.execute timed out after 1s`,
+    });
   });
 
   it("reports Node fetch's own connect limit (10 s) as a connection timeout", async () => {

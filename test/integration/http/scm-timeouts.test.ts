@@ -59,8 +59,13 @@ describe("SCM generators against a provider that does not answer in time", () =>
   ])("the SCM Provider generator fails with a timeout when the provider $name", async (row) => {
     const h = harness({ extra: { timeouts: { connectMs: 2_000, totalMs: 300 } } });
     const api = servers()[row.server].url;
-    const err = await failure(createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api } }, appSet([]), h.ctx));
-    expect(err).toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: `error listing repos: error listing repositories for acme: request to ${api}/api/v3/orgs/acme/repos timed out after 300ms` });
+    const err = await failure(
+      createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api } }, appSet([]), h.ctx),
+    );
+    expect(err).toMatchObject({
+      reason: "ApplicationGenerationFromParamsError",
+      message: `error listing repos: error listing repositories for acme: request to ${api}/api/v3/orgs/acme/repos timed out after 300ms`,
+    });
     expect(timeoutIn(err)?.detail).toEqual({ phase: "request", url: `${api}/api/v3/orgs/acme/repos?per_page=100`, limitMs: 300 });
   });
 
@@ -70,8 +75,13 @@ describe("SCM generators against a provider that does not answer in time", () =>
   ])("the Pull Request generator fails with a timeout, never an empty list, when the provider $name", async (row) => {
     const h = harness({ extra: { timeouts: { connectMs: 2_000, totalMs: 300 } } });
     const api = servers()[row.server].url;
-    const err = await failure(createPullRequestGenerator(h.services).generate({ github: { owner: "acme", repo: "web", api } }, appSet([]), h.ctx));
-    expect(err).toMatchObject({ reason: "ApplicationGenerationFromParamsError", message: expect.stringMatching(/^error listing repos: .*request to .* timed out after 300ms$/) });
+    const err = await failure(
+      createPullRequestGenerator(h.services).generate({ github: { owner: "acme", repo: "web", api } }, appSet([]), h.ctx),
+    );
+    expect(err).toMatchObject({
+      reason: "ApplicationGenerationFromParamsError",
+      message: expect.stringMatching(/^error listing repos: .*request to .* timed out after 300ms$/),
+    });
     expect(timeoutIn(err)?.detail.phase).toBe("request");
   });
 });
@@ -105,7 +115,11 @@ describe("the SCM HTTP client's limits", () => {
   it("leaves the caller's abort an abort", async () => {
     const caller = new AbortController();
     const before = silent.count();
-    const run = client({ connectMs: 5_000, totalMs: 30_000 }).request({ provider: "github", url: `${silent.url}/orgs/acme/repos`, signal: caller.signal });
+    const run = client({ connectMs: 5_000, totalMs: 30_000 }).request({
+      provider: "github",
+      url: `${silent.url}/orgs/acme/repos`,
+      signal: caller.signal,
+    });
     await silent.seen(before + 1);
     const reason = new Error("reconcile cancelled");
     caller.abort(reason);
@@ -123,7 +137,10 @@ describe("the SCM HTTP client's limits", () => {
   it("bounds a plain-HTTP request through a proxy that never answers by the total limit", async () => {
     const http = client({ connectMs: 2_000, totalMs: 300 }, proxyTransport({ url: silent.url, noProxy: "" }));
     const err = await failure(http.request({ provider: "github", url: "http://scm.test/orgs/acme/repos" }));
-    expect(err).toMatchObject({ message: "request to http://scm.test/orgs/acme/repos timed out after 300ms", detail: { phase: "request" } });
+    expect(err).toMatchObject({
+      message: "request to http://scm.test/orgs/acme/repos timed out after 300ms",
+      detail: { phase: "request" },
+    });
   });
 
   it("takes the defaults when no limits are given", () => {

@@ -24,7 +24,11 @@ afterEach(async () => {
 
 async function server(): Promise<{ server: WebhookServer; logs: Array<Record<string, unknown>> }> {
   const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ level: "debug", format: "json", destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) } });
+  const logger = createLogger({
+    level: "debug",
+    format: "json",
+    destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) },
+  });
   running = await startWebhookServer({
     addr: "127.0.0.1:0",
     parallelism: 1,
@@ -76,7 +80,9 @@ describe("the webhook server's request limits", () => {
   it("cuts off a client that stalls its body, answering 408, and logs the cut", async () => {
     const { server: s, logs } = await server();
     const c = await rawClient(s);
-    c.socket.write(`POST ${WEBHOOK_PATH} HTTP/1.1\r\nHost: webhook.test\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: 1000\r\n\r\n{"ref":`);
+    c.socket.write(
+      `POST ${WEBHOOK_PATH} HTTP/1.1\r\nHost: webhook.test\r\nContent-Type: application/json\r\nX-GitHub-Event: push\r\nContent-Length: 1000\r\n\r\n{"ref":`,
+    );
     expect(await c.closed).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     await expect.poll(() => logs.some((l) => l["msg"] === "webhook request cut off before its body was read")).toBe(true);
   });
@@ -113,9 +119,27 @@ describe("the webhook server's request limits", () => {
 describe("resolveWebhookLimits", () => {
   it.each([
     // name; given limits; resolved limits
-    { name: "fills every absent limit with its default", given: {}, want: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxHeaderBytes: 16_384, checkIntervalMs: 1_000 } },
-    { name: "replaces a non-positive limit with its default", given: { requestTimeoutMs: 0, keepAliveTimeoutMs: -1 }, want: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 } },
-    { name: "keeps the header limit within the request limit", given: { headersTimeoutMs: 20_000, requestTimeoutMs: 15_000 }, want: { headersTimeoutMs: 15_000, requestTimeoutMs: 15_000 } },
+    {
+      name: "fills every absent limit with its default",
+      given: {},
+      want: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxHeaderBytes: 16_384,
+        checkIntervalMs: 1_000,
+      },
+    },
+    {
+      name: "replaces a non-positive limit with its default",
+      given: { requestTimeoutMs: 0, keepAliveTimeoutMs: -1 },
+      want: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+    },
+    {
+      name: "keeps the header limit within the request limit",
+      given: { headersTimeoutMs: 20_000, requestTimeoutMs: 15_000 },
+      want: { headersTimeoutMs: 15_000, requestTimeoutMs: 15_000 },
+    },
   ])("$name", ({ given, want }) => {
     expect(resolveWebhookLimits(given)).toMatchObject(want);
   });

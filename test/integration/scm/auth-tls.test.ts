@@ -26,27 +26,51 @@ describe("GitHub App authentication", () => {
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const appSecret = (installation?: string): Secret => ({
     metadata: { name: "gh-app", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repo-creds" } },
-    data: encodeSecretData({ githubAppID: "1234", githubAppPrivateKey: pem, ...(installation ? { githubAppInstallationID: installation } : {}) }),
+    data: encodeSecretData({
+      githubAppID: "1234",
+      githubAppPrivateKey: pem,
+      ...(installation ? { githubAppInstallationID: installation } : {}),
+    }),
   });
   const verified = (auth: string | undefined): boolean => {
     const [h, b, s] = (auth ?? "").replace(/^Bearer /, "").split(".");
     const payload = JSON.parse(Buffer.from(b ?? "", "base64url").toString()) as { iss: number; exp: number; iat: number };
-    const ok = createVerify("RSA-SHA256").update(`${h ?? ""}.${b ?? ""}`).verify(publicKey, Buffer.from(s ?? "", "base64url"));
+    const ok = createVerify("RSA-SHA256")
+      .update(`${h ?? ""}.${b ?? ""}`)
+      .verify(publicKey, Buffer.from(s ?? "", "base64url"));
     return ok && payload.iss === 1234 && payload.exp - payload.iat === 600;
   };
 
   it.each([
     // name; installation id in the Secret; calls expected before the listing
-    { name: "exchanges a signed JWT for an installation token and reuses it", installation: "77", setup: ["POST /api/v3/app/installations/77/access_tokens"] },
-    { name: "discovers the installation of the organisation when the Secret has none", installation: undefined, setup: ["GET /api/v3/orgs/acme/installation", "POST /api/v3/app/installations/77/access_tokens"] },
+    {
+      name: "exchanges a signed JWT for an installation token and reuses it",
+      installation: "77",
+      setup: ["POST /api/v3/app/installations/77/access_tokens"],
+    },
+    {
+      name: "discovers the installation of the organisation when the Secret has none",
+      installation: undefined,
+      setup: ["GET /api/v3/orgs/acme/installation", "POST /api/v3/app/installations/77/access_tokens"],
+    },
   ])("$name", async ({ installation, setup }) => {
-    api.on("GET", "/api/v3/orgs/acme/installation", (req) => (verified(req.headers.authorization) ? { body: { id: 77, account: { login: "acme" } } } : { status: 401, body: { message: "bad JWT" } }));
-    api.on("POST", "/api/v3/app/installations/77/access_tokens", (req) =>
-      verified(req.headers.authorization) ? { status: 201, body: { token: "ghs_installation", expires_at: "2126-01-01T00:00:00Z" } } : { status: 401, body: { message: "bad JWT" } },
+    api.on("GET", "/api/v3/orgs/acme/installation", (req) =>
+      verified(req.headers.authorization)
+        ? { body: { id: 77, account: { login: "acme" } } }
+        : { status: 401, body: { message: "bad JWT" } },
     );
-    api.on("GET", "/api/v3/orgs/acme/repos", (req) => (req.headers.authorization === "Bearer ghs_installation" ? { body: [githubRepo("acme", "a")] } : { status: 401, body: {} }));
+    api.on("POST", "/api/v3/app/installations/77/access_tokens", (req) =>
+      verified(req.headers.authorization)
+        ? { status: 201, body: { token: "ghs_installation", expires_at: "2126-01-01T00:00:00Z" } }
+        : { status: 401, body: { message: "bad JWT" } },
+    );
+    api.on("GET", "/api/v3/orgs/acme/repos", (req) =>
+      req.headers.authorization === "Bearer ghs_installation" ? { body: [githubRepo("acme", "a")] } : { status: 401, body: {} },
+    );
     api.on("GET", "/api/v3/repos/acme/a/branches/main", { body: githubBranch("main", sha("a")) });
-    const h = harness({ ports: { secrets: { getSecret: (name) => Promise.resolve(name === "gh-app" ? appSecret(installation) : undefined) } } });
+    const h = harness({
+      ports: { secrets: { getSecret: (name) => Promise.resolve(name === "gh-app" ? appSecret(installation) : undefined) } },
+    });
     const gen = createScmProviderGenerator(h.services);
     const spec = { github: { organization: "acme", api: api.url, appSecretName: "gh-app" } };
     expect(await gen.generate(spec, appSet([]), h.ctx)).toHaveLength(1);
@@ -78,12 +102,26 @@ describe("custom CA certificates", () => {
   it.each([
     // name; gitlab options; ConfigMaps; root CA; expected outcome
     { name: "an unknown issuer is refused", opts: {}, error: /self[- ]signed certificate/ },
-    { name: "a caRef ConfigMap of the ApplicationSet namespace is trusted", opts: { caRef: { configMapName: "ca", key: "ca.crt" } }, configMaps: { ca: { "ca.crt": cert } }, ok: true },
+    {
+      name: "a caRef ConfigMap of the ApplicationSet namespace is trusted",
+      opts: { caRef: { configMapName: "ca", key: "ca.crt" } },
+      configMaps: { ca: { "ca.crt": cert } },
+      ok: true,
+    },
     { name: "the --scm-root-ca-path certificates are trusted", opts: {}, rootCa: cert, ok: true },
     { name: "insecure skips verification", opts: { insecure: true }, ok: true },
-    { name: "a missing caRef key is named", opts: { caRef: { configMapName: "ca", key: "x" } }, configMaps: { ca: {} }, error: "error fetching CA certificates from ConfigMap: key x not found in ConfigMap ca" },
+    {
+      name: "a missing caRef key is named",
+      opts: { caRef: { configMapName: "ca", key: "x" } },
+      configMaps: { ca: {} },
+      error: "error fetching CA certificates from ConfigMap: key x not found in ConfigMap ca",
+    },
   ])("$name", async ({ opts, configMaps, rootCa, ok, error }) => {
-    const h = harness({ secrets: [scmSecret("t", { t: "x" })], configMaps: (configMaps ?? {}) as Record<string, Record<string, string>>, extra: rootCa === undefined ? {} : { rootCa } });
+    const h = harness({
+      secrets: [scmSecret("t", { t: "x" })],
+      configMaps: (configMaps ?? {}) as Record<string, Record<string, string>>,
+      extra: rootCa === undefined ? {} : { rootCa },
+    });
     const run = createScmProviderGenerator(h.services).generate({ gitlab: { group: "g", api: url, ...opts } }, appSet([]), h.ctx);
     if (ok === true) expect(await run).toHaveLength(1);
     else await expect(run).rejects.toThrow(error);

@@ -20,15 +20,28 @@ beforeEach(() => api.reset());
 const ROLE = "arn:aws:iam::210987654321:role/discovery";
 
 function setup(repos: FakeRepo[], o: { settings?: Partial<AwsSettings> } = {}): { h: Harness; aws: FakeAws; settings: AwsSettings } {
-  const settings: AwsSettings = { credentials: BASE_CREDS, region: "eu-west-1", endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` }, ...o.settings };
+  const settings: AwsSettings = {
+    credentials: BASE_CREDS,
+    region: "eu-west-1",
+    endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` },
+    ...o.settings,
+  };
   const h = harness({ settings: { aws: settings } });
   const aws = fakeAws(repos, () => h.clock.now());
   serveAws(api, aws);
   return { h, aws, settings };
 }
 
-const cc = (extra: Partial<NonNullable<ScmProviderGenerator["awsCodeCommit"]>> = {}, rest: Partial<ScmProviderGenerator> = {}): ScmProviderGenerator => ({ awsCodeCommit: { ...extra }, ...rest });
-const targets = (): string[] => api.seen.map((s) => String(s.headers["x-amz-target"] ?? (new URLSearchParams(s.body).get("Action") ?? "")).split(".").pop()!);
+const cc = (
+  extra: Partial<NonNullable<ScmProviderGenerator["awsCodeCommit"]>> = {},
+  rest: Partial<ScmProviderGenerator> = {},
+): ScmProviderGenerator => ({ awsCodeCommit: { ...extra }, ...rest });
+const targets = (): string[] =>
+  api.seen.map((s) =>
+    String(s.headers["x-amz-target"] ?? new URLSearchParams(s.body).get("Action") ?? "")
+      .split(".")
+      .pop()!,
+  );
 
 describe("the SCM Provider generator on AWS CodeCommit", () => {
   it("emits Argo CD's parameters for each repository's default branch and skips a repository without one", async () => {
@@ -61,7 +74,11 @@ describe("the SCM Provider generator on AWS CodeCommit", () => {
     { name: "an unknown protocol is refused", protocol: "git", error: "error listing repos: unknown clone protocol for codecommit git" },
   ])("$name", async ({ protocol, url, error }) => {
     const { h } = setup([{ name: "r", defaultBranch: "main" }]);
-    const run = createScmProviderGenerator(h.services).generate(cc({}, protocol === undefined ? {} : { cloneProtocol: protocol }), appSet([]), h.ctx);
+    const run = createScmProviderGenerator(h.services).generate(
+      cc({}, protocol === undefined ? {} : { cloneProtocol: protocol }),
+      appSet([]),
+      h.ctx,
+    );
     if (error !== undefined) await expect(run).rejects.toThrow(error);
     else expect((await run)[0]?.["url"]).toBe(url);
   });
@@ -72,7 +89,14 @@ describe("the SCM Provider generator on AWS CodeCommit", () => {
     aws.pageSize = 100;
     const got = await createScmProviderGenerator(h.services).generate(cc(), appSet([]), h.ctx);
     expect(got.map((p) => p["repository"])).toEqual(repos.map((r) => r.name));
-    expect(targets()).toEqual(["ListRepositories", "ListRepositories", "ListRepositories", "BatchGetRepositories", "BatchGetRepositories", "BatchGetRepositories"]);
+    expect(targets()).toEqual([
+      "ListRepositories",
+      "ListRepositories",
+      "ListRepositories",
+      "BatchGetRepositories",
+      "BatchGetRepositories",
+      "BatchGetRepositories",
+    ]);
     expect(JSON.parse(api.seen[1]!.body)).toEqual({ nextToken: "100" });
   });
 
@@ -88,7 +112,11 @@ describe("the SCM Provider generator on AWS CodeCommit", () => {
     const got = await createScmProviderGenerator(h.services).generate(spec, appSet([]), h.ctx);
     expect(got.map((p) => p["repository"])).toEqual(["a", "b"]);
     const first = JSON.parse(api.seen[0]!.body) as Record<string, unknown>;
-    expect(first).toEqual({ ResourceTypeFilters: ["codecommit:repository"], TagFilters: [{ Key: "team", Values: ["x", "y"] }, { Key: "env" }], ResourcesPerPage: 100 });
+    expect(first).toEqual({
+      ResourceTypeFilters: ["codecommit:repository"],
+      TagFilters: [{ Key: "team", Values: ["x", "y"] }, { Key: "env" }],
+      ResourcesPerPage: 100,
+    });
     expect(targets()).toEqual(["GetResources", "GetResources", "BatchGetRepositories"]);
     expect(api.seen[0]!.headers.authorization).toContain("/eu-west-1/tagging/aws4_request");
   });
@@ -120,7 +148,8 @@ describe("the SCM Provider generator on AWS CodeCommit", () => {
     ]);
     const got = await createScmProviderGenerator(h.services).generate(cc({}, { filters }), appSet([]), h.ctx);
     expect(got.map((p) => p["repository"])).toEqual(want);
-    for (const s of api.seen.filter((x) => String(x.headers["x-amz-target"]).endsWith("GetFolder"))) expect(JSON.parse(s.body)).toMatchObject({ commitSpecifier: "main" });
+    for (const s of api.seen.filter((x) => String(x.headers["x-amz-target"]).endsWith("GetFolder")))
+      expect(JSON.parse(s.body)).toMatchObject({ commitSpecifier: "main" });
   });
 });
 
@@ -147,13 +176,22 @@ describe("AWS CodeCommit credentials", () => {
   it("exchanges a web identity token without signing, re-reading the token when the credentials expire, and assumes a role on top", async () => {
     const IRSA = "arn:aws:iam::123456789012:role/appset-irsa";
     let token = "jwt-1";
-    const { h, aws } = setup([{ name: "r", defaultBranch: "main" }], { settings: { credentials: undefined, webIdentity: { roleArn: IRSA, token: () => Promise.resolve(token) } } });
+    const { h, aws } = setup([{ name: "r", defaultBranch: "main" }], {
+      settings: { credentials: undefined, webIdentity: { roleArn: IRSA, token: () => Promise.resolve(token) } },
+    });
     aws.roles.add(IRSA).add(ROLE);
     aws.webTokens.add("jwt-1").add("jwt-2");
     const gen = createScmProviderGenerator(h.services);
     await gen.generate(cc(), appSet([]), h.ctx);
     await gen.generate(cc({ role: ROLE }), appSet([]), h.ctx);
-    expect(targets()).toEqual(["AssumeRoleWithWebIdentity", "ListRepositories", "BatchGetRepositories", "AssumeRole", "ListRepositories", "BatchGetRepositories"]);
+    expect(targets()).toEqual([
+      "AssumeRoleWithWebIdentity",
+      "ListRepositories",
+      "BatchGetRepositories",
+      "AssumeRole",
+      "ListRepositories",
+      "BatchGetRepositories",
+    ]);
     const web = new URLSearchParams(api.seen[0]!.body);
     expect([web.get("RoleArn"), web.get("WebIdentityToken"), api.seen[0]!.headers.authorization]).toEqual([IRSA, "jwt-1", undefined]);
     expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP1/");
@@ -167,7 +205,9 @@ describe("AWS CodeCommit credentials", () => {
   });
 
   it("names the web identity role STS refused", async () => {
-    const { h } = setup([{ name: "r", defaultBranch: "main" }], { settings: { credentials: undefined, webIdentity: { roleArn: "arn:aws:iam::1:role/w", token: () => Promise.resolve("forged") } } });
+    const { h } = setup([{ name: "r", defaultBranch: "main" }], {
+      settings: { credentials: undefined, webIdentity: { roleArn: "arn:aws:iam::1:role/w", token: () => Promise.resolve("forged") } },
+    });
     await expect(createScmProviderGenerator(h.services).generate(cc(), appSet([]), h.ctx)).rejects.toThrow(
       "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/w with a web identity: InvalidIdentityToken: Incorrect token audience",
     );
@@ -175,18 +215,48 @@ describe("AWS CodeCommit credentials", () => {
 
   it.each([
     // name; settings; spec; error
-    { name: "a role STS refuses names the role and STS's code", spec: cc({ role: "arn:aws:iam::1:role/nope" }), error: "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/nope: AccessDenied: User is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::1:role/nope" },
-    { name: "a wrong secret is refused by the signature check", settings: { credentials: { accessKeyId: "AKIAFAKEBASE", secretAccessKey: "wrong" } }, spec: cc(), error: "error listing repos: failed to list codecommit repository: InvalidSignatureException: The request signature we calculated does not match the signature you provided." },
-    { name: "no region anywhere is an error", settings: { region: "" }, spec: cc(), error: "error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION" },
-    { name: "no credentials is an error", settings: { credentials: undefined }, spec: cc(), error: "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE" },
-    { name: "the generator's region wins over the environment's", settings: { region: "us-east-1" }, spec: cc({ region: "eu-west-1" }), error: undefined },
-  ] as Array<{ name: string; settings?: Partial<AwsSettings>; spec: ScmProviderGenerator; error: string | undefined }>)("$name", async ({ settings, spec, error }) => {
-    const { h } = setup([{ name: "r", defaultBranch: "main" }], settings === undefined ? {} : { settings });
-    const run = createScmProviderGenerator(h.services).generate(spec, appSet([]), h.ctx);
-    if (error === undefined) expect(await run).toHaveLength(1);
-    else await expect(run).rejects.toThrow(error);
-    if (error !== undefined) await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError" });
-  });
+    {
+      name: "a role STS refuses names the role and STS's code",
+      spec: cc({ role: "arn:aws:iam::1:role/nope" }),
+      error:
+        "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/nope: AccessDenied: User is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::1:role/nope",
+    },
+    {
+      name: "a wrong secret is refused by the signature check",
+      settings: { credentials: { accessKeyId: "AKIAFAKEBASE", secretAccessKey: "wrong" } },
+      spec: cc(),
+      error:
+        "error listing repos: failed to list codecommit repository: InvalidSignatureException: The request signature we calculated does not match the signature you provided.",
+    },
+    {
+      name: "no region anywhere is an error",
+      settings: { region: "" },
+      spec: cc(),
+      error: "error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION",
+    },
+    {
+      name: "no credentials is an error",
+      settings: { credentials: undefined },
+      spec: cc(),
+      error:
+        "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE",
+    },
+    {
+      name: "the generator's region wins over the environment's",
+      settings: { region: "us-east-1" },
+      spec: cc({ region: "eu-west-1" }),
+      error: undefined,
+    },
+  ] as Array<{ name: string; settings?: Partial<AwsSettings>; spec: ScmProviderGenerator; error: string | undefined }>)(
+    "$name",
+    async ({ settings, spec, error }) => {
+      const { h } = setup([{ name: "r", defaultBranch: "main" }], settings === undefined ? {} : { settings });
+      const run = createScmProviderGenerator(h.services).generate(spec, appSet([]), h.ctx);
+      if (error === undefined) expect(await run).toHaveLength(1);
+      else await expect(run).rejects.toThrow(error);
+      if (error !== undefined) await expect(run).rejects.toMatchObject({ reason: "ApplicationGenerationFromParamsError" });
+    },
+  );
 });
 
 describe("AWS CodeCommit under throttling", () => {
@@ -198,7 +268,12 @@ describe("AWS CodeCommit under throttling", () => {
     api.seen.length = 0;
     const messages: string[] = [];
     for (let i = 0; i < 3; i++) {
-      messages.push(await gen.generate(cc(), appSet([]), h.ctx).then(() => "resolved", (e: unknown) => (e as Error).message));
+      messages.push(
+        await gen.generate(cc(), appSet([]), h.ctx).then(
+          () => "resolved",
+          (e: unknown) => (e as Error).message,
+        ),
+      );
       h.clock.advance(10_000);
     }
     expect(new Set(messages).size).toBe(1);

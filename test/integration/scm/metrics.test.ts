@@ -35,7 +35,10 @@ async function scrape(calls: ReadonlyArray<{ provider: string; path: string; tok
   const metrics = new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true });
   const client = new ScmHttpClient({ clock: new FakeClock(1_700_000_000_000), observer: scmMetricsObserver(metrics) });
   metrics.watchScm(() => client);
-  for (const c of calls) await client.request({ provider: c.provider, url: `${base}${c.path}`, headers: { Authorization: `Bearer ${c.token}` } }).catch(() => undefined);
+  for (const c of calls)
+    await client
+      .request({ provider: c.provider, url: `${base}${c.path}`, headers: { Authorization: `Bearer ${c.token}` } })
+      .catch(() => undefined);
   return registry.metrics();
 }
 

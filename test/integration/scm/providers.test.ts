@@ -50,10 +50,20 @@ const providers: Provider[] = [
     serve: (n) => {
       const projects = names(n).map((r, i) => gitlabProject("grp/sub", r, i + 1, { tagList: ["t1"] }));
       api.on("GET", "/api/v4/groups/grp/projects", (req) => linkPage(req, projects));
-      api.on("GET", "/api/v4/projects/*/repository/branches/main", (req) => ({ body: { name: "main", commit: { id: sha(segment(req, 4)) } } }));
+      api.on("GET", "/api/v4/projects/*/repository/branches/main", (req) => ({
+        body: { name: "main", commit: { id: sha(segment(req, 4)) } },
+      }));
     },
     spec: () => ({ gitlab: { group: "grp", api: api.url, tokenRef: ref, includeSubgroups: true } }),
-    first: { organization: "grp/sub", repository: "r000", repository_id: 1, url: "git@gitlab.com:grp/sub/r000.git", branch: "main", sha: sha("1"), labels: "t1" },
+    first: {
+      organization: "grp/sub",
+      repository: "r000",
+      repository_id: 1,
+      url: "git@gitlab.com:grp/sub/r000.git",
+      branch: "main",
+      sha: sha("1"),
+      labels: "t1",
+    },
     auth: "private-token",
   },
   {
@@ -66,7 +76,15 @@ const providers: Provider[] = [
       api.on("GET", "/api/v1/repos/org/*/branches/main", (req) => ({ body: { name: "main", commit: { id: sha(segment(req, 5)) } } }));
     },
     spec: () => ({ gitea: { owner: "org", api: api.url, tokenRef: ref } }),
-    first: { organization: "org", repository: "r000", repository_id: 1, url: "git@gitea.example.com:org/r000.git", branch: "main", sha: sha("r000"), labels: "backend" },
+    first: {
+      organization: "org",
+      repository: "r000",
+      repository_id: 1,
+      url: "git@gitea.example.com:org/r000.git",
+      branch: "main",
+      sha: sha("r000"),
+      labels: "backend",
+    },
     auth: "authorization",
   },
   {
@@ -75,10 +93,20 @@ const providers: Provider[] = [
     serve: (n) => {
       const repos = names(n).map((r, i) => bitbucketServerRepo("PRJ", r, i + 1));
       api.on("GET", "/rest/api/1.0/projects/PRJ/repos", (req) => bbsPage(req, repos));
-      api.on("GET", "/rest/api/1.0/projects/PRJ/repos/*/branches/default", (req) => ({ body: { id: "refs/heads/main", displayId: "main", latestCommit: sha(segment(req, 7)), isDefault: true } }));
+      api.on("GET", "/rest/api/1.0/projects/PRJ/repos/*/branches/default", (req) => ({
+        body: { id: "refs/heads/main", displayId: "main", latestCommit: sha(segment(req, 7)), isDefault: true },
+      }));
     },
     spec: () => ({ bitbucketServer: { project: "PRJ", api: api.url, bearerToken: { tokenRef: ref } } }),
-    first: { organization: "PRJ", repository: "r000", repository_id: 1, url: "ssh://git@bitbucket.example.com:7999/prj/r000.git", branch: "main", sha: sha("r000"), labels: "" },
+    first: {
+      organization: "PRJ",
+      repository: "r000",
+      repository_id: 1,
+      url: "ssh://git@bitbucket.example.com:7999/prj/r000.git",
+      branch: "main",
+      sha: sha("r000"),
+      labels: "",
+    },
     auth: "authorization",
   },
   {
@@ -89,31 +117,77 @@ const providers: Provider[] = [
       api.on("GET", "/2.0/repositories/ws", (req) => {
         const page = Number(req.query.get("page") ?? "1");
         const values = repos.slice((page - 1) * 100, page * 100);
-        return { body: { pagelen: 100, page, values, ...(page * 100 < repos.length ? { next: `${api.url}/2.0/repositories/ws?role=member&pagelen=100&page=${String(page + 1)}` } : {}) } };
+        return {
+          body: {
+            pagelen: 100,
+            page,
+            values,
+            ...(page * 100 < repos.length
+              ? { next: `${api.url}/2.0/repositories/ws?role=member&pagelen=100&page=${String(page + 1)}` }
+              : {}),
+          },
+        };
       });
-      api.on("GET", "/2.0/repositories/ws/*/refs/branches/main", (req) => ({ body: { name: "main", target: { hash: sha(segment(req, 4)) } } }));
+      api.on("GET", "/2.0/repositories/ws/*/refs/branches/main", (req) => ({
+        body: { name: "main", target: { hash: sha(segment(req, 4)) } },
+      }));
     },
     spec: () => ({ bitbucket: { owner: "ws", user: "me", appPasswordRef: ref } }),
-    first: { organization: "ws", repository: "r000", repository_id: "{r000-uuid}", url: "git@bitbucket.org:ws/r000.git", branch: "main", sha: sha("r000"), labels: "" },
+    first: {
+      organization: "ws",
+      repository: "r000",
+      repository_id: "{r000-uuid}",
+      url: "git@bitbucket.org:ws/r000.git",
+      branch: "main",
+      sha: sha("r000"),
+      labels: "",
+    },
     auth: "authorization",
   },
   {
     name: "Azure DevOps",
     provider: "azureDevOps",
     serve: (n) => {
-      api.on("GET", "/myorg/proj/_apis/git/repositories", { body: { count: n, value: names(n).map((r) => azureRepo("myorg", "proj", r)) } });
-      api.on("GET", "/myorg/proj/_apis/git/repositories/*/stats/branches", (req) => ({ body: { name: req.query.get("name"), commit: { commitId: sha(segment(req, 6)) } } }));
+      api.on("GET", "/myorg/proj/_apis/git/repositories", {
+        body: { count: n, value: names(n).map((r) => azureRepo("myorg", "proj", r)) },
+      });
+      api.on("GET", "/myorg/proj/_apis/git/repositories/*/stats/branches", (req) => ({
+        body: { name: req.query.get("name"), commit: { commitId: sha(segment(req, 6)) } },
+      }));
     },
     spec: () => ({ azureDevOps: { organization: "myorg", teamProject: "proj", api: api.url, accessTokenRef: ref } }),
-    first: { organization: "myorg", repository: "r000", repository_id: "r000-guid", url: "https://myorg@dev.azure.com/myorg/proj/_git/r000", branch: "main", sha: sha("r000-guid"), labels: "" },
+    first: {
+      organization: "myorg",
+      repository: "r000",
+      repository_id: "r000-guid",
+      url: "https://myorg@dev.azure.com/myorg/proj/_git/r000",
+      branch: "main",
+      sha: sha("r000-guid"),
+      labels: "",
+    },
     auth: "authorization",
   },
   {
     name: "AWS CodeCommit",
     provider: "awsCodeCommit",
-    serve: (n) => serveAws(api, fakeAws(names(n).map((name) => ({ name, defaultBranch: "main" })), () => 0)),
+    serve: (n) =>
+      serveAws(
+        api,
+        fakeAws(
+          names(n).map((name) => ({ name, defaultBranch: "main" })),
+          () => 0,
+        ),
+      ),
     spec: () => ({ awsCodeCommit: {} }),
-    first: { organization: "123456789012", repository: "r000", repository_id: "r000-0000-uuid", url: "ssh://git-codecommit.eu-west-1.amazonaws.com/v1/repos/r000", branch: "main", sha: "", labels: "" },
+    first: {
+      organization: "123456789012",
+      repository: "r000",
+      repository_id: "r000-0000-uuid",
+      url: "ssh://git-codecommit.eu-west-1.amazonaws.com/v1/repos/r000",
+      branch: "main",
+      sha: "",
+      labels: "",
+    },
     auth: "authorization",
   },
 ];
@@ -160,29 +234,60 @@ describe("the API calls of one reconcile of an unchanged organisation of 100 rep
     { name: "Bitbucket Cloud", want: 1, conditional: 1 },
     { name: "Azure DevOps", want: 101, conditional: 101 },
     { name: "AWS CodeCommit", want: 2, conditional: 0 },
-  ])("$name costs $want calls", async ({ name, want, conditional }) => {
-    const p = providers.find((x) => x.name === name)!;
-    p.serve(100);
-    const h = harness({ secrets, settings: localSettings() });
-    const gen = createScmProviderGenerator(h.services);
-    await gen.generate(p.spec(), appSet([]), h.ctx);
-    const client = h.services.http(h.clock);
-    const before = client.stats()[p.provider]!;
-    await gen.generate(p.spec(), appSet([]), h.ctx);
-    const after = client.stats()[p.provider]!;
-    expect(after.requests - before.requests).toBe(want);
-    expect(after.notModified - before.notModified).toBe(conditional);
-  }, 30_000);
+  ])(
+    "$name costs $want calls",
+    async ({ name, want, conditional }) => {
+      const p = providers.find((x) => x.name === name)!;
+      p.serve(100);
+      const h = harness({ secrets, settings: localSettings() });
+      const gen = createScmProviderGenerator(h.services);
+      await gen.generate(p.spec(), appSet([]), h.ctx);
+      const client = h.services.http(h.clock);
+      const before = client.stats()[p.provider]!;
+      await gen.generate(p.spec(), appSet([]), h.ctx);
+      const after = client.stats()[p.provider]!;
+      expect(after.requests - before.requests).toBe(want);
+      expect(after.notModified - before.notModified).toBe(conditional);
+    },
+    30_000,
+  );
 });
 
 describe("path checks", () => {
   it.each([
     // name; provider; route of an existing path; filter
-    { name: "GitLab lists the parent tree", p: "GitLab", route: "/api/v4/projects/*/repository/tree", reply: (req: Seen) => ({ body: req.query.get("path") === "deploy" && segment(req, 4) === "1" ? [{ name: "app.yaml", type: "blob" }] : [] }) },
-    { name: "Gitea reads contents", p: "Gitea", route: "/api/v1/repos/org/r000/contents/deploy/app.yaml", reply: () => ({ body: { type: "file" } }) },
-    { name: "Bitbucket Server browses", p: "Bitbucket Server", route: "/rest/api/1.0/projects/PRJ/repos/r000/browse/deploy/app.yaml", reply: () => ({ body: { path: {} } }) },
-    { name: "Bitbucket Cloud reads src metadata", p: "Bitbucket Cloud", route: `/2.0/repositories/ws/r000/src/${sha("r000")}/deploy/app.yaml`, reply: () => ({ body: { type: "commit_file" } }) },
-    { name: "Azure DevOps reads items", p: "Azure DevOps", route: "/myorg/proj/_apis/git/repositories/r000-guid/items", reply: () => ({ body: { path: "/deploy/app.yaml" } }) },
+    {
+      name: "GitLab lists the parent tree",
+      p: "GitLab",
+      route: "/api/v4/projects/*/repository/tree",
+      reply: (req: Seen) => ({
+        body: req.query.get("path") === "deploy" && segment(req, 4) === "1" ? [{ name: "app.yaml", type: "blob" }] : [],
+      }),
+    },
+    {
+      name: "Gitea reads contents",
+      p: "Gitea",
+      route: "/api/v1/repos/org/r000/contents/deploy/app.yaml",
+      reply: () => ({ body: { type: "file" } }),
+    },
+    {
+      name: "Bitbucket Server browses",
+      p: "Bitbucket Server",
+      route: "/rest/api/1.0/projects/PRJ/repos/r000/browse/deploy/app.yaml",
+      reply: () => ({ body: { path: {} } }),
+    },
+    {
+      name: "Bitbucket Cloud reads src metadata",
+      p: "Bitbucket Cloud",
+      route: `/2.0/repositories/ws/r000/src/${sha("r000")}/deploy/app.yaml`,
+      reply: () => ({ body: { type: "commit_file" } }),
+    },
+    {
+      name: "Azure DevOps reads items",
+      p: "Azure DevOps",
+      route: "/myorg/proj/_apis/git/repositories/r000-guid/items",
+      reply: () => ({ body: { path: "/deploy/app.yaml" } }),
+    },
   ])("$name", async ({ p: name, route, reply }) => {
     const p = providers.find((x) => x.name === name)!;
     p.serve(3);
@@ -197,40 +302,102 @@ describe("path checks", () => {
 describe.each([
   {
     name: "GitLab",
-    spec: (): PullRequestGenerator => ({ gitlab: { project: "grp/web", api: api.url, tokenRef: ref, labels: ["a", "b"], pullRequestState: "opened" } }),
+    spec: (): PullRequestGenerator => ({
+      gitlab: { project: "grp/web", api: api.url, tokenRef: ref, labels: ["a", "b"], pullRequestState: "opened" },
+    }),
     route: "/api/v4/projects/grp/web/merge_requests",
-    body: [{ iid: 4, title: "T", source_branch: "feat", target_branch: "main", sha: sha("mr"), labels: ["a", "b"], author: { username: "alice" } }],
+    body: [
+      {
+        iid: 4,
+        title: "T",
+        source_branch: "feat",
+        target_branch: "main",
+        sha: sha("mr"),
+        labels: ["a", "b"],
+        author: { username: "alice" },
+      },
+    ],
     query: { labels: "a,b", state: "opened", per_page: "100" },
   },
   {
     name: "Gitea",
     spec: (): PullRequestGenerator => ({ gitea: { owner: "org", repo: "web", api: api.url, tokenRef: ref } }),
     route: "/api/v1/repos/org/web/pulls",
-    body: [{ number: 4, title: "T", head: { ref: "feat", sha: sha("mr") }, base: { ref: "main" }, user: { login: "alice" }, labels: [{ name: "a" }] }],
+    body: [
+      {
+        number: 4,
+        title: "T",
+        head: { ref: "feat", sha: sha("mr") },
+        base: { ref: "main" },
+        user: { login: "alice" },
+        labels: [{ name: "a" }],
+      },
+    ],
     query: { state: "open" },
   },
   {
     name: "Bitbucket Server",
-    spec: (): PullRequestGenerator => ({ bitbucketServer: { project: "PRJ", repo: "web", api: `${api.url}/`, basicAuth: { username: "u", passwordRef: ref } } }),
+    spec: (): PullRequestGenerator => ({
+      bitbucketServer: { project: "PRJ", repo: "web", api: `${api.url}/`, basicAuth: { username: "u", passwordRef: ref } },
+    }),
     route: "/rest/api/1.0/projects/PRJ/repos/web/pull-requests",
-    body: { isLastPage: true, values: [{ id: 4, title: "T", fromRef: { displayId: "feat", latestCommit: sha("mr") }, toRef: { displayId: "main" }, author: { user: { name: "alice" } } }] },
+    body: {
+      isLastPage: true,
+      values: [
+        {
+          id: 4,
+          title: "T",
+          fromRef: { displayId: "feat", latestCommit: sha("mr") },
+          toRef: { displayId: "main" },
+          author: { user: { name: "alice" } },
+        },
+      ],
+    },
     query: { limit: "100", start: "0" },
   },
   {
     name: "Bitbucket Cloud",
     spec: (): PullRequestGenerator => ({ bitbucket: { owner: "ws", repo: "web", api: `${api.url}/2.0`, bearerToken: { tokenRef: ref } } }),
     route: "/2.0/repositories/ws/web/pullrequests",
-    body: { values: [{ id: 4, title: "T", source: { branch: { name: "feat" }, commit: { hash: sha("mr") } }, destination: { branch: { name: "main" } }, author: { nickname: "alice" } }] },
+    body: {
+      values: [
+        {
+          id: 4,
+          title: "T",
+          source: { branch: { name: "feat" }, commit: { hash: sha("mr") } },
+          destination: { branch: { name: "main" } },
+          author: { nickname: "alice" },
+        },
+      ],
+    },
     query: {},
   },
   {
     name: "Azure DevOps",
-    spec: (): PullRequestGenerator => ({ azuredevops: { organization: "myorg", project: "proj", repo: "web", api: api.url, tokenRef: ref } }),
+    spec: (): PullRequestGenerator => ({
+      azuredevops: { organization: "myorg", project: "proj", repo: "web", api: api.url, tokenRef: ref },
+    }),
     route: "/myorg/proj/_apis/git/pullrequests",
     body: {
       value: [
-        { pullRequestId: 4, title: "T", sourceRefName: "refs/heads/feat", targetRefName: "refs/heads/main", lastMergeSourceCommit: { commitId: sha("mr") }, createdBy: { uniqueName: "alice@example.com" }, repository: { name: "web" } },
-        { pullRequestId: 5, title: "other repo", sourceRefName: "refs/heads/x", targetRefName: "refs/heads/main", lastMergeSourceCommit: { commitId: sha("o") }, createdBy: { uniqueName: "bob" }, repository: { name: "api" } },
+        {
+          pullRequestId: 4,
+          title: "T",
+          sourceRefName: "refs/heads/feat",
+          targetRefName: "refs/heads/main",
+          lastMergeSourceCommit: { commitId: sha("mr") },
+          createdBy: { uniqueName: "alice@example.com" },
+          repository: { name: "web" },
+        },
+        {
+          pullRequestId: 5,
+          title: "other repo",
+          sourceRefName: "refs/heads/x",
+          targetRefName: "refs/heads/main",
+          lastMergeSourceCommit: { commitId: sha("o") },
+          createdBy: { uniqueName: "bob" },
+          repository: { name: "api" },
+        },
       ],
     },
     query: {},
@@ -241,14 +408,29 @@ describe.each([
     const h = harness({ secrets });
     const got = await createPullRequestGenerator(h.services).generate(spec(), appSet([]), h.ctx);
     expect(got).toEqual([
-      { number: "4", title: "T", branch: "feat", branch_slug: "feat", target_branch: "main", target_branch_slug: "main", head_sha: sha("mr"), head_short_sha: sha("mr").slice(0, 8), head_short_sha_7: sha("mr").slice(0, 7), author: "alice" },
+      {
+        number: "4",
+        title: "T",
+        branch: "feat",
+        branch_slug: "feat",
+        target_branch: "main",
+        target_branch_slug: "main",
+        head_sha: sha("mr"),
+        head_short_sha: sha("mr").slice(0, 8),
+        head_short_sha_7: sha("mr").slice(0, 7),
+        author: "alice",
+      },
     ]);
     expect(Object.fromEntries(api.seen[0]!.query)).toMatchObject(query);
   });
 
   it("treats a 404 as a missing repository", async () => {
     const h = harness({ secrets });
-    expect(await createPullRequestGenerator(h.services).generate({ ...spec(), continueOnRepoNotFoundError: true }, appSet([]), h.ctx)).toEqual([]);
-    await expect(createPullRequestGenerator(h.services).generate(spec(), appSet([]), h.ctx)).rejects.toThrow(/^error listing repos: repository not found: /);
+    expect(
+      await createPullRequestGenerator(h.services).generate({ ...spec(), continueOnRepoNotFoundError: true }, appSet([]), h.ctx),
+    ).toEqual([]);
+    await expect(createPullRequestGenerator(h.services).generate(spec(), appSet([]), h.ctx)).rejects.toThrow(
+      /^error listing repos: repository not found: /,
+    );
   });
 });

@@ -69,14 +69,25 @@ describe("SCM requests through --scm-proxy-url", () => {
 
   it("tunnels HTTPS through CONNECT with TLS end to end", async () => {
     const h = withProxy(proxy.url);
-    const got = await createScmProviderGenerator(h.services).generate({ gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}`, insecure: true } }, appSet([]), h.ctx);
+    const got = await createScmProviderGenerator(h.services).generate(
+      { gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}`, insecure: true } },
+      appSet([]),
+      h.ctx,
+    );
     expect(got).toHaveLength(1);
-    expect(proxy.relayed.map((r) => `${r.method} ${r.target}`)).toEqual([`CONNECT scm.test:${String(tlsPort)}`, `CONNECT scm.test:${String(tlsPort)}`]);
+    expect(proxy.relayed.map((r) => `${r.method} ${r.target}`)).toEqual([
+      `CONNECT scm.test:${String(tlsPort)}`,
+      `CONNECT scm.test:${String(tlsPort)}`,
+    ]);
   });
 
   it("still checks the provider's certificate inside the tunnel", async () => {
     const h = harness({ extra: { transport: proxyTransport({ url: proxy.url, noProxy: "" }), rootCa: cert } });
-    const run = createScmProviderGenerator(h.services).generate({ gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}` } }, appSet([]), h.ctx);
+    const run = createScmProviderGenerator(h.services).generate(
+      { gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}` } },
+      appSet([]),
+      h.ctx,
+    );
     await expect(run).rejects.toThrow(/Hostname\/IP does not match certificate's altnames/);
     expect(proxy.relayed).toHaveLength(1);
   });
@@ -85,7 +96,11 @@ describe("SCM requests through --scm-proxy-url", () => {
     serveGithub();
     proxy.requireAuth = `Basic ${Buffer.from("me:p@ss").toString("base64")}`;
     const h = withProxy(proxy.url.replace("http://", "http://me:p%40ss@"));
-    await createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api: `http://scm.test:${apiPort()}` } }, appSet([]), h.ctx);
+    await createScmProviderGenerator(h.services).generate(
+      { github: { organization: "acme", api: `http://scm.test:${apiPort()}` } },
+      appSet([]),
+      h.ctx,
+    );
     expect(proxy.relayed.every((r) => r.auth === proxy.requireAuth)).toBe(true);
     expect(api.seen.every((s) => s.headers["proxy-authorization"] === undefined)).toBe(true);
   });
@@ -93,13 +108,21 @@ describe("SCM requests through --scm-proxy-url", () => {
   it("reports a refused CONNECT", async () => {
     proxy.requireAuth = "Basic nope";
     const h = withProxy(proxy.url);
-    const run = createScmProviderGenerator(h.services).generate({ gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}`, insecure: true } }, appSet([]), h.ctx);
+    const run = createScmProviderGenerator(h.services).generate(
+      { gitlab: { group: "g", api: `https://scm.test:${String(tlsPort)}`, insecure: true } },
+      appSet([]),
+      h.ctx,
+    );
     await expect(run).rejects.toThrow(/SCM proxy 127\.0\.0\.1:\d+ refused CONNECT scm\.test:\d+: 407/);
   });
 
   it("refuses a proxy URL that is not http", async () => {
     const h = withProxy("https://proxy.corp:3128");
-    const run = createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api: `http://scm.test:${apiPort()}` } }, appSet([]), h.ctx);
+    const run = createScmProviderGenerator(h.services).generate(
+      { github: { organization: "acme", api: `http://scm.test:${apiPort()}` } },
+      appSet([]),
+      h.ctx,
+    );
     await expect(run).rejects.toThrow("unsupported SCM proxy scheme https: only http proxies are supported");
   });
 

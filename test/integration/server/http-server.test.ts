@@ -58,7 +58,10 @@ describe("probe endpoints", () => {
       },
     };
     const s = await serve(probeRoutes({ ready: [informers] }));
-    expect(await get(s, "/readyz")).toMatchObject({ status: 500, body: "[+]ping ok\n[-]informers failed: reason withheld\nreadyz check failed\n" });
+    expect(await get(s, "/readyz")).toMatchObject({
+      status: 500,
+      body: "[+]ping ok\n[-]informers failed: reason withheld\nreadyz check failed\n",
+    });
     expect(await get(s, "/readyz/informers")).toMatchObject({ status: 500 });
     expect(await get(s, "/healthz")).toMatchObject({ status: 200, body: "ok" });
     synced = true;

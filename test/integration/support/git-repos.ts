@@ -67,5 +67,10 @@ export function makeRepo(temp: TempDirs, files: Record<string, FileSpec>): strin
  * revision cache: a test that commits sees the new commit on its next call).
  */
 export function gitReader(temp: TempDirs, credentials?: ConstructorParameters<typeof GitRepoReader>[0]["credentials"]): GitRepoReader {
-  return new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), revisionCacheMs: 0, ...(credentials === undefined ? {} : { credentials }) });
+  return new GitRepoReader({
+    cacheDir: temp.make("appset-cache-"),
+    env: gitEnv(),
+    revisionCacheMs: 0,
+    ...(credentials === undefined ? {} : { credentials }),
+  });
 }

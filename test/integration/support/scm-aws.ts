@@ -1,9 +1,10 @@
 /**
  * AWS CodeCommit, the Resource Groups Tagging API and STS as a local server answers them: the
  * JSON 1.1 protocol (`X-Amz-Target`) and STS's query protocol with XML answers (AssumeRole,
- * AssumeRoleWithWebIdentity), shaped as the AWS API references document them. Every request's SigV4 signature is recomputed from what arrived
- * on the wire (method, path, Host and the other signed headers, body) with the secret of the access
- * key it names; a mismatch is refused as AWS refuses it (403 InvalidSignatureException).
+ * AssumeRoleWithWebIdentity), shaped as the AWS API references document them. Every request's
+ * SigV4 signature is recomputed from what arrived on the wire (method, path, Host and the other
+ * signed headers, body) with the secret of the access key it names; a mismatch is refused as AWS
+ * refuses it (403 InvalidSignatureException).
  */
 import { parseAuthorization, signV4, type AwsCredentials } from "../../../src/scm/aws/sigv4.js";
 import type { FakeApi, Reply, Seen } from "./scm-server.js";
@@ -42,7 +43,18 @@ export const BASE_CREDS: AwsCredentials = { accessKeyId: "AKIAFAKEBASE", secretA
 
 /** A fresh fake account. */
 export function fakeAws(repos: FakeRepo[], now: () => number): FakeAws {
-  return { account: "123456789012", region: "eu-west-1", repos, keys: new Map([[BASE_CREDS.accessKeyId, BASE_CREDS]]), pageSize: 1000, roles: new Set(), webTokens: new Set(), lifetimeMs: 900_000, now, issued: 0 };
+  return {
+    account: "123456789012",
+    region: "eu-west-1",
+    repos,
+    keys: new Map([[BASE_CREDS.accessKeyId, BASE_CREDS]]),
+    pageSize: 1000,
+    roles: new Set(),
+    webTokens: new Set(),
+    lifetimeMs: 900_000,
+    now,
+    issued: 0,
+  };
 }
 
 function fromAmzDate(s: string): number {
@@ -56,9 +68,17 @@ function fromAmzDate(s: string): number {
 export function verifySignature(aws: FakeAws, req: Seen, service: string): Reply | undefined {
   const auth = parseAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
   const creds = auth === undefined ? undefined : aws.keys.get(auth.accessKeyId);
-  if (auth === undefined || creds === undefined) return { status: 403, body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." } };
+  if (auth === undefined || creds === undefined)
+    return {
+      status: 403,
+      body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." },
+    };
   const token = req.headers["x-amz-security-token"];
-  if ((creds.sessionToken ?? "") !== (typeof token === "string" ? token : "")) return { status: 403, body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." } };
+  if ((creds.sessionToken ?? "") !== (typeof token === "string" ? token : ""))
+    return {
+      status: 403,
+      body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." },
+    };
   const required = ["host", "x-amz-date", ...(creds.sessionToken ? ["x-amz-security-token"] : [])];
   const signed: Record<string, string> = {};
   for (const h of auth.signedHeaders) {
@@ -68,9 +88,25 @@ export function verifySignature(aws: FakeAws, req: Seen, service: string): Reply
   }
   const when = fromAmzDate(String(req.headers["x-amz-date"] ?? ""));
   const url = `http://${String(req.headers.host)}${req.path}`;
-  const expected = signV4({ method: req.method, url, headers: signed, body: req.body }, creds, { region: aws.region, service, nowMs: when });
-  const ok = required.every((h) => auth.signedHeaders.includes(h)) && auth.region === aws.region && auth.service === service && expected.signature === auth.signature;
-  return ok ? undefined : { status: 403, body: { __type: "InvalidSignatureException", message: "The request signature we calculated does not match the signature you provided." } };
+  const expected = signV4({ method: req.method, url, headers: signed, body: req.body }, creds, {
+    region: aws.region,
+    service,
+    nowMs: when,
+  });
+  const ok =
+    required.every((h) => auth.signedHeaders.includes(h)) &&
+    auth.region === aws.region &&
+    auth.service === service &&
+    expected.signature === auth.signature;
+  return ok
+    ? undefined
+    : {
+        status: 403,
+        body: {
+          __type: "InvalidSignatureException",
+          message: "The request signature we calculated does not match the signature you provided.",
+        },
+      };
 }
 
 function page<T>(items: readonly T[], token: unknown, size: number): { items: T[]; next: string } {
@@ -100,22 +136,37 @@ function metadata(aws: FakeAws, r: FakeRepo): Record<string, unknown> {
 
 function getFolder(aws: FakeAws, input: Record<string, unknown>): Reply {
   const r = repoOf(aws, input["repositoryName"]);
-  if (r === undefined) return { status: 400, body: { __type: "RepositoryDoesNotExistException", message: `${String(input["repositoryName"])} does not exist` } };
+  if (r === undefined)
+    return {
+      status: 400,
+      body: { __type: "RepositoryDoesNotExistException", message: `${String(input["repositoryName"])} does not exist` },
+    };
   const folder = String(input["folderPath"]).replace(/^\/+|\/+$/g, "");
-  const under = (r.files ?? []).filter((f) => folder === "" || f.startsWith(`${folder}/`)).map((f) => (folder === "" ? f : f.slice(folder.length + 1)));
-  if (under.length === 0 && folder !== "") return { status: 400, body: { __type: "FolderDoesNotExistException", message: "The specified folder does not exist." } };
+  const under = (r.files ?? [])
+    .filter((f) => folder === "" || f.startsWith(`${folder}/`))
+    .map((f) => (folder === "" ? f : f.slice(folder.length + 1)));
+  if (under.length === 0 && folder !== "")
+    return { status: 400, body: { __type: "FolderDoesNotExistException", message: "The specified folder does not exist." } };
   const entry = (rel: string) => ({ absolutePath: `${folder === "" ? "" : `${folder}/`}${rel}`, relativePath: rel });
   const files = under.filter((f) => !f.includes("/")).map((f) => ({ ...entry(f), blobId: "b", fileMode: "NORMAL" }));
-  const subFolders = [...new Set(under.filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))].map((d) => ({ ...entry(d), treeId: "t" }));
+  const subFolders = [...new Set(under.filter((f) => f.includes("/")).map((f) => f.split("/")[0]!))].map((d) => ({
+    ...entry(d),
+    treeId: "t",
+  }));
   return { body: { commitId: "c0ffee", folderPath: `/${folder}`, treeId: "t", files, subFolders, symbolicLinks: [], subModules: [] } };
 }
 
 function getResources(aws: FakeAws, input: Record<string, unknown>): Reply {
   const filters = (input["TagFilters"] ?? []) as Array<{ Key: string; Values?: string[] }>;
-  const hit = aws.repos.filter((r) => filters.every((f) => r.tags?.[f.Key] !== undefined && (f.Values === undefined || f.Values.includes(r.tags[f.Key]!))));
+  const hit = aws.repos.filter((r) =>
+    filters.every((f) => r.tags?.[f.Key] !== undefined && (f.Values === undefined || f.Values.includes(r.tags[f.Key]!))),
+  );
   const size = Math.min(aws.pageSize, Number(input["ResourcesPerPage"] ?? 50));
   const p = page(hit, input["PaginationToken"], size);
-  const list = p.items.map((r) => ({ ResourceARN: `arn:aws:codecommit:${aws.region}:${aws.account}:${r.name}`, Tags: Object.entries(r.tags ?? {}).map(([Key, Value]) => ({ Key, Value })) }));
+  const list = p.items.map((r) => ({
+    ResourceARN: `arn:aws:codecommit:${aws.region}:${aws.account}:${r.name}`,
+    Tags: Object.entries(r.tags ?? {}).map(([Key, Value]) => ({ Key, Value })),
+  }));
   return { body: { PaginationToken: p.next, ResourceTagMappingList: list } };
 }
 
@@ -124,11 +175,17 @@ function jsonOperation(aws: FakeAws, target: string, input: Record<string, unkno
   switch (target) {
     case "CodeCommit_20150413.ListRepositories": {
       const p = page(aws.repos, input["nextToken"], aws.pageSize);
-      return { body: { repositories: p.items.map((r) => ({ repositoryName: r.name, repositoryId: `${r.name}-0000-uuid` })), ...(p.next === "" ? {} : { nextToken: p.next }) } };
+      return {
+        body: {
+          repositories: p.items.map((r) => ({ repositoryName: r.name, repositoryId: `${r.name}-0000-uuid` })),
+          ...(p.next === "" ? {} : { nextToken: p.next }),
+        },
+      };
     }
     case "CodeCommit_20150413.BatchGetRepositories": {
       const names = (input["repositoryNames"] ?? []) as string[];
-      if (names.length > 100) return { status: 400, body: { __type: "MaximumRepositoryNamesExceededException", message: "too many names" } };
+      if (names.length > 100)
+        return { status: 400, body: { __type: "MaximumRepositoryNamesExceededException", message: "too many names" } };
       const found = names.flatMap((n) => (repoOf(aws, n) ? [metadata(aws, repoOf(aws, n)!)] : []));
       return { body: { repositories: found, repositoriesNotFound: names.filter((n) => !repoOf(aws, n)), errors: [] } };
     }
@@ -152,14 +209,25 @@ function assumeRole(aws: FakeAws, req: Seen): Reply {
   const role = form.get("RoleArn") ?? "";
   const action = form.get("Action") ?? "";
   if (action === "AssumeRoleWithWebIdentity" && !aws.webTokens.has(form.get("WebIdentityToken") ?? "")) {
-    return { status: 400, text: "<ErrorResponse><Error><Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>Incorrect token audience</Message></Error></ErrorResponse>" };
+    return {
+      status: 400,
+      text: "<ErrorResponse><Error><Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>Incorrect token audience</Message></Error></ErrorResponse>",
+    };
   }
-  if (!["AssumeRole", "AssumeRoleWithWebIdentity"].includes(action) || form.get("Version") !== "2011-06-15") return { status: 400, text: "<ErrorResponse><Error><Code>InvalidAction</Code><Message>bad</Message></Error></ErrorResponse>" };
+  if (!["AssumeRole", "AssumeRoleWithWebIdentity"].includes(action) || form.get("Version") !== "2011-06-15")
+    return { status: 400, text: "<ErrorResponse><Error><Code>InvalidAction</Code><Message>bad</Message></Error></ErrorResponse>" };
   if (!aws.roles.has(role)) {
-    return { status: 403, text: `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User is not authorized to perform: sts:AssumeRole on resource: ${role}</Message></Error><RequestId>r-${String(++aws.issued)}</RequestId></ErrorResponse>` };
+    return {
+      status: 403,
+      text: `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User is not authorized to perform: sts:AssumeRole on resource: ${role}</Message></Error><RequestId>r-${String(++aws.issued)}</RequestId></ErrorResponse>`,
+    };
   }
   const n = ++aws.issued;
-  const issued: AwsCredentials = { accessKeyId: `ASIATEMP${String(n)}`, secretAccessKey: `temp/secret/${String(n)}`, sessionToken: `token+${String(n)}/==` };
+  const issued: AwsCredentials = {
+    accessKeyId: `ASIATEMP${String(n)}`,
+    secretAccessKey: `temp/secret/${String(n)}`,
+    sessionToken: `token+${String(n)}/==`,
+  };
   aws.keys.set(issued.accessKeyId, issued);
   const expiration = new Date(aws.now() + aws.lifetimeMs).toISOString();
   return {
@@ -174,7 +242,8 @@ export function serveAws(api: FakeApi, aws: FakeAws): void {
     const target = String(req.headers["x-amz-target"] ?? "");
     const refused = verifySignature(aws, req, target.startsWith("ResourceGroupsTaggingAPI") ? "tagging" : "codecommit");
     if (refused !== undefined) return refused;
-    if (req.headers["content-type"] !== "application/x-amz-json-1.1") return { status: 400, body: { __type: "SerializationException", message: "bad content type" } };
+    if (req.headers["content-type"] !== "application/x-amz-json-1.1")
+      return { status: 400, body: { __type: "SerializationException", message: "bad content type" } };
     return jsonOperation(aws, target, JSON.parse(req.body) as Record<string, unknown>);
   });
   api.on("POST", "/sts/", (req) => {

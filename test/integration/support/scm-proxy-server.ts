@@ -34,10 +34,13 @@ export class FakeProxy {
       const target = new URL(req.url ?? "");
       const headers = { ...req.headers };
       delete headers["proxy-authorization"];
-      const up = request({ hostname: "127.0.0.1", port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers }, (ures) => {
-        res.writeHead(ures.statusCode ?? 502, ures.headers);
-        ures.pipe(res);
-      });
+      const up = request(
+        { hostname: "127.0.0.1", port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers },
+        (ures) => {
+          res.writeHead(ures.statusCode ?? 502, ures.headers);
+          ures.pipe(res);
+        },
+      );
       up.on("error", () => res.writeHead(502).end());
       req.pipe(up);
     });

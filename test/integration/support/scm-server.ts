@@ -63,7 +63,13 @@ export class FakeApi {
       req.on("data", (c: Buffer) => (body += c.toString("utf8")));
       req.on("end", () => {
         const u = new URL(req.url ?? "/", "http://x");
-        const seen: Seen = { method: req.method ?? "GET", path: decodeURIComponent(u.pathname), query: u.searchParams, headers: req.headers, body };
+        const seen: Seen = {
+          method: req.method ?? "GET",
+          path: decodeURIComponent(u.pathname),
+          query: u.searchParams,
+          headers: req.headers,
+          body,
+        };
         this.seen.push(seen);
         const route = this.routes.find((r) => r.method === seen.method && r.pattern.test(seen.path));
         const reply = this.override ?? route?.handler(seen) ?? { status: 404, body: { message: "Not Found" } };
@@ -103,7 +109,8 @@ export function linkPage(req: Seen, items: readonly unknown[], opts: { perPagePa
   if (page * perPage < items.length) {
     const q = new URLSearchParams(req.query);
     q.set("page", String(page + 1));
-    headers["Link"] = `<http://${String(req.headers.host)}${req.path}?${q.toString()}>; rel="next", <http://${String(req.headers.host)}${req.path}?page=1>; rel="first"`;
+    headers["Link"] =
+      `<http://${String(req.headers.host)}${req.path}?${q.toString()}>; rel="next", <http://${String(req.headers.host)}${req.path}?page=1>; rel="first"`;
   }
   return { body: slice, headers };
 }

@@ -45,10 +45,18 @@ describe("reading an Application's manifests from Git", () => {
   });
 
   it.each([
-    { name: "without recurse only the top directory is read, every document of each file", directory: undefined, want: ["a1", "a2", "b", "l1"] },
+    {
+      name: "without recurse only the top directory is read, every document of each file",
+      directory: undefined,
+      want: ["a1", "a2", "b", "l1"],
+    },
     { name: "recurse reads subdirectories too", directory: { recurse: true }, want: ["a1", "a2", "b", "l1", "c", "skipped"] },
     { name: "include keeps only matching files", directory: { recurse: true, include: "*.json" }, want: ["b"] },
-    { name: "exclude drops matching files, by base name or path", directory: { recurse: true, exclude: "{nested/skip-*,*.yml}" }, want: ["a1", "a2", "b", "c"] },
+    {
+      name: "exclude drops matching files, by base name or path",
+      directory: { recurse: true, exclude: "{nested/skip-*,*.yml}" },
+      want: ["a1", "a2", "b", "c"],
+    },
   ])("$name", async ({ directory, want }) => {
     const source: ApplicationSource = { repoURL: url, path: "apps/web", targetRevision: "v1", ...(directory ? { directory } : {}) };
     const got = await new GitManifestSource(gitReader(temp)).read(app, source);
@@ -97,16 +105,33 @@ describe("reading an Application's manifests from Git", () => {
   });
 
   it.each([
-    { name: "a path that does not exist", source: { repoURL: url, path: "nope", targetRevision: "v1" }, message: /app path does not exist/ },
-    { name: "a path leaving the repository", source: { repoURL: url, path: "../x", targetRevision: "v1" }, message: /leaves the repository/ },
+    {
+      name: "a path that does not exist",
+      source: { repoURL: url, path: "nope", targetRevision: "v1" },
+      message: /app path does not exist/,
+    },
+    {
+      name: "a path leaving the repository",
+      source: { repoURL: url, path: "../x", targetRevision: "v1" },
+      message: /leaves the repository/,
+    },
     { name: "a Helm source", source: { repoURL: url, path: "apps/web", helm: {} }, message: /Helm sources are not supported/ },
-    { name: "a Kustomize source", source: { repoURL: url, path: "apps/web", kustomize: {} }, message: /Kustomize sources are not supported/ },
+    {
+      name: "a Kustomize source",
+      source: { repoURL: url, path: "apps/web", kustomize: {} },
+      message: /Kustomize sources are not supported/,
+    },
   ])("fails with a manifest error for $name", async ({ source, message }) => {
-    await expect(new GitManifestSource(gitReader(temp)).read(app, source as ApplicationSource)).rejects.toMatchObject({ reason: MANIFEST_ERROR, message: expect.stringMatching(message) as unknown });
+    await expect(new GitManifestSource(gitReader(temp)).read(app, source as ApplicationSource)).rejects.toMatchObject({
+      reason: MANIFEST_ERROR,
+      message: expect.stringMatching(message) as unknown,
+    });
   });
 
   it("fails with the reader's error for a revision that names nothing", async () => {
-    await expect(new GitManifestSource(gitReader(temp)).read(app, { repoURL: url, path: "apps/web", targetRevision: "no-such" })).rejects.toMatchObject({ reason: "RevisionNotFound" });
+    await expect(
+      new GitManifestSource(gitReader(temp)).read(app, { repoURL: url, path: "apps/web", targetRevision: "no-such" }),
+    ).rejects.toMatchObject({ reason: "RevisionNotFound" });
   });
 
   it.each([

@@ -28,7 +28,14 @@ export interface CorpusCase {
 /** Our result in the oracle's shape. */
 export function renderOurs(engine: TemplateEngine, c: CorpusCase, params: Record<string, unknown>): OracleResult {
   try {
-    return { output: engine.replace(c.template, JSON.parse(JSON.stringify(params)) as Record<string, unknown>, c.goTemplate ?? true, c.options ?? []) };
+    return {
+      output: engine.replace(
+        c.template,
+        JSON.parse(JSON.stringify(params)) as Record<string, unknown>,
+        c.goTemplate ?? true,
+        c.options ?? [],
+      ),
+    };
   } catch (e) {
     if (e instanceof TemplateRenderError) return { error: e.message };
     return { error: `UNEXPECTED EXCEPTION: ${e instanceof Error ? e.stack : String(e)}` };
@@ -43,18 +50,24 @@ export function testEngine(): TemplateEngine {
 /** Describes a mismatch, or null when both engines agree. */
 export function difference(c: CorpusCase, ours: OracleResult, go: OracleResult): string | null {
   if (c.deviation === "budget") {
-    return ours.error?.includes("render budget exceeded") ? null : `expected a budget error, got ${JSON.stringify(ours.error ?? ours.output)}`;
+    return ours.error?.includes("render budget exceeded")
+      ? null
+      : `expected a budget error, got ${JSON.stringify(ours.error ?? ours.output)}`;
   }
   if (c.deviation !== undefined) {
     const cut = (m: string | undefined): string | undefined => m?.slice(0, m.indexOf(c.deviation!));
-    return go.error !== undefined && cut(ours.error) === cut(go.error) ? null : `error mismatch: go=${go.error} ours=${ours.error ?? ours.output}`;
+    return go.error !== undefined && cut(ours.error) === cut(go.error)
+      ? null
+      : `error mismatch: go=${go.error} ours=${ours.error ?? ours.output}`;
   }
   if (c.shape) {
-    if (go.error !== undefined || ours.error !== undefined) return ours.error === undefined || go.error === undefined ? `error mismatch: go=${go.error} ours=${ours.error}` : null;
+    if (go.error !== undefined || ours.error !== undefined)
+      return ours.error === undefined || go.error === undefined ? `error mismatch: go=${go.error} ours=${ours.error}` : null;
     if (!c.shape.test(go.output ?? "")) return `go output ${JSON.stringify(go.output)} does not match shape ${c.shape}`;
     if (!c.shape.test(ours.output ?? "")) return `our output ${JSON.stringify(ours.output)} does not match shape ${c.shape}`;
     return null;
   }
-  if (go.error !== undefined) return ours.error === go.error ? null : `error: go=${JSON.stringify(go.error)} ours=${JSON.stringify(ours.error ?? ours.output)}`;
+  if (go.error !== undefined)
+    return ours.error === go.error ? null : `error: go=${JSON.stringify(go.error)} ours=${JSON.stringify(ours.error ?? ours.output)}`;
   return ours.output === go.output ? null : `output: go=${JSON.stringify(go.output)} ours=${JSON.stringify(ours.error ?? ours.output)}`;
 }

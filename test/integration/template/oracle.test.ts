@@ -11,7 +11,9 @@ describe("the template engine against Go's text/template with Sprig (oracle corp
   const engine = testEngine();
 
   beforeAll(() => {
-    goResults = runOracle(CORPUS.map((c) => ({ template: c.template, params: c.params ?? P, options: c.options ?? [], goTemplate: c.goTemplate ?? true })));
+    goResults = runOracle(
+      CORPUS.map((c) => ({ template: c.template, params: c.params ?? P, options: c.options ?? [], goTemplate: c.goTemplate ?? true })),
+    );
   }, 120_000);
 
   it("holds at least 300 cases", () => {

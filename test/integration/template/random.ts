@@ -5,7 +5,13 @@ import { runOracle } from "../../oracle/oracle.js";
 import { difference, renderOurs, testEngine, type CorpusCase } from "./harness.js";
 
 const word = fc.constantFrom("a", "b", "prod", "web", "Hello World", "x-y_z", "", " sp ", "ünï", "<&>", "1.2.3", "v2", "42");
-const scalar = fc.oneof(word, fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e7, max: 1e7, noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  word,
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.double({ min: -1e7, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Params shaped like the generators' goTemplate output. */
 export const paramsArb = fc.record({
@@ -21,14 +27,86 @@ export const paramsArb = fc.record({
   values: fc.dictionary(fc.constantFrom("k", "region", "replicas"), scalar, { maxKeys: 3 }),
 });
 
-const fields = fc.constantFrom(".name", ".server", ".n", ".flag", ".nul", ".list", ".mixed", ".metadata.labels", ".metadata.labels.env", ".path.basename", ".path.segments", ".values", ".values.k", ".missing", ".missing.x", "$", ".");
+const fields = fc.constantFrom(
+  ".name",
+  ".server",
+  ".n",
+  ".flag",
+  ".nul",
+  ".list",
+  ".mixed",
+  ".metadata.labels",
+  ".metadata.labels.env",
+  ".path.basename",
+  ".path.segments",
+  ".values",
+  ".values.k",
+  ".missing",
+  ".missing.x",
+  "$",
+  ".",
+);
 const literal = fc.oneof(
   word.map((w) => JSON.stringify(w)),
   fc.integer({ min: -20, max: 20 }).map(String),
   fc.constantFrom("1.5", "0", "true", "false", "2.0", "1e3"),
 );
-const unary = ["upper", "lower", "trim", "quote", "len", "toJson", "b64enc", "sha1sum", "title", "toString", "empty", "not", "kindOf", "typeOf", "normalize", "first", "last", "toYaml", "squote", "print", "sortAlpha", "toRawJson", "int64", "float64", "add1"];
-const binary = ["eq", "ne", "lt", "le", "default", "index", "contains", "hasPrefix", "trunc", "join", "splitList", "printf", "and", "or", "add", "sub", "mul", "max", "list", "dict", "coalesce", "cat", "repeat", "replace", "has", "without", "append"];
+const unary = [
+  "upper",
+  "lower",
+  "trim",
+  "quote",
+  "len",
+  "toJson",
+  "b64enc",
+  "sha1sum",
+  "title",
+  "toString",
+  "empty",
+  "not",
+  "kindOf",
+  "typeOf",
+  "normalize",
+  "first",
+  "last",
+  "toYaml",
+  "squote",
+  "print",
+  "sortAlpha",
+  "toRawJson",
+  "int64",
+  "float64",
+  "add1",
+];
+const binary = [
+  "eq",
+  "ne",
+  "lt",
+  "le",
+  "default",
+  "index",
+  "contains",
+  "hasPrefix",
+  "trunc",
+  "join",
+  "splitList",
+  "printf",
+  "and",
+  "or",
+  "add",
+  "sub",
+  "mul",
+  "max",
+  "list",
+  "dict",
+  "coalesce",
+  "cat",
+  "repeat",
+  "replace",
+  "has",
+  "without",
+  "append",
+];
 
 const operand: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: fields }, { weight: 2, arbitrary: literal });
 
@@ -63,14 +141,18 @@ export const templateArb: fc.Arbitrary<string> = fc.letrec<{ t: string }>((tie) 
 
 /** Generates `count` random cases and returns the descriptions of every mismatch. */
 export function randomMismatches(count: number, seed: number): string[] {
-  const samples = fc.sample(fc.tuple(templateArb, paramsArb, fc.constantFrom<string[]>([], ["missingkey=error"], ["missingkey=zero"])), { numRuns: count, seed });
+  const samples = fc.sample(fc.tuple(templateArb, paramsArb, fc.constantFrom<string[]>([], ["missingkey=error"], ["missingkey=zero"])), {
+    numRuns: count,
+    seed,
+  });
   const cases: CorpusCase[] = samples.map(([template, params, options]) => ({ name: template, template, params, options }));
   const go = runOracle(cases.map((c) => ({ template: c.template, params: c.params!, options: c.options ?? [] })));
   const engine = testEngine();
   const out: string[] = [];
   cases.forEach((c, i) => {
     const diff = difference(c, renderOurs(engine, c, c.params!), go[i]!);
-    if (diff !== null) out.push(`template ${JSON.stringify(c.template)} params ${JSON.stringify(c.params)} options ${JSON.stringify(c.options)}\n  ${diff}`);
+    if (diff !== null)
+      out.push(`template ${JSON.stringify(c.template)} params ${JSON.stringify(c.params)} options ${JSON.stringify(c.options)}\n  ${diff}`);
   });
   return out;
 }

@@ -10,7 +10,10 @@ function appSet(name: string, repoURL: string): ApplicationSet {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "ApplicationSet",
     metadata: { name, namespace: "argocd" },
-    spec: { generators: [{ git: { repoURL, revision: "HEAD", directories: [{ path: "*" }] } }], template: { metadata: { name: "x" }, spec: { project: "default", destination: {} } } },
+    spec: {
+      generators: [{ git: { repoURL, revision: "HEAD", directories: [{ path: "*" }] } }],
+      template: { metadata: { name: "x" }, spec: { project: "default", destination: {} } },
+    },
   });
   if (!r.ok) throw r.error;
   return r.value;
@@ -20,7 +23,10 @@ interface Harness {
   server: WebhookServer;
   refreshed: string[];
   logs: Array<Record<string, unknown>>;
-  post(req: SignedRequest | { headers: Record<string, string>; body: Buffer | string }, method?: string): Promise<{ status: number; text: string }>;
+  post(
+    req: SignedRequest | { headers: Record<string, string>; body: Buffer | string },
+    method?: string,
+  ): Promise<{ status: number; text: string }>;
 }
 
 let running: WebhookServer | undefined;
@@ -31,13 +37,18 @@ afterEach(async () => {
 
 async function harness(opts: { maxPayloadBytes?: number; queueCapacity?: number; hold?: Promise<void> } = {}): Promise<Harness> {
   const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ level: "debug", format: "json", destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) } });
+  const logger = createLogger({
+    level: "debug",
+    format: "json",
+    destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) },
+  });
   const refreshed: string[] = [];
   const server = await startWebhookServer({
     addr: "127.0.0.1:0",
     parallelism: 2,
     settings: () => Promise.resolve({ secrets: TEST_SECRETS, maxPayloadBytes: opts.maxPayloadBytes ?? 1024 * 1024 }),
-    appSets: () => Promise.resolve([appSet("guestbook", "https://github.com/acme/guestbook"), appSet("other", "https://github.com/acme/other")]),
+    appSets: () =>
+      Promise.resolve([appSet("guestbook", "https://github.com/acme/guestbook"), appSet("other", "https://github.com/acme/other")]),
     refresh: async (a) => {
       await opts.hold;
       refreshed.push(a.metadata.name ?? "");
@@ -48,7 +59,11 @@ async function harness(opts: { maxPayloadBytes?: number; queueCapacity?: number;
   });
   running = server;
   const post: Harness["post"] = async (req, method = "POST") => {
-    const res = await fetch(`${server.url}${WEBHOOK_PATH}`, { method, headers: req.headers, ...(method === "GET" ? {} : { body: req.body }) });
+    const res = await fetch(`${server.url}${WEBHOOK_PATH}`, {
+      method,
+      headers: req.headers,
+      ...(method === "GET" ? {} : { body: req.body }),
+    });
     return { status: res.status, text: await res.text() };
   };
   return { server, refreshed, logs, post };
@@ -64,9 +79,24 @@ describe("the webhook server", () => {
   });
 
   it.each([
-    { name: "a forged signature", req: () => signedFixture("github-push", () => {}, { github: "wrong" }), status: 401, reason: "X-Hub-Signature-256 does not match the payload" },
-    { name: "a malformed body", req: () => signedFixture("gitlab-push", (p) => delete p["project"]), status: 400, reason: "the GitLab Push Hook is malformed at project: Invalid input: expected object, received undefined" },
-    { name: "an unknown sender", req: () => ({ headers: { "content-type": "application/json" }, body: "{}" }), status: 400, reason: "Unknown webhook event" },
+    {
+      name: "a forged signature",
+      req: () => signedFixture("github-push", () => {}, { github: "wrong" }),
+      status: 401,
+      reason: "X-Hub-Signature-256 does not match the payload",
+    },
+    {
+      name: "a malformed body",
+      req: () => signedFixture("gitlab-push", (p) => delete p["project"]),
+      status: 400,
+      reason: "the GitLab Push Hook is malformed at project: Invalid input: expected object, received undefined",
+    },
+    {
+      name: "an unknown sender",
+      req: () => ({ headers: { "content-type": "application/json" }, body: "{}" }),
+      status: 400,
+      reason: "Unknown webhook event",
+    },
   ])("refuses $name with $status and logs the reason", async ({ req, status, reason }) => {
     const h = await harness();
     const res = await h.post(req());
@@ -88,7 +118,12 @@ describe("the webhook server", () => {
     const h = await harness({ maxPayloadBytes: 1024 });
     const req = signedFixture("github-push", (p) => (p["padding"] = "x".repeat(2048)));
     const body = chunked ? new Blob([req.body]).stream() : req.body;
-    const res = await fetch(`${h.server.url}${WEBHOOK_PATH}`, { method: "POST", headers: req.headers, body, ...(chunked ? { duplex: "half" } : {}) });
+    const res = await fetch(`${h.server.url}${WEBHOOK_PATH}`, {
+      method: "POST",
+      headers: req.headers,
+      body,
+      ...(chunked ? { duplex: "half" } : {}),
+    });
     expect(res.status).toBe(413);
     expect(await res.text()).toBe("Webhook processing failed: the payload is larger than 1024 bytes\n");
     expect(h.logs.find((l) => l["msg"] === "webhook refused: payload too large")).toMatchObject({ status: 413, limitBytes: 1024 });

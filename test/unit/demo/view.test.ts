@@ -23,7 +23,14 @@ function appSet(statuses: Array<[string, string, string]>): ApplicationSet {
     },
     status: {
       applicationStatus: statuses.map(([application, stepNo, status]) => ({ application, step: stepNo, status, message: "" })),
-      conditions: [{ type: "RolloutProgressing", status: "True", reason: "ApplicationSetModified", message: "ApplicationSet is performing rollout of step 1" }],
+      conditions: [
+        {
+          type: "RolloutProgressing",
+          status: "True",
+          reason: "ApplicationSetModified",
+          message: "ApplicationSet is performing rollout of step 1",
+        },
+      ],
     },
   };
 }
@@ -32,20 +39,45 @@ function app(name: string, env: string, extra: { deleting?: boolean; sync?: stri
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
-    metadata: { name, namespace: "argocd", labels: { envLabel: `env-${env}` }, ...(extra.deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}) },
+    metadata: {
+      name,
+      namespace: "argocd",
+      labels: { envLabel: `env-${env}` },
+      ...(extra.deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}),
+    },
     spec: { project: "default", destination: {} },
     status: { sync: { status: extra.sync ?? "OutOfSync" }, health: { status: extra.health ?? "Missing" } },
   };
 }
 
 const APPS = [app("dev", "dev"), app("qa", "qa"), app("prod-eu", "prod"), app("prod-us", "prod")];
-const view = nextView(undefined, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Waiting"], ["prod-eu", "3", "Waiting"], ["prod-us", "3", "Waiting"]]), apps: APPS }, "guestbook");
+const view = nextView(
+  undefined,
+  {
+    appSet: appSet([
+      ["dev", "1", "Healthy"],
+      ["qa", "2", "Waiting"],
+      ["prod-eu", "3", "Waiting"],
+      ["prod-us", "3", "Waiting"],
+    ]),
+    apps: APPS,
+  },
+  "guestbook",
+);
 
 describe("nextView", () => {
   it.each([
     {
       name: "places each Application in the step applicationStatus records, with its status",
-      obs: { appSet: appSet([["dev", "1", "Pending"], ["qa", "2", "Waiting"], ["prod-eu", "3", "Waiting"], ["prod-us", "3", "Waiting"]]), apps: APPS },
+      obs: {
+        appSet: appSet([
+          ["dev", "1", "Pending"],
+          ["qa", "2", "Waiting"],
+          ["prod-eu", "3", "Waiting"],
+          ["prod-us", "3", "Waiting"],
+        ]),
+        apps: APPS,
+      },
       rows: [["dev:Pending"], ["qa:Waiting"], ["prod-eu:Waiting", "prod-us:Waiting"]],
     },
     {
@@ -64,7 +96,17 @@ describe("nextView", () => {
   });
 
   it("keeps an Application that disappeared as Deleted, and keeps the steps once the ApplicationSet is gone", () => {
-    const first = nextView(undefined, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Healthy"]]), apps: [app("dev", "dev"), app("qa", "qa")] }, "guestbook");
+    const first = nextView(
+      undefined,
+      {
+        appSet: appSet([
+          ["dev", "1", "Healthy"],
+          ["qa", "2", "Healthy"],
+        ]),
+        apps: [app("dev", "dev"), app("qa", "qa")],
+      },
+      "guestbook",
+    );
     const second = nextView(first, { appSet: undefined, apps: [app("dev", "dev", { deleting: true })] }, "guestbook");
     expect(second.steps.map((s) => s.apps.map((a) => `${a.name}:${a.status}`))).toEqual([["dev:Deleting"], ["qa:Deleted"], []]);
     expect([second.appSetPresent, second.deleted, second.total]).toEqual([false, 1, 2]);
@@ -74,23 +116,47 @@ describe("nextView", () => {
     const envs = fc.constantFrom("dev", "qa", "prod", "other");
     const statuses = fc.constantFrom("Waiting", "Pending", "Progressing", "Healthy", "Bogus");
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), envs, statuses), { selector: (t) => t[0] }), (rows) => {
-        const obs: Observation = { appSet: appSet(rows.map(([n, , s]) => [n, "", s])), apps: rows.map(([n, e]) => app(n, e)) };
-        const view = nextView(undefined, obs, "guestbook");
-        const counted = view.steps.reduce((sum, s) => sum + Object.values(s.counts).reduce((a, b) => a + b, 0), 0) + view.unassigned.length;
-        expect(counted).toBe(rows.length);
-        expect(view.total).toBe(rows.length);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), envs, statuses), { selector: (t) => t[0] }),
+        (rows) => {
+          const obs: Observation = { appSet: appSet(rows.map(([n, , s]) => [n, "", s])), apps: rows.map(([n, e]) => app(n, e)) };
+          const view = nextView(undefined, obs, "guestbook");
+          const counted =
+            view.steps.reduce((sum, s) => sum + Object.values(s.counts).reduce((a, b) => a + b, 0), 0) + view.unassigned.length;
+          expect(counted).toBe(rows.length);
+          expect(view.total).toBe(rows.length);
+        },
+      ),
     );
   });
 });
 
 describe("rollout predicates", () => {
   it.each([
-    { name: "the rollout is complete when every Application is Healthy", statuses: ["Healthy", "Healthy", "Healthy", "Healthy"], complete: true, manual: undefined },
-    { name: "qa waits for a manual sync once dev is Healthy and qa is all Waiting", statuses: ["Healthy", "Waiting", "Waiting", "Waiting"], complete: false, manual: 2 },
-    { name: "qa does not wait for a manual sync while dev is still syncing", statuses: ["Progressing", "Waiting", "Waiting", "Waiting"], complete: false, manual: undefined },
-    { name: "a step without maxUpdate 0 never waits for a manual sync", statuses: ["Healthy", "Healthy", "Pending", "Waiting"], complete: false, manual: undefined },
+    {
+      name: "the rollout is complete when every Application is Healthy",
+      statuses: ["Healthy", "Healthy", "Healthy", "Healthy"],
+      complete: true,
+      manual: undefined,
+    },
+    {
+      name: "qa waits for a manual sync once dev is Healthy and qa is all Waiting",
+      statuses: ["Healthy", "Waiting", "Waiting", "Waiting"],
+      complete: false,
+      manual: 2,
+    },
+    {
+      name: "qa does not wait for a manual sync while dev is still syncing",
+      statuses: ["Progressing", "Waiting", "Waiting", "Waiting"],
+      complete: false,
+      manual: undefined,
+    },
+    {
+      name: "a step without maxUpdate 0 never waits for a manual sync",
+      statuses: ["Healthy", "Healthy", "Pending", "Waiting"],
+      complete: false,
+      manual: undefined,
+    },
   ])("$name", ({ statuses, complete, manual }) => {
     const names = ["dev", "qa", "prod-eu", "prod-us"];
     const steps = ["1", "2", "3", "3"];
@@ -136,7 +202,17 @@ describe("rendering", () => {
   });
 
   it("counts deleted Applications in the bars once the deletion has begun", () => {
-    const deleting = nextView(view, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Healthy"]]), apps: [app("dev", "dev"), app("qa", "qa", { deleting: true })] }, "guestbook");
+    const deleting = nextView(
+      view,
+      {
+        appSet: appSet([
+          ["dev", "1", "Healthy"],
+          ["qa", "2", "Healthy"],
+        ]),
+        apps: [app("dev", "dev"), app("qa", "qa", { deleting: true })],
+      },
+      "guestbook",
+    );
     const frame = renderFrame(deleting, { paint: plain, elapsedMs: 0, barWidth: 4 });
     expect(frame[1]).toBe("  [####----] 2/4 deleted");
     expect(frame.filter((l) => l.includes("/") && l.includes("deleted")).slice(1)).toEqual([
@@ -148,14 +224,34 @@ describe("rendering", () => {
   });
 
   it("prints one line per status change and per new rollout message, nothing when nothing changed", () => {
-    const later = nextView(view, { appSet: appSet([["dev", "1", "Healthy"], ["qa", "2", "Pending"], ["prod-eu", "3", "Waiting"], ["prod-us", "3", "Waiting"]]), apps: APPS }, "guestbook");
+    const later = nextView(
+      view,
+      {
+        appSet: appSet([
+          ["dev", "1", "Healthy"],
+          ["qa", "2", "Pending"],
+          ["prod-eu", "3", "Waiting"],
+          ["prod-us", "3", "Waiting"],
+        ]),
+        apps: APPS,
+      },
+      "guestbook",
+    );
     expect(changeLines(view, later)).toEqual(["step 2  qa: Waiting -> Pending"]);
     expect(changeLines(later, later)).toEqual([]);
     expect(changeLines(undefined, view)).toContain("rollout  ApplicationSet is performing rollout of step 1");
   });
 
   it("sums up the phases with a total", () => {
-    expect(renderSummary([{ name: "control plane start", ms: 4200 }, { name: "rollout", ms: 61000 }], 70000)).toEqual([
+    expect(
+      renderSummary(
+        [
+          { name: "control plane start", ms: 4200 },
+          { name: "rollout", ms: 61000 },
+        ],
+        70000,
+      ),
+    ).toEqual([
       "Wall time by phase:",
       "  control plane start     4.2 s",
       "  rollout                61.0 s",
@@ -168,7 +264,10 @@ describe("plain reporter and stopwatch", () => {
   it("prefixes every line with the elapsed time and prints only changes", () => {
     let t = 0;
     const lines: string[] = [];
-    const reporter = plainReporter((l) => lines.push(l), () => t);
+    const reporter = plainReporter(
+      (l) => lines.push(l),
+      () => t,
+    );
     reporter.phase("Rollout");
     t = 2500;
     reporter.show(view);
@@ -182,10 +281,12 @@ describe("plain reporter and stopwatch", () => {
   it("records a phase's wall time even when the phase fails", async () => {
     let t = 0;
     const watch = new Stopwatch(() => t);
-    await expect(watch.time("fails", () => {
-      t = 1000;
-      return Promise.reject(new Error("no"));
-    })).rejects.toThrow("no");
+    await expect(
+      watch.time("fails", () => {
+        t = 1000;
+        return Promise.reject(new Error("no"));
+      }),
+    ).rejects.toThrow("no");
     expect(watch.report()).toEqual({ phases: [{ name: "fails", ms: 1000 }], totalMs: 1000 });
   });
 });

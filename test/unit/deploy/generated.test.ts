@@ -10,10 +10,14 @@ import { configReference, deploymentEnv } from "../../../src/config/index.js";
 import { ENV_PATH, GENERATED_FILES, configurationTables, readRepoFile, withGeneratedTables } from "./generated.js";
 
 describe("generated files", () => {
-  it.each(GENERATED_FILES.map((f) => ({ name: f.path, file: f })))("$name is up to date with the code it is generated from", ({ file }) => {
-    const current = readRepoFile(file.path);
-    expect(current, `run: npx tsx test/unit/deploy/generate.ts`).toBe(file.expected(current));
-  }, 30_000); // rendering a bundle (the CRDs included) takes seconds on a loaded machine
+  it.each(GENERATED_FILES.map((f) => ({ name: f.path, file: f })))(
+    "$name is up to date with the code it is generated from",
+    ({ file }) => {
+      const current = readRepoFile(file.path);
+      expect(current, `run: npx tsx test/unit/deploy/generate.ts`).toBe(file.expected(current));
+    },
+    30_000,
+  ); // rendering a bundle (the CRDs included) takes seconds on a loaded machine
 
   it("the committed Deployment's env is the namespace, then exactly deploymentEnv(), in order", () => {
     const deployment = parse(readRepoFile("deploy/base/deployment.yaml")) as Record<string, unknown>;
@@ -30,13 +34,19 @@ describe("the configuration reference", () => {
     expect(rows).toHaveLength(configReference().length);
     for (const r of configReference()) {
       const cells = [r.flag, r.env, r.cmKey].filter((c) => c !== "").map((c) => `\`${c}\``);
-      expect(rows.some((row) => cells.every((c) => row.includes(c))), `row of ${r.flag || r.env}`).toBe(true);
+      expect(
+        rows.some((row) => cells.every((c) => row.includes(c))),
+        `row of ${r.flag || r.env}`,
+      ).toBe(true);
     }
   });
 
   it.each([
     { name: "markers are missing", markdown: "# Configuration\n" },
-    { name: "the end marker comes first", markdown: "<!-- END GENERATED: configuration reference -->\n<!-- BEGIN GENERATED: configuration reference -->\n" },
+    {
+      name: "the end marker comes first",
+      markdown: "<!-- END GENERATED: configuration reference -->\n<!-- BEGIN GENERATED: configuration reference -->\n",
+    },
   ])("refuses to regenerate a page whose $name", ({ markdown }) => {
     expect(() => withGeneratedTables(markdown)).toThrow("must contain the markers");
   });

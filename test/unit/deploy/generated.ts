@@ -50,7 +50,9 @@ function cell(text: string): string {
 
 function tableOf(rows: readonly ConfigReferenceRow[]): string {
   const head = "| Flag | Environment variable | `argocd-cmd-params-cm` key | Default | Description |\n| --- | --- | --- | --- | --- |\n";
-  const body = rows.map((r) => `| ${cell(r.flag)} | ${cell(r.env)} | ${cell(r.cmKey)} | ${cell(r.default)} | ${r.description.replaceAll("|", "\\|")} |\n`);
+  const body = rows.map(
+    (r) => `| ${cell(r.flag)} | ${cell(r.env)} | ${cell(r.cmKey)} | ${cell(r.default)} | ${r.description.replaceAll("|", "\\|")} |\n`,
+  );
   return head + body.join("");
 }
 

@@ -48,7 +48,11 @@ describe("the rendered installs", () => {
         `Service/argocd/${NAME}-metrics`,
       ],
     },
-    { name: "the cluster-wide install", objects: clusterWide, ids: [...install.map(manifestId), `ClusterRole/${NAME}`, `ClusterRoleBinding/${NAME}`] },
+    {
+      name: "the cluster-wide install",
+      objects: clusterWide,
+      ids: [...install.map(manifestId), `ClusterRole/${NAME}`, `ClusterRoleBinding/${NAME}`],
+    },
   ])("$name holds exactly the expected objects", ({ objects, ids }) => {
     expect(objects.map(manifestId)).toEqual(ids);
   });
@@ -74,14 +78,24 @@ describe("the rendered installs", () => {
     for (const kind of ["Role", "ClusterRole"]) {
       const rules = find(clusterWide, kind)["rules"] as Array<{ resources: string[]; verbs: string[] }>;
       const core = rules.filter((r) => r.resources.includes("secrets") || r.resources.includes("configmaps"));
-      expect(core.flatMap((r) => r.verbs).every((v) => ["get", "list", "watch"].includes(v)), kind).toBe(true);
+      expect(
+        core.flatMap((r) => r.verbs).every((v) => ["get", "list", "watch"].includes(v)),
+        kind,
+      ).toBe(true);
     }
   });
 });
 
 describe("the Deployment", () => {
-  const ports = Object.fromEntries((container["ports"] as Array<{ name: string; containerPort: number }>).map((p) => [p.name, p.containerPort]));
-  const addr = (key: string): number => Number(String(OPTIONS.find((o) => o.key === key)?.default).split(":").pop());
+  const ports = Object.fromEntries(
+    (container["ports"] as Array<{ name: string; containerPort: number }>).map((p) => [p.name, p.containerPort]),
+  );
+  const addr = (key: string): number =>
+    Number(
+      String(OPTIONS.find((o) => o.key === key)?.default)
+        .split(":")
+        .pop(),
+    );
 
   it.each([
     { name: "webhook", key: "webhookAddr" },
@@ -102,7 +116,10 @@ describe("the Deployment", () => {
     { name: `${NAME}`, ports: ["webhook", "metrics"] },
     { name: `${NAME}-metrics`, ports: ["metrics"] },
   ])("the Service $name selects the controller's pods and targets its named ports", ({ name, ports: names }) => {
-    const spec = find(install, "Service", name)["spec"] as { selector: Record<string, string>; ports: Array<{ name: string; port: number; targetPort: string }> };
+    const spec = find(install, "Service", name)["spec"] as {
+      selector: Record<string, string>;
+      ports: Array<{ name: string; port: number; targetPort: string }>;
+    };
     for (const [k, v] of Object.entries(spec.selector)) expect(pod.metadata.labels[k]).toBe(v);
     expect(spec.ports.map((p) => [p.name, p.port, p.targetPort])).toEqual(names.map((n) => [n, ports[n], n]));
   });
@@ -117,7 +134,10 @@ describe("the Deployment", () => {
     });
     expect(container["volumeMounts"]).toEqual([{ name: "tmp", mountPath: "/tmp" }]);
     expect(pod.spec["volumes"]).toEqual([{ name: "tmp", emptyDir: {} }]);
-    expect(container["resources"]).toMatchObject({ requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { memory: expect.any(String) } });
+    expect(container["resources"]).toMatchObject({
+      requests: { cpu: expect.any(String), memory: expect.any(String) },
+      limits: { memory: expect.any(String) },
+    });
   });
 
   it("leaves the replica count to kubectl scale, so re-applying keeps it", () => {
@@ -177,13 +197,23 @@ describe("the examples of docs/configuration.md", () => {
     expect([appset, sub]).toEqual(["appset", "controller"]);
     const fromConfigMap = config([], envFrom(configMap.data));
     expect(fromConfigMap).toEqual(config(flags, {}));
-    expect(fromConfigMap).toMatchObject({ applicationSetNamespaces: ["team-*"], enableProgressiveSyncs: true, refreshGracePeriodSeconds: 60, logFormat: "text", logLevel: "debug" });
+    expect(fromConfigMap).toMatchObject({
+      applicationSetNamespaces: ["team-*"],
+      enableProgressiveSyncs: true,
+      refreshGracePeriodSeconds: 60,
+      logFormat: "text",
+      logLevel: "debug",
+    });
   });
 });
 
 describe("shell examples", () => {
   it.each([
-    { name: "single quotes keep a glob", line: "appset controller --applicationset-namespaces 'team-*'", words: ["appset", "controller", "--applicationset-namespaces", "team-*"] },
+    {
+      name: "single quotes keep a glob",
+      line: "appset controller --applicationset-namespaces 'team-*'",
+      words: ["appset", "controller", "--applicationset-namespaces", "team-*"],
+    },
     { name: "double quotes keep blanks", line: 'a "b c"  d', words: ["a", "b c", "d"] },
     { name: "an empty quoted word is a word", line: "a ''", words: ["a", ""] },
   ])("splits a line where $name", ({ line, words }) => {

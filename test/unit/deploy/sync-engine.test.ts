@@ -38,7 +38,12 @@ describe("the install with the sync engine", () => {
 
   it.each([
     { name: "the stand-alone engine binds it to its own ServiceAccount", objects: withEngine, binding: ENGINE, subject: ENGINE },
-    { name: "the engine inside the controller binds it to the controller's ServiceAccount", objects: inController, binding: `${CONTROLLER}-sync-engine`, subject: CONTROLLER },
+    {
+      name: "the engine inside the controller binds it to the controller's ServiceAccount",
+      objects: inController,
+      binding: `${CONTROLLER}-sync-engine`,
+      subject: CONTROLLER,
+    },
   ])("grants the engine's ClusterRole: $name", ({ objects, binding, subject }) => {
     const b = find(objects, "ClusterRoleBinding", binding);
     expect(b["roleRef"]).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: ENGINE });

@@ -21,10 +21,28 @@ describe("verdict", () => {
   it.each([
     { name: "no differences", c: "c", diffs: [], devs: [], want: { kind: "identical" } },
     { name: "covered by a deviation of the case", c: "c", diffs: [diff], devs: [dev], want: { kind: "deviation", ids: ["words"] } },
-    { name: "a deviation of another case does not cover", c: "d", diffs: [diff], devs: [dev], want: { kind: "different", unexplained: [diff] } },
-    { name: "a path the deviation does not name", c: "c", diffs: [{ ...diff, path: "obs[0].other" }], devs: [dev], want: { kind: "different" } },
+    {
+      name: "a deviation of another case does not cover",
+      c: "d",
+      diffs: [diff],
+      devs: [dev],
+      want: { kind: "different", unexplained: [diff] },
+    },
+    {
+      name: "a path the deviation does not name",
+      c: "c",
+      diffs: [{ ...diff, path: "obs[0].other" }],
+      devs: [dev],
+      want: { kind: "different" },
+    },
     { name: "a deviation that covers nothing of its case", c: "c", diffs: [], devs: [dev], want: { kind: "different" } },
-    { name: "a race deviation that covers nothing this time", c: "c", diffs: [], devs: [{ ...dev, sometimes: true }], want: { kind: "identical" } },
+    {
+      name: "a race deviation that covers nothing this time",
+      c: "c",
+      diffs: [],
+      devs: [{ ...dev, sometimes: true }],
+      want: { kind: "identical" },
+    },
   ])("$name", ({ c, diffs, devs, want }) => {
     expect(verdict(c, diffs, devs)).toMatchObject(want);
   });
@@ -34,15 +52,35 @@ describe("observe", () => {
   it("writes the namespace as $NS and times as <time>, and keeps only what a user sees", () => {
     const app = {
       metadata: {
-        name: "a", namespace: "df-1-argo", uid: "u", resourceVersion: "9", creationTimestamp: "2026-12-02T00:00:00Z",
-        labels: { l: "1" }, ownerReferences: [{ kind: "ApplicationSet", name: "s", uid: "u2" }], deletionTimestamp: "2026-12-02T00:00:01Z",
+        name: "a",
+        namespace: "df-1-argo",
+        uid: "u",
+        resourceVersion: "9",
+        creationTimestamp: "2026-12-02T00:00:00Z",
+        labels: { l: "1" },
+        ownerReferences: [{ kind: "ApplicationSet", name: "s", uid: "u2" }],
+        deletionTimestamp: "2026-12-02T00:00:01Z",
       },
       spec: { destination: { namespace: "df-1-argo" } },
     };
-    const set = { metadata: { name: "s" }, spec: { x: 1 }, status: { conditions: [{ type: "T", status: "True", reason: "R", message: "m", lastTransitionTime: "2026-12-02T00:00:00Z" }] } };
-    const ev = { type: "Normal", reason: "created", involvedObject: { kind: "ApplicationSet", name: "s" }, message: "created Application \"a\"" };
+    const set = {
+      metadata: { name: "s" },
+      spec: { x: 1 },
+      status: { conditions: [{ type: "T", status: "True", reason: "R", message: "m", lastTransitionTime: "2026-12-02T00:00:00Z" }] },
+    };
+    const ev = {
+      type: "Normal",
+      reason: "created",
+      involvedObject: { kind: "ApplicationSet", name: "s" },
+      message: 'created Application "a"',
+    };
     expect(observe("df-1-argo", [app], [set], [ev, ev])).toEqual({
-      applications: { a: { metadata: { labels: { l: "1" }, ownerReferences: [{ kind: "ApplicationSet", name: "s" }], deleting: true }, spec: { destination: { namespace: "$NS" } } } },
+      applications: {
+        a: {
+          metadata: { labels: { l: "1" }, ownerReferences: [{ kind: "ApplicationSet", name: "s" }], deleting: true },
+          spec: { destination: { namespace: "$NS" } },
+        },
+      },
       applicationSets: { s: { metadata: {}, status: { conditions: [{ type: "T", status: "True", reason: "R", message: "m" }] } } },
       events: ['Normal created ApplicationSet/s: created Application "a"'],
     });
@@ -57,7 +95,13 @@ describe("timelineEntry", () => {
   const app = (extra: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({ metadata: { name: "a", ...meta }, ...extra });
   it.each([
     { name: "a create", type: "ADDED" as const, prev: undefined, cur: app(), want: "create a" },
-    { name: "an operation written", type: "MODIFIED" as const, prev: app(), cur: app({ operation: { sync: { revision: "r1" } } }), want: 'sync a "r1"' },
+    {
+      name: "an operation written",
+      type: "MODIFIED" as const,
+      prev: app(),
+      cur: app({ operation: { sync: { revision: "r1" } } }),
+      want: 'sync a "r1"',
+    },
     { name: "a deletion requested", type: "MODIFIED" as const, prev: app(), cur: app({}, { deletionTimestamp: "t" }), want: "delete a" },
     { name: "gone", type: "DELETED" as const, prev: app(), cur: app(), want: "gone a" },
     { name: "another change", type: "MODIFIED" as const, prev: app(), cur: app({ status: {} }), want: undefined },

@@ -56,7 +56,11 @@ interface Reference {
 function codeReferences(): Reference[] {
   return ["src", "test", "bench"].flatMap((dir) =>
     filesUnder(dir, /\.(ts|ya?ml)$/).flatMap((from) =>
-      [...readFileSync(join(REPO_ROOT, from), "utf8").matchAll(/\bdocs\/([\w./-]+\.md)(?:#([\w-]+))?/g)].map((m) => ({ from, page: `docs/${m[1]!}`, anchor: m[2] })),
+      [...readFileSync(join(REPO_ROOT, from), "utf8").matchAll(/\bdocs\/([\w./-]+\.md)(?:#([\w-]+))?/g)].map((m) => ({
+        from,
+        page: `docs/${m[1]!}`,
+        anchor: m[2],
+      })),
     ),
   );
 }

@@ -12,7 +12,11 @@ const block = (lang: string, text: string): string => `${FENCE}${lang}\n${text}$
 describe("the page reader", () => {
   it.each([
     { name: "a kind alone", line: "<!-- example: yaml -->", marker: { kind: "yaml", args: [] } },
-    { name: "a kind with arguments", line: "<!--example: template go missingkey=error-->", marker: { kind: "template", args: ["go", "missingkey=error"] } },
+    {
+      name: "a kind with arguments",
+      line: "<!--example: template go missingkey=error-->",
+      marker: { kind: "template", args: ["go", "missingkey=error"] },
+    },
     { name: "an ordinary comment", line: "<!-- BEGIN GENERATED: configuration reference -->", marker: undefined },
   ])("reads a marker line with $name", ({ line, marker }) => {
     expect(parseMarker(line)).toEqual(marker);
@@ -32,7 +36,11 @@ describe("the page reader", () => {
 
   it("splits a shell block into commands, joining continued lines and here-documents", () => {
     const cmds = splitCommands("# a comment\ngit init \\\n  repo\ncat > f.yaml <<'EOF'\na: 1\nEOF\nappset version\n");
-    expect(cmds.map((c) => c.words)).toEqual([["git", "init", "repo"], ["cat", ">", "f.yaml"], ["appset", "version"]]);
+    expect(cmds.map((c) => c.words)).toEqual([
+      ["git", "init", "repo"],
+      ["cat", ">", "f.yaml"],
+      ["appset", "version"],
+    ]);
     expect(cmds[1]!.text).toBe("cat > f.yaml <<'EOF'\na: 1\nEOF");
   });
 });

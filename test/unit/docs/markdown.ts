@@ -96,7 +96,7 @@ export function docParts(markdown: string): DocPart[] {
   const lines = markdown.split("\n");
   const parts: DocPart[] = [];
   let pending: { marker: Marker; line: number } | undefined;
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const line = lines[i]!;
     const marker = parseMarker(line);
     if (marker !== undefined) {
@@ -109,8 +109,13 @@ export function docParts(markdown: string): DocPart[] {
       i++;
       continue;
     }
-    const read = /^\s*`{3,}/.test(line) ? readFence(lines, i, pending?.marker) : line.trim().startsWith("|") ? readTable(lines, i, pending?.marker) : undefined;
-    if (read === undefined && pending !== undefined) throw new Error(`line ${String(pending.line)}: example marker is not followed by a code block or table`);
+    const read = /^\s*`{3,}/.test(line)
+      ? readFence(lines, i, pending?.marker)
+      : line.trim().startsWith("|")
+        ? readTable(lines, i, pending?.marker)
+        : undefined;
+    if (read === undefined && pending !== undefined)
+      throw new Error(`line ${String(pending.line)}: example marker is not followed by a code block or table`);
     if (read !== undefined) parts.push(read.part);
     pending = undefined;
     i = read?.next ?? i + 1;

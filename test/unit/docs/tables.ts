@@ -29,7 +29,8 @@ function column(table: TableBlock, name: string): number {
  */
 export function checkTemplateTable(table: TableBlock, args: readonly string[]): string[] {
   const [mode, ...options] = args;
-  if (mode !== "go" && mode !== "fast") throw new Error(`template table at line ${String(table.line)}: mode must be go or fast, not ${String(mode)}`);
+  if (mode !== "go" && mode !== "fast")
+    throw new Error(`template table at line ${String(table.line)}: mode must be go or fast, not ${String(mode)}`);
   const [p, t, o] = [column(table, "params"), column(table, "template"), column(table, "output")];
   const engine = new TemplateEngine({ now: () => 0, random: () => 0 });
   const failures: string[] = [];

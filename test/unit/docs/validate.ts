@@ -66,7 +66,8 @@ export function validateObject(obj: unknown): void {
     }
     case "ConfigMap": {
       const data = obj["data"] ?? {};
-      if (!isRecord(data) || !Object.values(data).every((v) => typeof v === "string")) throw new Error(`ConfigMap ${meta["name"]}: data values must be strings`);
+      if (!isRecord(data) || !Object.values(data).every((v) => typeof v === "string"))
+        throw new Error(`ConfigMap ${meta["name"]}: data values must be strings`);
       return;
     }
   }

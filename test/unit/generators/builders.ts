@@ -4,11 +4,19 @@
  */
 import { encodeSecretData, type ApplicationSet, type ApplicationSetGenerator, type Secret } from "../../../src/api/index.js";
 import { SystemClock } from "../../../src/clock/index.js";
-import { DEFAULT_GENERATOR_SETTINGS, type GeneratorContext, type GeneratorPorts, type GeneratorSettings } from "../../../src/generators/index.js";
+import {
+  DEFAULT_GENERATOR_SETTINGS,
+  type GeneratorContext,
+  type GeneratorPorts,
+  type GeneratorSettings,
+} from "../../../src/generators/index.js";
 import { TemplateEngine } from "../../../src/template/index.js";
 
 /** An ApplicationSet with the given generators and template mode. */
-export function appSet(generators: ApplicationSetGenerator[], opts: { goTemplate?: boolean; goTemplateOptions?: string[]; template?: ApplicationSet["spec"]["template"] } = {}): ApplicationSet {
+export function appSet(
+  generators: ApplicationSetGenerator[],
+  opts: { goTemplate?: boolean; goTemplateOptions?: string[]; template?: ApplicationSet["spec"]["template"] } = {},
+): ApplicationSet {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "ApplicationSet",
@@ -26,7 +34,11 @@ export function appSet(generators: ApplicationSetGenerator[], opts: { goTemplate
 }
 
 /** A cluster Secret with base64 `data`. */
-export function clusterSecret(name: string, server: string, opts: { labels?: Record<string, string>; annotations?: Record<string, string>; project?: string; secretName?: string } = {}): Secret {
+export function clusterSecret(
+  name: string,
+  server: string,
+  opts: { labels?: Record<string, string>; annotations?: Record<string, string>; project?: string; secretName?: string } = {},
+): Secret {
   return {
     apiVersion: "v1",
     kind: "Secret",
@@ -50,4 +62,3 @@ export function context(ports: GeneratorPorts = {}, settings: Partial<GeneratorS
     depth: 0,
   };
 }
-

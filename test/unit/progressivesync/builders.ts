@@ -93,7 +93,11 @@ export function observed(o: Partial<ObservedApp> = {}): ObservedApp {
 }
 
 /** An applicationStatus entry. */
-export function entry(application: string, status: string, o: Partial<ApplicationSetApplicationStatus> = {}): ApplicationSetApplicationStatus {
+export function entry(
+  application: string,
+  status: string,
+  o: Partial<ApplicationSetApplicationStatus> = {},
+): ApplicationSetApplicationStatus {
   return { application, status, message: "m", step: "1", targetRevisions: ["r1"], lastTransitionTime: ts(0), ...o };
 }
 
@@ -103,7 +107,10 @@ export function envStep(values: string[], maxUpdate?: number | string): RollingS
 }
 
 /** A RollingSync ApplicationSet. */
-export function rollingAppSet(steps: RollingSyncStep[], o: { status?: ApplicationSetApplicationStatus[]; deletionOrder?: string; finalizers?: string[] } = {}): ApplicationSet {
+export function rollingAppSet(
+  steps: RollingSyncStep[],
+  o: { status?: ApplicationSetApplicationStatus[]; deletionOrder?: string; finalizers?: string[] } = {},
+): ApplicationSet {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "ApplicationSet",

@@ -13,13 +13,21 @@ const appArb = fc.record({
   health: fc.constantFrom("Healthy", "Progressing", "Degraded"),
   revision: fc.constantFrom("r1", "r2"),
   reconciledAt: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
-  op: fc.option(fc.record({ phase: fc.constantFrom("Running", "Succeeded", "Failed"), startedAt: fc.integer({ min: 0, max: 100 }) }), { nil: undefined }),
-  entry: fc.option(fc.record({ status: fc.constantFrom(...STATUSES), revision: fc.constantFrom("r1", "r2"), ltt: fc.integer({ min: 0, max: 100 }) }), { nil: undefined }),
+  op: fc.option(fc.record({ phase: fc.constantFrom("Running", "Succeeded", "Failed"), startedAt: fc.integer({ min: 0, max: 100 }) }), {
+    nil: undefined,
+  }),
+  entry: fc.option(
+    fc.record({ status: fc.constantFrom(...STATUSES), revision: fc.constantFrom("r1", "r2"), ltt: fc.integer({ min: 0, max: 100 }) }),
+    { nil: undefined },
+  ),
   exists: fc.boolean(),
 });
 
 const worldArb = fc.record({
-  maxUpdates: fc.array(fc.constantFrom<IntOrString | undefined>(undefined, 0, 1, 2, "0%", "10%", "50%", "abc"), { minLength: 1, maxLength: 3 }),
+  maxUpdates: fc.array(fc.constantFrom<IntOrString | undefined>(undefined, 0, 1, 2, "0%", "10%", "50%", "abc"), {
+    minLength: 1,
+    maxLength: 3,
+  }),
   apps: fc.array(appArb, { minLength: 1, maxLength: 15 }),
 });
 
@@ -29,13 +37,35 @@ function plan(w: WorldCase) {
   const steps = w.maxUpdates.map((m, i) => envStep([`s${String(i)}`], m));
   const names = w.apps.map((_, i) => `app-${String(i).padStart(2, "0")}`);
   const status: ApplicationSetApplicationStatus[] = w.apps.flatMap((a, i) =>
-    a.entry && a.exists ? [{ application: names[i]!, status: a.entry.status, message: "m", step: "1", targetRevisions: [a.entry.revision], lastTransitionTime: ts(a.entry.ltt) }] : [],
+    a.entry && a.exists
+      ? [
+          {
+            application: names[i]!,
+            status: a.entry.status,
+            message: "m",
+            step: "1",
+            targetRevisions: [a.entry.revision],
+            lastTransitionTime: ts(a.entry.ltt),
+          },
+        ]
+      : [],
   );
   const input = {
     appSet: rollingAppSet(steps, { status }),
     desired: w.apps.map((a, i) => desired(names[i]!, { env: a.env })),
     current: w.apps.flatMap((a, i) =>
-      a.exists ? [live(names[i]!, { labels: { env: a.env }, sync: a.sync, health: a.health, revisions: [a.revision], reconciledAt: a.reconciledAt, ...(a.op ? { operation: a.op } : {}) })] : [],
+      a.exists
+        ? [
+            live(names[i]!, {
+              labels: { env: a.env },
+              sync: a.sync,
+              health: a.health,
+              revisions: [a.revision],
+              reconciledAt: a.reconciledAt,
+              ...(a.op ? { operation: a.op } : {}),
+            }),
+          ]
+        : [],
     ),
     now: at(100),
     config: { progressiveSyncsEnabled: true, refreshGracePeriodMs: 0 },
@@ -67,10 +97,14 @@ describe("planRollout properties", () => {
         const { decision } = plan(w);
         const after = new Map(decision.applicationStatus!.map((e) => [e.application, e]));
         const stepApps = decision.assignment!.stepApps;
-        const started = [...decision.moves.filter((m) => m.to === "Pending").map((m) => m.application), ...decision.syncs.map((s) => s.application)];
+        const started = [
+          ...decision.moves.filter((m) => m.to === "Pending").map((m) => m.application),
+          ...decision.syncs.map((s) => s.application),
+        ];
         for (const name of started) {
           const k = stepApps.findIndex((names) => names.includes(name));
-          for (const earlier of stepApps.slice(0, k).flat()) expect(after.get(earlier)?.status, `${name} started before ${earlier} was Healthy`).toBe("Healthy");
+          for (const earlier of stepApps.slice(0, k).flat())
+            expect(after.get(earlier)?.status, `${name} started before ${earlier} was Healthy`).toBe("Healthy");
         }
       }),
       { numRuns: 300 },

@@ -114,7 +114,11 @@ export class World<D extends GeneratedAppView & { metadata: { name: string; labe
     if (settling > 0) this.settling.set(name, settling - 1);
     app.status = {
       ...app.status,
-      sync: { status: synced ? "Synced" : "OutOfSync", revision: this.head, comparedTo: { source: app.spec.source, destination: app.spec.destination } },
+      sync: {
+        status: synced ? "Synced" : "OutOfSync",
+        revision: this.head,
+        comparedTo: { source: app.spec.source, destination: app.spec.destination },
+      },
       health: { status: health },
       reconciledAt: rfc3339(this.now),
     };
@@ -142,7 +146,8 @@ export class World<D extends GeneratedAppView & { metadata: { name: string; labe
   }
 
   private apply(d: RolloutDecision<D>): void {
-    if (d.applicationStatus !== undefined) this.appSet = { ...this.appSet, status: { ...this.appSet.status, applicationStatus: [...d.applicationStatus] } };
+    if (d.applicationStatus !== undefined)
+      this.appSet = { ...this.appSet, status: { ...this.appSet.status, applicationStatus: [...d.applicationStatus] } };
     for (const planned of d.applications) {
       const name = planned.metadata.name;
       const app = this.apps.get(name) ?? this.newApp(planned);

@@ -10,7 +10,11 @@ import { ScmServices, type ScmServicesOptions, type ScmSettings } from "../../..
 import { context } from "../generators/builders.js";
 
 /** A Secret in namespace `argocd` (the test ApplicationSet's), labelled scm-creds unless told otherwise. */
-export function scmSecret(name: string, data: Record<string, string>, labels: Record<string, string> = { "argocd.argoproj.io/secret-type": "scm-creds" }): Secret {
+export function scmSecret(
+  name: string,
+  data: Record<string, string>,
+  labels: Record<string, string> = { "argocd.argoproj.io/secret-type": "scm-creds" },
+): Secret {
   return { apiVersion: "v1", kind: "Secret", metadata: { name, namespace: "argocd", labels }, data: encodeSecretData(data) };
 }
 
@@ -30,7 +34,15 @@ export interface Harness {
 }
 
 /** A harness over the given Secrets and settings. */
-export function harness(o: { secrets?: Secret[]; configMaps?: Record<string, Record<string, string>>; settings?: Partial<ScmSettings>; ports?: GeneratorPorts; extra?: Partial<ScmServicesOptions> } = {}): Harness {
+export function harness(
+  o: {
+    secrets?: Secret[];
+    configMaps?: Record<string, Record<string, string>>;
+    settings?: Partial<ScmSettings>;
+    ports?: GeneratorPorts;
+    extra?: Partial<ScmServicesOptions>;
+  } = {},
+): Harness {
   const clock = new FakeClock();
   const services = new ScmServices({ settings: o.settings ?? {}, objects: objectsOf(o.secrets ?? [], o.configMaps), ...o.extra });
   return { clock, services, ctx: { ...context(o.ports ?? {}), clock } };

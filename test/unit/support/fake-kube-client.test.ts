@@ -32,11 +32,19 @@ describe("FakeKubeClient", () => {
     const fake = new FakeKubeClient();
     const created = await fake.create(ApplicationSets, { metadata: { name: "s", namespace: "ns" }, spec: { a: 1 } });
     expect(created.metadata).toMatchObject({ uid: "uid-1", resourceVersion: "1", generation: 1 });
-    const relabelled = await fake.patch(ApplicationSets, { namespace: "ns", name: "s" }, { type: "merge", body: { metadata: { labels: { x: "y" } } } });
+    const relabelled = await fake.patch(
+      ApplicationSets,
+      { namespace: "ns", name: "s" },
+      { type: "merge", body: { metadata: { labels: { x: "y" } } } },
+    );
     expect(relabelled.metadata).toMatchObject({ uid: "uid-1", resourceVersion: "2", generation: 1 });
     const respec = await fake.update(ApplicationSets, { ...relabelled, spec: { a: 2 } });
     expect(respec.metadata).toMatchObject({ resourceVersion: "3", generation: 2 });
-    const status = await fake.patchStatus(ApplicationSets, { namespace: "ns", name: "s" }, { type: "merge", body: { status: { ok: true } } });
+    const status = await fake.patchStatus(
+      ApplicationSets,
+      { namespace: "ns", name: "s" },
+      { type: "merge", body: { status: { ok: true } } },
+    );
     expect(status.metadata?.generation).toBe(2);
     expect(status.status).toEqual({ ok: true });
   });
@@ -65,7 +73,8 @@ describe("FakeKubeClient", () => {
     },
     {
       name: "a JSON patch whose test fails is Invalid",
-      act: (f: FakeKubeClient) => f.patch(ConfigMaps, { namespace: "ns", name: "a" }, { type: "json", ops: [{ op: "test", path: "/data/k", value: "no" }] }),
+      act: (f: FakeKubeClient) =>
+        f.patch(ConfigMaps, { namespace: "ns", name: "a" }, { type: "json", ops: [{ op: "test", path: "/data/k", value: "no" }] }),
       check: isInvalid,
     },
   ])("$name", async ({ act, check }) => {
@@ -108,7 +117,10 @@ describe("FakeKubeClient", () => {
 
   it("lists by namespace and label selector", async () => {
     const fake = new FakeKubeClient();
-    fake.seed(ConfigMaps, cm("a", {}, { app: "x" }), cm("b", {}, { app: "y" }), { ...cm("c", {}, { app: "x" }), metadata: { name: "c", namespace: "other", labels: { app: "x" } } });
+    fake.seed(ConfigMaps, cm("a", {}, { app: "x" }), cm("b", {}, { app: "y" }), {
+      ...cm("c", {}, { app: "x" }),
+      metadata: { name: "c", namespace: "other", labels: { app: "x" } },
+    });
     const page = await fake.list(ConfigMaps, { namespace: "ns", labelSelector: "app=x" });
     expect(page.items.map((i) => i.metadata?.name)).toEqual(["a"]);
   });
@@ -123,7 +135,11 @@ describe("FakeKubeClient", () => {
 
   it("creates on an apply patch of a missing object and names cluster-scoped objects without a namespace", async () => {
     const fake = new FakeKubeClient();
-    const applied = await fake.patch(Namespaces, { name: "team" }, { type: "apply", body: { metadata: { name: "team" } }, fieldManager: "t", force: true });
+    const applied = await fake.patch(
+      Namespaces,
+      { name: "team" },
+      { type: "apply", body: { metadata: { name: "team" } }, fieldManager: "t", force: true },
+    );
     expect(applied.metadata).toMatchObject({ name: "team", resourceVersion: "1" });
     expect(applied.metadata?.namespace).toBeUndefined();
     expect(fake.actions[0]).toMatchObject({ verb: "patch", resource: "namespaces", name: "team" });

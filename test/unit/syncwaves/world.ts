@@ -91,9 +91,10 @@ export class World implements StepExecutor {
         o.status = { conditions: [{ type: outcome === "ok" ? "Complete" : "Failed", status: "True", message: outcome }] };
       }
       if (o.kind === "Deployment" && o.status === undefined) {
-        o.status = outcome === "ok"
-          ? { observedGeneration: 0, replicas: 1, updatedReplicas: 1, availableReplicas: 1 }
-          : { observedGeneration: 0, conditions: [{ type: "Progressing", reason: "ProgressDeadlineExceeded" }] };
+        o.status =
+          outcome === "ok"
+            ? { observedGeneration: 0, replicas: 1, updatedReplicas: 1, availableReplicas: 1 }
+            : { observedGeneration: 0, conditions: [{ type: "Progressing", reason: "ProgressDeadlineExceeded" }] };
       }
     }
   }
@@ -129,14 +130,27 @@ export async function simulate(world: World, targets: KubeObject[], o: SimOption
   for (let i = 0; i < (o.stopAfter ?? o.maxSteps ?? 50); i++) {
     const live = [...world.objects.values()].filter((x) => isTrackedBy(x, "app"));
     const built = buildTasks({
-      targets, live, appName: "app", destinationNamespace: "ns", revision: "0123456789abcdef",
-      startedAtMs: 1_700_000_000_000, skipHooks: false, appOptions,
+      targets,
+      live,
+      appName: "app",
+      destinationNamespace: "ns",
+      revision: "0123456789abcdef",
+      startedAtMs: 1_700_000_000_000,
+      skipHooks: false,
+      appOptions,
     });
     const tasks = restoreStates(built, results).map((t) => ({ ...t, live: world.objects.get(k(t.target ?? t.live!)) }));
     const step = await runSyncStep(
       {
-        tasks, started: results.length > 0, validated: false, dryRun: o.dryRun ?? false, prune: o.prune ?? false, appOptions,
-        startedAtMs: 0, nowMs: i * (o.stepMs ?? 1000), ...(o.deadlineMs !== undefined ? { deadlineMs: o.deadlineMs } : {}),
+        tasks,
+        started: results.length > 0,
+        validated: false,
+        dryRun: o.dryRun ?? false,
+        prune: o.prune ?? false,
+        appOptions,
+        startedAtMs: 0,
+        nowMs: i * (o.stepMs ?? 1000),
+        ...(o.deadlineMs !== undefined ? { deadlineMs: o.deadlineMs } : {}),
       },
       world,
       { dryRun: o.dryRun ?? false, propagation: "Foreground" },
