@@ -5,7 +5,10 @@ import { defineConfig } from "vitest/config";
 //   sockets or servers, no waiting on the real clock (time moves through FakeClock). ESLint keeps
 //   node:child_process, node:net, node:http(s), ssh2 and the oracle and cluster helpers out of it.
 // - "integration" (test/integration): real git, ssh and HTTP servers, the Go oracle, CLI runs.
-// - "e2e": one real control plane for the whole run, started by the global setup.
+// - "e2e": one real control plane for the whole run, started by the global setup. The only real
+//   times asserted are contracts, not speed: a leader does not take over before the lease allows
+//   it, steps down within its renew deadline, a released lease is taken at the next retry, a
+//   SIGTERM'd process exits within its stop grace. Speed goals live in bench/ and print figures.
 // - "argocd": beside Argo CD v3.6: its CRDs on a control plane of their own, its application
 //   controller, repo-server and applicationset controller run by the tests; the differential suite
 //   runs its fast subset there unless APPSET_DIFFERENTIAL says otherwise.
