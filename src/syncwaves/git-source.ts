@@ -77,6 +77,7 @@ export class GitManifestSource implements ManifestSource {
   async read(_app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
     rejectUnsupported(source);
     const { signal } = options;
+    if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
     const commit = await this.resolve(source.repoURL, revision ?? source.targetRevision ?? "HEAD", options.hard === true, signal);
     const key = JSON.stringify([source.repoURL, commit, sourceRoot(source.path), source.directory ?? null]);
     const cached = this.parsed.get(key);
@@ -101,8 +102,6 @@ export class GitManifestSource implements ManifestSource {
 
   /** Resolves a revision, through the revision cache when it is on. */
   private async resolve(repoURL: string, revision: string, hard: boolean, signal: AbortSignal | undefined): Promise<string> {
-    // A hard refresh asks the remote again: the Git service's short revision cache is dropped too.
-    if (hard) this.git.invalidate?.(repoURL);
     const ttl = this.options.revisionCacheMs ?? 0;
     const clock = this.options.clock;
     if (ttl <= 0 || clock === undefined) return this.git.resolveRevision(repoURL, revision, signal);

@@ -22,6 +22,11 @@ export interface Manifests {
 export interface ReadOptions {
   /** A hard refresh (`argocd.argoproj.io/refresh: hard`): resolve the revision again, whatever is cached. */
   readonly hard?: boolean;
+  /**
+   * Any refresh (`argocd.argoproj.io/refresh`, normal or hard, as a webhook push sets it): the
+   * revision is resolved afresh, past the Git service's short revision cache.
+   */
+  readonly refresh?: boolean;
   /** Aborted at the reconcile's deadline or when the engine stops: give up waiting. */
   readonly signal?: AbortSignal;
 }

@@ -115,6 +115,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   if (source === undefined) throw new Error("spec.source is required");
   const manifests = await input.source.read(app, source, input.revision, {
     hard: hardRefresh(app),
+    refresh: app.metadata.annotations?.[Annotation.Refresh] !== undefined,
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const raw = manifests.objects.filter(isSyncTarget);

@@ -124,9 +124,12 @@ describe("the manager", () => {
         async () => ((await applications(client, ns)).has("web") ? true : undefined),
         60_000,
       );
-      const current = await readAppSet(client, ns, "moving");
       const stalled = gitAppSet("moving", ns, silent.url) as ApplicationSet;
-      await client.update(resources.ApplicationSets, { ...current, spec: { ...current.spec, generators: stalled.spec.generators } });
+      await client.patch(
+        resources.ApplicationSets,
+        { namespace: ns, name: "moving" },
+        { type: "merge", body: { spec: { generators: stalled.spec.generators } } },
+      );
       const failed = await eventually(
         "the deadline's condition",
         async () => {

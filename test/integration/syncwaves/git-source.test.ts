@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Application, ApplicationSource } from "../../../src/api/index.js";
 import { FakeClock } from "../../../src/clock/index.js";
-import { commit, git, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
+import { commit, git, gitEnv, gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
+import { GitRepoReader } from "../../../src/git/index.js";
 import { GitManifestSource, sourceRoot } from "../../../src/syncwaves/git-source.js";
 import { MANIFEST_ERROR } from "../../../src/syncwaves/manifests.js";
 
@@ -139,5 +140,28 @@ describe("reading an Application's manifests from Git", () => {
     { name: "'./a//b/' is normalised", path: "./a//b/", want: "a/b" },
   ])("source root: $name", ({ path, want }) => {
     expect(sourceRoot(path)).toBe(want);
+  });
+});
+
+describe("a refresh and the Git service's revision cache", () => {
+  it.each([
+    { name: "no refresh reads what the cache resolved a moment ago", options: {}, fresh: false },
+    { name: "a normal refresh (a webhook push) resolves afresh", options: { refresh: true }, fresh: true },
+    { name: "a hard refresh resolves afresh", options: { hard: true, refresh: true }, fresh: true },
+  ])("$name", async ({ options, fresh }) => {
+    const moving = makeRepo(temp, { "m/a.yaml": cm("one") });
+    const reader = new GitRepoReader({
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      clock: new FakeClock(0),
+      revisionCacheMs: 60_000,
+    });
+    const source = new GitManifestSource(reader);
+    const spec: ApplicationSource = { repoURL: `file://${moving}`, path: "m", targetRevision: "main" };
+    const before = await source.read(app, spec);
+    const pushed = commit(moving, { "m/a.yaml": cm("two") });
+    const after = await source.read(app, spec, undefined, options);
+    expect(after.revision).toBe(fresh ? pushed : before.revision);
+    expect(names(after.objects)).toEqual([fresh ? "two" : "one"]);
   });
 });
