@@ -2,7 +2,7 @@
  * Argo CD `Application` (argoproj.io/v1alpha1): spec, the `operation` a sync request carries, and
  * the status the sync engine writes (sources and the hydrator are in `application-source.ts`).
  * Field names are Argo CD's JSON names. Status codes are plain strings here (a newer Argo CD may add
- * values); compare them with the sets in `constants.ts`.
+ * values); compare them with the sets in `application-status.ts`.
  */
 import { z } from "zod";
 import { GROUP_VERSION } from "./constants.js";

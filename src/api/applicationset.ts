@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { resourceStatusSchema } from "./application.js";
-import { APPLICATIONS_SYNC_POLICIES, GROUP_VERSION } from "./constants.js";
+import { APPLICATIONS_SYNC_POLICIES } from "./appset-status.js";
+import { GROUP_VERSION } from "./constants.js";
 import { applicationSetGeneratorSchema, applicationSetTemplateSchema } from "./generators.js";
 import { CRD_REQUIRED, objectMetaSchema, timeSchema, typeMetaShape } from "./meta.js";
 import { describeObject, parseWith, type ParseResult } from "./parse.js";

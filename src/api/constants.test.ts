@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  andMoreSuffix,
-  ConditionType,
-  EventMessage,
-  Finalizer,
-  HealthStatus,
-  Reason,
-  rolloutStepMessage,
-  RollingSyncStatus,
-} from "./constants.js";
+import { Finalizer } from "./constants.js";
+import { HealthStatus } from "./application-status.js";
+import { andMoreSuffix, ConditionType, EventMessage, Reason, rolloutStepMessage, RollingSyncStatus } from "./appset-status.js";
 
 describe("constants", () => {
   it("lists exactly the 15 ApplicationSet reasons of Argo CD, each spelled as its key", () => {

@@ -6,6 +6,8 @@
  * unknown fields survive a parse → serialize round trip.
  */
 export * from "./constants.js";
+export * from "./appset-status.js";
+export * from "./application-status.js";
 export * from "./meta.js";
 export * from "./parse.js";
 export * from "./application.js";

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import { AppSetError } from "../errors.js";
-import { INVALID_OBJECT_REASON } from "./constants.js";
+import { INVALID_OBJECT_REASON } from "./appset-status.js";
 
 /** One schema violation: the dotted path (`spec.generators[0].list`) and what is wrong there. */
 export interface ParseIssue {

@@ -1,7 +1,7 @@
 /**
  * The controller's own texts, in Argo CD's words: validation, destination lookups, status
  * truncation, controller-runtime's owner-reference error (docs/troubleshooting.md#common-errors).
- * Condition types, reasons and fixed condition messages live in `src/api/constants.ts`; these are
+ * Condition types, reasons and fixed condition messages live in `src/api/appset-status.ts`; these are
  * the parameterised ones the reconcile path builds, kept here so the planner contains no inline
  * literals.
  */

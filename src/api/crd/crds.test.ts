@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { FIXTURES, loadFixture } from "../../../test/fixtures/load.js";
-import { APPLICATIONS_SYNC_POLICIES } from "../constants.js";
+import { APPLICATIONS_SYNC_POLICIES } from "../appset-status.js";
 import { applicationCrd, applicationSetCrd, appProjectCrd, CRD_FILES, renderCrdYaml } from "./crds.js";
 import type { SchemaNode } from "./openapi.js";
 import { structuralViolations, undeclaredPaths } from "./structural.js";
