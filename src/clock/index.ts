@@ -5,3 +5,4 @@
 export { rfc3339, sleepOn, type Clock, type TimerHandle } from "./clock.js";
 export { SystemClock } from "./system.js";
 export { FakeClock } from "./fake.js";
+export { formatGoDuration, GoDurationError, parseGoDuration } from "./go-duration.js";

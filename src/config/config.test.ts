@@ -251,7 +251,7 @@ describe("parseConfig errors", () => {
       name: "a days duration on a flag",
       argv: ["--cache-sync-period=1d"],
       env: {},
-      message: 'invalid argument "1d" for "--cache-sync-period" flag: invalid duration "1d"',
+      message: 'invalid argument "1d" for "--cache-sync-period" flag: time: unknown unit "d" in duration "1d"',
     },
     { name: "an unknown shorthand flag", argv: ["-v"], env: {}, message: 'unknown shorthand flag: "v" in -v' },
     { name: "a shorthand flag without its argument", argv: ["-n"], env: {}, message: 'flag needs an argument: "n" in -n' },

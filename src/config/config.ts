@@ -17,10 +17,10 @@ import {
   parseEnvBool,
   parseEnvDuration,
   parseFlagBool,
-  parseGoDuration,
+  parseDurationMs,
   parseInteger,
   parseList,
-  formatGoDuration,
+  formatDurationMs,
   type Parsed,
 } from "./values.js";
 
@@ -212,7 +212,7 @@ function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parse
     case "int":
       return inRange(opt, parseInteger(text), String);
     case "duration":
-      return inRange(opt, source === "env" ? parseEnvDuration(text) : parseGoDuration(text), (ms) => `${ms}ms`);
+      return inRange(opt, source === "env" ? parseEnvDuration(text) : parseDurationMs(text), (ms) => `${ms}ms`);
   }
 }
 
@@ -261,7 +261,7 @@ function defaultSuffix(opt: OptionDef): string {
   const d = opt.default;
   if (typeof d === "function" || d === "" || d === 0 || d === false || (Array.isArray(d) && d.length === 0)) return "";
   if (Array.isArray(d)) return ` (default [${d.join(",")}])`;
-  if (opt.kind === "duration" && typeof d === "number") return ` (default ${formatGoDuration(d)})`;
+  if (opt.kind === "duration" && typeof d === "number") return ` (default ${formatDurationMs(d)})`;
   return typeof d === "string" ? ` (default ${JSON.stringify(d)})` : ` (default ${String(d)})`;
 }
 

@@ -7,4 +7,3 @@
 export { ConfigSchema, configUsage, effectiveLogLevel, parseConfig, type Config, type ConfigResult, type Env } from "./config.js";
 export { OPTIONS, POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./options.js";
 export { CMD_PARAMS_CONFIGMAP, configReference, deploymentEnv, type ConfigMapEnvVar, type ConfigReferenceRow } from "./reference.js";
-export { formatGoDuration, parseGoDuration } from "./values.js";

@@ -4,7 +4,7 @@
  * Argo CD's manifests do.
  */
 import { OPTIONS, type OptionDef } from "./options.js";
-import { formatGoDuration } from "./values.js";
+import { formatDurationMs } from "./values.js";
 
 /** One row of the reference table. */
 export interface ConfigReferenceRow {
@@ -27,7 +27,7 @@ function defaultText(opt: OptionDef): string {
   const d = opt.default;
   if (typeof d === "function") return "(computed)";
   if (Array.isArray(d)) return `[${d.join(",")}]`;
-  if (opt.kind === "duration" && typeof d === "number") return formatGoDuration(d);
+  if (opt.kind === "duration" && typeof d === "number") return formatDurationMs(d);
   return String(d);
 }
 

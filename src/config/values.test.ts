@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatGoDuration, parseEnvBool, parseEnvDuration, parseFlagBool, parseGoDuration, parseInteger, parseList } from "./values.js";
+import { formatDurationMs, parseEnvBool, parseEnvDuration, parseFlagBool, parseDurationMs, parseInteger, parseList } from "./values.js";
 
-describe("parseGoDuration", () => {
+describe("parseDurationMs", () => {
   it.each([
     // text: the input; ms: the expected milliseconds, or undefined for a syntax error
     { name: "hours", text: "10h", ms: 36_000_000 },
@@ -21,14 +21,14 @@ describe("parseGoDuration", () => {
     { name: "a doubled unit", text: "1hh", ms: undefined },
     { name: "spaces", text: "1h 30m", ms: undefined },
   ])("reads $name", ({ text, ms }) => {
-    const parsed = parseGoDuration(text);
+    const parsed = parseDurationMs(text);
     expect(parsed.ok ? parsed.value : undefined).toBe(ms);
   });
 
   it("reads back every whole-millisecond duration it formats", () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e12, max: 1e12 }), (ms) => {
-        expect(parseGoDuration(formatGoDuration(ms))).toEqual({ ok: true, value: ms });
+        expect(parseDurationMs(formatDurationMs(ms))).toEqual({ ok: true, value: ms });
       }),
     );
   });
@@ -39,7 +39,7 @@ describe("parseGoDuration", () => {
     { name: "zero like Go", ms: 0, text: "0s" },
     { name: "sub-second values in milliseconds", ms: 250, text: "250ms" },
   ])("formats $name", ({ ms, text }) => {
-    expect(formatGoDuration(ms)).toBe(text);
+    expect(formatDurationMs(ms)).toBe(text);
   });
 });
 

@@ -3,6 +3,7 @@
  * Go originals: `strconv.ParseBool` for boolean flags, `time.ParseDuration` for durations (plus
  * Argo CD's `Nd` days in the environment), and comma-separated lists.
  */
+import { formatGoDuration, GoDurationError, parseGoDuration } from "../clock/index.js";
 
 /** A parse result: the value, or why the text is not one. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -32,45 +33,26 @@ export function parseInteger(text: string): Parsed<number> {
   return Number.isSafeInteger(value) ? ok(value) : fail(`integer "${text}" is out of range`);
 }
 
-const unitMs: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  "\u00b5s": 1e-3,
-  "\u03bcs": 1e-3,
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/**
- * Go `time.ParseDuration` in milliseconds: a signed sequence of decimal numbers, each with a unit
- * (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`), e.g. `1h30m`, `1.5s`, `-2m`; a bare `0` is allowed.
- */
-export function parseGoDuration(text: string): Parsed<number> {
-  const match = /^([+-]?)(.*)$/.exec(text);
-  const sign = match?.[1] === "-" ? -1 : 1;
-  const body = match?.[2] ?? "";
-  if (body === "0") return ok(0);
-  if (body === "") return fail(`invalid duration "${text}"`);
-  const part = /(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < body.length) {
-    part.lastIndex = pos;
-    const m = part.exec(body);
-    if (m === null) return fail(`invalid duration "${text}"`);
-    total += Number(m[1]) * (unitMs[m[2] ?? ""] ?? 0);
-    pos = part.lastIndex;
+/** Go `time.ParseDuration` (`1h30m`, `1.5s`, `-2m`, a bare `0`) in milliseconds, with Go's messages. */
+export function parseDurationMs(text: string): Parsed<number> {
+  try {
+    return ok(nanosToMs(parseGoDuration(text)));
+  } catch (err) {
+    if (err instanceof GoDurationError) return fail(err.message);
+    throw err;
   }
-  return ok(sign * total);
+}
+
+/** Milliseconds of a nanosecond count, exact for every whole millisecond. */
+function nanosToMs(nanos: bigint): number {
+  return Number(nanos / 1_000_000n) + Number(nanos % 1_000_000n) / 1e6;
 }
 
 /** An environment duration: Go syntax, or Argo CD's `Nd` for N days. */
 export function parseEnvDuration(text: string): Parsed<number> {
   const days = /^(\d+)d$/.exec(text);
   if (days !== null) return ok(Number(days[1]) * 86_400_000);
-  return parseGoDuration(text);
+  return parseDurationMs(text);
 }
 
 /** Splits a comma-separated list, trimming entries and dropping empty ones. */
@@ -82,16 +64,6 @@ export function parseList(text: string): string[] {
 }
 
 /** Formats milliseconds the way Go prints a `time.Duration` (`10h0m0s`, `3m0s`, `1.5s`, `0s`). */
-export function formatGoDuration(ms: number): string {
-  if (ms === 0) return "0s";
-  const sign = ms < 0 ? "-" : "";
-  let rest = Math.abs(ms);
-  if (rest < 1_000) return `${sign}${rest}ms`;
-  const h = Math.floor(rest / 3_600_000);
-  rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000);
-  rest -= m * 60_000;
-  const s = `${rest / 1_000}s`;
-  if (h > 0) return `${sign}${h}h${m}m${s}`;
-  return m > 0 ? `${sign}${m}m${s}` : `${sign}${s}`;
+export function formatDurationMs(ms: number): string {
+  return formatGoDuration(BigInt(Math.trunc(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1e6)));
 }

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { backoffMs, canRetry, kitchenTime, parseDuration, retryPolicy } from "./retry.js";
+import { backoffMs, canRetry, kitchenTime, parseBackoffDuration, retryPolicy } from "./retry.js";
 import { appendHistory, newOperationState, recordOutcome, restartIfDue } from "./operation.js";
 
-describe("parseDuration", () => {
+describe("parseBackoffDuration", () => {
   it.each([
     { name: "reads a bare integer as seconds", text: "5", ms: 5000 },
     { name: "reads seconds", text: "5s", ms: 5000 },
@@ -13,7 +13,7 @@ describe("parseDuration", () => {
     { name: "rejects text without a unit", text: "5x", ms: undefined },
     { name: "rejects an empty string", text: "", ms: undefined },
   ])("$name", ({ text, ms }) => {
-    expect(parseDuration(text)).toBe(ms);
+    expect(parseBackoffDuration(text)).toBe(ms);
   });
 });
 

@@ -3,30 +3,21 @@
  * and the retry messages. Pure.
  */
 import { ApplicationDefaults, type RetryStrategy } from "../api/index.js";
-
-const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+import { GoDurationError, parseGoDuration } from "../clock/index.js";
 
 /**
- * Parses a backoff duration: a bare integer is seconds, otherwise a Go duration such as `5s`,
- * `1m30s`, `250ms`. Returns milliseconds, or undefined when the text is not a duration.
+ * Parses a backoff duration as Argo CD does: a bare integer is seconds, otherwise a Go duration
+ * such as `5s`, `1m30s`, `250ms`. Returns milliseconds, or undefined when the text is not a duration.
  */
-export function parseDuration(text: string): number | undefined {
+export function parseBackoffDuration(text: string): number | undefined {
   const s = text.trim();
-  if (/^\d+$/.test(s)) return Number.parseInt(s, 10) * 1000;
-  const sign = s.startsWith("-") ? -1 : 1;
-  const body = s.replace(/^[+-]/, "");
-  if (body === "0") return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let at = 0;
-  while (at < body.length) {
-    re.lastIndex = at;
-    const m = re.exec(body);
-    if (m === null) return undefined;
-    total += Number.parseFloat(m[1] ?? "0") * (UNIT_MS[m[2] ?? ""] ?? 0);
-    at = re.lastIndex;
+  if (/^[+-]?\d+$/.test(s)) return Number.parseInt(s, 10) * 1000;
+  try {
+    return Number(parseGoDuration(s)) / 1e6;
+  } catch (err) {
+    if (err instanceof GoDurationError) return undefined;
+    throw err;
   }
-  return at === 0 ? undefined : sign * total;
 }
 
 /** A retry strategy with its defaults resolved. */
@@ -54,7 +45,7 @@ export function retryPolicy(strategy: RetryStrategy | undefined): RetryPolicy {
 
 /** A duration in milliseconds, or the default's when it is absent or unparsable. */
 function durationOr(value: string | undefined, fallback: string): number {
-  return parseDuration(value ?? "") ?? (parseDuration(fallback) as number);
+  return parseBackoffDuration(value ?? "") ?? (parseBackoffDuration(fallback) as number);
 }
 
 /** The wait after the n-th failure: `min(maxDuration, duration × factor^n)`. */

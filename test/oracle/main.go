@@ -5,6 +5,7 @@
 //
 //	oracle render  < cases.json  > results.json   (cases: [{template, params, options, goTemplate}])
 //	oracle bench   < bench.json                    (prints renders per second as JSON)
+//	oracle durations < texts.json > results.json  (time.ParseDuration and Duration.String of each text)
 package main
 
 import (
@@ -214,6 +215,27 @@ func bench(in benchInput) map[string]any {
 	}
 }
 
+// durationResult is time.ParseDuration's answer for one text: the nanoseconds (as a decimal string,
+// beyond float64's exact range) and their Duration.String, or the error.
+type durationResult struct {
+	Nanos  string `json:"nanos,omitempty"`
+	String string `json:"string,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+func durations(texts []string) []durationResult {
+	out := make([]durationResult, len(texts))
+	for i, text := range texts {
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			out[i] = durationResult{Error: err.Error()}
+			continue
+		}
+		out[i] = durationResult{Nanos: fmt.Sprint(int64(d)), String: d.String()}
+	}
+	return out
+}
+
 func main() {
 	mode := "render"
 	if len(os.Args) > 1 {
@@ -233,6 +255,11 @@ func main() {
 		var in benchInput
 		if err = dec.Decode(&in); err == nil {
 			err = enc.Encode(bench(in))
+		}
+	case "durations":
+		var texts []string
+		if err = dec.Decode(&texts); err == nil {
+			err = enc.Encode(durations(texts))
 		}
 	default:
 		err = fmt.Errorf("unknown mode %q", mode)

@@ -33,6 +33,19 @@ export function runOracle(cases: OracleCase[]): OracleResult[] {
   return JSON.parse(out) as OracleResult[];
 }
 
+/** Go's answer for one duration text: nanoseconds (decimal) and Duration.String, or the error. */
+export interface OracleDuration {
+  nanos?: string;
+  string?: string;
+  error?: string;
+}
+
+/** Parses duration texts with Go's time.ParseDuration and prints each with Duration.String. */
+export function runOracleDurations(texts: string[]): OracleDuration[] {
+  const out = execFileSync(oracleBinary(), ["durations"], { input: JSON.stringify(texts), encoding: "utf8", maxBuffer: 1 << 30 });
+  return JSON.parse(out) as OracleDuration[];
+}
+
 /** Runs the oracle's in-process benchmark loop. */
 export function runOracleBench(input: { fields: string[]; params: Record<string, unknown>[]; options: string[]; iterations: number }): {
   renders: number;

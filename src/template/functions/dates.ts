@@ -3,6 +3,7 @@
  * parsing ("2006-01-02T15:04:05Z07:00"), durations (time.Duration.String, ParseDuration) and zones
  * (UTC, Local = UTC, fixed and IANA zones through Intl).
  */
+import { formatGoDuration, GoDurationError, parseGoDuration } from "../../clock/index.js";
 import { fn, GoFuncError, type CallContext, type FuncMap } from "../go/types.js";
 import { GoInt, isSpecial, type GoSpecial, type GoValue } from "../go/value.js";
 
@@ -248,57 +249,14 @@ function inZone(t: GoTime, zone: string): GoTime {
   return new GoTime(t.ms, z[0], z[1]);
 }
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/** time.ParseDuration (nanoseconds as a bigint). */
-export function parseDuration(s: string): bigint {
-  const orig = s;
-  let neg = false;
-  if (s[0] === "-" || s[0] === "+") {
-    neg = s[0] === "-";
-    s = s.slice(1);
+/** time.ParseDuration (nanoseconds), failing with Go's message. */
+function parseDuration(text: string): bigint {
+  try {
+    return parseGoDuration(text);
+  } catch (err) {
+    if (err instanceof GoDurationError) throw new GoFuncError(err.message);
+    throw err;
   }
-  if (s === "0") return 0n;
-  if (s === "") throw new GoFuncError(`time: invalid duration ${JSON.stringify(orig)}`);
-  let total = 0;
-  while (s !== "") {
-    const m = /^(\d*)(\.(\d*))?/.exec(s)!;
-    if (m[0] === "" || m[0] === ".") throw new GoFuncError(`time: invalid duration ${JSON.stringify(orig)}`);
-    s = s.slice(m[0].length);
-    const u = /^[^\d.]+/.exec(s)?.[0];
-    if (!u) throw new GoFuncError(`time: missing unit in duration ${JSON.stringify(orig)}`);
-    if (UNITS[u] === undefined) throw new GoFuncError(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(orig)}`);
-    total += Number(m[0]) * UNITS[u];
-    s = s.slice(u.length);
-  }
-  return BigInt(Math.round(neg ? -total : total));
-}
-
-/** time.Duration.String. */
-export function durationString(ns: bigint): string {
-  if (ns === 0n) return "0s";
-  const neg = ns < 0n;
-  let u = neg ? -ns : ns;
-  let out: string;
-  if (u < 1000000000n) {
-    const [unit, div] = u < 1000n ? ["ns", 1n] : u < 1000000n ? ["µs", 1000n] : ["ms", 1000000n];
-    out = fracStr(u, div) + unit;
-  } else {
-    const h = u / 3600000000000n;
-    u -= h * 3600000000000n;
-    const m = u / 60000000000n;
-    u -= m * 60000000000n;
-    out = (h > 0n ? `${h}h` : "") + (h > 0n || m > 0n ? `${m}m` : "") + fracStr(u, 1000000000n) + "s";
-  }
-  return (neg ? "-" : "") + out;
-}
-
-function fracStr(v: bigint, div: bigint): string {
-  const whole = v / div;
-  const rem = v % div;
-  if (rem === 0n) return String(whole);
-  const digits = String(div).length - 1;
-  return `${whole}.${String(rem).padStart(digits, "0").replace(/0+$/, "")}`;
 }
 
 function durationRound(v: GoValue, ctx: CallContext): string {
@@ -340,13 +298,13 @@ export const DATE_FUNCS: FuncMap = {
   mustDateModify: fn(["string", "time.Time"], (a) => modify(a, true)),
   must_date_modify: fn(["string", "time.Time"], (a) => modify(a, true)),
   unixEpoch: fn(["time.Time"], (a) => String(Math.floor((a[0] as GoTime).ms / 1000))),
-  ago: fn(["any"], (a, ctx) => durationString(BigInt(Math.round((ctx.now() - toTime(a[0], ctx).ms) / 1000)) * 1000000000n)),
+  ago: fn(["any"], (a, ctx) => formatGoDuration(BigInt(Math.round((ctx.now() - toTime(a[0], ctx).ms) / 1000)) * 1000000000n)),
   duration: fn(["any"], (a) => {
     const v = a[0];
     let n = 0n;
     if (typeof v === "string") n = /^[+-]?\d+$/.test(v) ? BigInt(v) : 0n;
     else if (v instanceof GoInt && v.kind === "int64") n = v.v;
-    return durationString(BigInt.asIntN(64, n * 1000000000n));
+    return formatGoDuration(BigInt.asIntN(64, n * 1000000000n));
   }),
   durationRound: fn(["any"], (a, ctx) => durationRound(a[0], ctx)),
   toDate: fn(["string", "string"], (a) => parseTimeOrZero(S(a[0]), S(a[1]), false)),
