@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { generateCommand, parseObjects } from "./generate.js";
+import { appSetYaml, GenerateCli } from "../../test/support/generate-cli.js";
+import { parseObjects } from "./generate.js";
 
 // The cases that read Git repositories are in test/integration/cli/generate.test.ts.
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const cli = new GenerateCli();
+afterAll(() => cli.cleanup());
+const write = (name: string, content: unknown): string => cli.write(name, content);
+const run = (...args: string[]) => cli.run(args);
 
 const clusterYaml = (name: string, server: string) => ({
   apiVersion: "v1",
@@ -16,36 +16,6 @@ const clusterYaml = (name: string, server: string) => ({
   metadata: { name: `${name}-secret`, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "cluster" } },
   stringData: { name, server },
 });
-
-const appSetYaml = (generators: unknown, extra: Record<string, unknown> = {}) => ({
-  apiVersion: "argoproj.io/v1alpha1",
-  kind: "ApplicationSet",
-  metadata: { name: "demo", namespace: "argocd" },
-  spec: {
-    goTemplate: true,
-    generators,
-    template: {
-      metadata: { name: "{{ .name }}" },
-      spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } },
-    },
-    ...extra,
-  },
-});
-
-function write(name: string, content: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "appset-generate-"));
-  dirs.push(dir);
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
-  return path;
-}
-
-async function run(...args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await generateCommand(args, { out: (s) => (out += s), err: (s) => (err += s), env: {} });
-  return { code, out, err };
-}
 
 describe("appset generate", () => {
   it.each([

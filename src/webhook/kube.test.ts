@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseApplicationSet, type ApplicationSet } from "../api/index.js";
-import { SystemClock } from "../clock/index.js";
 import { KubeApiError, resources, type KubeObject } from "../kube/index.js";
 import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
-import { createLogger } from "../log/logger.js";
 import { annotationRefresher, appSetLister, argoSettingsReader } from "./kube.js";
-import { startControllerWebhook } from "./start.js";
 
 function raw(name: string, namespace: string): KubeObject {
   return {
@@ -98,35 +95,5 @@ describe("argoSettingsReader", () => {
     const got = await read();
     expect(got.configMapData).toEqual({ "webhook.maxPayloadSizeMB": "3" });
     expect(got.secret?.metadata.name).toBe("argocd-secret");
-  });
-});
-
-// Starting it on an address already taken is tested in test/integration/webhook/start.test.ts.
-describe("startControllerWebhook", () => {
-  function logged(): { lines: Array<Record<string, unknown>>; logger: ReturnType<typeof createLogger> } {
-    const lines: Array<Record<string, unknown>> = [];
-    return {
-      lines,
-      logger: createLogger({
-        level: "info",
-        format: "json",
-        destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
-      }),
-    };
-  }
-  const base = {
-    parallelism: 1,
-    dryRun: false,
-    client: new FakeKubeClient(),
-    namespace: "argocd",
-    scope: "argocd",
-    allowed: () => true,
-    clock: new SystemClock(),
-  };
-
-  it("starts no server when --webhook-addr is empty", async () => {
-    const { lines, logger } = logged();
-    expect(await startControllerWebhook({ ...base, addr: "", logger })).toBeUndefined();
-    expect(lines.map((l) => l["msg"])).toContain("webhook server off (--webhook-addr is empty)");
   });
 });

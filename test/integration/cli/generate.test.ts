@@ -1,51 +1,20 @@
-import { writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCommand } from "../../../src/cli/generate.js";
+import { appSetYaml, GenerateCli } from "../../support/generate-cli.js";
 import { serveGitHttp, type GitHttpServer } from "../support/git-http.js";
 import { git, gitEnv, makeRepo, TempDirs } from "../support/git-repos.js";
 
 // `appset generate` over real Git repositories; the cases without Git are in src/cli/generate.test.ts.
 
 const temp = new TempDirs();
-afterAll(() => temp.cleanup());
-
-const appSetYaml = (generators: unknown, extra: Record<string, unknown> = {}) => ({
-  apiVersion: "argoproj.io/v1alpha1",
-  kind: "ApplicationSet",
-  metadata: { name: "demo", namespace: "argocd" },
-  spec: {
-    goTemplate: true,
-    generators,
-    template: {
-      metadata: { name: "{{ .name }}" },
-      spec: { project: "default", destination: { server: "{{ .server }}" }, source: { repoURL: "https://x", path: "." } },
-    },
-    ...extra,
-  },
+const cli = new GenerateCli(gitEnv());
+afterAll(() => {
+  temp.cleanup();
+  cli.cleanup();
 });
-
-function write(name: string, content: unknown): string {
-  const path = join(temp.make(), name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
-  return path;
-}
-
-async function run(...args: string[]) {
-  return runIn(undefined, ...args);
-}
-
-async function runIn(cwd: string | undefined, ...args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await generateCommand(args, {
-    out: (s) => (out += s),
-    err: (s) => (err += s),
-    env: gitEnv(),
-    ...(cwd === undefined ? {} : { cwd }),
-  });
-  return { code, out, err };
-}
+const write = (name: string, content: unknown): string => cli.write(name, content);
+const run = (...args: string[]) => cli.run(args);
+const runIn = (cwd: string, ...args: string[]) => cli.run(args, cwd);
 
 describe("appset generate", () => {
   it("exits 1 with the generator's error on stderr and prints nothing when generation fails", async () => {

@@ -7,9 +7,9 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { SystemClock } from "../../../src/clock/index.js";
-import { createLogger } from "../../../src/log/logger.js";
 import { resolveWebhookLimits } from "../../../src/webhook/limits.js";
 import { startWebhookServer, WEBHOOK_PATH, type WebhookServer } from "../../../src/webhook/server.js";
+import { capturedLogger } from "../../support/captured-logger.js";
 import { signedFixture, TEST_SECRETS } from "../../support/webhook-payloads.js";
 
 const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 200, maxHeaderBytes: 2_048, checkIntervalMs: 50 };
@@ -23,12 +23,7 @@ afterEach(async () => {
 });
 
 async function server(): Promise<{ server: WebhookServer; logs: Array<Record<string, unknown>> }> {
-  const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger({
-    level: "debug",
-    format: "json",
-    destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) },
-  });
+  const { lines: logs, logger } = capturedLogger("debug");
   running = await startWebhookServer({
     addr: "127.0.0.1:0",
     parallelism: 1,

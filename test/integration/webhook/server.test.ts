@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseApplicationSet, type ApplicationSet } from "../../../src/api/index.js";
 import { SystemClock } from "../../../src/clock/index.js";
-import { createLogger } from "../../../src/log/logger.js";
 import { startWebhookServer, WEBHOOK_PATH, type WebhookServer } from "../../../src/webhook/server.js";
+import { capturedLogger } from "../../support/captured-logger.js";
 import { signedFixture, TEST_SECRETS, type SignedRequest } from "../../support/webhook-payloads.js";
 
 function appSet(name: string, repoURL: string): ApplicationSet {
@@ -36,12 +36,7 @@ afterEach(async () => {
 });
 
 async function harness(opts: { maxPayloadBytes?: number; queueCapacity?: number; hold?: Promise<void> } = {}): Promise<Harness> {
-  const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger({
-    level: "debug",
-    format: "json",
-    destination: { write: (s: string) => void logs.push(JSON.parse(s) as Record<string, unknown>) },
-  });
+  const { lines: logs, logger } = capturedLogger("debug");
   const refreshed: string[] = [];
   const server = await startWebhookServer({
     addr: "127.0.0.1:0",
