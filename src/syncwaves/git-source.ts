@@ -9,7 +9,6 @@
  * I/O boundary: the injected GitReader (the real `git` program behind it).
  */
 import type { Application, ApplicationSource } from "../api/index.js";
-import type { Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import type { GitReader, TreeEntry } from "../git/index.js";
 import type { KubeObject } from "../kube/index.js";
@@ -56,18 +55,11 @@ export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSou
 export interface GitManifestSourceOptions {
   /** Parsed manifest sets kept in memory (default 512). */
   readonly maxParsed?: number;
-  /**
-   * How long a branch, tag or HEAD stays resolved to the commit it named (default 0: resolved on
-   * every read). A hard refresh resolves again. Needs `clock`.
-   */
-  readonly revisionCacheMs?: number;
-  readonly clock?: Clock;
 }
 
 /** Reads Application sources from Git. */
 export class GitManifestSource implements ManifestSource {
   private readonly parsed = new Map<string, readonly KubeObject[]>();
-  private readonly resolved = new Map<string, { commit: string; at: number }>();
 
   constructor(
     private readonly git: GitReader,
@@ -78,7 +70,7 @@ export class GitManifestSource implements ManifestSource {
     rejectUnsupported(source);
     const { signal } = options;
     if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
-    const commit = await this.resolve(source.repoURL, revision ?? source.targetRevision ?? "HEAD", options.hard === true, signal);
+    const commit = await this.git.resolveRevision(source.repoURL, revision ?? source.targetRevision ?? "HEAD", signal);
     const key = JSON.stringify([source.repoURL, commit, sourceRoot(source.path), source.directory ?? null]);
     const cached = this.parsed.get(key);
     if (cached !== undefined) return { revision: commit, objects: cached };
@@ -98,20 +90,6 @@ export class GitManifestSource implements ManifestSource {
     }
     this.parsed.set(key, objects);
     return { revision: commit, objects };
-  }
-
-  /** Resolves a revision, through the revision cache when it is on. */
-  private async resolve(repoURL: string, revision: string, hard: boolean, signal: AbortSignal | undefined): Promise<string> {
-    const ttl = this.options.revisionCacheMs ?? 0;
-    const clock = this.options.clock;
-    if (ttl <= 0 || clock === undefined) return this.git.resolveRevision(repoURL, revision, signal);
-    const key = `${repoURL}\u0000${revision}`;
-    const hit = this.resolved.get(key);
-    if (!hard && hit !== undefined && clock.now() - hit.at < ttl) return hit.commit;
-    const commit = await this.git.resolveRevision(repoURL, revision, signal);
-    if (this.resolved.size >= (this.options.maxParsed ?? 512)) this.resolved.clear();
-    this.resolved.set(key, { commit, at: clock.now() });
-    return commit;
   }
 }
 

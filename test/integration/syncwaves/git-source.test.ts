@@ -87,24 +87,6 @@ describe("reading an Application's manifests from Git", () => {
     expect(reader.stats).toEqual(before);
   });
 
-  it("keeps a branch resolved for the revision cache's time, unless a hard refresh asks again", async () => {
-    const moving = makeRepo(temp, { "x/a.yaml": cm("v1") });
-    const movingURL = `file://${moving}`;
-    const clock = new FakeClock(0);
-    const reader = gitReader(temp);
-    const source = new GitManifestSource(reader, { revisionCacheMs: 60_000, clock });
-    const src: ApplicationSource = { repoURL: movingURL, path: "x", targetRevision: "main" };
-    const v1 = await source.read(app, src);
-    const v2 = commit(moving, { "x/a.yaml": cm("v2") });
-    const cached = await source.read(app, src);
-    expect({ revision: cached.revision, lsRemote: reader.stats.lsRemote }).toEqual({ revision: v1.revision, lsRemote: 1 });
-    expect((await source.read(app, src, undefined, { hard: true })).revision).toBe(v2);
-    const v3 = commit(moving, { "x/a.yaml": cm("v3") });
-    clock.advance(60_000);
-    const expired = await source.read(app, src);
-    expect({ revision: expired.revision, first: names(expired.objects)[0] }).toEqual({ revision: v3, first: "v3" });
-  });
-
   it.each([
     {
       name: "a path that does not exist",
