@@ -5,7 +5,7 @@ import { FakeClock } from "../clock/index.js";
 import { KubeApiError, KubeReason, resources } from "../kube/index.js";
 import { FakeKubeClient, type Action } from "../../test/support/fake-kube-client.js";
 import { silentLogger } from "../log/logger.js";
-import { PlanExecutor, type AppWriteThrough } from "./apply.js";
+import { PlanExecutor, StatusConflictError, type AppWriteThrough } from "./apply.js";
 import { appChange, desiredFrom, newApplication } from "./desired.js";
 import { MemoryEventSink } from "./events.js";
 import { planAppSet } from "./plan.js";
@@ -239,7 +239,7 @@ describe("PlanExecutor: progressive syncs", () => {
       return reject ? Promise.reject(reject()) : next();
     };
     const run = w.executor().apply(set, { ...EMPTY_PLAN, deletionCheck: { name: "a", uid: "uid-a" }, requeueAfterMs: 10_000 });
-    if (want === undefined) await expect(run).resolves.toBeUndefined();
+    if (want === undefined) await expect(run).resolves.toMatchObject({ metadata: { name: "guestbook" } });
     else await expect(run).rejects.toThrow(want);
     expect(deletes).toEqual(present ? [] : [expect.objectContaining({ preconditions: { uid: "uid-a" } })]);
   });
@@ -291,15 +291,15 @@ describe("PlanExecutor: read-your-writes", () => {
           },
         ],
       }),
-      calls: ["written a@2"],
+      calls: ["written a@11"],
     },
-    { name: "an update stores the patched object with its new resourceVersion", apps: ["a"], plan: update, calls: ["written a@3"] },
+    { name: "an update stores the patched object with its new resourceVersion", apps: ["a"], plan: update, calls: ["written a@12"] },
     {
       name: "an update answered NotFound evicts, then the re-created object is stored",
       apps: ["a"],
       plan: update,
       fail: { patch: notFound },
-      calls: ["gone a", "written a@3"],
+      calls: ["gone a", "written a@12"],
     },
     {
       name: "a delete that went through asks for eviction (kept when terminating)",
@@ -318,13 +318,13 @@ describe("PlanExecutor: read-your-writes", () => {
       name: "the finalizer patch before a delete is stored, then the delete asks for eviction",
       apps: ["a"],
       plan: () => ({ ...EMPTY_PLAN, deletes: [{ name: "a", keepFinalizers: [], delete: true }] }),
-      calls: ["written a@3", "deleted a"],
+      calls: ["written a@12", "deleted a"],
     },
     {
       name: "an owner-reference strip stores the patched object",
       apps: ["a"],
       plan: () => ({ ...EMPTY_PLAN, ownerStrips: [{ name: "a" }] }),
-      calls: ["written a@3"],
+      calls: ["written a@12"],
     },
     { name: "a dry run touches no cache", apps: ["a"], plan: update, dryRun: true, calls: [] },
   ])("$name", async ({ apps, plan, fail, dryRun, calls }) => {
@@ -404,5 +404,49 @@ describe("PlanExecutor: no double sync after a conflict", () => {
     expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(
       written ? ["patch", "get", "patch"] : ["patch", "get"],
     );
+  });
+});
+
+describe("PlanExecutor: fenced status writes", () => {
+  const entry = (status: string) => ({ application: "a", status, message: `a is ${status}`, step: "1", targetRevisions: ["r1"] });
+  const syncOfA = (set: ApplicationSet): AppWrite => ({
+    name: "a",
+    desired: desiredFrom(rendered("a"), set, settings()),
+    change: { kind: "update", patch: { operation: { sync: { revisions: ["r1"] } } } },
+  });
+
+  it("refuses a plan made from an ApplicationSet older than the stored one: no Application is written, the newer status stays", async () => {
+    const stored = appSet("guestbook", { status: { applicationStatus: [entry("Progressing")] } });
+    const w = world(stored, [live("a", stored)]);
+    const stale = appSet("guestbook", { metadata: { resourceVersion: "9" }, status: { applicationStatus: [entry("Pending")] } });
+    const plan: Plan = { ...EMPTY_PLAN, applicationStatus: [entry("Progressing")], writes: [syncOfA(stale)] };
+    await expect(w.executor().apply(stale, plan)).rejects.toBeInstanceOf(StatusConflictError);
+    expect(verbs(w.client.actions)).toEqual(["patchStatus applicationsets/guestbook"]);
+    const now = w.client.peek(resources.ApplicationSets, { namespace: "argocd", name: "guestbook" }) as ApplicationSet;
+    expect(now.status?.applicationStatus?.map((e) => e.status)).toEqual(["Progressing"]);
+  });
+
+  it("carries each write's new resourceVersion to the next: applicationStatus, the status, then the metadata patch", async () => {
+    const set = appSet();
+    const w = world(set);
+    const fences: unknown[] = [];
+    for (const verb of ["patch", "patchStatus"] as const)
+      w.client.interceptors[verb] = (action, next) => {
+        if (action.resource === "applicationsets") fences.push((action.patch as { body: { metadata?: object } }).body.metadata);
+        return next();
+      };
+    const plan: Plan = {
+      ...EMPTY_PLAN,
+      applicationStatus: [entry("Healthy")],
+      status: { conditions: [] },
+      appSetPatch: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } } },
+    };
+    const done = await w.executor().apply(set, plan);
+    expect(fences).toEqual([
+      { resourceVersion: "10" },
+      { resourceVersion: "11" },
+      { annotations: { "argocd.argoproj.io/application-set-refresh": null } },
+    ]);
+    expect(done.metadata.resourceVersion).toBe("13");
   });
 });

@@ -14,11 +14,24 @@
  *   the fresh Application shows the sync requested or run meanwhile ({@link syncedMeanwhile}).
  * - Read-your-writes (docs/controller.md#read-your-writes): the object each write returns goes into
  *   the Application cache at once ({@link AppWriteThrough}); a NotFound evicts the stale entry; a
- *   delete evicts unless the Application is left terminating.
+ *   delete evicts unless the Application is left terminating. ApplicationSet writes go into the
+ *   ApplicationSet cache the same way.
+ * - Fenced status (docs/controller.md#fenced-status-writes): every status write carries the
+ *   resourceVersion the plan was made from, so a plan from a stale ApplicationSet is refused (409,
+ *   {@link StatusConflictError}) instead of overwriting a newer status; the reconciler re-reads and
+ *   plans again.
  * - Dry run sends every write with `dryRun=All` and touches no cache.
  */
 import pLimit from "p-limit";
-import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
+import {
+  EventMessage,
+  EventReason,
+  Reason,
+  parseApplication,
+  parseApplicationSet,
+  type Application,
+  type ApplicationSet,
+} from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
@@ -58,10 +71,19 @@ export interface ExecutorOptions {
   readonly dryRun: boolean;
   /** The Application cache to write through; absent, the cache waits for the watch. */
   readonly cache?: AppWriteThrough;
+  /** Stores an ApplicationSet the apiserver returned (or a fresh read) in the ApplicationSet cache. */
+  readonly appSetWritten?: (obj: KubeObject) => void;
 }
 
 /** A write that failed, with the reason its condition gets. */
 export class ApplyError extends AppSetError {}
+
+/** The ApplicationSet changed since the plan read it: its status write was refused (409), nothing was overwritten. */
+export class StatusConflictError extends AppSetError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("StatusConflict", message, options);
+  }
+}
 
 type Outcome = { name: string; error?: unknown };
 
@@ -77,17 +99,19 @@ export class PlanExecutor {
    * Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). `seen`
    * holds the Applications the plan was made from, by name.
    */
-  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal, seen?: ReadonlyMap<string, Application>): Promise<void> {
+  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal, seen?: ReadonlyMap<string, Application>): Promise<ApplicationSet> {
     for (const w of plan.warnings) this.opts.logger.warn({ appSet: before.metadata.name }, w);
     for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
-    const appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
+    let appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
     if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
-    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(appSet, w, signal, seen?.get(w.name))));
-    await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(appSet, d)));
-    const strips = await this.each(plan.ownerStrips, (s) => this.strip(appSet, s));
+    const current = appSet;
+    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(current, w, signal, seen?.get(w.name))));
+    await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(current, d)));
+    const strips = await this.each(plan.ownerStrips, (s) => this.strip(current, s));
     if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
-    if (plan.status !== undefined) await this.writeStatus(appSet, plan.status);
-    if (plan.appSetPatch !== undefined) await this.patchAppSet(appSet, plan.appSetPatch);
+    if (plan.status !== undefined) appSet = await this.writeStatus(appSet, plan.status);
+    if (plan.appSetPatch !== undefined) appSet = await this.patchAppSet(appSet, plan.appSetPatch);
+    return appSet;
   }
 
   /**
@@ -96,9 +120,9 @@ export class PlanExecutor {
    */
   private async writeApplicationStatus(appSet: ApplicationSet, entries: Plan["applicationStatus"]): Promise<ApplicationSet> {
     if (entries === undefined) return appSet;
-    await this.writeStatus(appSet, { applicationStatus: entries.length === 0 ? null : [...entries] });
+    const written = await this.writeStatus(appSet, { applicationStatus: entries.length === 0 ? null : [...entries] });
     const status = withApplicationStatus(appSet.status, entries);
-    return { ...appSet, ...(status ? { status } : {}) };
+    return { ...written, ...(status ? { status } : {}) };
   }
 
   /**
@@ -299,32 +323,65 @@ export class PlanExecutor {
     throw err;
   }
 
-  private async writeStatus(appSet: ApplicationSet, status: object): Promise<void> {
+  /**
+   * Merge-patches the status, fenced by the resourceVersion the plan was made from: a newer
+   * ApplicationSet (our own earlier write among them) fails it with a {@link StatusConflictError}
+   * rather than being overwritten. Returns `appSet` at the resourceVersion the write produced.
+   */
+  private async writeStatus(appSet: ApplicationSet, status: object): Promise<ApplicationSet> {
+    const resourceVersion = appSet.metadata.resourceVersion;
+    const fence = resourceVersion !== undefined && resourceVersion !== "" ? { metadata: { resourceVersion } } : {};
     try {
-      await this.opts.client.patchStatus(
+      const written = await this.opts.client.patchStatus(
         resources.ApplicationSets,
         keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
-        { type: "merge", body: { status: status } },
+        { type: "merge", body: { ...fence, status } },
         { dryRun: this.opts.dryRun },
       );
+      return this.atVersionOf(appSet, written);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return appSet;
+      if (isConflict(err)) throw new StatusConflictError(resourcesStatusError(errorMessage(err)), { cause: err });
       throw new Error(resourcesStatusError(errorMessage(err)), { cause: err });
     }
   }
 
-  private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<void> {
+  private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<ApplicationSet> {
     try {
-      await this.opts.client.patch(
+      const written = await this.opts.client.patch(
         resources.ApplicationSets,
         keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
         { type: "merge", body },
         { dryRun: this.opts.dryRun },
       );
+      return this.atVersionOf(appSet, written);
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return appSet;
       if (appSet.metadata.deletionTimestamp != null) throw err;
       await this.fail(appSet, Reason.RefreshApplicationError, err);
+      return appSet;
+    }
+  }
+
+  /** `appSet` with the resourceVersion of what a write returned (unchanged in dry run, which stores nothing). */
+  private atVersionOf(appSet: ApplicationSet, written: KubeObject): ApplicationSet {
+    const resourceVersion = written.metadata?.resourceVersion;
+    if (this.opts.dryRun || resourceVersion === undefined) return appSet;
+    this.opts.appSetWritten?.(written);
+    return { ...appSet, metadata: { ...appSet.metadata, resourceVersion } };
+  }
+
+  /** The ApplicationSet as the apiserver has it now, or undefined when it is gone. */
+  async readAppSet(appSet: ApplicationSet): Promise<ApplicationSet | undefined> {
+    try {
+      const raw = await this.opts.client.get(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""));
+      const parsed = parseApplicationSet(raw);
+      if (!parsed.ok) throw parsed.error;
+      this.opts.appSetWritten?.(raw);
+      return parsed.value;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
     }
   }
 

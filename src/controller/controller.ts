@@ -131,6 +131,7 @@ export class AppSetController {
       concurrency: opts.concurrentApplicationUpdates,
       dryRun: opts.dryRun,
       cache: informerWriteThrough(this.apps),
+      appSetWritten: (obj) => this.appSets.written(obj),
     });
     const reconciler = new AppSetReconciler({
       caches: this.caches(),

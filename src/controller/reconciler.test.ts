@@ -10,9 +10,9 @@ import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reco
 import type { Generation } from "./snapshot.js";
 import { appSet, generated, live, rendered, settings } from "../../test/support/controller-builders.js";
 
-function setup(sets: ApplicationSet[], apps: Application[], generation: Generation) {
+function setup(sets: ApplicationSet[], apps: Application[], generation: Generation, stored: ApplicationSet[] = sets) {
   const client = new FakeKubeClient();
-  client.seed(resources.ApplicationSets, ...sets);
+  client.seed(resources.ApplicationSets, ...stored);
   client.seed(resources.Applications, ...apps);
   const caches: ControllerCaches = {
     appSet: (ns, name) => sets.find((s) => s.metadata.namespace === ns && s.metadata.name === name),
@@ -21,7 +21,11 @@ function setup(sets: ApplicationSet[], apps: Application[], generation: Generati
     projectNames: () => new Set(["default"]),
     clusters: () => [],
   };
-  const generate: GenerateFn = () => Promise.resolve(generation);
+  const generated = { calls: 0 };
+  const generate: GenerateFn = () => {
+    generated.calls++;
+    return Promise.resolve(generation);
+  };
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const executor = new PlanExecutor({
     client,
@@ -33,7 +37,7 @@ function setup(sets: ApplicationSet[], apps: Application[], generation: Generati
   });
   const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock });
   const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal };
-  return { client, reconciler, ctx };
+  return { client, reconciler, ctx, generated };
 }
 
 describe("AppSetReconciler", () => {
@@ -58,6 +62,16 @@ describe("AppSetReconciler", () => {
     const set = appSet();
     const { client, reconciler, ctx } = setup([set], [], generated([rendered("a")], 60_000));
     expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({ requeueAfterMs: 60_000 });
+    expect(client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
+  });
+
+  it("plans again from a fresh read when the cached ApplicationSet is older than the stored one, generating once", async () => {
+    const stored = appSet("guestbook", { metadata: { labels: { edited: "later" } } });
+    const cached = appSet("guestbook", { metadata: { resourceVersion: "9", generation: 1 } });
+    const { client, reconciler, ctx, generated: gen } = setup([cached], [], generated([rendered("a")]), [stored]);
+    await reconciler.reconcile("argocd/guestbook", ctx);
+    const writes = client.actions.filter((a) => a.resource === "applicationsets").map((a) => a.verb);
+    expect({ writes, generations: gen.calls }).toEqual({ writes: ["patchStatus", "get", "patchStatus"], generations: 1 });
     expect(client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
   });
 });

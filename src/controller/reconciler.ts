@@ -2,11 +2,13 @@
  * The reconciler: read → plan → apply, and nothing else. It reads the ApplicationSet and what the
  * planner needs from the caches ({@link ControllerCaches}), runs the generators ({@link GenerateFn}),
  * asks the pure {@link planAppSet} what should change, hands the plan to the {@link PlanExecutor},
- * and returns the planned requeue. Write failures propagate (the worker retries with backoff).
+ * and returns the planned requeue. Write failures propagate (the worker retries with backoff); a
+ * status write refused because the ApplicationSet changed since it was read plans again from a
+ * fresh read.
  */
 import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import type { PlanExecutor } from "./apply.js";
+import { StatusConflictError, type PlanExecutor } from "./apply.js";
 import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
 import { withReverseDeletionFinalizer } from "./plan-rollout.js";
@@ -39,6 +41,14 @@ export interface ReconcilerOptions {
   readonly observe?: (appSet: ApplicationSet, seconds: number) => void;
 }
 
+/** Plans per pass at most: the first, and re-plans after status writes refused as stale. */
+const MAX_PLANS = 3;
+
+/** `appSet` at the resourceVersion of `written`. */
+function atVersionOf(appSet: ApplicationSet, written: ApplicationSet): ApplicationSet {
+  return { ...appSet, metadata: { ...appSet.metadata, resourceVersion: written.metadata.resourceVersion } };
+}
+
 /** Splits a `namespace/name` key. */
 export function splitKey(key: string): { namespace: string; name: string } {
   const i = key.indexOf("/");
@@ -54,27 +64,58 @@ export class AppSetReconciler implements Reconciler {
     const found = this.opts.caches.appSet(namespace, name);
     if (found === undefined) return {};
     const started = this.opts.clock.now();
-    const { appSet, patch } = withReverseDeletionFinalizer(found, this.opts.settings);
     try {
-      // Reads and generation run under the deadline; writes only stop with the process, so a
-      // generation that ran out of time still gets its condition written.
-      if (patch !== undefined) await this.opts.executor.apply(found, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping);
-      const snapshot = await this.snapshot(appSet, ctx.signal);
-      const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
-      ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
-      await this.opts.executor.apply(appSet, plan, ctx.stopping, snapshot.live);
-      return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
+      return await this.pass(found, ctx);
     } finally {
-      this.opts.observe?.(appSet, (this.opts.clock.now() - started) / 1000);
+      this.opts.observe?.(found, (this.opts.clock.now() - started) / 1000);
     }
   }
 
-  /** Reads everything the planner looks at. */
-  async snapshot(appSet: ApplicationSet, signal: AbortSignal): Promise<AppSetSnapshot> {
+  /**
+   * One pass; a status write refused because the ApplicationSet changed since it was read re-reads
+   * it from the apiserver and plans again (the generators' output is kept while the spec's
+   * generation is the same), up to {@link MAX_PLANS} plans.
+   */
+  private async pass(found: ApplicationSet, ctx: ReconcileContext): Promise<ReconcileResult> {
+    let current = found;
+    let generation: Generation | undefined;
+    for (let plans = 1; ; plans++) {
+      const { appSet, patch } = withReverseDeletionFinalizer(current, this.opts.settings);
+      try {
+        // Reads and generation run under the deadline; writes only stop with the process, so a
+        // generation that ran out of time still gets its condition written.
+        const planned =
+          patch === undefined
+            ? appSet
+            : atVersionOf(appSet, await this.opts.executor.apply(current, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping));
+        const snapshot = await this.snapshot(planned, ctx.signal, generation);
+        generation = snapshot.generation;
+        const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
+        ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
+        await this.opts.executor.apply(snapshot.appSet, plan, ctx.stopping, snapshot.live);
+        return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
+      } catch (err) {
+        if (!(err instanceof StatusConflictError) || plans >= MAX_PLANS) throw err;
+        ctx.logger.info({ plans }, "the ApplicationSet changed since it was read; planning again from a fresh read");
+        const fresh = await this.opts.executor.readAppSet(current);
+        if (fresh === undefined) return {};
+        if (fresh.metadata.generation !== current.metadata.generation) generation = undefined;
+        current = fresh;
+      }
+    }
+  }
+
+  /** The generators' output (`reuse` when given); none for an ApplicationSet being deleted. */
+  private async generation(appSet: ApplicationSet, signal: AbortSignal, reuse: Generation | undefined): Promise<Generation | undefined> {
+    if (appSet.metadata.deletionTimestamp != null) return undefined;
+    return reuse ?? (await this.opts.generate(appSet, signal));
+  }
+
+  /** Reads everything the planner looks at; `reuse` stands for the generators' output when given. */
+  async snapshot(appSet: ApplicationSet, signal: AbortSignal, reuse?: Generation): Promise<AppSetSnapshot> {
     const { caches } = this.opts;
     const namespace = appSet.metadata.namespace ?? "";
-    const deleting = appSet.metadata.deletionTimestamp != null;
-    const generation = deleting ? undefined : await this.opts.generate(appSet, signal);
+    const generation = await this.generation(appSet, signal, reuse);
     const owned = caches.ownedApps(namespace, appSet.metadata.name ?? "");
     const live = new Map(owned.map((a) => [a.metadata.name ?? "", a]));
     if (generation?.ok) {

@@ -57,10 +57,18 @@ export class FakeKubeClient implements KubeClient {
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private counter = 0;
 
-  /** Stores objects without recording actions (uid, resourceVersion and generation are filled in). */
+  /**
+   * Stores objects without recording actions (uid and generation are filled in; a numeric
+   * resourceVersion is kept, as a cache holding the object would have it, anything else replaced).
+   */
   seed(resource: ResourceDescriptor, ...objs: KubeObject[]): void {
     for (const obj of objs) {
+      const given = /^\d+$/.test(obj.metadata?.resourceVersion ?? "") ? Number(obj.metadata?.resourceVersion) : undefined;
       const stored = this.stamp(resource, structuredClone(obj), undefined);
+      if (given !== undefined) {
+        this.counter = Math.max(this.counter, given);
+        stored.metadata = { ...stored.metadata, resourceVersion: String(given) };
+      }
       this.bucket(resource).set(objectKey(stored), stored);
     }
   }
@@ -133,6 +141,7 @@ export class FakeKubeClient implements KubeClient {
     const action = { verb: "patch" as const, ...this.target(resource, key), patch, options };
     return this.run(action, async () => {
       const live = patch.type === "apply" ? this.peek(resource, key) : await this.mustGet(resource, key);
+      if (live !== undefined) checkPatchVersion(live, patch);
       const patched = patchObject(live ?? {}, patch);
       const next = { ...patched, metadata: { ...patched.metadata, name: key.name, namespace: key.namespace }, status: live?.status };
       return this.commit(resource, this.stamp(resource, next, live), options.dryRun);
@@ -148,6 +157,7 @@ export class FakeKubeClient implements KubeClient {
     const action = { verb: "patchStatus" as const, ...this.target(resource, key), patch, options };
     return this.run(action, async () => {
       const live = await this.mustGet(resource, key);
+      checkPatchVersion(live, patch);
       const next = { ...live, status: patchObject(live, patch).status };
       return this.commit(resource, this.stamp(resource, next, live), options.dryRun);
     }) as Promise<T>;
@@ -249,6 +259,14 @@ function checkVersion(live: KubeObject, obj: KubeObject): void {
       message: `Operation cannot be fulfilled on ${obj.metadata?.name ?? ""}: the object has been modified; please apply your changes to the latest version and try again`,
     });
   }
+}
+
+/** A merge patch that names a resourceVersion is fenced by it, as the apiserver fences it. */
+function checkPatchVersion(live: KubeObject, patch: Patch): void {
+  if (patch.type !== "merge") return;
+  const metadata = (patch.body as { metadata?: { resourceVersion?: unknown } }).metadata;
+  if (typeof metadata?.resourceVersion === "string")
+    checkVersion(live, { ...live, metadata: { ...live.metadata, resourceVersion: metadata.resourceVersion } });
 }
 
 function sameSpec(a: KubeObject, b: KubeObject): boolean {
