@@ -47,6 +47,17 @@ describe("mergeConditions", () => {
     expect(merged.map((x) => x.type)).toEqual(["ErrorOccurred", "Zeta"]);
   });
 
+  it("cuts a message longer than 8,192 characters, and an unchanged long message keeps its time", () => {
+    const long = { type: "ErrorOccurred", status: "True", reason: "r", message: "e".repeat(1_048_576) };
+    const [first] = mergeConditions([], [long], { now: "T1", rollingSync: false });
+    expect({ length: first?.message.length, end: first?.message.slice(-30) }).toEqual({
+      length: 8_192,
+      end: expect.stringMatching(/more characters\)$/) as unknown,
+    });
+    const [again] = mergeConditions([first!], [long], { now: "T2", rollingSync: false });
+    expect(again?.lastTransitionTime).toBe("T1");
+  });
+
   it("keeps rollout conditions of a RollingSync ApplicationSet", () => {
     const merged = mergeConditions([c("RolloutProgressing", "True")], [], { now: "T", rollingSync: true });
     expect(merged.map((x) => x.type)).toEqual(["RolloutProgressing"]);

@@ -2,8 +2,8 @@
  * ApplicationSet conditions and health (docs/controller.md#conditions-and-health): one
  * {@link conditionFor} turns the outcome of a pass into the evaluated conditions,
  * {@link mergeConditions} applies Argo CD's writing rules (evaluated types replace, others stay,
- * unchanged conditions keep their transition time, sorted), and {@link healthFor} derives
- * `status.health`. Pure.
+ * unchanged conditions keep their transition time, sorted; messages cut to
+ * {@link MAX_CONDITION_MESSAGE} characters), and {@link healthFor} derives `status.health`. Pure.
  */
 import {
   AppSetHealth,
@@ -14,6 +14,7 @@ import {
   type ApplicationSetCondition,
   type ApplicationSetHealth,
 } from "../api/index.js";
+import { boundText, MAX_CONDITION_MESSAGE } from "../bounded-text.js";
 
 /** How a pass ended, as far as conditions are concerned. */
 export type PassOutcome =
@@ -104,7 +105,8 @@ export function mergeConditions(
   const evaluatedTypes = new Set(evaluated.map((c) => c.type));
   if (!opts.rollingSync) for (const t of ROLLOUT_TYPES) evaluatedTypes.add(t);
   const kept = existing.filter((c) => !evaluatedTypes.has(c.type));
-  const fresh = evaluated.map((c) => {
+  const fresh = evaluated.map((given) => {
+    const c = { ...given, message: boundText(given.message, MAX_CONDITION_MESSAGE) };
     const old = existing.find((e) => e.type === c.type);
     const time = old !== undefined && sameCondition(old, c) ? old.lastTransitionTime : opts.now;
     const out: ApplicationSetCondition = { ...c, lastTransitionTime: time ?? opts.now };

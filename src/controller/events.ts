@@ -13,6 +13,7 @@ import { resources, type KubeWriter } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { EventCorrelator } from "./event-correlator.js";
 import type { PlannedEvent } from "./plan-types.js";
+import { boundText, MAX_EVENT_MESSAGE } from "../bounded-text.js";
 
 /** Where events go. */
 export interface EventSink {
@@ -63,7 +64,7 @@ export class KubeEventSink implements EventSink {
       involved,
       type: "Normal",
       reason: event.reason,
-      message: event.message,
+      message: boundText(event.message, MAX_EVENT_MESSAGE),
       source: CONTROLLER_COMPONENT,
     });
     if (!this.spam.allow(meta.uid ?? `${involved.namespace}/${involved.name}`)) {

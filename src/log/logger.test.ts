@@ -26,4 +26,14 @@ describe("createLogger", () => {
     createLogger({ level: "warn", format: "json", destination: stream }).info("hidden");
     expect(lines).toEqual([]);
   });
+
+  it.each([
+    { name: "a field", log: (l: ReturnType<typeof createLogger>, big: string) => l.error({ error: big }, "failed"), field: "error" },
+    { name: "the message", log: (l: ReturnType<typeof createLogger>, big: string) => l.error(big), field: "msg" },
+  ])("cuts $name of a line to 8,192 characters with a marker", ({ log, field }) => {
+    const { lines, stream } = capture();
+    log(createLogger({ level: "info", format: "json", destination: stream }), "z".repeat(1_048_576));
+    const value = (JSON.parse(lines[0]!) as Record<string, string>)[field]!;
+    expect({ length: value.length, marker: /… \(\d+ more characters\)$/.test(value) }).toEqual({ length: 8_192, marker: true });
+  });
 });

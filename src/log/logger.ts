@@ -2,7 +2,8 @@
  * Logging: a pino logger built once by the composition root (src/cli) from the `--loglevel` and
  * `--logformat` settings and passed down; each reconcile gets a child bound to its identifiers.
  */
-import { pino, type Logger, type DestinationStream } from "pino";
+import { pino, type DestinationStream, type LogFn, type Logger } from "pino";
+import { boundText, MAX_LOG_FIELD } from "../bounded-text.js";
 
 export type { Logger } from "pino";
 
@@ -22,13 +23,30 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Builds the process logger. `text` prints `time level msg key=value…` lines. */
+/**
+ * Builds the process logger. `text` prints `time level msg key=value…` lines. A line's string
+ * fields and message are cut to {@link MAX_LOG_FIELD} (a child's bindings, our own identifiers, are not).
+ */
 export function createLogger(opts: LoggerOptions): Logger {
   const destination = opts.destination ?? pino.destination({ fd: 2, sync: false });
+  const bounded = { formatters: { log: boundFields }, hooks: { logMethod: boundMessage } };
   if (opts.format === "json") {
-    return pino({ level: opts.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+    return pino({ level: opts.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, ...bounded }, destination);
   }
-  return pino({ level: opts.level, base: undefined, timestamp: false }, textStream(destination));
+  return pino({ level: opts.level, base: undefined, timestamp: false, ...bounded }, textStream(destination));
+}
+
+/** A log line's fields with every string value cut to {@link MAX_LOG_FIELD}. */
+function boundFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) out[key] = typeof value === "string" ? boundText(value, MAX_LOG_FIELD) : value;
+  return out;
+}
+
+/** Cuts a log call's message arguments to {@link MAX_LOG_FIELD}. */
+function boundMessage(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+  const cut = args.map((a) => (typeof a === "string" ? boundText(a, MAX_LOG_FIELD) : a)) as Parameters<LogFn>;
+  method.apply(this, cut);
 }
 
 /** Re-encodes pino's JSON lines as `level=info msg="…" key=value` text lines. */
