@@ -58,7 +58,7 @@ function generation(
   const { config, env, clock } = rt;
   const { client, namespace, metrics, git } = d;
   const objects = portsFromKubeReader(client, namespace);
-  const engine = new TemplateEngine({ now: () => clock.now() });
+  const engine = new TemplateEngine({ now: () => clock.now(), clock: () => clock.now() });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, { metrics, clock }));
   const settings = {
     ...DEFAULT_GENERATOR_SETTINGS,

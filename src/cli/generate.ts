@@ -150,7 +150,7 @@ function toOutput(apps: RenderedApplication[], format: string): string {
 async function render(flags: Flags, io: GenerateIO): Promise<string> {
   const appSets = await loadAppSets(flags, io);
   const clock = new SystemClock();
-  const engine = new TemplateEngine({ now: () => clock.now() });
+  const engine = new TemplateEngine({ now: () => clock.now(), clock: () => clock.now() });
   const registry = createGeneratorRegistry();
   const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());
   const all: RenderedApplication[] = [];

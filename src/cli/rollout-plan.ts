@@ -67,7 +67,7 @@ async function readText(path: string, io: RolloutIO): Promise<string> {
 
 async function preview(appSet: ApplicationSet, objects: KubeObject[], flags: Flags, io: RolloutIO): Promise<RolloutPreview> {
   const clock = new SystemClock();
-  const engine = new TemplateEngine({ now: () => clock.now() });
+  const engine = new TemplateEngine({ now: () => clock.now(), clock: () => clock.now() });
   const object = portsFromObjects(objects, appSet.metadata.namespace ?? "argocd");
   const credentials = credentialsFromSecrets(await object.allSecrets());
   const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());

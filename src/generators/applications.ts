@@ -39,9 +39,11 @@ export async function generateApplications(appSet: ApplicationSet, opts: Applica
     preserveResourcesOnDeletion: appSet.spec.syncPolicy?.preserveResourcesOnDeletion === true,
   };
   const apps: RenderedApplication[] = [];
+  const turns = new EventLoopTurns(opts.ctx.clock, opts.ctx.signal);
   for (const g of generated) {
     const template = g.template as unknown as { [key: string]: Json };
     for (const params of g.params) {
+      await turns.maybeYield();
       let app = renderApplication(opts.engine, template, params, renderOpts);
       if (appSet.spec.templatePatch !== undefined)
         app = renderTemplatePatch(opts.engine, app, appSet.spec.templatePatch, { params, opts: renderOpts });
@@ -52,6 +54,32 @@ export async function generateApplications(appSet: ApplicationSet, opts: Applica
     }
   }
   return apps.sort((a, b) => compareNames(a.metadata.name ?? "", b.metadata.name ?? ""));
+}
+
+/** Longest stretch of rendering between two turns of the event loop, in ms. */
+const RENDER_SLICE_MS = 20;
+
+/**
+ * Gives the event loop a turn once {@link RENDER_SLICE_MS} of rendering has passed, so probes,
+ * watches and other ApplicationSets keep flowing while many parameter sets render; then stops when
+ * the reconcile's signal has aborted (its deadline passed or the process is stopping).
+ */
+class EventLoopTurns {
+  private since: number;
+
+  constructor(
+    private readonly clock: ApplicationsOptions["ctx"]["clock"],
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.since = clock.now();
+  }
+
+  async maybeYield(): Promise<void> {
+    if (this.clock.now() - this.since < RENDER_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.signal?.throwIfAborted();
+    this.since = this.clock.now();
+  }
 }
 
 function compareNames(a: string, b: string): number {

@@ -11,6 +11,8 @@ export interface RenderBudget {
   readonly maxOutputChars: number;
   /** Nested {{template}} calls. */
   readonly maxDepth: number;
+  /** Elements of a list one function builds (until, untilStep, seq), checked before it is built. */
+  readonly maxListLength: number;
   /** Wall-clock time per execution, in ms (needs a clock). */
   readonly maxMillis: number;
 }
@@ -20,6 +22,7 @@ export const DEFAULT_BUDGET: RenderBudget = Object.freeze({
   maxSteps: 1_000_000,
   maxOutputChars: 4 * 1024 * 1024,
   maxDepth: 200,
+  maxListLength: 100_000,
   maxMillis: 500,
 });
 

@@ -22,6 +22,24 @@ describe("TemplateEngine budget", () => {
     { name: "a huge string", template: '{{ repeat 1000000000 "abc" }}', limit: "value larger than 4194304 characters" },
     { name: "a very large output", template: "{{ range 10000000 }}0123456789{{ end }}", limit: "output larger than 4194304 characters" },
     {
+      name: "a range over until 100000000",
+      template: "{{ range until 100000000 }}x{{ end }}",
+      limit: "list of 100000000 elements, more than 100000",
+    },
+    { name: "until 1e9", template: "{{ until 1e9 }}", limit: "list of 1000000000 elements, more than 100000" },
+    {
+      name: "untilStep 0 1e9 1",
+      template: "{{ range untilStep 0 1e9 1 }}{{ end }}",
+      limit: "list of 1000000000 elements, more than 100000",
+    },
+    { name: "a falling untilStep", template: "{{ untilStep 0 -1000000 -3 }}", limit: "list of 333334 elements, more than 100000" },
+    { name: "seq 1e8", template: "{{ seq 1e8 }}", limit: "list of 100000000 elements, more than 100000" },
+    {
+      name: "until 1e7 inside a 100-element list",
+      template: "{{ range until 100 }}{{ range until 10000000 }}{{ end }}{{ end }}",
+      limit: "list of 10000000 elements, more than 100000",
+    },
+    {
       name: "infinite template recursion",
       template: '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}',
       limit: "template call depth above 200",
@@ -31,6 +49,10 @@ describe("TemplateEngine budget", () => {
     expect(err).toBeInstanceOf(TemplateRenderError);
     expect((err as TemplateRenderError).budget).toBe(true);
     expect((err as TemplateRenderError).message).toContain(`render budget exceeded: ${limit}`);
+  });
+
+  it("builds lists up to the limit: 100,000 elements", () => {
+    expect(make().replace("{{ len (until 100000) }}|{{ len (untilStep 0 200000 2) }}", {}, true)).toBe("100000|100000");
   });
 
   it("stops a render that runs past the time budget of the injected clock", () => {

@@ -62,11 +62,15 @@ export class TemplateEngine {
       ...(opts.clock ? { clock: opts.clock } : {}),
     };
     const max = this.budget.maxOutputChars;
+    const maxList = this.budget.maxListLength;
     this.ctx = {
       now: opts.now,
       random: opts.random ?? Math.random,
       charge(units: number): void {
         if (units > max) throw new GoFuncError(`${BUDGET_EXCEEDED}: value larger than ${max} characters`);
+      },
+      chargeList(length: number): void {
+        if (length > maxList) throw new GoFuncError(`${BUDGET_EXCEEDED}: list of ${length} elements, more than ${maxList}`);
       },
     };
   }

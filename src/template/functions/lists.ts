@@ -3,7 +3,7 @@
  * list argument reproduces Go's nil-pointer panic text, a non-list one Sprig's "Cannot ... on type".
  */
 import { goInt } from "../go/value.js";
-import { fn, GoFuncError, type FuncMap, type GoFunc } from "../go/types.js";
+import { fn, GoFuncError, type CallContext, type FuncMap, type GoFunc } from "../go/types.js";
 import type { GoInt } from "../go/value.js";
 import { compareStrings, kindName, typedSlice, type GoValue } from "../go/value.js";
 import { deepEqual, isEmpty } from "./reflect.js";
@@ -65,7 +65,14 @@ function inList(hay: GoValue[], needle: GoValue): boolean {
   return hay.some((h) => deepEqual(needle, h));
 }
 
-function untilStep(start: number, stop: number, step: number): GoValue {
+/** How many elements `untilStep(start, stop, step)` holds. */
+function untilStepLength(start: number, stop: number, step: number): number {
+  if (stop < start) return step >= 0 ? 0 : Math.ceil((start - stop) / -step);
+  return step <= 0 ? 0 : Math.ceil((stop - start) / step);
+}
+
+function untilStep(start: number, stop: number, step: number, ctx: CallContext): GoValue {
+  ctx.chargeList(untilStepLength(start, stop, step));
   const v: GoValue[] = [];
   if (stop < start) {
     if (step >= 0) return typedSlice(v, "[]int");
@@ -77,31 +84,31 @@ function untilStep(start: number, stop: number, step: number): GoValue {
   return typedSlice(v, "[]int");
 }
 
-function seq(params: number[]): string {
+function seq(params: number[], ctx: CallContext): string {
   const join = (a: number[]): string => a.join(" ");
   switch (params.length) {
     case 0:
       return "";
     case 1: {
       const end = params[0]!;
-      return join(end > 0 ? range(1, end + 1, 1) : range(1, end - 1, -1));
+      return join(end > 0 ? range(1, end + 1, 1, ctx) : range(1, end - 1, -1, ctx));
     }
     case 2: {
       const [start, end] = params as [number, number];
-      return join(end > start ? range(start, end + 1, 1) : range(start, end - 1, -1));
+      return join(end > start ? range(start, end + 1, 1, ctx) : range(start, end - 1, -1, ctx));
     }
     case 3: {
       const [start, step, end] = params as [number, number, number];
-      if (end > start) return step > 0 ? join(range(start, end + 1, step)) : "";
-      return step < 0 ? join(range(start, end - 1, step)) : "";
+      if (end > start) return step > 0 ? join(range(start, end + 1, step, ctx)) : "";
+      return step < 0 ? join(range(start, end - 1, step, ctx)) : "";
     }
     default:
       return "";
   }
 }
 
-function range(start: number, stop: number, step: number): number[] {
-  const v = untilStep(start, stop, step) as GoInt[];
+function range(start: number, stop: number, step: number, ctx: CallContext): number[] {
+  const v = untilStep(start, stop, step, ctx) as GoInt[];
   return v.map((x) => Number(x.v));
 }
 
@@ -146,10 +153,10 @@ export const LIST_FUNCS: FuncMap = {
     if (Array.isArray(a[0])) return typedSlice([...(strslice(a[0]) as string[])].sort(compareStrings), "[]string");
     return typedSlice([strval(a[0])], "[]string");
   }),
-  until: fn(["int"], (a) => {
+  until: fn(["int"], (a, ctx) => {
     const n = num(a[0]);
-    return n < 0 ? untilStep(0, n, -1) : untilStep(0, n, 1);
+    return n < 0 ? untilStep(0, n, -1, ctx) : untilStep(0, n, 1, ctx);
   }),
-  untilStep: fn(["int", "int", "int"], (a) => untilStep(num(a[0]), num(a[1]), num(a[2]))),
-  seq: fn([], (a) => seq(a.map(num)), "int"),
+  untilStep: fn(["int", "int", "int"], (a, ctx) => untilStep(num(a[0]), num(a[1]), num(a[2]), ctx)),
+  seq: fn([], (a, ctx) => seq(a.map(num), ctx), "int"),
 };

@@ -19,6 +19,8 @@ export interface CallContext {
   random(): number;
   /** Charges work to the render budget (e.g. output-sized results). */
   charge(units: number): void;
+  /** Charges a list about to be built to the render budget (its element count). */
+  chargeList(length: number): void;
 }
 
 /** A function callable from templates. */

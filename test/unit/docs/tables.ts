@@ -89,7 +89,7 @@ function unsupported(name: string): boolean {
   const fn = ARGO_FUNC_MAP[name];
   if (fn === undefined) return false;
   try {
-    fn.call([], { now: () => 0, random: () => 0, charge: () => undefined });
+    fn.call([], { now: () => 0, random: () => 0, charge: () => undefined, chargeList: () => undefined });
     return false;
   } catch (err) {
     return errorMessage(err).includes("not supported");
