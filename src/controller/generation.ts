@@ -25,13 +25,23 @@ export function generatorFn(opts: ApplicationsOptions): GenerateFn {
       const apps = await generateApplications(appSet, { ...opts, ctx: { ...opts.ctx, signal, freshRevisions } });
       return { ok: true, apps, requeueAfterMs: appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry) };
     } catch (err) {
+      const requeueAfterMs = requeueOf(appSet, opts);
       if (deadlinePassed(signal))
-        return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err) };
+        return { ok: false, reason: Reason.ApplicationGenerationFromParamsError, message: deadlineMessage(signal, err), requeueAfterMs };
       if (err instanceof AppSetError && CONDITION_REASONS.has(err.reason))
-        return { ok: false, reason: err.reason as Reason, message: err.message, ...retryAfter(err) };
+        return { ok: false, reason: err.reason as Reason, message: err.message, requeueAfterMs, ...retryAfter(err) };
       throw err;
     }
   };
+}
+
+/** The generators' requeue of an ApplicationSet whose generation failed; 0 when even that cannot be read. */
+function requeueOf(appSet: ApplicationSet, opts: ApplicationsOptions): number {
+  try {
+    return appSetRequeueAfterMs(appSet, opts.ctx.settings, opts.registry);
+  } catch {
+    return 0;
+  }
 }
 
 /** The condition message of a generation the deadline cut short: the deadline, then what was cut. */

@@ -158,6 +158,22 @@ const rows: Row[] = [
     },
   },
   {
+    name: "on a generator failure comes back as soon as the generators' requeueAfterSeconds asks, when that is sooner than 3 minutes",
+    snap: snapshot({
+      appSet: owner,
+      generation: { ok: false, reason: "ApplicationGenerationFromParamsError", message: "boom", requeueAfterMs: 30_000 },
+    }),
+    want: {
+      creates: [],
+      conditions: [
+        ["ErrorOccurred", "True", "ApplicationGenerationFromParamsError", "boom"],
+        ["ParametersGenerated", "False", "ErrorOccurred", "boom"],
+        ["ResourcesUpToDate", "False", "ErrorOccurred", "boom"],
+      ],
+      requeueAfterMs: 30_000,
+    },
+  },
+  {
     name: "reports a missing project, skips that Application and keeps the valid one",
     snap: snapshot({ appSet: owner, generation: generated([rendered("a"), rendered("b", { spec: { project: "nope" } })]) }),
     want: {
@@ -314,7 +330,7 @@ describe("planAppSet", () => {
     expect(again.status?.conditions?.every((c) => c.lastTransitionTime === NOW_TEXT)).toBe(true);
   });
 
-  it("removes the refresh annotation after a pass that went through, and keeps it after a generator failure", () => {
+  it("removes the refresh annotation after every pass, a generator failure included", () => {
     const refreshing = appSet("guestbook", { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } });
     expect(planAppSet(snapshot({ appSet: refreshing, generation: generated([]) }), NOW, settings()).appSetPatch).toEqual({
       metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } },
@@ -324,7 +340,7 @@ describe("planAppSet", () => {
       NOW,
       settings(),
     );
-    expect(failed.appSetPatch).toBeUndefined();
+    expect(failed.appSetPatch).toEqual({ metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } } });
   });
 
   it("writes the owned Applications into status.resources sorted by name, truncated with a warning", () => {

@@ -92,7 +92,9 @@ function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: f
   const outcome: PassOutcome = { kind: "error", reason: gen.reason, message: gen.message, paramsGenerated: false };
   const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
   const retry = gen.retryAfterMs === undefined ? {} : { retryAfterMs: gen.retryAfterMs };
-  return { ...EMPTY_PLAN, ...(status ? { status } : {}), requeueAfterMs: requeueAfterMs({ kind: "generation-error", ...retry }) };
+  const requeue = requeueAfterMs({ kind: "generation-error", generatorRequeueMs: gen.requeueAfterMs ?? 0, ...retry });
+  const appSetPatch = refreshPatch(s.appSet);
+  return { ...EMPTY_PLAN, ...(status ? { status } : {}), ...(appSetPatch ? { appSetPatch } : {}), requeueAfterMs: requeue };
 }
 
 /** Plans one reconcile of the ApplicationSet in `s` at time `now` (ms). */

@@ -23,6 +23,8 @@ export type Generation =
       readonly message: string;
       /** When the error says retrying makes sense, ms from now (a provider's rate-limit reset). */
       readonly retryAfterMs?: number;
+      /** The ApplicationSet's generator requeue (ms), as for a generation that went through; 0 for none. */
+      readonly requeueAfterMs?: number;
     };
 
 /** Everything a reconcile of one ApplicationSet looks at. */
