@@ -17,7 +17,7 @@ import {
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
-import { resources, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
+import { isApiserverUnreachable, resources, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { informerWriteThrough } from "./apply-cache.js";
@@ -149,6 +149,7 @@ export class AppSetController {
       logger: opts.logger,
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
       ...(opts.reconcileTimeoutMs ? { reconcileTimeoutMs: opts.reconcileTimeoutMs } : {}),
+      unreachable: isApiserverUnreachable,
     });
     this.registerHandlers();
   }

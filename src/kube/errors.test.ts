@@ -9,6 +9,7 @@ import {
   isConflict,
   isGone,
   isNotFound,
+  isApiserverUnreachable,
   isTransient,
   KubeApiError,
   KubeReason,
@@ -182,6 +183,17 @@ describe("predicates", () => {
   it("treats conflicts, throttling, server errors, timeouts and network failures as transient, and nothing else", () => {
     const transient = Object.values(KubeReason).filter((r) => isTransient(err(r)));
     expect(transient.sort()).toEqual(["Conflict", "Gone", "Network", "ServerError", "Timeout", "TooManyRequests"]);
+  });
+
+  it("treats no answer, timeouts and server errors as the apiserver unreachable, also when wrapped, and nothing else", () => {
+    const unreachable = Object.values(KubeReason).filter((r) => isApiserverUnreachable(err(r)));
+    expect(unreachable.sort()).toEqual(["Network", "ServerError", "Timeout"]);
+    const wrapped = new Error("failed to update resources status", { cause: new Error("write", { cause: err(KubeReason.Network) }) });
+    expect([isApiserverUnreachable(wrapped), isApiserverUnreachable(new Error("fetch failed")), isApiserverUnreachable("x")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("ignoreNotFound turns NotFound into undefined and rethrows anything else", async () => {

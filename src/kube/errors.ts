@@ -220,6 +220,16 @@ export function isTransient(err: unknown): boolean {
   return err instanceof KubeApiError && transientReasons.has(err.reason);
 }
 
+const unreachableReasons: ReadonlySet<KubeReason> = new Set([KubeReason.ServerError, KubeReason.Timeout, KubeReason.Network]);
+
+/** True when `err` is, or wraps, a failure to reach the apiserver: no answer, a timeout, or a 5xx. */
+export function isApiserverUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 20; e = e.cause, depth++) {
+    if (e instanceof KubeApiError) return unreachableReasons.has(e.reason);
+  }
+  return false;
+}
+
 /** Resolves to `undefined` instead of throwing when the call fails with NotFound. */
 export async function ignoreNotFound<T>(call: Promise<T>): Promise<T | undefined> {
   try {

@@ -20,6 +20,7 @@ export {
   isInvalid,
   isNotFound,
   isTransient,
+  isApiserverUnreachable,
   toKubeApiError,
   type KubeStatus,
 } from "./errors.js";

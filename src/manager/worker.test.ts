@@ -60,7 +60,11 @@ class Gate implements Reconciler {
   }
 }
 
-function pool(reconciler: Reconciler, concurrency = 1, extra: { logger?: Logger; reconcileTimeoutMs?: number } = {}) {
+function pool(
+  reconciler: Reconciler,
+  concurrency = 1,
+  extra: { logger?: Logger; reconcileTimeoutMs?: number; unreachable?: (err: unknown) => boolean } = {},
+) {
   const clock = new FakeClock();
   const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
   const metrics = recordingMetrics();
@@ -74,6 +78,7 @@ function pool(reconciler: Reconciler, concurrency = 1, extra: { logger?: Logger;
     metrics,
     newReconcileId: () => `r${++n}`,
     ...(extra.reconcileTimeoutMs !== undefined ? { reconcileTimeoutMs: extra.reconcileTimeoutMs } : {}),
+    ...(extra.unreachable ? { unreachable: extra.unreachable } : {}),
   });
   return { clock, queue, metrics, workers };
 }
@@ -324,5 +329,60 @@ describe("WorkerPool stop", () => {
     workers.start();
     await expect(workers.stop(1_000)).resolves.toEqual({ aborted: 0, unfinished: 0 });
     await workers.stopped();
+  });
+});
+
+describe("WorkerPool back-off reset when the apiserver is back", () => {
+  class Unreachable extends Error {}
+  /** Fails the keys in `broken` with another error, else those in `failing` with `Unreachable`; counts runs. */
+  function world(opts: { unreachable: boolean }) {
+    const failing = new Set<string>();
+    const broken = new Set<string>();
+    const runs = new Map<string, number>();
+    const reconciler: Reconciler = {
+      reconcile: (key) => {
+        runs.set(key, (runs.get(key) ?? 0) + 1);
+        if (broken.has(key)) return Promise.reject(new Error("a bad template"));
+        if (failing.has(key)) return Promise.reject(new Unreachable("connect ECONNREFUSED"));
+        return Promise.resolve({});
+      },
+    };
+    const p = pool(reconciler, 1, opts.unreachable ? { unreachable: (err) => err instanceof Unreachable } : {});
+    return { ...p, failing, broken, runs };
+  }
+
+  /** b and c fail six times (their next retry 320 ms away), then a fails once (5 ms away); then the apiserver is back. */
+  async function outage(w: ReturnType<typeof world>): Promise<void> {
+    w.workers.start();
+    for (const k of ["b", "c"]) w.failing.add(k);
+    w.queue.add("b");
+    w.queue.add("c");
+    await flush();
+    for (const ms of [5, 10, 20, 40, 80]) await w.clock.advanceAsync(ms);
+    w.failing.add("a");
+    w.queue.add("a");
+    await flush();
+    w.failing.clear();
+    await w.clock.advanceAsync(5);
+    await flush();
+  }
+
+  it("retries at once, with the back-off reset, what failed to reach the apiserver when one of them goes through", async () => {
+    const w = world({ unreachable: true });
+    await outage(w);
+    expect({ b: w.runs.get("b"), c: w.runs.get("c"), requeues: w.queue.numRequeues("b") }).toEqual({ b: 7, c: 7, requeues: 0 });
+  });
+
+  it("without the classifier the others wait out their back-off", async () => {
+    const w = world({ unreachable: false });
+    await outage(w);
+    expect({ b: w.runs.get("b"), c: w.runs.get("c") }).toEqual({ b: 6, c: 6 });
+  });
+
+  it("leaves alone keys that failed for another reason", async () => {
+    const w = world({ unreachable: true });
+    w.broken.add("c");
+    await outage(w);
+    expect({ b: w.runs.get("b"), c: w.runs.get("c") }).toEqual({ b: 7, c: 6 });
   });
 });

@@ -108,6 +108,12 @@ export interface WorkerPoolOptions {
   reconcileTimeoutMs?: number;
   /** The key's field in each reconcile's log lines (default `appset`). */
   keyField?: string;
+  /**
+   * Whether an error means the apiserver could not be reached (network, 5xx, timeout). Keys that
+   * failed so are retried at once, their back-off reset, when one of them next reconciles without
+   * error: the apiserver is back, and they need not wait out a back-off grown during the outage.
+   */
+  unreachable?: (err: unknown) => boolean;
 }
 
 /** How {@link WorkerPool.stop} ended. */
@@ -139,6 +145,8 @@ function outcomeOf(settled: PromiseSettledResult<ReconcileResult>): Outcome {
 /** Runs reconciles for the keys of one queue on N concurrent loops. */
 export class WorkerPool {
   private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  /** Keys whose last reconcile failed because the apiserver could not be reached. */
+  private readonly awaitingApiserver = new Set<string>();
   private loops: Promise<void>[] = [];
   private stopping = false;
   private readonly newId: () => string;
@@ -230,9 +238,33 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * After a reconcile: a key that failed because the apiserver was unreachable joins
+   * {@link awaitingApiserver}; one of those that went through again means the apiserver is back, so
+   * the others are retried at once with their back-off reset.
+   */
+  private trackReachability(key: string, outcome: Outcome): void {
+    const unreachable = this.options.unreachable;
+    if (unreachable === undefined) return;
+    if (outcome.kind === "error") {
+      if (unreachable(outcome.error)) this.awaitingApiserver.add(key);
+      return;
+    }
+    if (!this.awaitingApiserver.delete(key)) return;
+    const others = [...this.awaitingApiserver];
+    this.awaitingApiserver.clear();
+    if (others.length > 0)
+      this.options.logger.info({ keys: others.length }, "the apiserver answers again: retrying what failed to reach it at once");
+    for (const other of others) {
+      this.options.queue.forget(other);
+      this.options.queue.add(other);
+    }
+  }
+
   /** The one switch: each outcome → one queue operation and one `result` label. */
   private settle(key: string, outcome: Outcome, logger: Logger, signal: AbortSignal): { result: ReconcileResultLabel; terminal: boolean } {
     const { queue } = this.options;
+    this.trackReachability(key, outcome);
     switch (outcome.kind) {
       case "error":
         queue.addRateLimited(key);

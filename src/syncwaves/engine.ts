@@ -13,7 +13,7 @@
  */
 import { type Application } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import { objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
+import { isApiserverUnreachable, objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
 import { applicationsSpec, SharedCache } from "../manager/cache.js";
 import type { Loop } from "../manager/manager.js";
 import { ExponentialFailureRateLimiter } from "../manager/ratelimit.js";
@@ -107,6 +107,7 @@ export class SyncEngine {
       keyField: "app",
       ...(metrics ? { metrics } : {}),
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
+      unreachable: isApiserverUnreachable,
     });
     this.ownsCache = options.cache === undefined;
     this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
