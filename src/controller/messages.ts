@@ -13,6 +13,8 @@ export const ValidationMessage = {
   duplicateName: (appSet: string, name: string): string => `ApplicationSet ${appSet} contains applications with duplicate name: ${name}`,
   missingProject: (project: string): string => `application references project ${project} which does not exist`,
   invalidDestination: (cause: string): string => `application destination spec is invalid: ${cause}`,
+  tooLarge: (name: string, bytes: number, max: number): string =>
+    `application ${name} is ${String(bytes)} bytes as JSON, more than the ${String(max)} an Application may have (with room left for its status); make the template produce less`,
 } as const;
 
 /** Destination resolution errors (Argo CD's `GetDestinationCluster`). */

@@ -8,6 +8,8 @@ import { appSet, cluster, generated, live, rendered, settings, snapshot, NS } fr
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_TEXT = "2026-01-02T03:04:05Z";
 const MIN3 = 180_000;
+const BIG_BYTES = Buffer.byteLength(JSON.stringify(rendered("big", { metadata: { annotations: { blob: "b".repeat(1_100_000) } } })));
+const BIG = `application big is ${String(BIG_BYTES)} bytes as JSON, more than the 1048576 an Application may have (with room left for its status); make the template produce less`;
 
 const owner = appSet("guestbook");
 const ok = "All applications have been generated successfully";
@@ -171,6 +173,22 @@ const rows: Row[] = [
         ["ResourcesUpToDate", "False", "ErrorOccurred", "boom"],
       ],
       requeueAfterMs: 30_000,
+    },
+  },
+  {
+    name: "reports an Application larger than 1 MiB, skips it and keeps the valid one",
+    snap: snapshot({
+      appSet: owner,
+      generation: generated([rendered("a"), rendered("big", { metadata: { annotations: { blob: "b".repeat(1_100_000) } } })]),
+    }),
+    want: {
+      creates: ["a"],
+      conditions: [
+        ["ErrorOccurred", "True", "ApplicationValidationError", BIG],
+        ["ParametersGenerated", "True", "ParametersGenerated", params],
+        ["ResourcesUpToDate", "False", "ErrorOccurred", BIG],
+      ],
+      requeueAfterMs: MIN3,
     },
   },
   {

@@ -1,7 +1,8 @@
 /**
  * Validation of generated Applications (docs/controller.md#validation), in generation order: an
  * empty name, a duplicate name (every Application with that name fails, the first included), a
- * project that does not exist in the controller namespace, a destination that does not resolve.
+ * size over {@link MAX_APPLICATION_BYTES}, a project that does not exist in the controller
+ * namespace, a destination that does not resolve.
  * Pure: projects and clusters come from the snapshot. Invalid Applications are neither created,
  * updated nor deleted.
  */
@@ -9,6 +10,12 @@ import { andMoreSuffix, type ApplicationSet } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { resolveDestination, type KnownCluster } from "./destination.js";
 import { ValidationMessage } from "./messages.js";
+
+/**
+ * The largest generated Application, as JSON: 1 MiB, leaving half a MiB of the 1.5 MiB etcd stores
+ * for the status Argo CD's application controller adds.
+ */
+export const MAX_APPLICATION_BYTES = 1_048_576;
 
 /** The result of validating the generated Applications. */
 export interface Validation {
@@ -78,7 +85,8 @@ function checkApplications(
       continue;
     }
     seen.add(key);
-    const err = more(app);
+    const bytes = Buffer.byteLength(JSON.stringify(app));
+    const err = bytes > MAX_APPLICATION_BYTES ? ValidationMessage.tooLarge(name, bytes, MAX_APPLICATION_BYTES) : more(app);
     if (err !== undefined) errors.set(key, err);
   }
   return new Map([...errors.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -147,7 +147,7 @@ export class KubeTransport {
     ctx.setHeaderParam("Accept", "application/json");
     if (req.body !== undefined) {
       ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
-      ctx.setBody(JSON.stringify(req.body));
+      ctx.setBody(boundedBody(req));
     }
     if (req.signal !== undefined) ctx.setSignal(req.signal);
     let dedicated: Dispatcher;
@@ -172,6 +172,28 @@ export class KubeTransport {
     ctx.setDispatcher(this.dispatcher);
     void fresh.close();
   }
+}
+
+/**
+ * The largest request body sent: etcd's default `--max-request-bytes` (1.5 MiB), beyond which the
+ * apiserver cannot store the object anyway. A larger body is refused here, before it is sent, so it
+ * costs the one write a clear error instead of resetting the HTTP/2 connection every other request
+ * shares.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1_572_864;
+
+/** The JSON of `req.body`, or a RequestEntityTooLarge error when it is over {@link MAX_REQUEST_BODY_BYTES}. */
+function boundedBody(req: HttpRequest): string {
+  const text = JSON.stringify(req.body);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_REQUEST_BODY_BYTES) {
+    throw new KubeApiError({
+      status: 413,
+      reason: KubeReason.RequestEntityTooLarge,
+      message: `not sent: the request body is ${bytes} bytes, more than the ${MAX_REQUEST_BODY_BYTES} the apiserver can store (${req.method} ${req.path})`,
+    });
+  }
+  return text;
 }
 
 async function readText(res: ResponseContext): Promise<string> {
