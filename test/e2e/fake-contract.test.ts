@@ -4,7 +4,8 @@
  * - Deletion: an object with finalizers is only marked (deletionTimestamp set, still readable); it
  *   goes once its last finalizer is removed; one without finalizers goes at once.
  * - Optimistic concurrency: a write carrying a stale resourceVersion (update, status update, delete
- *   precondition) fails with 409 Conflict and changes nothing.
+ *   precondition, a merge patch or status merge patch naming one) fails with 409 Conflict and
+ *   changes nothing.
  * - Generation: it starts at 1 and goes up on a spec change only, never on a status or a
  *   metadata-only change (an ApplicationSet: a custom resource with a status subresource).
  */
@@ -96,6 +97,32 @@ async function staleScript(client: KubeClient, namespace: string): Promise<strin
   );
   seen.push(await outcome(client.updateStatus(resources.ApplicationSets, { ...appSet, status: { resourcesCount: 1 } })));
   seen.push(await outcome(client.update(resources.ApplicationSets, { ...appSet, spec: { ...(appSet.spec as object), goTemplate: true } })));
+  const fenced = (resourceVersion: string | undefined, status: object) => ({
+    type: "merge" as const,
+    body: { metadata: { resourceVersion }, status },
+  });
+  const appSetKey = { namespace, name: "versioned" };
+  seen.push(
+    await outcome(
+      client.patchStatus(resources.ApplicationSets, appSetKey, fenced(appSet.metadata?.resourceVersion, { resourcesCount: 2 })),
+    ),
+  );
+  const current = await client.get(resources.ApplicationSets, appSetKey);
+  seen.push(
+    await outcome(
+      client.patchStatus(resources.ApplicationSets, appSetKey, fenced(current.metadata?.resourceVersion, { resourcesCount: 3 })),
+    ),
+  );
+  seen.push(
+    await outcome(
+      client.patch(resources.ApplicationSets, appSetKey, {
+        type: "merge",
+        body: { metadata: { resourceVersion: appSet.metadata?.resourceVersion, labels: { stale: "yes" } } },
+      }),
+    ),
+  );
+  const after = await client.get(resources.ApplicationSets, appSetKey);
+  seen.push(`status ${JSON.stringify(after.status)} labels ${JSON.stringify(after.metadata?.labels)}`);
   return seen;
 }
 
@@ -157,7 +184,18 @@ async function generationScript(client: KubeClient, namespace: string): Promise<
 
 describe("the fake client versions objects as the API server does", () => {
   it("rejects every write carrying a stale resourceVersion with 409 Conflict", async () => {
-    const want = ["ok", "409 Conflict", "409 Conflict", 'data {"n":"2"}', "409 Conflict", "409 Conflict"];
+    const want = [
+      "ok",
+      "409 Conflict",
+      "409 Conflict",
+      'data {"n":"2"}',
+      "409 Conflict",
+      "409 Conflict",
+      "409 Conflict",
+      "ok",
+      "409 Conflict",
+      'status {"resourcesCount":3} labels {"touched":"yes"}',
+    ];
     expect(await staleScript(real, ns)).toEqual(want);
     expect(await staleScript(new FakeKubeClient(), ns)).toEqual(want);
   });

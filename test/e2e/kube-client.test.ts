@@ -267,6 +267,24 @@ describe("failures map to stable reasons and keep the apiserver's message", () =
     expect(err.message).toContain(message);
   });
 
+  it("an object too large to store is refused before it is sent, and the shared connection keeps serving the rest", async () => {
+    const big = uniq("big");
+    const writes = [
+      failure(client.create(ConfigMaps, configMap(big, { a: "x".repeat(2 * 1024 * 1024) }))),
+      ...Array.from({ length: 20 }, (_, i) => client.create(ConfigMaps, configMap(uniq(`small-${String(i)}`)))),
+    ];
+    const [err, ...small] = await Promise.all(writes);
+    expect({ reason: (err as KubeApiError).reason, status: (err as KubeApiError).status }).toEqual({
+      reason: KubeReason.RequestEntityTooLarge,
+      status: 413,
+    });
+    expect((err as KubeApiError).message).toMatch(
+      /^not sent: the request body is \d+ bytes, more than the 1572864 the apiserver can store/,
+    );
+    expect(small.every((o) => (o as KubeObject).metadata?.uid !== undefined)).toBe(true);
+    await expect(client.get(ConfigMaps, { namespace: ns, name: big })).rejects.toMatchObject({ reason: KubeReason.NotFound });
+  });
+
   it("a connection refused is Network", async () => {
     const kc = loadKubeConfig({ kind: "file", path: inject("kubeconfigPath") });
     kc.clusters = kc.clusters.map((c) => ({ ...c, server: "https://127.0.0.1:1" }));
