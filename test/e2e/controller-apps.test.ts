@@ -8,41 +8,19 @@
  * Application whose destination cluster is gone loses the resources finalizer before it is deleted,
  * so it goes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import {
-  applications,
-  controllerNamespace,
-  eventually,
-  listAppSet,
-  readAppSet,
-  sharedClient,
-  startController,
-  type RunningController,
-} from "./support/controller.js";
+import { applications, eventually, listAppSet, readAppSet } from "./support/controller.js";
 import { settle, SUCCESS, waitForConditions, waitForNames } from "./support/controller-wait.js";
+import { e2eSuite } from "./support/suite.js";
 
+const { client: suiteClient, setup } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
+  client = suiteClient();
 });
-
-afterAll(async () => {
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-});
-
-async function setup(
-  prefix: string,
-  opts: Omit<Parameters<typeof startController>[0], "namespace"> = {},
-): Promise<{ ns: string; run: RunningController }> {
-  const ns = await controllerNamespace(client, prefix);
-  namespaces.push(ns);
-  return { ns, run: await startController({ namespace: ns, ...opts }) };
-}
 
 async function app(ns: string, name: string): Promise<Application> {
   const found = (await applications(client, ns)).get(name);

@@ -7,22 +7,18 @@
  * `preserveResourcesOnDeletion: true` leaves the Applications without the resources finalizer, so
  * the collector removes them entirely.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationsSyncPolicy } from "../../src/api/index.js";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import { applications, controllerNamespace, eventually, listAppSet, sharedClient, startController } from "./support/controller.js";
+import { applications, eventually, listAppSet, startController } from "./support/controller.js";
 import { settle, SUCCESS, waitForConditions, waitForNames } from "./support/controller-wait.js";
+import { e2eSuite } from "./support/suite.js";
 
+const { client: suiteClient, namespace } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
-});
-
-afterAll(async () => {
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
+  client = suiteClient();
 });
 
 const SOURCE = { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook" };
@@ -89,8 +85,7 @@ describe("policies", () => {
       deletes: true,
     },
   ])("$name", async ({ own, policy, override, updates, deletes }) => {
-    const ns = await controllerNamespace(client, "ctl-pol");
-    namespaces.push(ns);
+    const ns = await namespace("ctl-pol");
     const run = await startController({ namespace: ns, settings: { policy, enablePolicyOverride: override } });
     try {
       const set = listAppSet("web", ns, ["a", "b"], { syncPolicy: { applicationsSync: own, preserveResourcesOnDeletion: true } });

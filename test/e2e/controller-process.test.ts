@@ -5,39 +5,18 @@
  * writes, and when the leader is killed the other takes over and writes only what is missing (the
  * writes are counted by a proxy in front of the apiserver, one per process).
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import {
-  applications,
-  controllerNamespace,
-  eventually,
-  listAppSet,
-  readAppSet,
-  sharedClient,
-  spawnController,
-  type ControllerProcess,
-} from "./support/controller.js";
+import { applications, eventually, listAppSet, readAppSet, spawnController, type ControllerProcess } from "./support/controller.js";
 import { CountingProxy } from "./support/proxy-counting.js";
+import { e2eSuite } from "./support/suite.js";
 
+const { client: suiteClient, procs: running, namespace } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
-const running: ControllerProcess[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
+  client = suiteClient();
 });
-
-afterAll(async () => {
-  for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const ns = await controllerNamespace(client, prefix);
-  namespaces.push(ns);
-  return ns;
-}
 
 function spawn(ns: string, extra: string[] = [], kubeconfigPath?: string): ControllerProcess {
   const p = spawnController(

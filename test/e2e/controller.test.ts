@@ -6,7 +6,7 @@
  * and events behave as the spec says.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
 import {
   applications,
@@ -15,34 +15,19 @@ import {
   eventually,
   listAppSet,
   readAppSet,
-  sharedClient,
   startController,
-  type RunningController,
 } from "./support/controller.js";
 import { appNames, settle, SUCCESS, waitForConditions, waitForNames } from "./support/controller-wait.js";
+import { e2eSuite } from "./support/suite.js";
 
 const OK = "All applications have been generated successfully";
 
+const { client: suiteClient, namespaces, setup } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
+  client = suiteClient();
 });
-
-afterAll(async () => {
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-});
-
-async function setup(
-  prefix: string,
-  opts: Omit<Parameters<typeof startController>[0], "namespace"> = {},
-): Promise<{ ns: string; run: RunningController }> {
-  const ns = await controllerNamespace(client, prefix);
-  namespaces.push(ns);
-  return { ns, run: await startController({ namespace: ns, ...opts }) };
-}
 
 describe("the ApplicationSet controller", () => {
   it("creates, updates and deletes Applications as the ApplicationSet declares, with the success conditions and events", async () => {

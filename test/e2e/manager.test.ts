@@ -6,7 +6,7 @@
  * a rotated repository Secret without a restart.
  */
 import { createServer, type Server, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Application, ApplicationSet } from "../../src/api/index.js";
 import { SystemClock } from "../../src/clock/index.js";
 import { Discovery, KubeApiClient, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
@@ -15,41 +15,18 @@ import { LocalDestinations, type ClusterAccess } from "../../src/syncwaves/desti
 import { SyncEngine } from "../../src/syncwaves/engine.js";
 import { StaticManifestSource } from "../../src/syncwaves/manifests.js";
 import { serveGitHttp, type GitHttpServer } from "../integration/support/git-http.js";
-import { git, makeRepo, TempDirs } from "../integration/support/git-repos.js";
-import {
-  applications,
-  controllerNamespace,
-  eventually,
-  listAppSet,
-  readAppSet,
-  sharedClient,
-  spawnController,
-  type ControllerProcess,
-} from "./support/controller.js";
+import { git, makeRepo } from "../integration/support/git-repos.js";
+import { applications, eventually, listAppSet, readAppSet, spawnController, type ControllerProcess } from "./support/controller.js";
 import { application, configMap } from "./syncwaves-support/cluster.js";
+import { e2eSuite } from "./support/suite.js";
 
 const clock = new SystemClock();
+const { client: suiteClient, procs: running, namespace, temp } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
-const running: ControllerProcess[] = [];
-const temp = new TempDirs();
 
 beforeAll(() => {
-  client = sharedClient();
+  client = suiteClient();
 });
-
-afterAll(async () => {
-  for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
-  temp.cleanup();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const ns = await controllerNamespace(client, prefix);
-  namespaces.push(ns);
-  return ns;
-}
 
 function spawn(ns: string, extra: string[], command = "controller"): ControllerProcess {
   const p = spawnController(

@@ -24,9 +24,9 @@ import {
   type Sizes,
 } from "./support/guestbook-rollout.js";
 import { RolloutRecorder } from "./support/rollout-recorder.js";
-import { rolloutSuite } from "./support/rollout-suite.js";
+import { e2eSuite } from "./support/suite.js";
 
-const { temp, procs, namespaces, client: suiteClient } = rolloutSuite();
+const { temp, procs, namespaces, client: suiteClient } = e2eSuite();
 let client: KubeApiClient;
 
 beforeAll(() => {

@@ -5,29 +5,17 @@
  * the ApplicationSet's `status.applicationStatus` lists every Application with its step and status.
  * With `deletionOrder: Reverse` the Applications are deleted one at a time, last step first.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../src/api/index.js";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import {
-  applications,
-  controllerNamespace,
-  eventually,
-  listAppSet,
-  readAppSet,
-  sharedClient,
-  startController,
-} from "./support/controller.js";
+import { applications, eventually, listAppSet, readAppSet, startController } from "./support/controller.js";
+import { e2eSuite } from "./support/suite.js";
 
+const { client: suiteClient, namespace } = e2eSuite();
 let client: KubeApiClient;
-const namespaces: string[] = [];
 
 beforeAll(() => {
-  client = sharedClient();
-});
-
-afterAll(async () => {
-  for (const ns of namespaces) await client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
-  await client.transport.close();
+  client = suiteClient();
 });
 
 const step = (env: string, maxUpdate?: number | string) => ({
@@ -61,8 +49,7 @@ async function reportReconciled(ns: string, app: Application): Promise<void> {
 
 describe("progressive syncs", () => {
   it("syncs the first step's Application only, pinned to its revision, and records every Application's step and status", async () => {
-    const ns = await controllerNamespace(client, "ps-rolling");
-    namespaces.push(ns);
+    const ns = await namespace("ps-rolling");
     const run = await startController({ namespace: ns, settings: { progressiveSyncs: true } });
     try {
       await client.create(resources.ApplicationSets, rollingAppSet(ns));
@@ -99,8 +86,7 @@ describe("progressive syncs", () => {
   });
 
   it("with deletionOrder Reverse adds the finalizer and deletes the Applications one at a time, last step first", async () => {
-    const ns = await controllerNamespace(client, "ps-reverse");
-    namespaces.push(ns);
+    const ns = await namespace("ps-reverse");
     const run = await startController({ namespace: ns, settings: { progressiveSyncs: true } });
     const key = (n: string) => ({ namespace: ns, name: `engineering-${n}-guestbook` });
     const terminating = async (): Promise<string[]> =>
