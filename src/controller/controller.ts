@@ -177,7 +177,7 @@ export class AppSetController {
 
   private registerHandlers(): void {
     const h: HandlerOptions = {
-      enqueue: (key) => this.queue.add(key),
+      enqueue: (key, urgent) => this.queue.add(key, urgent),
       allowed: this.allowed,
       progressiveSyncs: this.progressiveSyncs,
       appSets: () => this.appSets.list(),

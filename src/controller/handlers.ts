@@ -6,13 +6,14 @@
  * event enqueues the ApplicationSets it can affect; an AppProject event those with a validation
  * error or whose Applications may use that project. Objects outside the allowed namespaces are dropped.
  */
-import type { Application, ApplicationSet, AppProject, Secret } from "../api/index.js";
+import { RollingSyncStatus, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
 import { objectKey, type Informer } from "../kube/index.js";
 import { affectedByCluster, affectedByProject, appChanged, appSetChanged, ownerKey } from "./predicates.js";
 
 /** What the handlers need. */
 export interface HandlerOptions {
-  readonly enqueue: (key: string) => void;
+  /** Queues a key; `urgent` ones are served first (a rollout under way). */
+  readonly enqueue: (key: string, urgent?: boolean) => void;
   readonly allowed: (namespace: string) => boolean;
   readonly progressiveSyncs: boolean;
   /** Every cached ApplicationSet (for cluster Secret and AppProject fan-out). */
@@ -23,10 +24,22 @@ function allowedKey(opts: HandlerOptions, obj: { metadata: { namespace?: string 
   if (key !== undefined && opts.allowed(obj.metadata.namespace ?? "")) opts.enqueue(key);
 }
 
-/** ApplicationSet events. */
+/** True while a RollingSync rollout of `appSet` is under way: an Application is Pending or Progressing. */
+export function rolloutUnderWay(appSet: ApplicationSet): boolean {
+  return (appSet.status?.applicationStatus ?? []).some(
+    (e) => e.status === RollingSyncStatus.Pending || e.status === RollingSyncStatus.Progressing,
+  );
+}
+
+/**
+ * ApplicationSet events. On the initial list (and any add) a rollout under way is queued first, so
+ * after a restart the work that moves a rollout forward does not wait behind every other pass.
+ */
 export function watchAppSets(informer: Informer<ApplicationSet>, opts: HandlerOptions): () => void {
   return informer.on({
-    add: (a) => allowedKey(opts, a, objectKey(a)),
+    add: (a) => {
+      if (opts.allowed(a.metadata.namespace ?? "")) opts.enqueue(objectKey(a), rolloutUnderWay(a));
+    },
     update: (o, n) => {
       if (appSetChanged(o, n, opts.progressiveSyncs)) allowedKey(opts, n, objectKey(n));
     },

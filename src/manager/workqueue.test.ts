@@ -195,7 +195,7 @@ describe("WorkQueue metrics", () => {
 });
 
 type Op =
-  | { op: "add"; key: number }
+  | { op: "add"; key: number; urgent: boolean }
   | { op: "addAfter"; key: number; ms: number }
   | { op: "addRateLimited"; key: number }
   | { op: "get" }
@@ -203,7 +203,7 @@ type Op =
   | { op: "advance"; ms: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant("add" as const), key: fc.integer({ min: 0, max: 5 }) }),
+  fc.record({ op: fc.constant("add" as const), key: fc.integer({ min: 0, max: 5 }), urgent: fc.boolean() }),
   fc.record({ op: fc.constant("addAfter" as const), key: fc.integer({ min: 0, max: 5 }), ms: fc.integer({ min: -5, max: 200 }) }),
   fc.record({ op: fc.constant("addRateLimited" as const), key: fc.integer({ min: 0, max: 5 }) }),
   fc.record({ op: fc.constant("get" as const) }),
@@ -215,7 +215,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 function step(q: WorkQueue, clock: FakeClock, model: { processing: string[]; owed: Set<string> }, o: Op): void {
   switch (o.op) {
     case "add":
-      q.add(`k${o.key}`);
+      q.add(`k${o.key}`, o.urgent);
       model.owed.add(`k${o.key}`);
       return;
     case "addAfter":
@@ -268,6 +268,24 @@ describe("WorkQueue properties", () => {
         expect(q.processingCount()).toBe(0);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("hands out urgent keys first, in their order, then the others in theirs, each once", () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ key: fc.integer({ min: 0, max: 20 }), urgent: fc.boolean() }), { maxLength: 60 }), (adds) => {
+        const { q } = queue();
+        for (const a of adds) q.add(`k${a.key}`, a.urgent);
+        const out = drainKeys(q);
+        const firstUrgent = new Map<string, number>();
+        adds.forEach((a, i) => {
+          if (a.urgent && !firstUrgent.has(`k${a.key}`)) firstUrgent.set(`k${a.key}`, i);
+        });
+        const urgent = [...firstUrgent.entries()].sort((a, b) => a[1] - b[1]).map(([k]) => k);
+        const rest = [...new Set(adds.map((a) => `k${a.key}`))].filter((k) => !firstUrgent.has(k));
+        expect(out).toEqual([...urgent, ...rest]);
+        expect(q.len()).toBe(0);
+      }),
     );
   });
 

@@ -5,6 +5,9 @@
  *   queued key does nothing; adding a key that is being processed marks it dirty, and {@link
  *   WorkQueue.done} puts it back in the queue. So a key is never handed out twice at once, and any
  *   add that happened after a key was handed out leads to one more hand-out.
+ * - **Urgent keys.** {@link WorkQueue.add} with `urgent` puts a key in a second FIFO that is served
+ *   first (a key already queued moves up), so work that moves a rollout forward does not wait
+ *   behind a full re-compare after a restart. client-go has one FIFO; this is our addition.
  * - **Delays.** {@link WorkQueue.addAfter} holds a key until its time comes; when a key is already
  *   waiting, the earlier time wins. {@link WorkQueue.addRateLimited} asks the {@link RateLimiter} for
  *   the delay (client-go's default controller limiter unless another is given).
@@ -85,6 +88,9 @@ export class WorkQueue {
   private readonly limiter: RateLimiter;
   private readonly metrics: QueueMetrics | undefined;
   private readonly queue = new Fifo();
+  private readonly urgent = new Fifo();
+  /** Keys in either FIFO that are still to be handed out (a key moved up stays behind in `queue`, skipped). */
+  private readonly queued = new Set<string>();
   /** Keys that need processing: queued, or added again while processing. */
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
@@ -102,16 +108,37 @@ export class WorkQueue {
     this.metrics = options.metrics;
   }
 
-  /** Marks `key` as needing processing. Ignored once the queue is shutting down. */
-  add(key: string): void {
-    if (this.state !== "running" || this.dirty.has(key)) return;
+  /**
+   * Marks `key` as needing processing; `urgent` serves it before the keys added without (and moves
+   * it up when it is already queued). Ignored once the queue is shutting down.
+   */
+  add(key: string, urgent = false): void {
+    if (this.state !== "running") return;
+    if (this.dirty.has(key)) {
+      if (urgent && this.queued.has(key)) this.urgent.push(key);
+      return;
+    }
     this.dirty.add(key);
     this.addedAt.set(key, this.clock.now());
     this.metrics?.add();
     this.metrics?.depth(this.dirty.size);
     if (this.processing.has(key)) return;
-    this.queue.push(key);
+    this.enqueue(key, urgent);
     this.handOut();
+  }
+
+  private enqueue(key: string, urgent: boolean): void {
+    this.queued.add(key);
+    (urgent ? this.urgent : this.queue).push(key);
+  }
+
+  /** The next queued key: the urgent ones first; entries of keys already handed out are skipped. */
+  private next(): string | undefined {
+    for (;;) {
+      const key = this.urgent.shift() ?? this.queue.shift();
+      if (key === undefined) return undefined;
+      if (this.queued.delete(key)) return key;
+    }
   }
 
   /**
@@ -176,7 +203,7 @@ export class WorkQueue {
   /** Moves the head of the queue to processing. */
   private take(): string | undefined {
     if (this.state === "stopped") return undefined;
-    const key = this.queue.shift();
+    const key = this.next();
     if (key === undefined) return undefined;
     const now = this.clock.now();
     this.dirty.delete(key);
@@ -217,7 +244,7 @@ export class WorkQueue {
     if (started !== undefined) this.metrics?.workDuration((this.clock.now() - started) / 1000);
     this.reportUnfinishedWork();
     if (this.dirty.has(key) && this.state !== "stopped") {
-      this.queue.push(key);
+      this.enqueue(key, false);
       this.handOut();
     }
     this.settleShutdown();
@@ -225,7 +252,7 @@ export class WorkQueue {
 
   /** Keys queued and ready to hand out. */
   len(): number {
-    return this.queue.length;
+    return this.queued.size;
   }
 
   /** Keys being processed. */
@@ -263,6 +290,8 @@ export class WorkQueue {
   shutDown(): void {
     this.state = "stopped";
     this.queue.clear();
+    this.urgent.clear();
+    this.queued.clear();
     this.dirty.clear();
     this.addedAt.clear();
     this.clearWaiting();
@@ -289,7 +318,7 @@ export class WorkQueue {
 
   /** Gives queued keys to waiting `get` calls. */
   private handOut(): void {
-    while (this.getters.length > 0 && this.queue.length > 0) {
+    while (this.getters.length > 0 && this.queued.size > 0) {
       const key = this.take();
       this.getters.shift()?.(key);
     }

@@ -113,14 +113,16 @@ export class SyncEngine {
     this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
     this.informer.on({
+      // An Application with an operation to run goes first: after a restart, syncs already asked
+      // for do not wait behind the comparison of every other Application.
       add: (app) => {
         this.index(app, true);
-        this.queue.add(objectKey(app));
+        this.queue.add(objectKey(app), app.operation != null);
       },
       update: (old, app) => {
         this.index(old, false);
         this.index(app, true);
-        if (!statusOnlyChange(old, app)) this.queue.add(objectKey(app));
+        if (!statusOnlyChange(old, app)) this.queue.add(objectKey(app), app.operation != null);
       },
       delete: (app) => {
         this.index(app, false);
