@@ -249,6 +249,23 @@ describe("WorkerPool context", () => {
   });
 });
 
+describe("WorkerPool failure logs", () => {
+  it("writes one line for a key failing the same way many times within 30 s, and counts the rest on the next", async () => {
+    const { logger, lines } = captureLogger();
+    const { clock, queue, workers } = pool({ reconcile: () => Promise.reject(new Error("apiserver unavailable")) }, 1, { logger });
+    workers.start();
+    queue.add("ns/a");
+    await flush();
+    for (let i = 0; i < 12; i++) await clock.advanceAsync(2_000);
+    const errors = lines.filter((l) => l["msg"] === "Reconciler error");
+    expect(errors.map((l) => l["suppressed"])).toEqual([undefined]);
+    await clock.advanceAsync(30_000);
+    const later = lines.filter((l) => l["msg"] === "Reconciler error");
+    expect(later.length).toBe(2);
+    expect(later[1]!["suppressed"]).toBeGreaterThan(0);
+  });
+});
+
 describe("WorkerPool deadline", () => {
   it("aborts a reconcile's signal at its deadline, leaves `stopping` alone, and retries the key with backoff", async () => {
     const gate = new Gate();

@@ -23,6 +23,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/index.js";
 import { AppSetError, errorMessage, isTerminal } from "../errors.js";
 import type { Logger } from "../log/logger.js";
+import { LogLimiter } from "./log-limiter.js";
 import type { WorkQueue } from "./workqueue.js";
 
 /** What a successful reconcile asks for: nothing, or to be looked at again at once or after a delay. */
@@ -145,6 +146,8 @@ function outcomeOf(settled: PromiseSettledResult<ReconcileResult>): Outcome {
 /** Runs reconciles for the keys of one queue on N concurrent loops. */
 export class WorkerPool {
   private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  /** Which failure lines are written (repeats limited per key). */
+  private readonly failureLogs: LogLimiter;
   /** Keys whose last reconcile failed because the apiserver could not be reached. */
   private readonly awaitingApiserver = new Set<string>();
   private loops: Promise<void>[] = [];
@@ -156,6 +159,7 @@ export class WorkerPool {
       throw new RangeError(`concurrency must be an integer ≥ 1, got ${options.concurrency}`);
     }
     this.newId = options.newReconcileId ?? randomUUID;
+    this.failureLogs = new LogLimiter(options.clock);
   }
 
   /** Starts the loops; they run until {@link stop}. Calling it twice does nothing. */
@@ -261,6 +265,14 @@ export class WorkerPool {
     }
   }
 
+  /** Logs a failed reconcile, repeats of the same failure of a key at most every 30 s ({@link LogLimiter}). */
+  private logFailure(key: string, logger: Logger, err: string): void {
+    const verdict = this.failureLogs.allow(key, err);
+    if (!verdict.log) return;
+    const held = verdict.suppressed > 0 ? { suppressed: verdict.suppressed } : {};
+    logger.error({ err, requeues: this.options.queue.numRequeues(key), ...held }, "Reconciler error");
+  }
+
   /** The one switch: each outcome → one queue operation and one `result` label. */
   private settle(key: string, outcome: Outcome, logger: Logger, signal: AbortSignal): { result: ReconcileResultLabel; terminal: boolean } {
     const { queue } = this.options;
@@ -270,7 +282,7 @@ export class WorkerPool {
         queue.addRateLimited(key);
         if (signal.aborted && signal.reason instanceof StoppingError)
           logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
-        else logger.error({ err: errorMessage(outcome.error), requeues: queue.numRequeues(key) }, "Reconciler error");
+        else this.logFailure(key, logger, errorMessage(outcome.error));
         return { result: "error", terminal: false };
       case "terminal":
         queue.forget(key);
@@ -286,6 +298,7 @@ export class WorkerPool {
         return { result: "requeue", terminal: false };
       case "success":
         queue.forget(key);
+        this.failureLogs.forget(key);
         return { result: "success", terminal: false };
     }
   }
