@@ -47,6 +47,12 @@ export const GeneratorMessage = {
   CdrNotFound: "no clusterDecisionResources found",
 } as const;
 
+/** Our own messages, where Argo CD has none. */
+export const BudgetMessage = {
+  tooManyParameterSets: (max: number): string =>
+    `the generators produce more than ${String(max)} parameter sets, the most one ApplicationSet may have; split it, or narrow its generators`,
+} as const;
+
 /** Wrapping prefixes Argo CD adds (each followed by ": <cause>"). */
 export const GeneratorWrap = {
   Git: "error generating params from git",

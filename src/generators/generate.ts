@@ -2,10 +2,11 @@
  * The ApplicationSet-level entry point: runs every top-level generator entry in order and returns,
  * per generator kind, its parameter sets and effective template, plus the ApplicationSet's requeue
  * interval (docs/generators.md#common-to-every-generator). Any generator failure rejects the whole
- * call, so callers never act on a partial result.
+ * call, so callers never act on a partial result; so do more than `maxParameterSets` parameter sets.
  */
 import { mergeTemplate, type Json } from "../template/index.js";
 import type { ApplicationSet, ApplicationSetTemplate, GeneratorKind } from "../api/index.js";
+import { BudgetMessage, GeneratorError } from "./errors.js";
 import type { GeneratorRegistry } from "./registry.js";
 import { entryRequeueAfterMs, kindsOf, transformEntry } from "./transform.js";
 import type { GeneratorContext, GeneratorSettings, ParamSet } from "./types.js";
@@ -30,6 +31,7 @@ export async function generateParams(
   registry: GeneratorRegistry,
 ): Promise<GeneratedParams[]> {
   const out: GeneratedParams[] = [];
+  let total = 0;
   for (const [i, entry] of appSet.spec.generators.entries()) {
     if (kindsOf(entry).length === 0) {
       ctx.logger?.warn({ applicationSet: appSet.metadata.name, entry: i }, "ApplicationSet contains unrecognized generators");
@@ -37,6 +39,9 @@ export async function generateParams(
     }
     const results = await transformEntry(entry, appSet, { ...ctx, depth: 0 }, { registry });
     for (const r of results) {
+      total += r.params.length;
+      if (total > ctx.settings.maxParameterSets)
+        throw new GeneratorError(BudgetMessage.tooManyParameterSets(ctx.settings.maxParameterSets));
       const template = mergeTemplate(
         r.template as Json | undefined,
         appSet.spec.template as unknown as Json,

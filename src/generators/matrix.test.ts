@@ -152,6 +152,26 @@ describe("the Matrix generator", () => {
     );
   });
 
+  it.each([
+    {
+      name: "a matrix whose product passes the limit",
+      entries: (a: ApplicationSetGenerator, b: ApplicationSetGenerator) => [matrix(a, b)],
+      max: 11,
+    },
+    { name: "two entries whose sum passes the limit", entries: (a: ApplicationSetGenerator, b: ApplicationSetGenerator) => [a, b], max: 6 },
+  ])("refuses $name, before rendering anything", async ({ entries, max }) => {
+    const a = list(...Array.from({ length: 4 }, (_, i) => ({ a: `a${String(i)}` }))) as ApplicationSetGenerator;
+    const b = list(...Array.from({ length: 3 }, (_, i) => ({ b: `b${String(i)}` }))) as ApplicationSetGenerator;
+    await expect(
+      generateParams(appSet(entries(a, b), { goTemplate: false }), context({}, { maxParameterSets: max }), registry),
+    ).rejects.toThrow(
+      `the generators produce more than ${String(max)} parameter sets, the most one ApplicationSet may have; split it, or narrow its generators`,
+    );
+    await expect(
+      generateParams(appSet(entries(a, b), { goTemplate: false }), context({}, { maxParameterSets: 12 }), registry),
+    ).resolves.toBeDefined();
+  });
+
   it("produces exactly |A| × |B| parameter sets", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(6), fc.nat(6), fc.boolean(), async (n, m, goTemplate) => {

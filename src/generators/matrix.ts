@@ -6,7 +6,7 @@
  * merge generators, down to the configured nesting cap.
  */
 import type { MatrixGenerator } from "../api/index.js";
-import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
+import { BudgetMessage, GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { combineStringMaps, deepMergeOverride } from "./params.js";
 import type { GeneratorRegistry } from "./registry.js";
 import { childParams, entryRequeueAfterMs } from "./transform.js";
@@ -57,6 +57,8 @@ export function matrixGenerator(registry: () => GeneratorRegistry): Generator<Ma
         } catch (err) {
           throw wrapError(GeneratorWrap.MatrixSecond, err);
         }
+        if (out.length + right.length > ctx.settings.maxParameterSets)
+          throw new GeneratorError(BudgetMessage.tooManyParameterSets(ctx.settings.maxParameterSets));
         for (const b of right) out.push(combine(a, b, goTemplate));
       }
       return out;

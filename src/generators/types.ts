@@ -93,6 +93,8 @@ export interface GeneratorSettings {
   readonly maxNestingDepth: number;
   /** `--enable-new-git-file-globbing`: doublestar instead of git pathspec for `files`. */
   readonly newGitFileGlobbing: boolean;
+  /** Most parameter sets one ApplicationSet may generate, a matrix's product included (ours; Argo CD has no limit). */
+  readonly maxParameterSets: number;
 }
 
 /** Default settings: Argo CD's, except the nesting cap. */
@@ -100,6 +102,7 @@ export const DEFAULT_GENERATOR_SETTINGS: GeneratorSettings = {
   defaultRequeueAfterMs: 3 * 60_000,
   maxNestingDepth: 5,
   newGitFileGlobbing: false,
+  maxParameterSets: 10_000,
 };
 
 /** What every generator call receives. */
