@@ -58,12 +58,17 @@ function generation(
   const { config, env, clock } = rt;
   const { client, namespace, metrics, git } = d;
   const objects = portsFromKubeReader(client, namespace);
-  const engine = new TemplateEngine({ now: () => clock.now(), clock: () => clock.now() });
+  const engine = new TemplateEngine({
+    now: () => clock.now(),
+    clock: () => clock.now(),
+    budget: { maxMillis: config.templateTimeoutMs, maxListLength: config.templateMaxListLength },
+  });
   const registry = createGeneratorRegistry({}, scmServices(config, env, client, { metrics, clock }));
   const settings = {
     ...DEFAULT_GENERATOR_SETTINGS,
     defaultRequeueAfterMs: config.requeueAfterMs,
     newGitFileGlobbing: config.enableNewGitFileGlobbing,
+    maxParameterSets: config.maxParameterSets,
   };
   return (clusters) =>
     generatorFn({
@@ -133,6 +138,7 @@ async function build(rt: Runtime): Promise<Process> {
       preservedAnnotations: config.preservedAnnotations,
       preservedLabels: config.preservedLabels,
       maxResourcesStatusCount: config.maxResourcesStatusCount,
+      maxApplicationBytes: config.maxApplicationBytes,
       refreshGracePeriodMs: config.refreshGracePeriodSeconds * 1000,
       inClusterEnabled: true,
     },

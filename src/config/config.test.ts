@@ -153,6 +153,22 @@ describe("parseConfig precedence", () => {
       key: "gitRevisionCacheSeconds",
       expected: 10,
     },
+    { name: "the parameter-set limit has a flag", argv: ["--max-parameter-sets=50"], env: {}, key: "maxParameterSets", expected: 50 },
+    {
+      name: "the Application size limit has an env",
+      argv: [],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_MAX_APPLICATION_BYTES: "200000" },
+      key: "maxApplicationBytes",
+      expected: 200_000,
+    },
+    { name: "the template timeout is a Go duration", argv: ["--template-timeout=2s"], env: {}, key: "templateTimeoutMs", expected: 2_000 },
+    {
+      name: "the template list limit has a flag",
+      argv: ["--template-max-list-length", "10"],
+      env: {},
+      key: "templateMaxListLength",
+      expected: 10,
+    },
     {
       name: "the reconcile deadline has a flag",
       argv: ["--reconcile-timeout-seconds", "30"],

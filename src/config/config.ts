@@ -77,6 +77,10 @@ export const ConfigSchema = z
     gitCacheDir: z.string(),
     gitRevisionCacheSeconds: int.min(0),
     reconcileTimeoutSeconds: int.min(0),
+    maxParameterSets: int.min(1),
+    maxApplicationBytes: int.min(1),
+    templateTimeoutMs: z.number().min(1),
+    templateMaxListLength: int.min(1),
   })
   .strict();
 

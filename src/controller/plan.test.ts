@@ -348,6 +348,18 @@ describe("planAppSet", () => {
     expect(again.status?.conditions?.every((c) => c.lastTransitionTime === NOW_TEXT)).toBe(true);
   });
 
+  it("takes the Application size limit from --max-application-bytes", () => {
+    const plan = planAppSet(
+      snapshot({ appSet: owner, generation: generated([rendered("a")]) }),
+      NOW,
+      settings({ maxApplicationBytes: 100 }),
+    );
+    expect({ writes: plan.writes.length, error: plan.status?.conditions?.find((c) => c.type === "ErrorOccurred")?.message }).toEqual({
+      writes: 0,
+      error: expect.stringMatching(/^application a is \d+ bytes as JSON, more than the 100 an Application may have/) as unknown,
+    });
+  });
+
   it("removes the refresh annotation after every pass, a generator failure included", () => {
     const refreshing = appSet("guestbook", { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } });
     expect(planAppSet(snapshot({ appSet: refreshing, generation: generated([]) }), NOW, settings()).appSetPatch).toEqual({

@@ -104,7 +104,11 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
   if (gen === undefined) throw new Error("planAppSet: the snapshot of a live ApplicationSet needs its generation");
   if (!gen.ok) return planGenerationError(s, gen, now);
   const known = knownClusters(s.clusters, settings.inClusterEnabled);
-  const validation = validateApplications(s.appSet, gen.apps, { projects: s.projects, clusters: known });
+  const validation = validateApplications(s.appSet, gen.apps, {
+    projects: s.projects,
+    clusters: known,
+    ...(settings.maxApplicationBytes !== undefined ? { maxBytes: settings.maxApplicationBytes } : {}),
+  });
   const rollout = rolloutFor(s, validation.valid, now, settings);
   if (!rollout.writeApplications) return noStepsPlan(s, rollout, now);
   const policy = effectivePolicy(s.appSet, settings);

@@ -62,6 +62,8 @@ export interface PlanSettings {
   readonly progressiveSyncs?: boolean;
   /** `--refresh-grace-period-seconds` in ms; absent means the planner's default (30 s). */
   readonly refreshGracePeriodMs?: number;
+  /** `--max-application-bytes`; absent means {@link MAX_APPLICATION_BYTES}. */
+  readonly maxApplicationBytes?: number;
 }
 
 /** Defaults matching Argo CD's. */

@@ -12,8 +12,8 @@ import { resolveDestination, type KnownCluster } from "./destination.js";
 import { ValidationMessage } from "./messages.js";
 
 /**
- * The largest generated Application, as JSON: 1 MiB, leaving half a MiB of the 1.5 MiB etcd stores
- * for the status Argo CD's application controller adds.
+ * The largest generated Application, as JSON, by default (`--max-application-bytes`): 1 MiB, leaving
+ * half a MiB of the 1.5 MiB etcd stores for the status Argo CD's application controller adds.
  */
 export const MAX_APPLICATION_BYTES = 1_048_576;
 
@@ -51,9 +51,9 @@ function checkOne(app: RenderedApplication, projects: ReadonlySet<string>, known
 export function validateApplications(
   appSet: ApplicationSet,
   apps: readonly RenderedApplication[],
-  ctx: { readonly projects: ReadonlySet<string>; readonly clusters: readonly KnownCluster[] },
+  ctx: { readonly projects: ReadonlySet<string>; readonly clusters: readonly KnownCluster[]; readonly maxBytes?: number },
 ): Validation {
-  const errors = checkApplications(appSet, apps, (app) => checkOne(app, ctx.projects, ctx.clusters));
+  const errors = checkApplications(appSet, apps, (app) => checkOne(app, ctx.projects, ctx.clusters), ctx.maxBytes);
   return { valid: apps.filter((a) => !errors.has(qualified(a))), errors };
 }
 
@@ -70,6 +70,7 @@ function checkApplications(
   appSet: ApplicationSet,
   apps: readonly RenderedApplication[],
   more: (app: RenderedApplication) => string | undefined,
+  maxBytes = MAX_APPLICATION_BYTES,
 ): ReadonlyMap<string, string> {
   const errors = new Map<string, string>();
   const seen = new Set<string>();
@@ -86,7 +87,7 @@ function checkApplications(
     }
     seen.add(key);
     const bytes = Buffer.byteLength(JSON.stringify(app));
-    const err = bytes > MAX_APPLICATION_BYTES ? ValidationMessage.tooLarge(name, bytes, MAX_APPLICATION_BYTES) : more(app);
+    const err = bytes > maxBytes ? ValidationMessage.tooLarge(name, bytes, maxBytes) : more(app);
     if (err !== undefined) errors.set(key, err);
   }
   return new Map([...errors.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
