@@ -87,6 +87,11 @@ export class StatusConflictError extends AppSetError {
 
 type Outcome = { name: string; error?: unknown };
 
+/** `appSet` as it stands at `resourceVersion` (what later fenced writes must name). */
+export function withResourceVersion(appSet: ApplicationSet, resourceVersion: string | undefined): ApplicationSet {
+  return { ...appSet, metadata: { ...appSet.metadata, resourceVersion } };
+}
+
 function keyInNamespaceOf(appSet: ApplicationSet, name: string): ObjectKey {
   return { namespace: appSet.metadata.namespace, name };
 }
@@ -368,7 +373,7 @@ export class PlanExecutor {
     const resourceVersion = written.metadata?.resourceVersion;
     if (this.opts.dryRun || resourceVersion === undefined) return appSet;
     this.opts.appSetWritten?.(written);
-    return { ...appSet, metadata: { ...appSet.metadata, resourceVersion } };
+    return withResourceVersion(appSet, resourceVersion);
   }
 
   /** The ApplicationSet as the apiserver has it now, or undefined when it is gone. */

@@ -8,7 +8,7 @@
  */
 import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import { StatusConflictError, type PlanExecutor } from "./apply.js";
+import { StatusConflictError, withResourceVersion, type PlanExecutor } from "./apply.js";
 import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
 import { withReverseDeletionFinalizer } from "./plan-rollout.js";
@@ -43,11 +43,6 @@ export interface ReconcilerOptions {
 
 /** Plans per pass at most: the first, and re-plans after status writes refused as stale. */
 const MAX_PLANS = 3;
-
-/** `appSet` at the resourceVersion of `written`. */
-function atVersionOf(appSet: ApplicationSet, written: ApplicationSet): ApplicationSet {
-  return { ...appSet, metadata: { ...appSet.metadata, resourceVersion: written.metadata.resourceVersion } };
-}
 
 /** Splits a `namespace/name` key. */
 export function splitKey(key: string): { namespace: string; name: string } {
@@ -87,7 +82,10 @@ export class AppSetReconciler implements Reconciler {
         const planned =
           patch === undefined
             ? appSet
-            : atVersionOf(appSet, await this.opts.executor.apply(current, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping));
+            : withResourceVersion(
+                appSet,
+                (await this.opts.executor.apply(current, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping)).metadata.resourceVersion,
+              );
         const snapshot = await this.snapshot(planned, ctx.signal, generation);
         generation = snapshot.generation;
         const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
