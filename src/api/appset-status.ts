@@ -14,6 +14,8 @@ export const ConditionType = {
   ResourcesUpToDate: "ResourcesUpToDate",
   RolloutProgressing: "RolloutProgressing",
   InvalidRolloutConfig: "InvalidRolloutConfig",
+  /** This controller's own: what the spec asks for that is accepted but likely not meant (never set by Argo CD). */
+  SpecWarning: "SpecWarning",
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 

@@ -44,6 +44,18 @@ describe("appset generate", () => {
     ]);
   });
 
+  it("prints the controller's spec warnings on stderr and the Applications as usual", async () => {
+    const res = await run(
+      "-f",
+      write("warn.json", appSetYaml([{ list: { elements: [{ name: "a", server: "https://a" }] } }, { list: {} }])),
+    );
+    expect(res.code).toBe(0);
+    expect(res.err).toBe(
+      "appset generate: warning: ApplicationSet demo: spec.generators[1].list has neither elements nor elementsYaml: it generates nothing (ListWithoutElements)\n",
+    );
+    expect(parseAllDocuments(res.out).map((d) => (d.toJS() as { metadata: { name: string } }).metadata.name)).toEqual(["a"]);
+  });
+
   it.each([
     // name; the list elements; the controller's validation message
     {

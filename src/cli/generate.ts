@@ -5,8 +5,9 @@
  * the current kubeconfig's cluster with `--from-cluster`; the implicit local cluster is there as
  * in the controller. Git generators read real repositories (a path, a file:// URL or a remote URL),
  * with credentials from repository Secrets in the same sources. Output: the Applications sorted by
- * name, as YAML documents or (`-o json`) a JSON array; on failure (including the controller's name
- * validation: an empty or duplicate name), the error on stderr and exit 1.
+ * name, as YAML documents or (`-o json`) a JSON array; the controller's spec warnings on stderr
+ * (docs/controller.md#spec-warnings); on failure (including the controller's name validation: an
+ * empty or duplicate name), the error on stderr and exit 1.
  */
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
 import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
+import { specWarnings } from "../controller/spec-warnings.js";
 import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
 import { baseGitEnv, credentialsFromSecrets, GitRepoReader, gitCacheDir } from "../git/index.js";
@@ -167,6 +169,9 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const apps = await generateApplications(appSet, { ctx: { ports, settings, clock }, registry, engine });
     const invalid = validateApplicationNames(appSet, apps);
     if (invalid.size > 0) throw new Error(validationMessage(invalid));
+    // Offline there is no controller flag to know: RollingSync is taken as enabled.
+    for (const w of specWarnings(appSet, { apps, progressiveSyncs: true }))
+      io.err(`appset generate: warning: ApplicationSet ${appSet.metadata.name ?? ""}: ${w.message} (${w.reason})\n`);
     all.push(...apps);
   }
   all.sort((a, b) => ((a.metadata.name ?? "") < (b.metadata.name ?? "") ? -1 : (a.metadata.name ?? "") > (b.metadata.name ?? "") ? 1 : 0));

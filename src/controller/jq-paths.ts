@@ -96,6 +96,13 @@ export function jqPathTokens(expr: string): string[] | undefined {
   return c.map((t) => ("key" in t ? t.key : ""));
 }
 
+/** True when `expr` is a form this module evaluates (a plain path, or pipes of paths, `[]` and `select`). */
+export function jqSupported(expr: string): boolean {
+  if (jqPathTokens(expr) !== undefined) return true;
+  const segments = pipeline(expr).map(segment);
+  return segments.length > 0 && segments.every((s) => s !== undefined);
+}
+
 /** The existing fields `expr` selects in `doc`, as path tokens; undefined when the expression is not supported. */
 export function jqSelectPaths(expr: string, doc: Json): string[][] | undefined {
   const segments = pipeline(expr).map(segment);

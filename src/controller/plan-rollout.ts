@@ -21,7 +21,7 @@ import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "./json.
 import { EMPTY_PLAN, type Plan } from "./plan-types.js";
 import { REQUEUE_ON_ERROR_MS } from "./requeue.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";
-import { nextStatus } from "./status.js";
+import { nextStatus, type StatusInput } from "./status.js";
 
 /** The rollout decision over rendered Applications. */
 export type RolloutPlan = RolloutDecision<RenderedApplication>;
@@ -130,9 +130,14 @@ export function minRequeue(a: number, b: number | undefined): number {
 }
 
 /** RollingSync without steps (docs/progressive-syncs.md#modes): `ErrorOccurred=True`, no Application writes, requeue after 3 minutes. */
-export function noStepsPlan(s: AppSetSnapshot, d: RolloutPlan, now: number): Plan {
+export function noStepsPlan(
+  s: AppSetSnapshot,
+  d: RolloutPlan,
+  now: number,
+  warned: Pick<StatusInput, "extraConditions" | "removeConditions">,
+): Plan {
   const message = d.error?.message ?? "";
   const outcome = { kind: "error", reason: Reason.ApplicationSetRolloutError, message, paramsGenerated: true } as const;
-  const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: true });
+  const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: true, ...warned });
   return { ...EMPTY_PLAN, ...(status ? { status } : {}), requeueAfterMs: d.requeueAfterMs ?? REQUEUE_ON_ERROR_MS };
 }

@@ -160,6 +160,53 @@ const rows: Row[] = [
     },
   },
   {
+    name: "warns of an empty generator list in a condition of its own, deletes the stale Application as Argo CD does, and stays Healthy",
+    snap: snapshot({ appSet: appSet("guestbook", { spec: { generators: [] } }), owned: [live("a", owner)], generation: generated([]) }),
+    want: {
+      deletes: ["a"],
+      conditions: [
+        ...SUCCESS,
+        [
+          "SpecWarning",
+          "True",
+          "NoGenerators",
+          "spec.generators is empty: no Application is generated, and under the sync and create-delete policies existing ones are deleted",
+        ],
+      ],
+    },
+  },
+  {
+    name: "keeps the warning on a generator failure",
+    snap: snapshot({
+      appSet: appSet("guestbook", { spec: { generators: [{ list: { elements: [] } }, {}] } }),
+      generation: { ok: false, reason: "ApplicationGenerationFromParamsError", message: "boom" },
+    }),
+    want: {
+      conditions: [
+        ["ErrorOccurred", "True", "ApplicationGenerationFromParamsError", "boom"],
+        ["ParametersGenerated", "False", "ErrorOccurred", "boom"],
+        ["ResourcesUpToDate", "False", "ErrorOccurred", "boom"],
+        ["SpecWarning", "True", "UnrecognizedGenerator", expect.stringMatching(/^spec\.generators\[1\] sets no generator: /) as string],
+      ],
+    },
+  },
+  {
+    name: "removes the warning once the spec is fixed",
+    snap: snapshot({
+      appSet: appSet("guestbook", {
+        status: {
+          ...settledStatus([]),
+          conditions: [
+            ...settledStatus([])!.conditions!,
+            { type: "SpecWarning", status: "True", reason: "NoGenerators", message: "x", lastTransitionTime: "2025-01-01T00:00:00Z" },
+          ],
+        },
+      }),
+      generation: generated([]),
+    }),
+    want: { conditions: SUCCESS },
+  },
+  {
     name: "on a generator failure comes back as soon as the generators' requeueAfterSeconds asks, when that is sooner than 3 minutes",
     snap: snapshot({
       appSet: owner,

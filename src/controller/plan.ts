@@ -4,7 +4,7 @@
  * → policy → creates and updates → stale deletes → status → refresh annotation → requeue; or the
  * deletion path. The same snapshot and time always give the same plan.
  */
-import { Annotation, Reason, type Application, type ApplicationSet, type ApplicationsSyncPolicy } from "../api/index.js";
+import { Annotation, ConditionType, Reason, type Application, type ApplicationSet, type ApplicationsSyncPolicy } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
@@ -28,8 +28,9 @@ import {
   type RolloutPlan,
 } from "./plan-rollout.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
+import { specWarningCondition, specWarnings } from "./spec-warnings.js";
 import { planStale } from "./stale.js";
-import { nextStatus, resourcesFor, withApplicationStatus } from "./status.js";
+import { nextStatus, resourcesFor, withApplicationStatus, type StatusInput } from "./status.js";
 import { validateApplications, validationMessage } from "./validate.js";
 
 /** True for a RollingSync ApplicationSet (the exact type string and a `rollingSync` block). */
@@ -88,9 +89,28 @@ function refreshPatch(appSet: ApplicationSet): Plan["appSetPatch"] {
     : { metadata: { annotations: { [Annotation.ApplicationSetRefresh]: null } } };
 }
 
-function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: false }>, now: number): Plan {
+/** The `SpecWarning` condition of a pass, as the conditions to add or the type to remove. */
+export function warningConditions(
+  s: AppSetSnapshot,
+  settings: PlanSettings,
+): Required<Pick<StatusInput, "extraConditions" | "removeConditions">> {
+  const apps = s.generation?.ok === true ? s.generation.apps : undefined;
+  const condition = specWarningCondition(
+    specWarnings(s.appSet, { ...(apps ? { apps } : {}), progressiveSyncs: settings.progressiveSyncs ?? false }),
+  );
+  return condition === undefined
+    ? { extraConditions: [], removeConditions: [ConditionType.SpecWarning] }
+    : { extraConditions: [condition], removeConditions: [] };
+}
+
+function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: false }>, now: number, settings: PlanSettings): Plan {
   const outcome: PassOutcome = { kind: "error", reason: gen.reason, message: gen.message, paramsGenerated: false };
-  const status = nextStatus(s.appSet.status, { outcome, now: rfc3339(now), rollingSync: isRollingSync(s.appSet) });
+  const status = nextStatus(s.appSet.status, {
+    outcome,
+    now: rfc3339(now),
+    rollingSync: isRollingSync(s.appSet),
+    ...warningConditions(s, settings),
+  });
   const retry = gen.retryAfterMs === undefined ? {} : { retryAfterMs: gen.retryAfterMs };
   const requeue = requeueAfterMs({ kind: "generation-error", generatorRequeueMs: gen.requeueAfterMs ?? 0, ...retry });
   const appSetPatch = refreshPatch(s.appSet);
@@ -102,7 +122,7 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
   if (s.appSet.metadata.deletionTimestamp != null) return planAppSetDeletion(s, now, settings);
   const gen = s.generation;
   if (gen === undefined) throw new Error("planAppSet: the snapshot of a live ApplicationSet needs its generation");
-  if (!gen.ok) return planGenerationError(s, gen, now);
+  if (!gen.ok) return planGenerationError(s, gen, now, settings);
   const known = knownClusters(s.clusters, settings.inClusterEnabled);
   const validation = validateApplications(s.appSet, gen.apps, {
     projects: s.projects,
@@ -110,7 +130,8 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     ...(settings.maxApplicationBytes !== undefined ? { maxBytes: settings.maxApplicationBytes } : {}),
   });
   const rollout = rolloutFor(s, validation.valid, now, settings);
-  if (!rollout.writeApplications) return noStepsPlan(s, rollout, now);
+  const warned = warningConditions(s, settings);
+  if (!rollout.writeApplications) return noStepsPlan(s, rollout, now, warned);
   const policy = effectivePolicy(s.appSet, settings);
   const writes = planWrites(rollout.applications, s, policy, { settings, refresh: new Set(rollout.refresh) });
   const deletes = allowsDelete(policy) ? planStale(s.owned, new Set(gen.apps.map(nameOf)), known) : [];
@@ -124,8 +145,8 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     resources,
     now: rfc3339(now),
     rollingSync: isRollingSync(s.appSet),
-    extraConditions: rollout.conditions,
-    removeConditions: rollout.removeConditions,
+    extraConditions: [...rollout.conditions, ...warned.extraConditions],
+    removeConditions: [...rollout.removeConditions, ...warned.removeConditions],
   });
   const appSetPatch = mergeMetadataPatches(finalizerPatch(s.appSet, settings), refreshPatch(s.appSet));
   const requeue = requeueAfterMs({ kind: "done", generatorRequeueMs: gen.requeueAfterMs, validationErrors: invalid });

@@ -61,18 +61,27 @@ export function observeApplication(app: Obj): Json {
   return present({ metadata: metadata(app), spec: app["spec"], operation: app["operation"], status: app["status"] });
 }
 
-/** One ApplicationSet as observed: its metadata and status (the spec is the case's own input). */
+/** The condition type only this controller writes; observed apart, so that it is a difference of its own. */
+const OWN_CONDITION = "SpecWarning";
+
+/**
+ * One ApplicationSet as observed: its metadata and status (the spec is the case's own input). A
+ * `SpecWarning` condition is taken out of `status.conditions` into `specWarning`.
+ */
 export function observeApplicationSet(set: Obj): Json {
   const status = obj(set["status"]);
-  const conditions = Array.isArray(status["conditions"])
+  const all = Array.isArray(status["conditions"])
     ? status["conditions"].map((c) => {
         const { lastTransitionTime: _t, ...rest } = obj(c);
         return rest;
       })
     : undefined;
+  const own = all?.find((c) => c["type"] === OWN_CONDITION);
+  const conditions = all?.filter((c) => c !== own);
   return present({
     metadata: metadata(set),
     status: set["status"] === undefined ? undefined : present({ ...status, conditions }),
+    specWarning: own,
   });
 }
 

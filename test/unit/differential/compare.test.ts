@@ -86,6 +86,18 @@ describe("observe", () => {
     });
   });
 
+  it("observes the SpecWarning condition apart from Argo CD's conditions", () => {
+    const cond = (type: string) => ({ type, status: "True", reason: "R", message: "m", lastTransitionTime: "2026-12-02T00:00:00Z" });
+    const set = { metadata: { name: "s" }, status: { conditions: [cond("ErrorOccurred"), cond("SpecWarning")] } };
+    expect(observe("df-9-ours", [], [set], []).applicationSets).toEqual({
+      s: {
+        metadata: {},
+        status: { conditions: [{ type: "ErrorOccurred", status: "True", reason: "R", message: "m" }] },
+        specWarning: { type: "SpecWarning", status: "True", reason: "R", message: "m" },
+      },
+    });
+  });
+
   it("normalises keys as well as values", () => {
     expect(normaliseStrings({ "df-x": ["df-x/a", "2026-01-01T00:00:00.123Z"] }, "df-x")).toEqual({ $NS: ["$NS/a", "<time>"] });
   });
