@@ -23,8 +23,8 @@ import { goStruct, OBJECT_META_KINDS, withGoStructs } from "../api/equivalence.j
 import { canonicalEqual, goCanonical } from "../api/go-json.js";
 import { GO_ROOTS } from "../api/go-types.js";
 import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
-import { alreadyOwnedMessage } from "./messages.js";
-import { deletePath, jqPathTokens, jqSelectPaths } from "./jq-paths.js";
+import { alreadyOwnedMessage, ignoreDifferencesError } from "./messages.js";
+import { deletePath, jqPathTokens, jqSelectPaths, jqSyntaxError } from "./jq-paths.js";
 import { normalizeSpec } from "./normalize.js";
 import type { PlanSettings } from "./snapshot.js";
 
@@ -47,6 +47,11 @@ export interface DesiredApp {
   readonly ignorePaths: readonly (readonly string[])[];
   /** jq expressions beyond plain paths (pipes, `select`), resolved against each document. */
   readonly ignoreQueries: readonly string[];
+  /**
+   * Set when a jq expression of any `ignoreApplicationDifferences` rule does not parse: an existing
+   * Application is then not updated, as in Argo CD (which compiles every rule before comparing).
+   */
+  readonly ignoreError?: string;
 }
 
 /** What one Application needs. */
@@ -126,7 +131,17 @@ export function desiredFrom(
     preserveLabels: [...settings.preservedLabels, ...(preserved?.labels ?? [])],
     ignorePaths: ignorePathsFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
     ignoreQueries: ignoreQueriesFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
+    ...ignoreErrorOf(appSet.spec.ignoreApplicationDifferences ?? []),
   };
+}
+
+/** The error of the first jq expression of `rules` that does not parse, whichever Application the rule names. */
+function ignoreErrorOf(rules: readonly IgnoreApplicationDifference[]): { ignoreError?: string } {
+  for (const q of rules.flatMap((r) => r.jqPathExpressions ?? [])) {
+    const err = jqSyntaxError(q);
+    if (err !== undefined) return { ignoreError: ignoreDifferencesError(err) };
+  }
+  return {};
 }
 
 /** The object to create when no Application has the name. */
@@ -264,6 +279,7 @@ function viewsEqual(a: JsonObject, b: JsonObject): boolean {
 /** What it takes to make `live` (undefined: absent) match `d`. */
 export function appChange(d: DesiredApp, live: Application | undefined): AppChange {
   if (live === undefined) return { kind: "create", object: newApplication(d) };
+  if (d.ignoreError !== undefined) return { kind: "error", message: d.ignoreError };
   const owners = withOwner(live, d.owner);
   if (typeof owners === "string") return { kind: "error", message: owners };
   const from = liveView(live);

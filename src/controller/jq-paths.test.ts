@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deletePath, jqSelectPaths } from "./jq-paths.js";
+import { deletePath, jqSelectPaths, jqSupported, jqSyntaxError } from "./jq-paths.js";
 
 const doc = {
   spec: {
@@ -40,5 +40,33 @@ describe("jqSelectPaths", () => {
     const d = structuredClone(doc);
     deletePath(d, ["spec", "sources", "0", "targetRevision"]);
     expect(d.spec.sources[0]).toEqual({ repoURL: "https://charts.example.com" });
+  });
+});
+
+describe("jqSyntaxError", () => {
+  it.each([
+    // expression; gojq's error for del(expression), or undefined
+    { expr: ".spec.syncPolicy", want: undefined },
+    { expr: '.spec.sources[] | select(.repoURL == "a)") | .path', want: undefined },
+    { expr: '.metadata.annotations["a\\"]"]', want: undefined },
+    { expr: ".spec.[", want: 'unexpected token ")"' },
+    { expr: ".a]", want: 'unexpected token "]"' },
+    { expr: ".a | select(.b == 1", want: "unexpected EOF" },
+    { expr: "{a: .b", want: 'unexpected token ")"' },
+    { expr: '.a["b', want: "unterminated string literal" },
+    { expr: ".a # a comment", want: "unexpected EOF" },
+  ])("$expr", ({ expr, want }) => {
+    expect(jqSyntaxError(expr)).toBe(want);
+  });
+});
+
+describe("jqSupported", () => {
+  it.each([
+    { expr: ".spec.syncPolicy.automated", want: true },
+    { expr: '.spec.sources[] | select(.repoURL == "x") | .targetRevision', want: true },
+    { expr: ".spec.sources | map(.path)", want: false },
+    { expr: ".spec.[", want: false },
+  ])("$expr", ({ expr, want }) => {
+    expect(jqSupported(expr)).toBe(want);
   });
 });

@@ -96,6 +96,43 @@ export function jqPathTokens(expr: string): string[] | undefined {
   return c.map((t) => ("key" in t ? t.key : ""));
 }
 
+const CLOSER: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" };
+
+/**
+ * The parse error gojq reports for `del(EXPR)` (how Argo CD compiles an ignore rule's expression)
+ * when its brackets do not pair up or a string is not closed: `unexpected token ")"`,
+ * `unexpected EOF`, `unterminated string literal`. Undefined otherwise: other syntax errors are
+ * not detected here (such an expression is merely one this module does not evaluate).
+ */
+export function jqSyntaxError(expr: string): string | undefined {
+  const query = `del(${expr})`;
+  const open: string[] = [];
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i]!;
+    if (c === '"') {
+      i = closingQuote(query, i);
+      if (i < 0) return "unterminated string literal";
+    } else if (c === "#") {
+      const end = query.indexOf("\n", i);
+      if (end < 0) return "unexpected EOF";
+      i = end;
+    } else if (CLOSER[c] !== undefined) open.push(CLOSER[c]);
+    else if (c === ")" || c === "]" || c === "}") {
+      if (open.pop() !== c) return `unexpected token ${JSON.stringify(c)}`;
+    }
+  }
+  return open.length > 0 ? "unexpected EOF" : undefined;
+}
+
+/** The index of the quote closing the string opened at `start`, or -1. */
+function closingQuote(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
 /** True when `expr` is a form this module evaluates (a plain path, or pipes of paths, `[]` and `select`). */
 export function jqSupported(expr: string): boolean {
   if (jqPathTokens(expr) !== undefined) return true;

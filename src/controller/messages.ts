@@ -30,6 +30,11 @@ export const DestinationMessage = {
   clusterNotFound: (server: string): string => `rpc error: code = NotFound desc = cluster ${JSON.stringify(server)} not found`,
 } as const;
 
+/** An existing Application's update refused because an ignore rule's jq expression does not parse. */
+export function ignoreDifferencesError(parseError: string): string {
+  return `failed to apply ignore differences: failed to normalize application spec: ${parseError}`;
+}
+
 /** controller-runtime's `AlreadyOwnedError`, returned when another controller owns the Application. */
 export function alreadyOwnedMessage(namespace: string, name: string, ownerKind: string, ownerName: string): string {
   // Argo CD's create-or-update wraps what its mutate step returns (the owner check is one).

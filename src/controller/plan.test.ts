@@ -176,6 +176,19 @@ const rows: Row[] = [
     },
   },
   {
+    name: "refuses to update an existing Application when an ignore rule's jq does not parse (for any name), and still creates new ones",
+    snap: snapshot({
+      appSet: appSet("guestbook", { spec: { ignoreApplicationDifferences: [{ name: "other", jqPathExpressions: [".spec.["] }] } }),
+      owned: [live("a", owner, { spec: { project: "old" } })],
+      generation: generated([rendered("a"), rendered("b")]),
+    }),
+    want: {
+      creates: ["b"],
+      updates: [],
+      errors: ['a: failed to apply ignore differences: failed to normalize application spec: unexpected token ")"'],
+    },
+  },
+  {
     name: "keeps the warning on a generator failure",
     snap: snapshot({
       appSet: appSet("guestbook", { spec: { generators: [{ list: { elements: [] } }, {}] } }),

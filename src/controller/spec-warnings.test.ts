@@ -153,14 +153,19 @@ const rows: Row[] = [
       ignoreApplicationDifferences: [
         {
           jsonPointers: ["/spec/source/targetRevision", "spec/project"],
-          jqPathExpressions: [".spec.syncPolicy", ".spec.[", '.spec.sources[] | select(.repoURL == "x") | .path'],
+          jqPathExpressions: [
+            ".spec.syncPolicy",
+            ".spec.sources | map(.path)",
+            '.spec.sources[] | select(.repoURL == "x") | .path',
+            ".spec.[",
+          ],
         },
       ],
     },
     want: [
       [
         "IgnoreRuleIgnoresNothing",
-        'spec.ignoreApplicationDifferences[0].jqPathExpressions[1] ".spec.[" is not a jq path expression this controller evaluates (paths, [], pipes and select with == or !=): it ignores nothing',
+        'spec.ignoreApplicationDifferences[0].jqPathExpressions[1] ".spec.sources | map(.path)" is not a jq path expression this controller evaluates (paths, [], pipes and select with == or !=): it ignores nothing',
       ],
       [
         "IgnoreRuleIgnoresNothing",

@@ -19,7 +19,7 @@ import type { RenderedApplication } from "../generators/applications.js";
 import { kindsOf } from "../generators/transform.js";
 import { parseMaxUpdate } from "../progressivesync/budget.js";
 import type { ConditionInput } from "./conditions.js";
-import { jqSupported } from "./jq-paths.js";
+import { jqSupported, jqSyntaxError } from "./jq-paths.js";
 import { pointerTokens, type Json } from "./json.js";
 
 /** The kinds of warning, each a stable condition reason. */
@@ -188,7 +188,7 @@ function ignoreRuleWarnings(appSet: ApplicationSet): SpecWarning[] {
   for (const [i, rule] of (appSet.spec.ignoreApplicationDifferences ?? []).entries()) {
     const at = `spec.ignoreApplicationDifferences[${String(i)}]`;
     for (const [j, q] of (rule.jqPathExpressions ?? []).entries())
-      if (!jqSupported(q))
+      if (jqSyntaxError(q) === undefined && !jqSupported(q))
         out.push({
           reason: SpecWarningReason.IgnoreRuleIgnoresNothing,
           message: `${at}.jqPathExpressions[${String(j)}] ${JSON.stringify(q)} is not a jq path expression this controller evaluates (paths, [], pipes and select with == or !=): it ignores nothing`,
