@@ -14,10 +14,14 @@ export const ConditionType = {
   ResourcesUpToDate: "ResourcesUpToDate",
   RolloutProgressing: "RolloutProgressing",
   InvalidRolloutConfig: "InvalidRolloutConfig",
-  /** This controller's own: what the spec asks for that is accepted but likely not meant (never set by Argo CD). */
-  SpecWarning: "SpecWarning",
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
+
+/**
+ * This controller's own condition type (Argo CD never sets it): what the spec asks for that is
+ * accepted as Argo CD accepts it but is likely not meant (docs/controller.md#spec-warnings).
+ */
+export const SPEC_WARNING_CONDITION = "SpecWarning";
 
 /** Condition status values. */
 export const ConditionStatus = { True: "True", False: "False", Unknown: "Unknown" } as const;

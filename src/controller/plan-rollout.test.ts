@@ -189,7 +189,10 @@ describe("planAppSet with progressive syncs", () => {
     const dev = liveApp(changed, "dev");
     const devAtR2 = { ...dev, status: { ...dev.status, sync: { ...dev.status?.sync, status: "OutOfSync", revision: "r2" } } };
     const stale = { ...liveApp(changed, "qa"), status: { ...liveApp(changed, "qa").status, reconciledAt: "2026-01-02T02:00:00Z" } };
-    const owned = [devAtR2, liveApp(changed, "prod"), stale];
+    const prod = liveApp(changed, "prod");
+    // Reconciled a second after dev's change (in its very second it might have been before it).
+    const prodAfter = { ...prod, status: { ...prod.status, reconciledAt: "2026-01-02T03:00:01Z" } };
+    const owned = [devAtR2, prodAfter, stale];
     const plan = planAppSet(snapshot({ appSet: changed, owned, generation: generated(renderedApps) }), NOW, settings(ON));
     expect(plan.writes.map((w) => [w.name, w.desired.annotations["argocd.argoproj.io/refresh"]])).toEqual([[appName("qa"), "normal"]]);
   });

@@ -4,7 +4,14 @@
  * → policy → creates and updates → stale deletes → status → refresh annotation → requeue; or the
  * deletion path. The same snapshot and time always give the same plan.
  */
-import { Annotation, ConditionType, Reason, type Application, type ApplicationSet, type ApplicationsSyncPolicy } from "../api/index.js";
+import {
+  Annotation,
+  Reason,
+  SPEC_WARNING_CONDITION,
+  type Application,
+  type ApplicationSet,
+  type ApplicationsSyncPolicy,
+} from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
@@ -99,7 +106,7 @@ export function warningConditions(
     specWarnings(s.appSet, { ...(apps ? { apps } : {}), progressiveSyncs: settings.progressiveSyncs ?? false }),
   );
   return condition === undefined
-    ? { extraConditions: [], removeConditions: [ConditionType.SpecWarning] }
+    ? { extraConditions: [], removeConditions: [SPEC_WARNING_CONDITION] }
     : { extraConditions: [condition], removeConditions: [] };
 }
 

@@ -9,8 +9,8 @@
 import {
   Annotation,
   ConditionStatus,
-  ConditionType,
   GENERATOR_KINDS,
+  SPEC_WARNING_CONDITION,
   StrategyType,
   type ApplicationSet,
   type IntOrString,
@@ -251,7 +251,7 @@ export function specWarningCondition(warnings: readonly SpecWarning[]): Conditio
   const first = warnings[0];
   if (first === undefined) return undefined;
   return {
-    type: ConditionType.SpecWarning,
+    type: SPEC_WARNING_CONDITION,
     status: ConditionStatus.True,
     reason: first.reason,
     message: warnings.map((w) => w.message).join("; "),

@@ -9,7 +9,9 @@
  * - the changes seen anywhere in the ApplicationSet: each entry reset to Waiting by a revision or
  *   spec change is a change, at its `lastTransitionTime`, to its `targetRevisions`. An Application
  *   lags behind a change when its `reconciledAt` is before it (whole seconds) and it does not
- *   already report the change's revisions. A new commit seen on one Application may not have been
+ *   already report the change's revisions; reconciled in the change's own second counts as not
+ *   yet (it may have been just before), and such an Application is refreshed at once. A new commit
+ *   seen on one Application may not have been
  *   seen yet on the others, whose Healthy status would then be stale; one that reports the same
  *   revisions has seen it, however long ago it was compared. The anchor is the newest change.
  *
@@ -72,11 +74,22 @@ function pendingChanges(entries: readonly AppStatusEntry[]): Change[] {
 
 const sameRevisions = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function lags(o: ObservedApp, changes: readonly Change[]): boolean {
-  if (o.terminating || o.hasErrorCondition) return false;
-  if (!o.reconciled) return true;
-  const behind = (c: Change): boolean => o.reconciledAt === undefined || seconds(o.reconciledAt) < seconds(c.at);
-  return changes.some((c) => behind(c) && (c.revisions.length === 0 || !sameRevisions(o.revisions, c.revisions)));
+/**
+ * How an Application stands against the changes: `behind` when reconciled before one (or not
+ * reconciled at all), `sameSecond` when reconciled in the very second of one (`reconciledAt` has
+ * whole seconds, so it may have been before it), `none` when it has seen them all. Either way, one
+ * that reports a change's revisions has seen it.
+ */
+function lagOf(o: ObservedApp, changes: readonly Change[]): "none" | "behind" | "sameSecond" {
+  if (o.terminating || o.hasErrorCondition) return "none";
+  if (!o.reconciled) return "behind";
+  let lag: "none" | "sameSecond" = "none";
+  for (const c of changes) {
+    if (c.revisions.length > 0 && sameRevisions(o.revisions, c.revisions)) continue;
+    if (o.reconciledAt === undefined || seconds(o.reconciledAt) < seconds(c.at)) return "behind";
+    if (seconds(o.reconciledAt) === seconds(c.at)) lag = "sameSecond";
+  }
+  return lag;
 }
 
 /** What {@link reconcileGate} reads. */
@@ -94,12 +107,14 @@ export function reconcileGate(input: GateInput): ReconcileGate {
   const anchor = pendingChangeAnchor(input.entries);
   const changes = pendingChanges(input.entries);
   const since = new Map(input.entries.map((e) => [e.application, parseTime(e.lastTransitionTime)]));
-  const lagging = input.observed.filter((o) => lags(o, changes)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const lag = new Map(input.observed.map((o) => [o.name, lagOf(o, changes)]));
+  const lagging = input.observed.filter((o) => lag.get(o.name) !== "none").sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const refresh: string[] = [];
   let wait = Infinity;
   for (const o of lagging) {
     const from = anchor ?? since.get(o.name) ?? input.now;
-    const remaining = from + input.refreshGracePeriodMs - input.now;
+    // Reconciled in the change's own second: one more reconcile settles which came first, so ask at once.
+    const remaining = lag.get(o.name) === "sameSecond" ? 0 : from + input.refreshGracePeriodMs - input.now;
     if (o.refreshRequested) wait = Math.min(wait, input.refreshGracePeriodMs);
     else if (remaining > 0) wait = Math.min(wait, remaining);
     else {
