@@ -13,6 +13,9 @@ import { defineConfig } from "vitest/config";
 //   controller, repo-server and applicationset controller run by the tests; the differential suite
 //   runs its fast subset there unless APPSET_DIFFERENTIAL says otherwise.
 // - "heavy": long suites, run on demand with `npm run test:heavy`.
+// - "chaos": faults on a private control plane per file (kill -9, connection cuts, apiserver
+//   restarts, outages, malformed input), run on demand with `npm run test:chaos`; bounded in count
+//   and time, seeded like the rest.
 // Every project draws its randomness from one fixed seed (APPSET_TEST_SEED overrides it), set for
 // fast-check by test/support/vitest-setup.ts.
 const setupFiles = ["test/support/vitest-setup.ts"];
@@ -66,6 +69,16 @@ export default defineConfig({
           setupFiles,
           include: ["test/heavy/**/*.test.ts"],
           testTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: "chaos",
+          setupFiles,
+          include: ["test/chaos/**/*.test.ts"],
+          testTimeout: 1_800_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
         },
       },
     ],

@@ -8,6 +8,7 @@
 #   npm test                 lint + typecheck + unit + integration + e2e + argocd (with the differential subset)
 #   npm run test:differential  the whole differential corpus against Argo CD's ApplicationSet controller
 #   npm run test:heavy       the long suites (random template cases, ...)
+#   npm run test:chaos       the chaos suite (kill -9, connection cuts, apiserver restarts, outages, malformed input)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -56,6 +57,8 @@ ensure_redis() {
 
 if [ "${1:-}" = "--heavy" ]; then
   projects=(--project heavy)
+elif [ "${1:-}" = "--chaos" ]; then
+  projects=(--project chaos)
 elif [ "${1:-}" = "--differential" ]; then
   projects=()
 else
@@ -73,7 +76,7 @@ bin=$(bash test/cluster/build.sh)
 echo "control plane binaries ready in $(($(date +%s) - start)) s"
 export APPSET_CONTROL_PLANE_BIN="$bin"
 
-if [ "${1:-}" != "--heavy" ]; then
+if [ "${1:-}" != "--heavy" ] && [ "${1:-}" != "--chaos" ]; then
   echo "== Argo CD"
   start=$(date +%s)
   argocd_bin=$(bash test/argocd/build.sh)
@@ -95,7 +98,7 @@ if [ "${1:-}" = "--differential" ]; then
 fi
 echo "== tests"
 npx vitest run "${projects[@]}" --reporter=default --reporter=json --outputFile.json="$report" || status=$?
-if [ "${1:-}" != "--heavy" ]; then
+if [ "${1:-}" != "--heavy" ] && [ "${1:-}" != "--chaos" ]; then
   echo "== beside Argo CD (and the differential subset)"
   npx vitest run --project argocd --reporter=default --reporter=json --outputFile.json="$report2" || status=$?
   differential_summary "$cases"

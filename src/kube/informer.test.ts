@@ -103,6 +103,43 @@ describe("Informer", () => {
     await informer.stop();
   });
 
+  it("starts the backoff afresh when a watch that had been open a while fails (an apiserver restart)", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    const gapAfterFailure = async (openFor: number): Promise<number> => {
+      await clock.advanceAsync(openFor);
+      const before = source.sessions.length;
+      const failedAt = clock.now();
+      source.current.fail(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "terminated" }));
+      while (source.sessions.length === before) await clock.advanceAsync(100);
+      return clock.now() - failedAt;
+    };
+    expect([await gapAfterFailure(0), await gapAfterFailure(0), await gapAfterFailure(0)]).toEqual([500, 1000, 2000]);
+    expect(await gapAfterFailure(5_000)).toBe(500);
+    await informer.stop();
+  });
+
+  it("starts the backoff afresh once a relist succeeds after failed ones", async () => {
+    const { clock, source, informer } = setup();
+    const down = (): never => {
+      throw new KubeApiError({ status: 0, reason: KubeReason.Network, message: "ECONNREFUSED" });
+    };
+    source.lists = [() => list("10"), down, down, down, down, () => list("20")];
+    informer.start();
+    await settle();
+    source.current.emit({ type: "ERROR", object: { kind: "Status", code: 410, reason: "Expired", message: "too old resource version" } });
+    while (source.listCalls.length < 6) await clock.advanceAsync(100);
+    await settle();
+    const before = source.sessions.length;
+    const failedAt = clock.now();
+    source.current.fail(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "terminated" }));
+    while (source.sessions.length === before) await clock.advanceAsync(100);
+    expect(clock.now() - failedAt).toBe(500);
+    await informer.stop();
+  });
+
   it("reopens a watch the server closed at once, from the last resourceVersion", async () => {
     const { clock, source, informer } = setup();
     source.lists = [() => list("10")];

@@ -174,21 +174,27 @@ export class Informer<T> {
     let failures = 0;
     let needList = true;
     let lastWasGone = false;
+    let started: number | undefined;
+    let eventsBefore = 0;
     while (!this.stopped) {
+      started = undefined;
       try {
-        if (needList) await this.relist();
+        if (needList) {
+          await this.relist();
+          // The apiserver answered a whole list: what failed before is over.
+          failures = 0;
+        }
         needList = false;
         if (this.stopped) break;
-        const started = this.options.clock.now();
-        const eventsBefore = this.counters.events;
+        started = this.options.clock.now();
+        eventsBefore = this.counters.events;
         const outcome = await this.watchOnce();
         if (outcome === "resync") {
           this.counters.resyncs++;
           needList = true;
           continue;
         }
-        const healthy = this.counters.events > eventsBefore || this.options.clock.now() - started >= minHealthyWatchMs;
-        if (outcome === "idle" || healthy) {
+        if (outcome === "idle" || this.healthySince(started, eventsBefore)) {
           failures = 0;
           lastWasGone = false;
           continue;
@@ -196,21 +202,36 @@ export class Informer<T> {
         this.log.debug({ resource: this.options.resource.plural }, "watch closed without progress");
       } catch (err) {
         if (this.stopped) break;
-        const e = toKubeApiError(err);
-        if (isGone(e)) {
-          this.counters.gone++;
+        // A watch that was healthy before it failed (an apiserver restart) starts the backoff afresh.
+        if (this.healthySince(started, eventsBefore)) failures = 0;
+        if (this.noteFailure(err)) {
           needList = true;
-          this.log.info({ resource: this.options.resource.plural, message: e.message }, "resourceVersion expired, relisting");
           if (!lastWasGone) {
             lastWasGone = true;
             continue;
           }
-        } else {
-          this.log.warn({ resource: this.options.resource.plural, reason: e.reason, message: e.message }, "list/watch failed");
         }
       }
       await this.backoff(failures++);
     }
+  }
+
+  /** Counts and logs a failed list or watch; true when it says the resourceVersion expired (410). */
+  private noteFailure(err: unknown): boolean {
+    const e = toKubeApiError(err);
+    if (isGone(e)) {
+      this.counters.gone++;
+      this.log.info({ resource: this.options.resource.plural, message: e.message }, "resourceVersion expired, relisting");
+      return true;
+    }
+    this.log.warn({ resource: this.options.resource.plural, reason: e.reason, message: e.message }, "list/watch failed");
+    return false;
+  }
+
+  /** Whether the watch opened at `started` (undefined: none was) delivered events or stayed open long enough. */
+  private healthySince(started: number | undefined, eventsBefore: number): boolean {
+    if (started === undefined) return false;
+    return this.counters.events > eventsBefore || this.options.clock.now() - started >= minHealthyWatchMs;
   }
 
   private async backoff(attempt: number): Promise<void> {

@@ -117,6 +117,11 @@ export function listAppSet(name: string, namespace: string, names: readonly stri
   };
 }
 
+/** The flags of a controller process for namespace `ns` on free loopback ports, then `extra`. */
+export function processArgs(ns: string, ...extra: string[]): string[] {
+  return ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...extra];
+}
+
 /** An `appset controller` child process and what it logged. */
 export interface ControllerProcess {
   readonly child: ChildProcess;

@@ -6,7 +6,7 @@
  */
 import { commit, git, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
 import { resources, type KubeApiClient, type KubeObject } from "../../../src/kube/index.js";
-import { spawnController, type ControllerProcess } from "./controller.js";
+import { processArgs, spawnController, type ControllerProcess } from "./controller.js";
 import type { AppEvent, AppState, RolloutRecorder } from "./rollout-recorder.js";
 
 /** The environments, in rollout order. */
@@ -187,8 +187,11 @@ export function syncsPerRevision(rec: RolloutRecorder): Map<string, number> {
   return new Map([...seen].map(([k, v]) => [k, v.size]));
 }
 
-/** `appset controller` with progressive syncs and the sync engine, for one namespace (grace period 5 s). */
-export function rolloutController(ns: string): ControllerProcess {
-  const flags = ["--enable-progressive-syncs", "--enable-sync-engine", "--refresh-grace-period-seconds", "5"];
-  return spawnController(["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", ...flags]);
+/**
+ * `appset controller` with progressive syncs and the sync engine, for one namespace (grace period
+ * 5 s), on the shared control plane or through `kubeconfigPath`.
+ */
+export function rolloutController(ns: string, kubeconfigPath?: string): ControllerProcess {
+  const args = processArgs(ns, "--enable-progressive-syncs", "--enable-sync-engine", "--refresh-grace-period-seconds", "5");
+  return kubeconfigPath === undefined ? spawnController(args) : spawnController(args, "controller", kubeconfigPath);
 }

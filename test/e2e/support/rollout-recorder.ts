@@ -95,11 +95,16 @@ export class RolloutRecorder {
   private constructor(
     private readonly client: KubeApiClient,
     private readonly namespace: string,
+    private readonly reconnect: boolean,
   ) {}
 
-  /** Starts both watches; resolves once each has listed what exists. */
-  static async start(client: KubeApiClient, namespace: string): Promise<RolloutRecorder> {
-    const r = new RolloutRecorder(client, namespace);
+  /**
+   * Starts both watches; resolves once each has listed what exists. With `reconnect`, a watch whose
+   * connection fails (an apiserver restart) is opened again from the last resourceVersion seen;
+   * without it, such a failure fails every later `waitFor`.
+   */
+  static async start(client: KubeApiClient, namespace: string, opts: { reconnect?: boolean } = {}): Promise<RolloutRecorder> {
+    const r = new RolloutRecorder(client, namespace, opts.reconnect ?? false);
     await Promise.all([r.follow(resources.Applications, (e) => r.onApp(e)), r.follow(resources.ApplicationSets, (e) => r.onSet(e))]);
     return r;
   }
@@ -114,17 +119,24 @@ export class RolloutRecorder {
     const list = await eventually(`a list of ${resource.plural}`, () => this.client.list(resource, { namespace: this.namespace }));
     for (const item of list.items) on({ type: "ADDED", object: item });
     let rv = list.resourceVersion;
+    const watchOnce = (): Promise<void> =>
+      this.client.watch(
+        resource,
+        { namespace: this.namespace, resourceVersion: rv, timeoutSeconds: 300, signal: this.abort.signal },
+        (e) => {
+          if (e.type === "ERROR") throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
+          rv = e.object.metadata?.resourceVersion ?? rv;
+          if (e.type !== "BOOKMARK") on(e);
+        },
+      );
     const loop = async (): Promise<void> => {
       while (!this.abort.signal.aborted) {
-        await this.client.watch(
-          resource,
-          { namespace: this.namespace, resourceVersion: rv, timeoutSeconds: 300, signal: this.abort.signal },
-          (e) => {
-            if (e.type === "ERROR") throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
-            rv = e.object.metadata?.resourceVersion ?? rv;
-            if (e.type !== "BOOKMARK") on(e);
-          },
-        );
+        try {
+          await watchOnce();
+        } catch (err) {
+          if (!this.reconnect || this.abort.signal.aborted || errorMessage(err).startsWith("watch of ")) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
       }
     };
     loop().catch((err: unknown) => {
