@@ -123,7 +123,16 @@ function callFailure(cfg: PluginConfig, err: unknown, o: { deadline: AbortSignal
   if (o.caller?.aborted === true) return o.caller.reason;
   if (o.deadline.aborted) return new PluginTimeoutError(cfg.name, { phase: "request", url: cfg.url, limitMs: cfg.timeoutMs });
   if (isConnectTimeout(err)) return new PluginTimeoutError(cfg.name, { phase: "connect", url: cfg.url, limitMs: connectLimitOf(err) });
-  return err;
+  return unreachable(cfg, err) ?? err;
+}
+
+/**
+ * fetch's "fetch failed" with the real cause named, in the shape of Go's client error:
+ * `Post "URL": connect ECONNREFUSED 127.0.0.1:4355`; undefined for any other error.
+ */
+function unreachable(cfg: PluginConfig, err: unknown): Error | undefined {
+  if (!(err instanceof TypeError) || err.message !== "fetch failed" || !(err.cause instanceof Error)) return undefined;
+  return new Error(`Post ${JSON.stringify(cfg.url)}: ${err.cause.message}`, { cause: err });
 }
 
 async function post(cfg: PluginConfig, token: string, body: string, ctx: GeneratorContext): Promise<string> {

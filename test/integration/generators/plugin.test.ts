@@ -141,6 +141,17 @@ describe("the Plugin generator against a real HTTP server", () => {
     });
   });
 
+  it("names the cause when the plugin server cannot be reached", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const url = `http://127.0.0.1:${String(port)}`;
+    await expect(pluginGenerator.generate(spec, appSet([]), context(ports({ baseUrl: url, token: "$plugin.token" })))).rejects.toThrow(
+      `error listing params: error get api 'test': Post "${url}/api/v1/getparams.execute": connect ECONNREFUSED 127.0.0.1:${String(port)}`,
+    );
+  });
+
   it("leaves the caller's abort an abort, not a timeout", async () => {
     reply = { status: 200, body: "", hang: true };
     seen.length = 0;
