@@ -121,6 +121,19 @@ async function controller(ns: string): Promise<ControllerProcess> {
   return ctl;
 }
 
+/** Runs `fn` with a controller for `ns` and a view of it; stops both whatever happens. */
+async function running(ns: string, fn: (view: View, ctl: ControllerProcess) => Promise<void>): Promise<void> {
+  const ctl = await controller(ns);
+  const view = await View.start(ns);
+  try {
+    await fn(view, ctl);
+  } finally {
+    view.stop();
+    ctl.child.kill("SIGTERM");
+    await ctl.exited;
+  }
+}
+
 /** One outage: how long until the condition, the Applications deleted meanwhile, how long to recover. */
 async function outage(view: View, name: string, expected: readonly string[], breakIt: () => void, repair: () => void) {
   const deletedBefore = view.deleted.length;
@@ -140,9 +153,7 @@ describe("outages and edit bursts", () => {
     const client = plane.client();
     const ns = await controllerNamespace(client, "chaos-git");
     const dir = makeRepo(plane.temp, { "apps/a/app.yaml": "a: 1\n", "apps/b/app.yaml": "b: 1\n" });
-    const ctl = await controller(ns);
-    const view = await View.start(ns);
-    try {
+    await running(ns, async (view, ctl) => {
       const gen = { git: { repoURL: `file://${dir}`, revision: "HEAD", directories: [{ path: "apps/*" }], requeueAfterSeconds: 1 } };
       await client.create(resources.ApplicationSets, appSet(ns, "from-git", [gen], "git-{{path.basename}}"));
       const expected = ["git-a", "git-b"];
@@ -178,11 +189,7 @@ describe("outages and edit bursts", () => {
         expect(o.present).toEqual(expected);
       }
       expect(ctl.child.exitCode).toBeNull();
-    } finally {
-      view.stop();
-      ctl.child.kill("SIGTERM");
-      await ctl.exited;
-    }
+    });
   }, 300_000);
 
   it("a plugin server down for 15 s: a condition, nothing deleted, recovery", async () => {
@@ -222,9 +229,7 @@ describe("outages and edit bursts", () => {
       metadata: { name: "plugin-config", namespace: ns },
       data: { token: "$plugin-token:token", baseUrl: `http://127.0.0.1:${String(port)}` },
     });
-    const ctl = await controller(ns);
-    const view = await View.start(ns);
-    try {
+    await running(ns, async (view, ctl) => {
       const gen = { plugin: { configMapRef: { name: "plugin-config" }, requeueAfterSeconds: 1 } };
       await client.create(resources.ApplicationSets, appSet(ns, "from-plugin", [gen], "plugin-{{app}}"));
       const expected = ["plugin-one", "plugin-two"];
@@ -243,23 +248,16 @@ describe("outages and edit bursts", () => {
       expect(o.recovered).toBeDefined();
       expect(o.present).toEqual(expected);
       expect(ctl.child.exitCode).toBeNull();
-    } finally {
-      view.stop();
-      stop();
-      ctl.child.kill("SIGTERM");
-      await ctl.exited;
-    }
+    }).finally(stop);
   }, 300_000);
 
   it("300 edits at 50 a second: the last one wins and nothing is lost", async () => {
     const client = plane.client();
     const ns = await controllerNamespace(client, "chaos-burst");
-    const ctl = await controller(ns);
-    const view = await View.start(ns);
     const EDITS = 300;
     const elements = (k: number) => Array.from({ length: (k % 5) + 1 }, (_, i) => ({ name: `burst-${String(i)}`, edit: String(k) }));
     const spec = (k: number) => ({ generators: [{ list: { elements: elements(k) } }] });
-    try {
+    await running(ns, async (view, ctl) => {
       const set = appSet(ns, "burst", spec(0).generators, "{{name}}");
       (set["spec"] as { template: { metadata: Record<string, unknown> } }).template.metadata["labels"] = { edit: "{{edit}}" };
       await client.create(resources.ApplicationSets, set);
@@ -288,10 +286,6 @@ describe("outages and edit bursts", () => {
         throw new Error(`the last edit was not applied: Applications ${apps.join(" ")}; conditions ${conditions}\n${logs.join("\n")}`);
       }
       expect(ctl.child.exitCode).toBeNull();
-    } finally {
-      view.stop();
-      ctl.child.kill("SIGTERM");
-      await ctl.exited;
-    }
+    });
   }, 300_000);
 });
