@@ -24,12 +24,15 @@ import { createNamespace, deleteNamespace, sharedKubeConfig } from "./support/na
 import { application, configMap, hookJob, operationDone, R, record, waitFor } from "./syncwaves-support/cluster.js";
 
 const clock = new SystemClock();
-/** An operation's phase and message: a failure then says why. */
-const outcome = (app: Application): [string | undefined, string | undefined] => [
+/** An operation's phase and message, and the messages of the resources that did not sync: a failure then says why. */
+const outcome = (app: Application): unknown[] => [
   app.status?.operationState?.phase,
   app.status?.operationState?.message,
+  (app.status?.operationState?.syncResult?.resources ?? [])
+    .filter((r) => r.status !== "Synced")
+    .map((r) => `${r.kind}/${r.name}: ${r.message ?? ""}`),
 ];
-const SUCCEEDED = ["Succeeded", "successfully synced (all tasks run)"];
+const SUCCEEDED = ["Succeeded", "successfully synced (all tasks run)", []];
 const kc = sharedKubeConfig();
 const kubeconfigPath = inject("kubeconfigPath");
 const client = KubeApiClient.fromConfig({ kind: "file", path: kubeconfigPath });
