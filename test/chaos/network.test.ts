@@ -21,7 +21,7 @@ import {
 } from "../e2e/support/guestbook-rollout.js";
 import { RolloutRecorder } from "../e2e/support/rollout-recorder.js";
 import { startCutProxy } from "./support/cut-proxy.js";
-import { follow } from "./support/follow.js";
+import { View } from "./support/view.js";
 import { rolloutViolations } from "./support/invariants.js";
 import { operateQa, QA } from "./support/operator.js";
 import { chaosPlane, sleep } from "./support/plane.js";
@@ -99,32 +99,11 @@ describe("apiserver restarts", () => {
     const args = processArgs(ns, ...(process.env["CHAOS_DEBUG"] ? ["--debug"] : []));
     const ctl = spawnController(args, "controller", plane.cp().kubeconfigPath);
     plane.procs.push(ctl);
-    const seen = new Map<string, string>();
-    let waiter: (() => void) | undefined;
-    const apps = await follow(client, resources.Applications, ns, (type, o) => {
-      if (type === "DELETED") seen.delete(o.metadata?.name ?? "");
-      else seen.set(o.metadata?.name ?? "", o.metadata?.labels?.["edit"] ?? "");
-      waiter?.();
-    });
-    const allAt = (edit: string, timeoutMs: number): Promise<boolean> =>
-      new Promise((resolve) => {
-        const check = (): void => {
-          if (names.every((n) => seen.get(n) === edit)) {
-            waiter = undefined;
-            clearTimeout(timer);
-            resolve(true);
-          }
-        };
-        const timer = setTimeout(() => {
-          waiter = undefined;
-          resolve(false);
-        }, timeoutMs);
-        waiter = check;
-        check();
-      });
+    const view = await View.start(client, ns);
+    const edited = (edit: string) => (): boolean => names.every((n) => (view.apps.get(n)?.metadata?.labels?.["edit"] ?? "") === edit);
     try {
       await client.create(resources.ApplicationSets, listAppSet("restarts", ns, names));
-      expect(await allAt("", 60_000)).toBe(true);
+      expect(await view.within(60_000, edited(""))).toBeDefined();
       const figures: number[] = [];
       for (let round = 1; round <= 2; round++) {
         await plane.cp().stopApiServer();
@@ -140,7 +119,7 @@ describe("apiserver restarts", () => {
           console.log(
             `round ${String(round)}: patched at resourceVersion ${String(patched.metadata?.resourceVersion)} at ${new Date().toISOString()}`,
           );
-        const ok = await allAt(String(round), CONVERGE_WITHIN_MS);
+        const ok = (await view.within(CONVERGE_WITHIN_MS, edited(String(round)))) !== undefined;
         figures.push(performance.now() - back);
         if (!ok) {
           const live = [...(await applications(client, ns)).values()].map((a) => a.metadata.labels?.["edit"] ?? "");
@@ -149,7 +128,7 @@ describe("apiserver restarts", () => {
           const logs = ctl.logs.slice(process.env["CHAOS_DEBUG"] ? -80 : -15).map((l) => JSON.stringify(l));
           throw new Error(
             `round ${String(round)}: not converged ${String(CONVERGE_WITHIN_MS)} ms after the return; ` +
-              `the ApplicationSet asks for labels ${asked} (resourceVersion ${set.metadata.resourceVersion ?? ""}), the apiserver has edit labels [${live.join(",")}], the test's watch saw [${names.map((n) => seen.get(n) ?? "-").join(",")}]\n${logs.join("\n")}`,
+              `the ApplicationSet asks for labels ${asked} (resourceVersion ${set.metadata.resourceVersion ?? ""}), the apiserver has edit labels [${live.join(",")}], the test's watch saw [${names.map((n) => view.apps.get(n)?.metadata?.labels?.["edit"] ?? "-").join(",")}]\n${logs.join("\n")}`,
           );
         }
       }
@@ -158,7 +137,7 @@ describe("apiserver restarts", () => {
       );
       expect(ctl.child.exitCode).toBeNull();
     } finally {
-      apps.stop();
+      view.stop();
       ctl.child.kill("SIGTERM");
       await ctl.exited;
     }

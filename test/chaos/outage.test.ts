@@ -12,88 +12,13 @@ import { describe, expect, it } from "vitest";
 import { resources, type KubeObject } from "../../src/kube/index.js";
 import { controllerNamespace, processArgs, spawnController, type ControllerProcess } from "../e2e/support/controller.js";
 import { makeRepo } from "../integration/support/git-repos.js";
-import { follow, type Follower } from "./support/follow.js";
+import { View } from "./support/view.js";
 import { chaosPlane, sleep } from "./support/plane.js";
 
 const plane = chaosPlane();
 const CONDITION_WITHIN_MS = 5_000;
 const RECOVER_WITHIN_MS = 20_000;
 const OUTAGE_MS = 15_000;
-
-type Conditions = Map<string, { status: string; message: string }>;
-
-/**
- * What one namespace looks like from a watch: each ApplicationSet's conditions, the Applications
- * not being deleted, and the deletions seen.
- */
-class View {
-  readonly conditions = new Map<string, Conditions>();
-  readonly apps = new Map<string, KubeObject>();
-  readonly deleted: string[] = [];
-  private readonly waiters = new Set<() => void>();
-  private followers: Follower[] = [];
-
-  static async start(ns: string): Promise<View> {
-    const v = new View();
-    const client = plane.client();
-    v.followers = await Promise.all([
-      follow(client, resources.ApplicationSets, ns, (_t, o) => {
-        const list = (
-          (o["status"] as { conditions?: Array<{ type: string; status: string; message: string }> } | undefined)?.conditions ?? []
-        ).map((c) => [c.type, { status: c.status, message: c.message }] as const);
-        v.conditions.set(o.metadata?.name ?? "", new Map(list));
-        v.wake();
-      }),
-      follow(client, resources.Applications, ns, (type, o) => {
-        const name = o.metadata?.name ?? "";
-        // Deleted, or being deleted: nothing removes the resources finalizer here (no application controller).
-        const deleting = type === "DELETED" || o.metadata?.deletionTimestamp !== undefined;
-        if (deleting) {
-          if (v.apps.has(name)) v.deleted.push(name);
-          v.apps.delete(name);
-        } else v.apps.set(name, o);
-        v.wake();
-      }),
-    ]);
-    return v;
-  }
-
-  private wake(): void {
-    for (const w of [...this.waiters]) w();
-  }
-
-  /** Milliseconds until `fn` holds, or undefined after `timeoutMs`. */
-  async within(timeoutMs: number, fn: () => boolean): Promise<number | undefined> {
-    const start = performance.now();
-    return new Promise((resolve) => {
-      const check = (): void => {
-        if (!fn()) return;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        resolve(performance.now() - start);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        resolve(undefined);
-      }, timeoutMs);
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  errorOf(appSet: string): string | undefined {
-    const c = this.conditions.get(appSet)?.get("ErrorOccurred");
-    return c?.status === "True" ? c.message : undefined;
-  }
-
-  upToDate(appSet: string): boolean {
-    return this.conditions.get(appSet)?.get("ResourcesUpToDate")?.status === "True";
-  }
-
-  stop(): void {
-    for (const f of this.followers) f.stop();
-  }
-}
 
 function appSet(ns: string, name: string, generators: unknown[], nameTemplate: string): KubeObject {
   return {
@@ -124,7 +49,7 @@ async function controller(ns: string): Promise<ControllerProcess> {
 /** Runs `fn` with a controller for `ns` and a view of it; stops both whatever happens. */
 async function running(ns: string, fn: (view: View, ctl: ControllerProcess) => Promise<void>): Promise<void> {
   const ctl = await controller(ns);
-  const view = await View.start(ns);
+  const view = await View.start(plane.client(), ns);
   try {
     await fn(view, ctl);
   } finally {
