@@ -53,6 +53,16 @@ describe("the Application a reconcile writes", () => {
     expect(nextApplication(app, update({ deletionHooks: hooks })).metadata.finalizers).toEqual(want);
   });
 
+  it("sets the SyncError condition automated sync reports, keeps its time while the message holds, and removes it after", () => {
+    const first = nextApplication(base({}, { conditions: [{ type: "ComparisonError", message: "x" }] }), update({ syncError: "refused" }));
+    expect(first.status?.conditions).toEqual([{ type: "SyncError", message: "refused", lastTransitionTime: "2030-01-01T00:00:00Z" }]);
+    const again = nextApplication(first, update({ syncError: "refused", nowMs: Date.UTC(2030, 0, 2) }));
+    expect(again.status?.conditions?.[0]?.lastTransitionTime).toBe("2030-01-01T00:00:00Z");
+    const changed = nextApplication(first, update({ syncError: "other", nowMs: Date.UTC(2030, 0, 2) }));
+    expect(changed.status?.conditions?.[0]).toEqual({ type: "SyncError", message: "other", lastTransitionTime: "2030-01-02T00:00:00Z" });
+    expect(nextApplication(again, update()).status?.conditions).toBeUndefined();
+  });
+
   it("consumes the refresh annotation and always writes when one was set", () => {
     const app = base({ annotations: { "argocd.argoproj.io/refresh": "normal", keep: "1" } }, { reconciledAt: "2029-01-01T00:00:00Z" });
     const next = nextApplication(app, update());

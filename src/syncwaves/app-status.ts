@@ -31,6 +31,8 @@ export interface AppUpdate {
   /** Whether the manifests have PreDelete / PostDelete hooks. */
   readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
   readonly nowMs: number;
+  /** The `SyncError` condition's message, when automated sync refused; absent removes the condition. */
+  readonly syncError?: string;
 }
 
 function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
@@ -45,9 +47,22 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
   status.health = nextHealth(app, c.health, now);
   status.resources = c.resources;
   status.reconciledAt = now;
-  status.conditions = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
+  status.conditions = nextConditions(app, u, now);
+  if (status.conditions.length === 0) delete status.conditions;
   if (u.state !== undefined) recordOperation(status, app, u, u.state);
   return status;
+}
+
+/**
+ * The conditions after a comparison: ComparisonError gone, SyncError as automated sync decided
+ * (its transition time kept while its message holds).
+ */
+function nextConditions(app: Application, u: AppUpdate, now: string): NonNullable<ApplicationStatus["conditions"]> {
+  const current = app.status?.conditions ?? [];
+  const kept = current.filter((x) => x.type !== AppConditionType.ComparisonError && x.type !== AppConditionType.SyncError);
+  if (u.syncError === undefined) return kept;
+  const previous = current.find((x) => x.type === AppConditionType.SyncError && x.message === u.syncError);
+  return [...kept, { type: AppConditionType.SyncError, message: u.syncError, lastTransitionTime: previous?.lastTransitionTime ?? now }];
 }
 
 /** `status.health`, its transition time kept while the status holds. */

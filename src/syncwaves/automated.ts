@@ -1,30 +1,119 @@
 /**
- * Automated sync (docs/sync-engine.md#automated-sync): the operation an Application with
- * `syncPolicy.automated` gets when it is OutOfSync. Pure.
+ * Automated sync (docs/sync-engine.md#automated-sync): what an Application with
+ * `syncPolicy.automated` gets after a comparison — an operation to start, a wait (self-heal back-off),
+ * a `SyncError` condition, or nothing. The same guards as Argo CD's application controller, in its
+ * order. Pure: time comes in as `nowMs`.
  */
-import { OperationPhase, SyncStatus, type Application, type Operation } from "../api/index.js";
+import { OperationPhase, SyncStatus, type Application, type Operation, type ResourceStatus } from "../api/index.js";
+import { sourceEquivalent } from "../api/equivalence.js";
+import { sourceOf } from "./observe.js";
 
 /** The default retry of automated syncs when the Application sets none. */
 const AUTOMATED_RETRY = { limit: 5 } as const;
 
-/**
- * The operation to start, or undefined. No operation when automated sync is off (absent or
- * `enabled: false`), the Application is Synced, the last automated attempt at this revision failed
- * (no retry of the same revision), or the revision is already deployed and self-heal is off.
- */
-export function automatedOperation(app: Application, sync: SyncStatus, revision: string): Operation | undefined {
-  const automated = app.spec.syncPolicy?.automated;
-  if (automated === undefined || automated.enabled === false || sync !== SyncStatus.OutOfSync) return undefined;
-  if (!retriesRevision(app, revision, automated.selfHeal === true)) return undefined;
-  return automatedSync(app, revision, automated.prune === true);
+/** The back-off between self-heal syncs of one revision: `initialMs × factor^(n−1)`, at most `capMs`. */
+export interface SelfHealBackoff {
+  readonly initialMs: number;
+  readonly factor: number;
+  readonly capMs: number;
 }
 
-/** The automated sync operation at `revision`, with the Application's sync options and retry. */
+/** Argo CD's defaults (`--self-heal-backoff-timeout-seconds` 2, `-factor` 3, `-cap-seconds` 300). */
+export const DEFAULT_SELF_HEAL_BACKOFF: SelfHealBackoff = { initialMs: 2_000, factor: 3, capMs: 300_000 };
+
+/** What a comparison leads to. */
+export type AutoSync =
+  | { readonly kind: "none" }
+  | { readonly kind: "start"; readonly operation: Operation }
+  /** A self-heal is due only after `afterMs`: look again then. */
+  | { readonly kind: "wait"; readonly afterMs: number }
+  /** Refused: the message of the `SyncError` condition. */
+  | { readonly kind: "error"; readonly message: string };
+
+/** The inputs of {@link autoSync}. */
+export interface AutoSyncInput {
+  readonly app: Application;
+  readonly sync: SyncStatus;
+  /** `status.resources` of the comparison. */
+  readonly resources: readonly ResourceStatus[];
+  /** The resolved revision the comparison used. */
+  readonly revision: string;
+  readonly nowMs: number;
+  /** Default {@link DEFAULT_SELF_HEAL_BACKOFF}. */
+  readonly selfHealBackoff?: SelfHealBackoff;
+}
+
+const NONE: AutoSync = { kind: "none" };
+
+/** Go's `%s` of a string slice: `[a b]`. */
+const goList = (revisions: readonly string[]): string => `[${revisions.join(" ")}]`;
+
+/** True when automated sync is on: `automated` present and not `enabled: false`. */
+function enabled(app: Application): boolean {
+  const automated = app.spec.syncPolicy?.automated;
+  return automated !== undefined && automated.enabled !== false;
+}
+
+/**
+ * The automated decision after a comparison. Nothing when automated sync is off, an operation is
+ * requested, the Application is being deleted or is not OutOfSync, or only prunes are left and
+ * automated prune is off. At a revision (and source) already synced: a `SyncError` when that
+ * attempt failed; nothing without self-heal; with self-heal a selective sync of the resources
+ * that are not Synced, after the back-off of the attempts so far. With prune on and `allowEmpty`
+ * off, a sync that would prune every resource is refused.
+ */
+export function autoSync(input: AutoSyncInput): AutoSync {
+  if (!due(input)) return NONE;
+  const automated = input.app.spec.syncPolicy?.automated ?? {};
+  const prune = automated.prune === true;
+  const operation = automatedSync(input.app, input.revision, prune);
+  const attempt = lastAttempt(input.app, input.revision);
+  if (attempt !== undefined) {
+    const heal = selfHeal(input, attempt, automated.selfHeal === true);
+    if (heal.kind !== "start") return heal;
+    operation.sync = { ...operation.sync, ...heal.operation.sync };
+  }
+  if (prune && automated.allowEmpty !== true && input.resources.every((r) => r.requiresPruning === true)) {
+    return { kind: "error", message: `Skipping sync attempt to ${goList([input.revision])}: auto-sync will wipe out all resources` };
+  }
+  return { kind: "start", operation };
+}
+
+/** The guards before any sync: automated on, nothing requested, not deleted, OutOfSync, and not only prunes with prune off. */
+function due({ app, sync, resources }: AutoSyncInput): boolean {
+  if (!enabled(app) || app.operation !== undefined || app.metadata.deletionTimestamp) return false;
+  if (sync !== SyncStatus.OutOfSync) return false;
+  if (app.spec.syncPolicy?.automated?.prune === true) return true;
+  return !resources.every((r) => r.status === SyncStatus.Synced || r.requiresPruning === true);
+}
+
+/**
+ * At a revision already attempted: the SyncError of a failure, nothing without self-heal, else the
+ * self-heal's part of the operation or its wait.
+ */
+function selfHeal(
+  input: AutoSyncInput,
+  attempt: { successful: boolean; revisions: string[]; message: string },
+  enabledHeal: boolean,
+): AutoSync {
+  if (!attempt.successful) {
+    return { kind: "error", message: `Failed last sync attempt to ${goList(attempt.revisions)}: ${attempt.message}` };
+  }
+  if (!enabledHeal) return NONE;
+  const attempts = input.app.status?.operationState?.operation.sync?.autoHealAttemptsCount ?? 0;
+  const remaining = selfHealRemainingMs(input.app, attempts, input.nowMs, input.selfHealBackoff ?? DEFAULT_SELF_HEAL_BACKOFF);
+  if (remaining > 0) return { kind: "wait", afterMs: remaining };
+  return { kind: "start", operation: { sync: { autoHealAttemptsCount: attempts + 1, resources: notSynced(input.resources) } } };
+}
+
+/** The automated sync operation at `revision`, with the Application's source, sync options and retry. */
 function automatedSync(app: Application, revision: string, prune: boolean): Operation {
+  const source = sourceOf(app);
   return {
     sync: {
+      ...(source && app.spec.sources === undefined ? { source } : {}),
       revision,
-      prune,
+      ...(prune ? { prune } : {}),
       ...(app.spec.syncPolicy?.syncOptions ? { syncOptions: app.spec.syncPolicy.syncOptions } : {}),
     },
     initiatedBy: { automated: true },
@@ -32,13 +121,37 @@ function automatedSync(app: Application, revision: string, prune: boolean): Oper
   };
 }
 
+/** The resources a self-heal syncs: those not Synced, by group, kind and name (any namespace). */
+function notSynced(resources: readonly ResourceStatus[]): NonNullable<NonNullable<Operation["sync"]>["resources"]> {
+  return resources
+    .filter((r) => r.status !== SyncStatus.Synced)
+    .map((r) => ({ ...(r.group ? { group: r.group } : {}), kind: r.kind ?? "", name: r.name ?? "" }));
+}
+
 /**
- * Whether an automated sync may start at `revision` given the last operation: always at another
- * revision; at the same one only when that attempt did not fail and self-heal is on.
+ * The last operation when it was at `revision` with the Application's current source (Argo CD's
+ * "already attempted"), else undefined. An operation that completed without a result counts as
+ * attempted at no revision.
  */
-function retriesRevision(app: Application, revision: string, selfHeal: boolean): boolean {
+function lastAttempt(app: Application, revision: string): { successful: boolean; revisions: string[]; message: string } | undefined {
   const last = app.status?.operationState;
-  if (last === undefined || last.syncResult?.revision !== revision) return true;
-  if (last.phase === OperationPhase.Failed || last.phase === OperationPhase.Error) return false;
-  return selfHeal;
+  if (last === undefined) return undefined;
+  const successful = last.phase === OperationPhase.Succeeded;
+  const message = last.message ?? "";
+  if (last.syncResult === undefined) {
+    const completed = last.phase !== OperationPhase.Running && last.phase !== OperationPhase.Terminating;
+    return completed ? { successful, revisions: [], message } : undefined;
+  }
+  if (last.syncResult.revision !== revision) return undefined;
+  if (!sourceEquivalent(sourceOf(app) ?? {}, last.syncResult.source ?? {})) return undefined;
+  return { successful, revisions: [last.syncResult.revision ?? ""], message };
+}
+
+/** How long until the next self-heal may start: the back-off of `attempts` minus the time since the last operation finished. */
+export function selfHealRemainingMs(app: Application, attempts: number, nowMs: number, backoff: SelfHealBackoff): number {
+  const state = app.status?.operationState;
+  if (state === undefined) return 0;
+  const delay = attempts <= 0 ? 0 : Math.min(backoff.initialMs * backoff.factor ** (attempts - 1), backoff.capMs);
+  const finished = state.finishedAt ? Date.parse(state.finishedAt) : Number.NaN;
+  return Number.isNaN(finished) ? delay : delay - (nowMs - finished);
 }

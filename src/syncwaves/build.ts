@@ -114,9 +114,12 @@ function namespaceTask(input: BuildInput, tasks: readonly SyncTask[]): SyncTask 
   return { phase: SyncPhase.PreSync, target, hook: false, state: {} };
 }
 
+/** True when a selective sync names the task's object; an entry without a namespace names it in any namespace (as Argo CD matches). */
 function isSelected(task: SyncTask, selected: readonly SyncOperationResource[]): boolean {
   const k = resourceKeyOf(task.target ?? task.live ?? {});
-  return selected.some((s) => (s.group ?? "") === k.group && s.kind === k.kind && s.name === k.name && (s.namespace ?? "") === k.namespace);
+  return selected.some(
+    (s) => (s.group ?? "") === k.group && s.kind === k.kind && s.name === k.name && (!s.namespace || s.namespace === k.namespace),
+  );
 }
 
 /**

@@ -101,6 +101,21 @@ describe("task building", () => {
     expect(tasks.map((t) => t.target?.metadata?.name)).toEqual(["b"]);
   });
 
+  it.each([
+    { name: "an entry without a namespace selects the object in any namespace", namespace: undefined, want: ["b"] },
+    { name: "an entry with the object's namespace selects it", namespace: "ns", want: ["b"] },
+    { name: "an entry with another namespace selects nothing", namespace: "other", want: [] },
+  ])("$name", ({ namespace, want }) => {
+    const tasks = buildTasks({
+      ...base,
+      skipHooks: true,
+      targets: [obj("ConfigMap", "a"), obj("ConfigMap", "b")],
+      live: [],
+      selected: [{ kind: "ConfigMap", name: "b", ...(namespace ? { namespace } : {}) }],
+    });
+    expect(tasks.map((t) => t.target?.metadata?.name)).toEqual(want);
+  });
+
   it("adds a PreSync Namespace task for CreateNamespace=true when the namespace is missing", () => {
     const tasks = buildTasks({
       ...base,

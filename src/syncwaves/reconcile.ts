@@ -24,7 +24,7 @@ import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceD
 import type { Logger } from "../log/logger.js";
 import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
 import { nextApplication, needsWrite } from "./app-status.js";
-import { automatedOperation } from "./automated.js";
+import { autoSync, type SelfHealBackoff } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
@@ -65,6 +65,8 @@ export interface ReconcilerDeps {
   readonly onManaged?: (access: ClusterAccess, descriptors: readonly ResourceDescriptor[]) => void;
   /** Argo CD's application-controller metrics; none when absent. */
   readonly metrics?: SyncMetrics;
+  /** The back-off between self-heal syncs of one revision (default Argo CD's 2 s × 3, at most 300 s). */
+  readonly selfHealBackoff?: SelfHealBackoff;
 }
 
 /**
@@ -83,6 +85,8 @@ interface Outcome {
   readonly operation: Operation | null | undefined;
   readonly requeueAfterMs: number;
   readonly holdMs?: number;
+  /** The message of the `SyncError` condition automated sync reports; absent clears it. */
+  readonly syncError?: string;
 }
 
 /**
@@ -213,7 +217,7 @@ export class AppReconciler implements Reconciler {
     if (ctx.stopping.aborted) throw ctx.stopping.reason;
     const { observed, shared } = seen;
     this.deps.onManaged?.(shared, observed.descriptors);
-    const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed);
+    const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed, now);
     await this.write(app, { ...next, observed, now });
     if (state !== undefined) this.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
@@ -257,12 +261,28 @@ export class AppReconciler implements Reconciler {
     return { ...stepped, operation: isCompletedPhase(stepped.state.phase) ? null : app.operation };
   }
 
-  /** No operation runs: start an automated sync when one is due. */
-  private idle(app: Application, observed: Observed): Outcome {
+  /** No operation runs: start an automated sync when one is due, wait out a self-heal back-off, or report why not. */
+  private idle(app: Application, observed: Observed, now: number): Outcome {
     const last = app.status?.operationState;
-    const auto = app.operation === undefined ? automatedOperation(app, observed.comparison.sync, observed.revision) : undefined;
-    if (auto !== undefined) return { state: last, operation: auto, requeueAfterMs: 0 };
-    return { state: last, operation: app.operation, requeueAfterMs: this.deps.pollMs ?? 180_000 };
+    const poll = this.deps.pollMs ?? 180_000;
+    const decision = autoSync({
+      app,
+      sync: observed.comparison.sync,
+      resources: observed.comparison.resources,
+      revision: observed.revision,
+      nowMs: now,
+      ...(this.deps.selfHealBackoff ? { selfHealBackoff: this.deps.selfHealBackoff } : {}),
+    });
+    switch (decision.kind) {
+      case "start":
+        return { state: last, operation: decision.operation, requeueAfterMs: 0 };
+      case "wait":
+        return { state: last, operation: app.operation, requeueAfterMs: Math.min(Math.ceil(decision.afterMs), poll) };
+      case "error":
+        return { state: last, operation: app.operation, requeueAfterMs: poll, syncError: decision.message };
+      default:
+        return { state: last, operation: app.operation, requeueAfterMs: poll };
+    }
   }
 
   /** The operation's tasks with their recorded states, validity and diff. */
@@ -369,6 +389,7 @@ export class AppReconciler implements Reconciler {
       source: sourceOf(app),
       deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
       nowMs: w.now,
+      ...(w.syncError !== undefined ? { syncError: w.syncError } : {}),
     });
     if (needsWrite(app, next)) await this.deps.client.update(resources.Applications, next);
   }

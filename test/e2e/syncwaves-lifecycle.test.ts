@@ -319,6 +319,76 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(refreshed.status?.sync?.status).toBe("Synced");
   });
 
+  /** The Application once a refresh is consumed and it reads `sync`. */
+  async function refreshed(name: string, sync: string): Promise<Application> {
+    await client.patch(
+      resources.Applications,
+      { namespace: appNs, name },
+      { type: "merge", body: { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } } },
+    );
+    return waitFor(`${name} refreshed and ${sync}`, async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name });
+      const done = app.metadata.annotations?.["argocd.argoproj.io/refresh"] === undefined && app.status?.sync?.status === sync;
+      return done ? app : undefined;
+    });
+  }
+
+  it("with prune off leaves a file deleted from Git OutOfSync instead of syncing again and again, self-heal or not", async () => {
+    const ns = await newNamespace("swl-noprune");
+    source.set(REPO, "noprune", [
+      { path: "a.yaml", content: configMap("kept") },
+      { path: "b.yaml", content: configMap("removed") },
+    ]);
+    const syncPolicy = { automated: { selfHeal: true } };
+    await client.create(resources.Applications, application("noprune", appNs, ns, { repoURL: REPO, path: "noprune", syncPolicy }));
+    const synced = await waitFor("the first automated sync", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "noprune" });
+      return app.status?.sync?.status === "Synced" && app.operation === undefined && (app.status.history ?? []).length === 1
+        ? app
+        : undefined;
+    });
+    source.set(REPO, "noprune", [{ path: "a.yaml", content: configMap("kept") }]);
+    await refreshed("noprune", "OutOfSync");
+    // Before, every completion started the next full sync at once: the history grew by one a pass.
+    await new Promise((r) => setTimeout(r, 5_000));
+    const after = await client.get<Application>(resources.Applications, { namespace: appNs, name: "noprune" });
+    expect(after.status?.operationState?.startedAt).toBe(synced.status?.operationState?.startedAt);
+    expect(after.status?.history?.length).toBe(1);
+    expect(after.status?.resources?.find((r) => r.name === "removed")).toMatchObject({ status: "OutOfSync", requiresPruning: true });
+    expect(await client.get(R.ConfigMaps, { namespace: ns, name: "removed" })).toBeDefined();
+  });
+
+  it("with prune on refuses an automated sync that would delete everything, with a SyncError, unless allowEmpty", async () => {
+    const ns = await newNamespace("swl-empty");
+    source.set(REPO, "empty", [{ path: "a.yaml", content: configMap("precious") }]);
+    const syncPolicy = { automated: { prune: true } };
+    await client.create(resources.Applications, application("empty", appNs, ns, { repoURL: REPO, path: "empty", syncPolicy }));
+    await waitFor("the first automated sync", () => client.get(R.ConfigMaps, { namespace: ns, name: "precious" }).catch(() => undefined));
+    // A new commit (another revision) that removes the last manifest.
+    source.set(REPO, "empty", [], "1".repeat(40));
+    const refused = await refreshed("empty", "OutOfSync");
+    const error = await waitFor("the SyncError", async () => {
+      const app = await client.get<Application>(resources.Applications, { namespace: appNs, name: "empty" });
+      return app.status?.conditions?.find((c) => c.type === "SyncError");
+    });
+    expect(error.message).toBe(`Skipping sync attempt to [${refused.status?.sync?.revision ?? ""}]: auto-sync will wipe out all resources`);
+    expect(await client.get(R.ConfigMaps, { namespace: ns, name: "precious" })).toBeDefined();
+
+    await client.patch(
+      resources.Applications,
+      { namespace: appNs, name: "empty" },
+      { type: "merge", body: { spec: { syncPolicy: { automated: { prune: true, allowEmpty: true } } } } },
+    );
+    await waitFor("the prune allowEmpty lets through", async () =>
+      (await client.get(R.ConfigMaps, { namespace: ns, name: "precious" }).catch(() => undefined)) === undefined ? true : undefined,
+    );
+    const app = await waitFor("the SyncError cleared", async () => {
+      const a = await client.get<Application>(resources.Applications, { namespace: appNs, name: "empty" });
+      return a.status?.conditions?.some((c) => c.type === "SyncError") === true ? undefined : a;
+    });
+    expect(app.status?.sync?.status).toBe("Synced");
+  });
+
   it("deploys to a cluster described by a cluster Secret", async () => {
     const ns = await newNamespace("swl-remote");
     const token = kc.getCurrentUser()?.token ?? "";
