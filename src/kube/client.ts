@@ -243,6 +243,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
     return {
       dryRun: options.dryRun ? "All" : undefined,
       fieldManager: options.fieldManager ?? this.options.fieldManager,
+      fieldValidation: options.fieldValidation,
     };
   }
 }

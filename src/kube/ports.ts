@@ -73,6 +73,8 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** `fieldManager` recorded in managedFields. */
   fieldManager?: string;
+  /** `fieldValidation`: `Strict` refuses unknown and duplicate fields; the apiserver's default warns and drops them. */
+  fieldValidation?: "Strict" | "Warn" | "Ignore";
 }
 
 /** One RFC 6902 JSON Patch operation. */

@@ -3,16 +3,26 @@
  * outcome with the pure transitions of `tasks.ts`. Order within a batch
  * (docs/sync-engine.md#waves): hook finalizers removed, prunes in parallel, BeforeHookCreation
  * deletions (after which creation waits for the next step), then the apply runs — each run of one
- * kind in parallel, runs one after another. Every apply is a server-side apply with field manager
- * `argocd-controller` and forced conflicts.
+ * kind in parallel, runs one after another. A write is a server-side apply with field manager
+ * `argocd-controller` and forced conflicts, or a replace with `Replace=true` (see {@link SyncExecutor.apply}).
  *
  * I/O boundary: apiserver requests through {@link KubeClient}; kinds are resolved to resources by
  * the injected `resolve` (discovery).
  */
 import { Finalizer } from "../api/index.js";
 import { errorMessage } from "../errors.js";
-import { isConflict, isNotFound, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  isConflict,
+  isInvalid,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceDescriptor,
+  type WriteOptions,
+} from "../kube/index.js";
 import { groupOf } from "./objects.js";
+import { applyMode } from "./options.js";
 import { taskObject } from "./order.js";
 import { NO_ACTIONS, type Actions, type BatchReport } from "./plan.js";
 import { applied, failed, pruned, resultKey, withState } from "./tasks.js";
@@ -34,6 +44,25 @@ export interface ExecuteOptions {
   readonly dryRun: boolean;
   /** Delete propagation for prunes and hook deletions. */
   readonly propagation: "Foreground" | "Background" | "Orphan";
+  /** The operation's sync options (Replace, Force, Validate and the rest; resources' annotations override them). */
+  readonly appOptions?: readonly string[];
+  /** The operation's sync strategy forces (`syncStrategy.hook.force` or `.apply.force`). */
+  readonly force?: boolean;
+}
+
+const isCrd = (obj: KubeObject): boolean => obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io";
+
+/** What a write did to the object, as kubectl says it. */
+function appliedVerb(task: SyncTask, result: KubeObject, replaced: boolean): string {
+  if (task.live === undefined) return "created";
+  if (result.metadata?.resourceVersion === task.live.metadata?.resourceVersion) return "unchanged";
+  return replaced ? "replaced" : "configured";
+}
+
+/** A target without the fields the apiserver owns, for a create or replace. */
+function stripServerFields(obj: KubeObject): KubeObject {
+  const { resourceVersion: _rv, uid: _uid, creationTimestamp: _ct, managedFields: _mf, ...meta } = obj.metadata ?? {};
+  return { ...obj, metadata: meta };
 }
 
 /** `deployment.apps/name` (kubectl's way of naming an object in messages). */
@@ -51,29 +80,89 @@ function keyOfObj(obj: KubeObject): { namespace?: string; name: string } {
 export class SyncExecutor {
   constructor(private readonly deps: ExecutorDeps) {}
 
-  /** Server-side applies one target; returns the new state. */
+  /**
+   * Writes one target as its sync options say ({@link applyMode}): a server-side apply, or with
+   * `Replace=true` a create or a replace (an update for CRDs and Namespaces, which a replace would
+   * empty), deleting and re-creating first with `Force=true`. An apply refused as invalid (an
+   * immutable field) is deleted and re-created with `Force=true`. Fields are validated strictly
+   * unless `Validate=false`. A new CRD is waited for until Established (at most 3 s). Returns the
+   * new state.
+   */
   async apply(task: SyncTask, options: ExecuteOptions & { validateOnly?: boolean }): Promise<SyncTask> {
     const target = task.target;
     if (target === undefined) return task;
     try {
       const resource = await this.deps.resolve(target);
       const dryRun = options.dryRun || options.validateOnly === true;
-      const result = await this.deps.client.patch<KubeObject>(
-        resource,
-        keyOfObj(target),
-        { type: "apply", body: target, fieldManager: this.deps.fieldManager ?? FIELD_MANAGER, force: true },
-        { dryRun, fieldManager: this.deps.fieldManager ?? FIELD_MANAGER },
-      );
-      const verb =
-        task.live === undefined
-          ? "created"
-          : result.metadata?.resourceVersion === task.live.metadata?.resourceVersion
-            ? "unchanged"
-            : "configured";
-      const message = `${describeObject(target)} ${verb}${dryRun ? " (dry run)" : ""}`;
+      const mode = applyMode(target, task.live, options.appOptions ?? [], options.force === true);
+      const write: WriteOptions = {
+        dryRun,
+        fieldManager: this.deps.fieldManager ?? FIELD_MANAGER,
+        fieldValidation: mode.validate ? "Strict" : "Ignore",
+      };
+      const result = mode.replace
+        ? await this.replace(resource, task, write, mode.force)
+        : await this.serverSideApply(resource, task, write, mode.force);
+      if (!dryRun && isCrd(target)) await this.established(resource, keyOfObj(target));
+      const message = `${describeObject(target)} ${appliedVerb(task, result, mode.replace)}${dryRun ? " (dry run)" : ""}`;
       return withState({ ...task, live: dryRun ? task.live : result }, applied(message, options.dryRun));
     } catch (err) {
       return withState(task, failed(errorMessage(err)));
+    }
+  }
+
+  private async serverSideApply(resource: ResourceDescriptor, task: SyncTask, write: WriteOptions, force: boolean): Promise<KubeObject> {
+    const target = task.target ?? {};
+    const patch = { type: "apply" as const, body: target, fieldManager: write.fieldManager ?? FIELD_MANAGER, force: true };
+    try {
+      return await this.deps.client.patch<KubeObject>(resource, keyOfObj(target), patch, write);
+    } catch (err) {
+      if (!force || task.live === undefined || !(isInvalid(err) || isConflict(err))) throw err;
+      await this.recreateFrom(resource, target, write);
+      return this.deps.client.create<KubeObject>(resource, stripServerFields(target), write);
+    }
+  }
+
+  private async replace(resource: ResourceDescriptor, task: SyncTask, write: WriteOptions, force: boolean): Promise<KubeObject> {
+    const target = stripServerFields(task.target ?? {});
+    const live = task.live;
+    if (live === undefined) return this.deps.client.create<KubeObject>(resource, target, write);
+    if (force && target.kind !== "CustomResourceDefinition" && !(target.kind === "Namespace" && groupOf(target) === "")) {
+      await this.recreateFrom(resource, target, write);
+      return this.deps.client.create<KubeObject>(resource, target, write);
+    }
+    const body = { ...target, metadata: { ...target.metadata, resourceVersion: live.metadata?.resourceVersion } };
+    return this.deps.client.update<KubeObject>(resource, body, write);
+  }
+
+  /** Deletes the live object (foreground) and waits until it is gone, for a forced re-creation. */
+  private async recreateFrom(resource: ResourceDescriptor, target: KubeObject, write: WriteOptions): Promise<void> {
+    const key = keyOfObj(target);
+    try {
+      await this.deps.client.delete(resource, key, { dryRun: write.dryRun === true, propagationPolicy: "Foreground" });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    if (write.dryRun === true) return;
+    for (let i = 0; i < 300; i++) {
+      try {
+        await this.deps.client.get(resource, key);
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      await sleep(100);
+    }
+    throw new Error(`${describeObject(target)} was not deleted within 30s for its forced re-creation`);
+  }
+
+  /** Waits (at most 3 s, as Argo CD) for a CRD to be Established; one that is not is no error (Argo CD only logs it). */
+  private async established(resource: ResourceDescriptor, key: { name: string }): Promise<void> {
+    for (let i = 0; i < 30; i++) {
+      const crd = await this.deps.client.get<KubeObject>(resource, key).catch(() => undefined);
+      const conditions = (crd?.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+      if (conditions.some((c) => c.type === "Established" && c.status === "True")) return;
+      await sleep(100);
     }
   }
 
@@ -161,12 +250,26 @@ export class SyncExecutor {
     return { tasks: current(), waitingForDeletion: false };
   }
 
-  /** Dry-runs every target (the validation pass); returns the tasks that failed, with their state. */
-  async validate(tasks: readonly SyncTask[], options: ExecuteOptions): Promise<SyncTask[]> {
+  /**
+   * The validation pass, client-side as Argo CD's dry run is: every target's kind must resolve
+   * (the tasks that skip the check are left out by the caller). Nothing is sent to the apiserver,
+   * so a completed hook whose spec changed, or an object in a namespace not created yet, does not
+   * fail here. Returns the tasks that failed, with their state.
+   */
+  async validate(tasks: readonly SyncTask[], _options: ExecuteOptions): Promise<SyncTask[]> {
     const results = await Promise.all(
-      tasks.filter((t) => t.target !== undefined).map((t) => this.apply(t, { ...options, validateOnly: true })),
+      tasks
+        .filter((t) => t.target !== undefined)
+        .map(async (t) => {
+          try {
+            await this.deps.resolve(t.target ?? {});
+            return undefined;
+          } catch (err) {
+            return withState(t, failed(errorMessage(err)));
+          }
+        }),
     );
-    return results.filter((t) => t.state.status === "SyncFailed");
+    return results.filter((t): t is SyncTask => t !== undefined);
   }
 
   private async cleanup(tasks: readonly SyncTask[], fn: (obj: KubeObject) => Promise<void>, record: (t: SyncTask) => void): Promise<void> {

@@ -27,7 +27,7 @@ import { nextApplication, needsWrite } from "./app-status.js";
 import { autoSync, type SelfHealBackoff } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
-import { SyncExecutor } from "./executor.js";
+import { SyncExecutor, type ExecuteOptions } from "./executor.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
 import { accessFor, type SyncMetrics } from "./metrics.js";
@@ -35,7 +35,7 @@ import { resourceKeyOf, keyString } from "./objects.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
-import { propagationPolicy } from "./options.js";
+import { OptionKey, optionIs, propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
@@ -101,12 +101,26 @@ export function currentOperation(app: Application, nowMs: number): OperationStat
   return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
 
-/** A task with what the comparison found about its object: a kind the cluster refuses, a diff. */
-function withFindings(t: SyncTask, observed: Observed): SyncTask {
+/**
+ * A task with what the comparison found about its object: a kind the cluster does not know (unless
+ * `SkipDryRunOnMissingResource=true`, for the operation or on the object), a diff.
+ */
+function withFindings(t: SyncTask, observed: Observed, appOptions: readonly string[]): SyncTask {
   const obj = t.target ?? t.live ?? {};
-  const invalid = observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
+  const skip = t.target !== undefined && optionIs(appOptions, OptionKey.SkipDryRunOnMissingResource, "true", t.target);
+  const invalid = skip ? undefined : observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
   const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
   return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
+}
+
+/** How the executor writes for an operation: dry run, propagation, its sync options and strategy force. */
+function executeOptions(sync: NonNullable<Operation["sync"]>, appOptions: readonly string[]): ExecuteOptions {
+  return {
+    dryRun: sync.dryRun === true,
+    propagation: propagationPolicy(appOptions),
+    appOptions,
+    force: sync.syncStrategy?.hook?.force === true || sync.syncStrategy?.apply?.force === true,
+  };
 }
 
 /** The worker pool's result of a requeue decision: 0 is "again at once". */
@@ -287,8 +301,9 @@ export class AppReconciler implements Reconciler {
 
   /** The operation's tasks with their recorded states, validity and diff. */
   private tasksOf(app: Application, state: OperationState, observed: Observed): SyncTask[] {
-    const built = buildTasks(this.taskInput(app, state, observed));
-    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => withFindings(t, observed));
+    const input = this.taskInput(app, state, observed);
+    const built = buildTasks(input);
+    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => withFindings(t, observed, input.appOptions));
   }
 
   /** What the tasks of an operation are built from. */
@@ -339,10 +354,11 @@ export class AppReconciler implements Reconciler {
     const sync = state.operation.sync ?? {};
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const stored = state.syncResult?.resources ?? [];
-    const result = await runSyncStep(this.stepInput(app, state, observed, now), this.executor(observed.access), {
-      dryRun: sync.dryRun === true,
-      propagation: propagationPolicy(appOptions),
-    });
+    const result = await runSyncStep(
+      this.stepInput(app, state, observed, now),
+      this.executor(observed.access),
+      executeOptions(sync, appOptions),
+    );
     const source = sourceOf(app);
     state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
     state = recordOutcome(

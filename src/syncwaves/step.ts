@@ -50,8 +50,9 @@ function skipsDryRun(task: SyncTask, crdKinds: ReadonlySet<string>, appOptions: 
 }
 
 /**
- * The validation pass: missing namespaces are applied for real first (and recorded, so they are not
- * applied again), then every other target is dry-run. Returns the tasks, or the failed outcome.
+ * The validation pass: the destination namespace CreateNamespace=true asks for is applied for real
+ * first (and recorded, so it is not applied again), then every other target is checked. Returns the
+ * tasks, or the failed outcome.
  */
 async function validate(
   ctx: StepContext,
@@ -60,7 +61,7 @@ async function validate(
   options: ExecuteOptions,
 ): Promise<StepResult | SyncTask[]> {
   const namespaces = tasks.filter(
-    (t) => t.target?.kind === "Namespace" && groupOf(t.target) === "" && t.live === undefined && t.phase !== SyncPhase.SyncFail && !t.hook,
+    (t) => t.target?.kind === "Namespace" && groupOf(t.target) === "" && t.live === undefined && t.phase === SyncPhase.PreSync && !t.hook,
   );
   const created: SyncTask[] = [];
   for (const ns of namespaces) {

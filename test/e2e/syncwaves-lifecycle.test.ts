@@ -389,6 +389,115 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(app.status?.sync?.status).toBe("Synced");
   });
 
+  it("re-creates a completed named hook whose spec changed instead of failing the dry run on its immutable template", async () => {
+    const ns = await newNamespace("swl-hookspec");
+    const migrate = (image: string): string =>
+      hookJob("migrate", "PreSync", {}, { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image }] } } });
+    source.set(REPO, "hookspec", [
+      { path: "job.json", content: migrate("busybox:1") },
+      { path: "cm.yaml", content: configMap("cfg") },
+    ]);
+    await client.create(
+      resources.Applications,
+      application("hookspec", appNs, ns, { repoURL: REPO, path: "hookspec", operation: { sync: {} } }),
+    );
+    expect(outcome(await operationDone(client, appNs, "hookspec"))).toEqual(SUCCEEDED);
+    const first = await client.get(R.Jobs, { namespace: ns, name: "migrate" });
+    source.set(REPO, "hookspec", [
+      { path: "job.json", content: migrate("busybox:2") },
+      { path: "cm.yaml", content: configMap("cfg") },
+    ]);
+    await requestSync("hookspec", { sync: {} });
+    expect(outcome(await operationDone(client, appNs, "hookspec"))).toEqual(SUCCEEDED);
+    const second = await client.get<KubeObject>(R.Jobs, { namespace: ns, name: "migrate" });
+    expect(second.metadata?.uid).not.toBe(first.metadata?.uid);
+    expect(JSON.stringify(second.spec)).toContain("busybox:2");
+  });
+
+  // Server-side apply refuses undeclared fields whatever fieldValidation says, so Validate=false cannot
+  // drop them as a client-side apply does (docs/sync-engine.md, the deviations table).
+  it("refuses a field a custom resource's schema does not declare instead of dropping it, even with Validate=false", async () => {
+    const ns = await newNamespace("swl-strict");
+    const crds = {
+      group: "apiextensions.k8s.io",
+      version: "v1",
+      plural: "customresourcedefinitions",
+      kind: "CustomResourceDefinition",
+      namespaced: false,
+    };
+    const schema = { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } };
+    await client
+      .create(crds, {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: { name: "gadgets.strict.example.com" },
+        spec: {
+          group: "strict.example.com",
+          scope: "Namespaced",
+          names: { plural: "gadgets", singular: "gadget", kind: "Gadget" },
+          versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+        },
+      })
+      .catch(() => undefined);
+    const gadgets = { group: "strict.example.com", version: "v1", plural: "gadgets", kind: "Gadget", namespaced: true };
+    await waitFor("the Gadget kind to be served", () => client.list(gadgets, { namespace: ns }).catch(() => undefined));
+    const cr = "apiVersion: strict.example.com/v1\nkind: Gadget\nmetadata:\n  name: typo\nspec:\n  size: 1\n  sise: 2\n";
+    source.set(REPO, "strict", [{ path: "cr.yaml", content: cr }]);
+    await client.create(
+      resources.Applications,
+      application("strict", appNs, ns, { repoURL: REPO, path: "strict", operation: { sync: {} } }),
+    );
+    const failedOp = (await operationDone(client, appNs, "strict")).status?.operationState;
+    expect(failedOp?.phase).toBe("Failed");
+    expect(failedOp?.syncResult?.resources?.[0]?.message).toContain(".spec.sise: field not declared in schema");
+    await requestSync("strict", { sync: { syncOptions: ["Validate=false"] } });
+    const again = (await operationDone(client, appNs, "strict")).status?.operationState;
+    expect(again?.phase).toBe("Failed");
+    await expect(client.get(gadgets, { namespace: ns, name: "typo" })).rejects.toThrow();
+  });
+
+  it("with SkipDryRunOnMissingResource=true lets a custom resource whose CRD is not installed yet past the validation", async () => {
+    const ns = await newNamespace("swl-skipdry");
+    const cr = `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  annotations:\n    argocd.argoproj.io/sync-wave: "1"\n    argocd.argoproj.io/sync-options: SkipDryRunOnMissingResource=true\n`;
+    source.set(REPO, "skipdry", [
+      { path: "cm.yaml", content: configMap("first", 0) },
+      { path: "cr.yaml", content: cr },
+    ]);
+    await client.create(
+      resources.Applications,
+      application("skipdry", appNs, ns, { repoURL: REPO, path: "skipdry", operation: { sync: {} } }),
+    );
+    const state = (await operationDone(client, appNs, "skipdry")).status?.operationState;
+    // Validation passed: wave 0 was applied; the Widget then fails to apply because nothing installed its CRD.
+    expect(state?.message).not.toContain("one or more synchronization tasks are not valid");
+    expect(await client.get(R.ConfigMaps, { namespace: ns, name: "first" })).toBeDefined();
+    expect(state?.syncResult?.resources?.find((r) => r.kind === "Widget")?.status).toBe("SyncFailed");
+  });
+
+  it("with Replace=true and Force=true re-creates a Job whose immutable template changed", async () => {
+    const ns = await newNamespace("swl-replace");
+    const job = (image: string): string =>
+      JSON.stringify({
+        apiVersion: "batch/v1",
+        kind: "Job",
+        metadata: { name: "batch", annotations: { "argocd.argoproj.io/sync-options": "Replace=true,Force=true" } },
+        spec: { backoffLimit: 0, template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image }] } } },
+      });
+    source.set(REPO, "replace", [{ path: "job.json", content: job("busybox:1") }]);
+    await client.create(
+      resources.Applications,
+      application("replace", appNs, ns, { repoURL: REPO, path: "replace", operation: { sync: {} } }),
+    );
+    expect(outcome(await operationDone(client, appNs, "replace"))).toEqual(SUCCEEDED);
+    const first = await client.get(R.Jobs, { namespace: ns, name: "batch" });
+    source.set(REPO, "replace", [{ path: "job.json", content: job("busybox:2") }]);
+    await requestSync("replace", { sync: {} });
+    expect(outcome(await operationDone(client, appNs, "replace"))).toEqual(SUCCEEDED);
+    const second = await client.get<KubeObject>(R.Jobs, { namespace: ns, name: "batch" });
+    expect(second.metadata?.uid).not.toBe(first.metadata?.uid);
+    expect(JSON.stringify(second.spec)).toContain("busybox:2");
+  });
+
   it("deploys to a cluster described by a cluster Secret", async () => {
     const ns = await newNamespace("swl-remote");
     const token = kc.getCurrentUser()?.token ?? "";
