@@ -258,7 +258,20 @@ export class AppReconciler implements Reconciler {
     if (ctx.stopping.aborted) throw err;
     const message = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
     if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
+    if (state?.phase === OperationPhase.Running) return this.writeComparisonError(app, message, this.unreadable(state, message));
     return this.writeComparisonError(app, message);
+  }
+
+  /**
+   * A running operation whose manifests or destination cannot be read ends in Error, as Argo CD
+   * ends it ("ComparisonError: <why>"), and its retry policy applies; one waiting for a retry that
+   * is not due yet is left to wait.
+   */
+  private unreadable(state: OperationState, message: string): OperationState | undefined {
+    const now = this.deps.clock.now();
+    const current = isAwaitingRetry(state) ? restartIfDue(state, now) : state;
+    if (current === undefined) return undefined;
+    return recordOutcome(current, { phase: OperationPhase.Error, message: `${AppConditionType.ComparisonError}: ${message}` }, now);
   }
 
   /** Reports an operation that this reconcile completed. */
@@ -425,7 +438,7 @@ export class AppReconciler implements Reconciler {
     return { requeueAfterMs: 0 };
   }
 
-  private async writeComparisonError(app: Application, message: string): Promise<AppRequeue> {
+  private async writeComparisonError(app: Application, message: string, operationState?: OperationState): Promise<AppRequeue> {
     const status = { ...(app.status ?? {}) };
     const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
     status.conditions = [
@@ -433,7 +446,15 @@ export class AppReconciler implements Reconciler {
       { type: AppConditionType.ComparisonError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) },
     ];
     status.sync = { ...(status.sync ?? {}), status: SyncStatus.Unknown };
-    await this.deps.client.update(resources.Applications, { ...app, status });
+    const next: Application = { ...app, status };
+    if (operationState !== undefined) {
+      status.operationState = operationState;
+      if (isCompletedPhase(operationState.phase)) delete next.operation;
+    }
+    await this.deps.client.update(resources.Applications, next);
+    if (operationState !== undefined && isCompletedPhase(operationState.phase)) this.deps.metrics?.syncCompleted(app, operationState);
+    if (operationState !== undefined && isAwaitingRetry(operationState))
+      return { requeueAfterMs: retryDelayMs(operationState, this.deps.clock.now()) };
     return { requeueAfterMs: 10_000 };
   }
 }

@@ -498,6 +498,18 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(JSON.stringify(second.spec)).toContain("busybox:2");
   });
 
+  it("ends an operation whose manifests cannot be read in Error, retrying as its policy says, instead of running forever", async () => {
+    const ns = await newNamespace("swl-unread");
+    const operation = { sync: {}, retry: { limit: 1, backoff: { duration: "1s", factor: 1 } } };
+    await client.create(resources.Applications, application("unread", appNs, ns, { repoURL: REPO, path: "nowhere", operation }));
+    const app = await operationDone(client, appNs, "unread", 30_000);
+    const state = app.status?.operationState;
+    expect(state?.phase).toBe("Error");
+    expect(state?.retryCount).toBe(1);
+    expect(state?.message).toBe(`ComparisonError: no manifests at ${REPO} nowhere (retried 1 times).`);
+    expect(app.status?.conditions?.find((c) => c.type === "ComparisonError")?.message).toBe(`no manifests at ${REPO} nowhere`);
+  });
+
   it("deploys to a cluster described by a cluster Secret", async () => {
     const ns = await newNamespace("swl-remote");
     const token = kc.getCurrentUser()?.token ?? "";
