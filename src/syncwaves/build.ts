@@ -129,7 +129,9 @@ function isSelected(task: SyncTask, selected: readonly SyncOperationResource[]):
 export function buildTasks(input: BuildInput): SyncTask[] {
   const liveByKey = new Map(input.live.map((o) => [keyString(resourceKeyOf(o)), o]));
   let tasks = targetTasks(input, liveByKey);
-  const claimed = new Set(tasks.map((t) => keyString(resourceKeyOf(t.target ?? {}))));
+  // A `hook: Skip` target is not synced, but it still pairs with its live object, which is therefore never pruned.
+  const skipped = input.targets.filter(isSkip).map((o) => prepareTarget(o, input));
+  const claimed = new Set([...tasks.map((t) => t.target ?? {}), ...skipped].map((o) => keyString(resourceKeyOf(o))));
   for (const live of input.live) {
     if (claimed.has(keyString(resourceKeyOf(live))) || isHook(live) || !isSyncTarget(live)) continue;
     tasks.push({ phase: SyncPhase.Sync, live, hook: false, state: {} });

@@ -76,6 +76,16 @@ describe("task building", () => {
     expect(isTrackedBy(cm.target!, "app")).toBe(true);
   });
 
+  it("pairs a `hook: Skip` target with its live object: neither applied nor pruned", () => {
+    const live = prepareTarget(obj("ConfigMap", "managed"), base);
+    const tasks = buildTasks({
+      ...base,
+      targets: [obj("ConfigMap", "managed", { annotations: { "argocd.argoproj.io/hook": "Skip" } })],
+      live: [live],
+    });
+    expect(tasks).toEqual([]);
+  });
+
   it("drops Skip objects, garbage hooks and deletion-only hooks, and never prunes live hooks", () => {
     const hookLive = prepareTarget(obj("Job", "old-hook", { annotations: { "argocd.argoproj.io/hook": "PreSync" } }), base);
     const tasks = buildTasks({

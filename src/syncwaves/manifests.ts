@@ -63,23 +63,50 @@ function isObject(v: unknown): v is KubeObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The objects of one file: every YAML document (JSON is YAML); `List` kinds are flattened; empty documents skipped. */
+/** A file that may be a manifest: Argo CD reports it when it does not parse, and ignores any other YAML that does not. */
+function looksLikeManifest(content: string): boolean {
+  return content.includes("apiVersion:") && content.includes("kind:") && content.includes("metadata:");
+}
+
+/** Why a document is not a Kubernetes object, or undefined when it is one. */
+function notAnObject(value: unknown): string | undefined {
+  if (!isObject(value)) return "a document is not an object";
+  if (typeof value.kind !== "string" || value.kind === "") return "Object 'Kind' is missing";
+  if (typeof value.apiVersion !== "string") return "an object without apiVersion";
+  return undefined;
+}
+
+/** One document's value, or why it is not a Kubernetes object (an empty document is neither). */
+function readDocument(doc: ReturnType<typeof parseAllDocuments>[number]): { value?: unknown; problem?: string } {
+  if (doc.errors.length > 0) return { problem: doc.errors.map((e) => e.message).join("; ") };
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return {};
+  const problem = notAnObject(value);
+  return problem === undefined ? { value } : { problem };
+}
+
+/**
+ * The objects of one file: every YAML document (JSON is YAML); `List` kinds are flattened; empty
+ * documents skipped. As Argo CD's repo server: a YAML file whose first document already fails (bad
+ * YAML, or not a Kubernetes object) is ignored unless it looks like a manifest (it has
+ * `apiVersion:`, `kind:` and `metadata:`), so a `values.yaml` or a tool's config beside the
+ * manifests does not fail the Application; a failure after valid objects fails the file.
+ */
 export function parseFile(file: SourceFile): KubeObject[] {
   const out: KubeObject[] = [];
+  const json = /\.json$/i.test(file.path);
   for (const doc of parseAllDocuments(file.content)) {
-    if (doc.errors.length > 0) {
-      throw new AppSetError(MANIFEST_ERROR, `${file.path}: ${doc.errors.map((e) => e.message).join("; ")}`);
+    const { value, problem } = readDocument(doc);
+    if (problem !== undefined) {
+      if (!json && out.length === 0 && !looksLikeManifest(file.content)) return [];
+      throw new AppSetError(MANIFEST_ERROR, `Failed to unmarshal "${file.path}": ${problem}`);
     }
-    const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
-    if (!isObject(value)) throw new AppSetError(MANIFEST_ERROR, `${file.path}: a document is not an object`);
-    if (typeof value.kind === "string" && value.kind.endsWith("List") && Array.isArray(value.items)) {
-      out.push(...(value.items as unknown[]).filter(isObject));
+    const obj = value as KubeObject;
+    if (typeof obj.kind === "string" && obj.kind.endsWith("List") && Array.isArray(obj.items)) {
+      out.push(...(obj.items as unknown[]).filter(isObject));
     } else {
-      if (typeof value.kind !== "string" || typeof value.apiVersion !== "string") {
-        throw new AppSetError(MANIFEST_ERROR, `${file.path}: an object without apiVersion or kind`);
-      }
-      out.push(value);
+      out.push(obj);
     }
   }
   return out;
