@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
+import { selfHealBackoff, syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
 
 describe("waveDelayMs", () => {
   it.each([
@@ -12,6 +12,30 @@ describe("waveDelayMs", () => {
     { name: "garbage means no delay", raw: "soon", ms: 0 },
   ])("$name", ({ raw, ms }) => {
     expect(waveDelayMs(raw === undefined ? {} : { ARGOCD_SYNC_WAVE_DELAY: raw })).toBe(ms);
+  });
+});
+
+describe("selfHealBackoff", () => {
+  const P = "ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_";
+  it.each([
+    { name: "Argo CD's defaults", env: {}, want: { initialMs: 2_000, factor: 3, capMs: 300_000 } },
+    {
+      name: "each variable",
+      env: { [`${P}BACKOFF_TIMEOUT_SECONDS`]: "5", [`${P}BACKOFF_FACTOR`]: "2", [`${P}BACKOFF_CAP_SECONDS`]: "60" },
+      want: { initialMs: 5_000, factor: 2, capMs: 60_000 },
+    },
+    {
+      name: "an invalid value keeps the default",
+      env: { [`${P}BACKOFF_FACTOR`]: "x" },
+      want: { initialMs: 2_000, factor: 3, capMs: 300_000 },
+    },
+    {
+      name: "a back-off timeout of 0 waits the fixed self-heal timeout",
+      env: { [`${P}BACKOFF_TIMEOUT_SECONDS`]: "0", [`${P}TIMEOUT_SECONDS`]: "5" },
+      want: { initialMs: 5_000, factor: 1, capMs: 5_000, fixed: true },
+    },
+  ])("$name", ({ env, want }) => {
+    expect(selfHealBackoff(env)).toEqual(want);
   });
 });
 

@@ -18,6 +18,7 @@ import { ControllerMetrics, createMetricsRegistry, SyncEngineMetrics, type Regis
 import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
+import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import { controllerNamespace, kubeSource } from "./controller.js";
 import { gitService } from "./git.js";
@@ -46,6 +47,33 @@ export function waveDelayMs(env: Env): number {
  */
 export function syncDeadlineMs(env: Env): number | undefined {
   return positiveSecondsMs(env["APPSET_SYNC_DEADLINE_SECONDS"]);
+}
+
+/** A whole number of seconds ≥ 0 from the environment, else `fallback` (Argo CD's `ParseNumFromEnv`). */
+function envSeconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = raw === undefined || raw.trim() === "" ? Number.NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/**
+ * The self-heal back-off from Argo CD's application-controller variables:
+ * `ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_BACKOFF_TIMEOUT_SECONDS` (2), `_FACTOR` (3) and
+ * `_CAP_SECONDS` (300); a timeout of 0 turns the back-off off, and then every self-heal waits
+ * `ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_TIMEOUT_SECONDS` (0) after the last sync finished.
+ */
+export function selfHealBackoff(env: Env): SelfHealBackoff {
+  const prefix = "ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_";
+  const initial = envSeconds(env, `${prefix}BACKOFF_TIMEOUT_SECONDS`, 2);
+  if (initial === 0) {
+    const timeoutMs = envSeconds(env, `${prefix}TIMEOUT_SECONDS`, 0) * 1000;
+    return { initialMs: timeoutMs, factor: 1, capMs: timeoutMs, fixed: true };
+  }
+  return {
+    initialMs: initial * 1000,
+    factor: envSeconds(env, `${prefix}BACKOFF_FACTOR`, 3),
+    capMs: envSeconds(env, `${prefix}BACKOFF_CAP_SECONDS`, 300) * 1000,
+  };
 }
 
 /** What the engine is built from: the process's shared cache, Git service and cluster directory. */
@@ -97,6 +125,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({ local, clusters: d.clusters }),
     waveDelayMs: waveDelayMs(d.env),
+    selfHealBackoff: selfHealBackoff(d.env),
     concurrency: ENGINE_CONCURRENCY,
     reconcileTimeoutMs: d.config.reconcileTimeoutSeconds * 1000,
     ...engineMetrics(d, () => engine.applications()),

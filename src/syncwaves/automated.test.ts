@@ -166,6 +166,12 @@ describe("automated sync", () => {
       },
     );
 
+    it("with a fixed timeout waits it before every attempt, the first too", () => {
+      const fixed = { initialMs: 5_000, factor: 1, capMs: 5_000, fixed: true };
+      const a = app({ automated: { selfHeal: true } }, last("Succeeded", "rev", { finishedAt: new Date(NOW - 1_000).toISOString() }));
+      expect(autoSync({ ...input(a), selfHealBackoff: fixed })).toEqual({ kind: "wait", afterMs: 4_000 });
+    });
+
     it("starts the next attempt once the back-off has passed, counting on", () => {
       const state = last("Succeeded", "rev", {
         finishedAt: new Date(NOW - 6_001).toISOString(),

@@ -11,11 +11,16 @@ import { sourceOf } from "./observe.js";
 /** The default retry of automated syncs when the Application sets none. */
 const AUTOMATED_RETRY = { limit: 5 } as const;
 
-/** The back-off between self-heal syncs of one revision: `initialMs × factor^(n−1)`, at most `capMs`. */
+/**
+ * The wait between self-heal syncs of one revision: `initialMs × factor^(n−1)` after the n-th
+ * attempt, at most `capMs`; or, with `fixed` (Argo CD with its self-heal back-off turned off), `initialMs`
+ * before every attempt (its `--self-heal-timeout-seconds`).
+ */
 export interface SelfHealBackoff {
   readonly initialMs: number;
   readonly factor: number;
   readonly capMs: number;
+  readonly fixed?: boolean;
 }
 
 /** Argo CD's defaults (`--self-heal-backoff-timeout-seconds` 2, `-factor` 3, `-cap-seconds` 300). */
@@ -151,7 +156,12 @@ function lastAttempt(app: Application, revision: string): { successful: boolean;
 export function selfHealRemainingMs(app: Application, attempts: number, nowMs: number, backoff: SelfHealBackoff): number {
   const state = app.status?.operationState;
   if (state === undefined) return 0;
-  const delay = attempts <= 0 ? 0 : Math.min(backoff.initialMs * backoff.factor ** (attempts - 1), backoff.capMs);
+  const delay =
+    backoff.fixed === true
+      ? backoff.initialMs
+      : attempts <= 0
+        ? 0
+        : Math.min(backoff.initialMs * backoff.factor ** (attempts - 1), backoff.capMs);
   const finished = state.finishedAt ? Date.parse(state.finishedAt) : Number.NaN;
   return Number.isNaN(finished) ? delay : delay - (nowMs - finished);
 }
