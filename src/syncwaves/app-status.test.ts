@@ -85,6 +85,14 @@ describe("the Application a reconcile writes", () => {
     expect(next.status?.operationState?.phase).toBe("Succeeded");
   });
 
+  it("writes reconciledAt again once it is as old as the heartbeat", () => {
+    const app = base({}, { reconciledAt: "2029-12-31T23:58:00Z" });
+    const next = nextApplication(app, update());
+    const same = { ...next, status: { ...next.status, reconciledAt: "2029-12-31T23:58:00Z" } };
+    expect(needsWrite(same, next, 180_000)).toBe(false);
+    expect(needsWrite(same, next, 120_000)).toBe(true);
+  });
+
   it("keeps the health transition time while the health holds", () => {
     const app = base({}, { health: { status: "Healthy", lastTransitionTime: "2020-01-01T00:00:00Z" } });
     expect(nextApplication(app, update()).status?.health?.lastTransitionTime).toBe("2020-01-01T00:00:00Z");

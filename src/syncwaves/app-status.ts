@@ -92,9 +92,15 @@ export function nextApplication(app: Application, u: AppUpdate): Application {
   return next;
 }
 
-/** True when the update must be written: a refresh was asked for, it never was compared, or anything but `reconciledAt` changed. */
-export function needsWrite(app: Application, next: Application): boolean {
+/**
+ * True when the update must be written: a refresh was asked for, it never was compared, anything
+ * but `reconciledAt` changed, or the recorded `reconciledAt` is `heartbeatMs` old or older (Argo CD
+ * writes it at every periodic refresh, so it tells readers the Application is still being looked at).
+ */
+export function needsWrite(app: Application, next: Application, heartbeatMs = Number.POSITIVE_INFINITY): boolean {
   if (app.metadata.annotations?.[Annotation.Refresh] !== undefined || app.status?.reconciledAt == null) return true;
+  const age = Date.parse(next.status?.reconciledAt ?? "") - Date.parse(app.status.reconciledAt);
+  if (age >= heartbeatMs) return true;
   const strip = (x: Application): string => JSON.stringify({ ...x, status: { ...(x.status ?? {}), reconciledAt: null } });
   return strip(app) !== strip(next);
 }

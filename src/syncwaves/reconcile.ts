@@ -420,7 +420,8 @@ export class AppReconciler implements Reconciler {
       nowMs: w.now,
       ...(w.syncError !== undefined ? { syncError: w.syncError } : {}),
     });
-    if (needsWrite(app, next)) await this.deps.client.update(resources.Applications, next);
+    // reconciledAt is a heartbeat: written again once it is half a poll old, so each periodic comparison records it.
+    if (needsWrite(app, next, (this.deps.pollMs ?? 180_000) / 2)) await this.deps.client.update(resources.Applications, next);
   }
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
