@@ -97,6 +97,11 @@ export function syncFailPhase(tasks: readonly SyncTask[], message: string, onCom
     return finish(tasks, OperationPhase.Failed, text, onComplete);
   }
   const start = syncFail.filter(isPending);
+  // A named SyncFail hook left by an earlier operation is deleted first (BeforeHookCreation), so it runs again.
+  const stale = start.filter((t) => t.live !== undefined && hasDeletePolicy(t.target ?? {}, HookDeletePolicy.BeforeHookCreation));
+  if (stale.length > 0) {
+    return finish(tasks, OperationPhase.Running, runningMessage(stale, { deletion: true }), { beforeCreation: stale });
+  }
   return finish(tasks, OperationPhase.Running, runningMessage(syncFail.filter((t) => !isCompleted(t))), {
     applyRuns: kindRuns(start),
   });

@@ -57,6 +57,19 @@ describe("a sync operation, step by step", () => {
     expect(applies(w)).toEqual([]);
   });
 
+  it("deletes and re-creates a named SyncFail hook an earlier operation left, so it runs again", async () => {
+    const w = new World();
+    w.seed({
+      ...hook("Job", "cleanup", "SyncFail"),
+      status: { succeeded: 1, conditions: [{ type: "Complete", status: "True" }] },
+    });
+    w.outcome.set("Job/migrate", "fail");
+    const out = await simulate(w, [...app(), hook("Job", "cleanup", "SyncFail")]);
+    expect(out.phase).toBe("Failed");
+    const log = w.log.filter((l) => l.endsWith("Job/cleanup"));
+    expect(log).toEqual(["delete Job/cleanup", "apply Job/cleanup"]);
+  });
+
   it("reports apply errors and failed SyncFail hooks in the final message", async () => {
     const w = new World();
     w.failWetApply.add("ConfigMap/b");
