@@ -22,6 +22,7 @@ import {
   type WriteOptions,
 } from "../kube/index.js";
 import { groupOf } from "./objects.js";
+import { needsMigration, upgradeManagedFields, type ManagedFieldsEntry } from "./csa-upgrade.js";
 import { applyMode } from "./options.js";
 import { taskObject } from "./order.js";
 import { NO_ACTIONS, type Actions, type BatchReport } from "./plan.js";
@@ -48,6 +49,8 @@ export interface ExecuteOptions {
   readonly appOptions?: readonly string[];
   /** The operation's sync strategy forces (`syncStrategy.hook.force` or `.apply.force`). */
   readonly force?: boolean;
+  /** The client-side apply manager whose fields are handed to ours before an apply; none: no migration. */
+  readonly csaManager?: string;
 }
 
 const isCrd = (obj: KubeObject): boolean => obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io";
@@ -95,14 +98,10 @@ export class SyncExecutor {
       const resource = await this.deps.resolve(target);
       const dryRun = options.dryRun || options.validateOnly === true;
       const mode = applyMode(target, task.live, options.appOptions ?? [], options.force === true);
-      const write: WriteOptions = {
-        dryRun,
-        fieldManager: this.deps.fieldManager ?? FIELD_MANAGER,
-        fieldValidation: mode.validate ? "Strict" : "Ignore",
-      };
+      const write = this.writeOptions(dryRun, mode.validate);
       const result = mode.replace
         ? await this.replace(resource, task, write, mode.force)
-        : await this.serverSideApply(resource, task, write, mode.force);
+        : await this.serverSideApply(resource, task, write, { force: mode.force, csa: options.csaManager });
       if (!dryRun && isCrd(target)) await this.established(resource, keyOfObj(target));
       const message = `${describeObject(target)} ${appliedVerb(task, result, mode.replace)}${dryRun ? " (dry run)" : ""}`;
       return withState({ ...task, live: dryRun ? task.live : result }, applied(message, options.dryRun));
@@ -111,15 +110,67 @@ export class SyncExecutor {
     }
   }
 
-  private async serverSideApply(resource: ResourceDescriptor, task: SyncTask, write: WriteOptions, force: boolean): Promise<KubeObject> {
+  private writeOptions(dryRun: boolean, validate: boolean): WriteOptions {
+    return { dryRun, fieldManager: this.deps.fieldManager ?? FIELD_MANAGER, fieldValidation: validate ? "Strict" : "Ignore" };
+  }
+
+  private async serverSideApply(
+    resource: ResourceDescriptor,
+    task: SyncTask,
+    write: WriteOptions,
+    mode: { force: boolean; csa: string | undefined },
+  ): Promise<KubeObject> {
     const target = task.target ?? {};
-    const patch = { type: "apply" as const, body: target, fieldManager: write.fieldManager ?? FIELD_MANAGER, force: true };
+    const manager = write.fieldManager ?? FIELD_MANAGER;
+    if (write.dryRun !== true) await this.migrateIfNeeded(resource, task, mode.csa, manager);
     try {
-      return await this.deps.client.patch<KubeObject>(resource, keyOfObj(target), patch, write);
+      return await this.deps.client.patch<KubeObject>(
+        resource,
+        keyOfObj(target),
+        { type: "apply", body: target, fieldManager: manager, force: true },
+        write,
+      );
     } catch (err) {
-      if (!force || task.live === undefined || !(isInvalid(err) || isConflict(err))) throw err;
+      if (!mode.force || task.live === undefined || !(isInvalid(err) || isConflict(err))) throw err;
       await this.recreateFrom(resource, target, write);
       return this.deps.client.create<KubeObject>(resource, stripServerFields(target), write);
+    }
+  }
+
+  /** Migrates the live object's client-side fields to `ssa` when `csa` owns some (as Argo CD before a server-side apply). */
+  private async migrateIfNeeded(resource: ResourceDescriptor, task: SyncTask, csa: string | undefined, ssa: string): Promise<void> {
+    if (csa === undefined || !needsMigration(task.live?.metadata?.managedFields as ManagedFieldsEntry[], csa)) return;
+    const target = task.target ?? {};
+    try {
+      await this.migrateFields(resource, keyOfObj(target), csa, ssa);
+    } catch (err) {
+      throw new Error(`Failed to perform client-side apply migration for ${describeObject(target)}: ${errorMessage(err)}`, { cause: err });
+    }
+  }
+
+  /** Hands the fields of the client-side manager `csa` to `ssa` on the fresh object; a conflict (it changed meanwhile) is retried. */
+  private async migrateFields(
+    resource: ResourceDescriptor,
+    key: { namespace?: string; name: string },
+    csa: string,
+    ssa: string,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const fresh = await this.deps.client.get<KubeObject>(resource, key);
+      const upgraded = upgradeManagedFields(fresh.metadata?.managedFields as ManagedFieldsEntry[], csa, ssa);
+      if (upgraded === undefined) return;
+      try {
+        await this.deps.client.patch(resource, key, {
+          type: "json",
+          ops: [
+            { op: "replace", path: "/metadata/managedFields", value: upgraded },
+            { op: "replace", path: "/metadata/resourceVersion", value: fresh.metadata?.resourceVersion },
+          ],
+        });
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= 4) throw err;
+      }
     }
   }
 

@@ -23,6 +23,7 @@ export const OptionKey = {
   CreateNamespace: "CreateNamespace",
   Delete: "Delete",
   FailOnSharedResource: "FailOnSharedResource",
+  DisableClientSideApplyMigration: "DisableClientSideApplyMigration",
 } as const;
 export type OptionKey = (typeof OptionKey)[keyof typeof OptionKey];
 

@@ -27,6 +27,7 @@ import { nextApplication, needsWrite } from "./app-status.js";
 import { autoSync, type SelfHealBackoff } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
+import { DEFAULT_CSA_MANAGER } from "./csa-upgrade.js";
 import { SyncExecutor, type ExecuteOptions } from "./executor.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
@@ -113,13 +114,21 @@ function withFindings(t: SyncTask, observed: Observed, appOptions: readonly stri
   return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
 }
 
-/** How the executor writes for an operation: dry run, propagation, its sync options and strategy force. */
-function executeOptions(sync: NonNullable<Operation["sync"]>, appOptions: readonly string[]): ExecuteOptions {
+/**
+ * How the executor writes for an operation: dry run, propagation, its sync options, strategy force,
+ * and the client-side manager whose fields move to ours (the Application's
+ * `argocd.argoproj.io/client-side-apply-migration-manager`, else `kubectl-client-side-apply`; none
+ * with `DisableClientSideApplyMigration=true`).
+ */
+function executeOptions(app: Application, sync: NonNullable<Operation["sync"]>, appOptions: readonly string[]): ExecuteOptions {
+  const disabled = optionIs(appOptions, OptionKey.DisableClientSideApplyMigration, "true");
+  const manager = app.metadata.annotations?.[Annotation.ClientSideApplyMigrationManager] || DEFAULT_CSA_MANAGER;
   return {
     dryRun: sync.dryRun === true,
     propagation: propagationPolicy(appOptions),
     appOptions,
     force: sync.syncStrategy?.hook?.force === true || sync.syncStrategy?.apply?.force === true,
+    ...(disabled ? {} : { csaManager: manager }),
   };
 }
 
@@ -370,7 +379,7 @@ export class AppReconciler implements Reconciler {
     const result = await runSyncStep(
       this.stepInput(app, state, observed, now),
       this.executor(observed.access),
-      executeOptions(sync, appOptions),
+      executeOptions(app, sync, appOptions),
     );
     const source = sourceOf(app);
     state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
