@@ -42,6 +42,13 @@ describe("client-side to server-side apply field migration", () => {
     expect(out).toEqual([entry(SSA, "Apply", data("a"))]);
   });
 
+  it("moves the apply manager's own Update entry (Argo CD's client-side applies) into its Apply entry", () => {
+    expect(upgradeManagedFields([entry(SSA, "Apply", data("a")), entry(SSA, "Update", data("b"))], SSA, SSA)).toEqual([
+      entry(SSA, "Apply", data("a", "b")),
+    ]);
+    expect(upgradeManagedFields([entry(SSA, "Update", data("b"))], SSA, SSA)).toEqual([entry(SSA, "Apply", data("b"))]);
+  });
+
   it.each([
     { name: "no managed fields", entries: undefined },
     { name: "no client-side manager", entries: [entry(SSA, "Apply", data("a")), entry("kube-controller-manager", "Update", data("x"))] },

@@ -137,12 +137,18 @@ export class SyncExecutor {
     }
   }
 
-  /** Migrates the live object's client-side fields to `ssa` when `csa` owns some (as Argo CD before a server-side apply). */
+  /**
+   * Migrates the live object's client-side fields to `ssa` when `csa` owns some (as Argo CD before a
+   * server-side apply), and — beyond Argo CD — those `ssa` itself holds as an `Update` manager: Argo CD's
+   * client-side applies write under `argocd-controller` too, so an object it synced moves over whole.
+   */
   private async migrateIfNeeded(resource: ResourceDescriptor, task: SyncTask, csa: string | undefined, ssa: string): Promise<void> {
-    if (csa === undefined || !needsMigration(task.live?.metadata?.managedFields as ManagedFieldsEntry[], csa)) return;
+    if (csa === undefined) return;
+    const fields = task.live?.metadata?.managedFields as ManagedFieldsEntry[] | undefined;
+    const from = [...new Set([csa, ssa])].filter((m) => needsMigration(fields, m));
     const target = task.target ?? {};
     try {
-      await this.migrateFields(resource, keyOfObj(target), csa, ssa);
+      for (const manager of from) await this.migrateFields(resource, keyOfObj(target), manager, ssa);
     } catch (err) {
       throw new Error(`Failed to perform client-side apply migration for ${describeObject(target)}: ${errorMessage(err)}`, { cause: err });
     }

@@ -510,7 +510,10 @@ describe("sync engine lifecycle on a real control plane", () => {
     expect(app.status?.conditions?.find((c) => c.type === "ComparisonError")?.message).toBe(`no manifests at ${REPO} nowhere`);
   });
 
-  it("hands the fields of an object kubectl applied to the engine, so a field removed from Git is removed live", async () => {
+  it.each([
+    { writer: "kubectl", manager: "kubectl-client-side-apply" },
+    { writer: "Argo CD's client-side apply", manager: "argocd-controller" },
+  ])("hands the fields of an object $writer applied to the engine, so a field removed from Git is removed live", async ({ manager }) => {
     const ns = await newNamespace("swl-csa");
     const cm = (data: Record<string, string>): KubeObject => ({
       apiVersion: "v1",
@@ -518,12 +521,13 @@ describe("sync engine lifecycle on a real control plane", () => {
       metadata: { name: "adopted", namespace: ns },
       data,
     });
-    await client.create(R.ConfigMaps, cm({ keep: "1", dropped: "2" }), { fieldManager: "kubectl-client-side-apply" });
-    source.set(REPO, "csa", [
+    await client.create(R.ConfigMaps, cm({ keep: "1", dropped: "2" }), { fieldManager: manager });
+    const app = `csa-${manager}`;
+    source.set(REPO, app, [
       { path: "cm.yaml", content: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: adopted\ndata:\n  keep: "1"\n' },
     ]);
-    await client.create(resources.Applications, application("csa", appNs, ns, { repoURL: REPO, path: "csa", operation: { sync: {} } }));
-    expect(outcome(await operationDone(client, appNs, "csa"))).toEqual(SUCCEEDED);
+    await client.create(resources.Applications, application(app, appNs, ns, { repoURL: REPO, path: app, operation: { sync: {} } }));
+    expect(outcome(await operationDone(client, appNs, app))).toEqual(SUCCEEDED);
     const live = await client.get<KubeObject>(R.ConfigMaps, { namespace: ns, name: "adopted" });
     expect(live.data).toEqual({ keep: "1" });
     const managers = (live.metadata?.managedFields as { manager?: string; operation?: string }[]).map(
