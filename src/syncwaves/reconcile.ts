@@ -27,16 +27,15 @@ import { nextApplication, needsWrite } from "./app-status.js";
 import { autoSync, type SelfHealBackoff } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
-import { DEFAULT_CSA_MANAGER } from "./csa-upgrade.js";
-import { SyncExecutor, type ExecuteOptions } from "./executor.js";
+import { SyncExecutor } from "./executor.js";
+import { executeOptions, withFindings } from "./step-inputs.js";
 import { AppFinalizer } from "./finalize.js";
 import type { ManifestSource } from "./manifests.js";
 import { accessFor, type SyncMetrics } from "./metrics.js";
-import { resourceKeyOf, keyString } from "./objects.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
-import { OptionKey, optionIs, propagationPolicy } from "./options.js";
+import { propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
@@ -102,36 +101,6 @@ export function currentOperation(app: Application, nowMs: number): OperationStat
   return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
 }
 
-/**
- * A task with what the comparison found about its object: a kind the cluster does not know (unless
- * `SkipDryRunOnMissingResource=true`, for the operation or on the object), a diff.
- */
-function withFindings(t: SyncTask, observed: Observed, appOptions: readonly string[]): SyncTask {
-  const obj = t.target ?? t.live ?? {};
-  const skip = t.target !== undefined && optionIs(appOptions, OptionKey.SkipDryRunOnMissingResource, "true", t.target);
-  const invalid = skip ? undefined : observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
-  const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
-  return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
-}
-
-/**
- * How the executor writes for an operation: dry run, propagation, its sync options, strategy force,
- * and the client-side manager whose fields move to ours (the Application's
- * `argocd.argoproj.io/client-side-apply-migration-manager`, else `kubectl-client-side-apply`; none
- * with `DisableClientSideApplyMigration=true`).
- */
-function executeOptions(app: Application, sync: NonNullable<Operation["sync"]>, appOptions: readonly string[]): ExecuteOptions {
-  const disabled = optionIs(appOptions, OptionKey.DisableClientSideApplyMigration, "true");
-  const manager = app.metadata.annotations?.[Annotation.ClientSideApplyMigrationManager] || DEFAULT_CSA_MANAGER;
-  return {
-    dryRun: sync.dryRun === true,
-    propagation: propagationPolicy(appOptions),
-    appOptions,
-    force: sync.syncStrategy?.hook?.force === true || sync.syncStrategy?.apply?.force === true,
-    ...(disabled ? {} : { csaManager: manager }),
-  };
-}
-
 /** The worker pool's result of a requeue decision: 0 is "again at once". */
 function resultOf(next: AppRequeue): ReconcileResult {
   const ms = next.requeueAfterMs;
@@ -157,6 +126,11 @@ export class AppReconciler implements Reconciler {
     this.destinations =
       deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
     this.finalizer = new AppFinalizer({ ...deps, trackingName: (app) => this.trackingName(app) });
+  }
+
+  /** How often an idle Application is re-compared. */
+  private get pollMs(): number {
+    return this.deps.pollMs ?? 180_000;
   }
 
   /** Whether changes of `key`'s managed resources wait (a wave delay runs). */
@@ -300,7 +274,7 @@ export class AppReconciler implements Reconciler {
   /** No operation runs: start an automated sync when one is due, wait out a self-heal back-off, or report why not. */
   private idle(app: Application, observed: Observed, now: number): Outcome {
     const last = app.status?.operationState;
-    const poll = this.deps.pollMs ?? 180_000;
+    const poll = this.pollMs;
     const decision = autoSync({
       app,
       sync: observed.comparison.sync,
@@ -430,7 +404,7 @@ export class AppReconciler implements Reconciler {
       ...(w.syncError !== undefined ? { syncError: w.syncError } : {}),
     });
     // reconciledAt is a heartbeat: written again once it is half a poll old, so each periodic comparison records it.
-    if (needsWrite(app, next, (this.deps.pollMs ?? 180_000) / 2)) await this.deps.client.update(resources.Applications, next);
+    if (needsWrite(app, next, this.pollMs / 2)) await this.deps.client.update(resources.Applications, next);
   }
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
