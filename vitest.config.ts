@@ -54,7 +54,7 @@ export default defineConfig({
         test: {
           name: "argocd",
           setupFiles,
-          include: ["test/argocd/**/*.test.ts", "test/differential/**/*.test.ts"],
+          include: ["test/argocd/**/*.test.ts", "test/differential/**/*.test.ts", "test/differential-sync/**/*.test.ts"],
           globalSetup: ["test/argocd/global-setup.ts"],
           testTimeout: 180_000,
           // The differential cases run two at a time (it.concurrent); the other files run one by one.

@@ -6,8 +6,11 @@
  * Prints wall times, the engine/floor ratio, and the resident memory of this process (which runs
  * the engine) sampled while the engine works, and the engine's requests by verb
  * (`argocd_app_k8s_request_total`).
- *   npx tsx bench/syncwaves.ts [--small]
+ *   npx tsx bench/syncwaves.ts [--small] [--argocd]
  * `--small` runs 1 × 40 resources and 10 × 10 resources instead, to show the benchmark works.
+ * `--argocd` (with `APPSET_ARGOCD_HOME`) then syncs the 200 resources in 5 waves with Argo CD's
+ * application controller and ours side by side (bench/syncwaves-argocd.ts), on a control plane
+ * with Argo CD's CRDs.
  */
 import { randomBytes } from "node:crypto";
 import type { Application } from "../src/api/index.js";
@@ -17,7 +20,9 @@ import { silentLogger } from "../src/log/logger.js";
 import { Registry, SyncEngineMetrics } from "../src/metrics/index.js";
 import { SyncEngine } from "../src/syncwaves/engine.js";
 import { StaticManifestSource } from "../src/syncwaves/manifests.js";
+import { argocdCrdDir } from "../test/argocd/support/argocd.js";
 import { startControlPlane } from "../test/cluster/control-plane.js";
+import { againstArgoCd } from "./syncwaves-argocd.js";
 
 const clock = new SystemClock();
 const REPO = "https://example.com/bench.git";
@@ -179,7 +184,8 @@ async function requestSummary(registry: Registry): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const cp = await startControlPlane();
+  const withArgo = process.argv.includes("--argocd");
+  const cp = await startControlPlane(withArgo ? { crdDir: argocdCrdDir() } : {});
   try {
     const client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
     const discovery = new Discovery(client.transport);
@@ -187,6 +193,7 @@ async function main(): Promise<void> {
     const small = process.argv.includes("--small");
     await run(client, resolve, { name: "one-app", apps: 1, perApp: small ? 40 : 200, waves: 5 });
     if (!process.argv.includes("--one")) await run(client, resolve, { name: "many-apps", apps: small ? 10 : 100, perApp: 10, waves: 2 });
+    if (withArgo) await againstArgoCd(cp.kubeconfigPath, objects(small ? 40 : 200, 5), small ? 1 : 3);
   } finally {
     await cp.stop();
   }

@@ -90,7 +90,7 @@ export APPSET_DIFFERENTIAL_REPORT="$cases"
 if [ "${1:-}" = "--differential" ]; then
   echo "== differential (whole corpus)"
   start=$(date +%s)
-  APPSET_DIFFERENTIAL=all npx vitest run --project argocd test/differential --reporter=default --reporter=json --outputFile.json="$report2" || status=$?
+  APPSET_DIFFERENTIAL=all npx vitest run --project argocd test/differential test/differential-sync --reporter=default --reporter=json --outputFile.json="$report2" || status=$?
   echo "differential run took $(($(date +%s) - start)) s"
   differential_summary "$cases"
   summary "$report2"

@@ -27,6 +27,8 @@ export interface AppUpdate {
   readonly operation: Operation | null | undefined;
   readonly comparison: Comparison;
   readonly revision: string;
+  /** `status.sourceType`, when the manifests were read. */
+  readonly sourceType?: string;
   readonly source: ApplicationSource | undefined;
   /** Whether the manifests have PreDelete / PostDelete hooks. */
   readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
@@ -46,6 +48,7 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
   };
   status.health = nextHealth(app, c.health, now);
   status.resources = c.resources;
+  if (u.sourceType !== undefined) status.sourceType = u.sourceType;
   status.reconciledAt = now;
   status.conditions = nextConditions(app, u, now);
   if (status.conditions.length === 0) delete status.conditions;

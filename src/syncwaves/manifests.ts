@@ -16,6 +16,8 @@ export interface Manifests {
   /** The resolved revision (a commit SHA for Git). */
   readonly revision: string;
   readonly objects: readonly KubeObject[];
+  /** How the source was rendered (`status.sourceType`): Directory unless a tool rendered it (Helm, Kustomize). */
+  readonly sourceType?: string;
 }
 
 /** How a read may use what a source cached. */

@@ -14,13 +14,18 @@ import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import { OptionKey, optionIs } from "./options.js";
-import type { ManifestSource } from "./manifests.js";
+import type { ManifestSource, Manifests } from "./manifests.js";
 import { groupOf, resourceKeyOf, keyString } from "./objects.js";
+
+/** `status.sourceType` of what a source gave: Directory unless a tool rendered it. */
+const sourceTypeOf = (m: Manifests): string => m.sourceType ?? "Directory";
 
 /** What one reconcile read. */
 export interface Observed {
   readonly access: ClusterAccess;
   readonly revision: string;
+  /** How the source was rendered (`status.sourceType`). */
+  readonly sourceType: string;
   readonly targets: KubeObject[];
   readonly live: KubeObject[];
   readonly comparison: Comparison;
@@ -137,6 +142,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   return {
     access,
     revision: manifests.revision,
+    sourceType: sourceTypeOf(manifests),
     targets,
     live,
     comparison: compare(targets, live),

@@ -246,7 +246,8 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
     return { ...finish(tasks, OperationPhase.Running, runningMessage(step.actions.beforeCreation, { deletion: true })), waveDelay: true };
   }
   const remaining = tasks.filter((t) => t.phase !== SyncPhase.SyncFail && isPending(t));
-  if (remaining.length === 0 && !mine.some((t) => t.hook)) {
+  // The batch was the last of the tasks to run (those ApplyOutOfSyncOnly skips are not among them).
+  if (batch.finalWave && !mine.some((t) => t.hook)) {
     const done = finish(tasks, OperationPhase.Succeeded, Message.AllTasksRun, {
       removeFinalizers: tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t)),
       deleteHooks: hooksToDelete(tasks, HookDeletePolicy.HookSucceeded),

@@ -398,6 +398,7 @@ export class AppReconciler implements Reconciler {
       operation: w.operation,
       comparison: w.observed.comparison,
       revision: w.observed.revision,
+      sourceType: w.observed.sourceType,
       source: sourceOf(app),
       deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
       nowMs: w.now,

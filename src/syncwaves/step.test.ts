@@ -143,6 +143,17 @@ describe("a sync operation, step by step", () => {
     await simulate(w, [obj("ConfigMap", "a", { namespace: "ns", annotations: wave(2) })], { prune: true });
     expect(w.log).toEqual(["apply ConfigMap/a", "delete ConfigMap/old"]);
   });
+
+  it("with ApplyOutOfSyncOnly, ends at once after the last changed resource, as all tasks run", async () => {
+    const w = new World();
+    const cms = ["a", "b", "c"].map((n) => obj("ConfigMap", n, { namespace: "ns" }));
+    await simulate(w, cms);
+    w.log.length = 0;
+    const out = await simulate(w, cms, { appOptions: ["ApplyOutOfSyncOnly=true"], unmodified: ["ConfigMap/a", "ConfigMap/c"] });
+    expect(applies(w)).toEqual(["ConfigMap/b"]);
+    expect(out.message).toBe("successfully synced (all tasks run)");
+    expect(out.results.map((r) => `${r.name} ${r.hookPhase ?? ""}`)).toEqual(["b Running"]);
+  });
 });
 
 describe("hook delete policies", () => {

@@ -113,8 +113,10 @@ export function observe(task: SyncTask): SyncTask {
   const health = resourceHealth(live, { isHook: task.hook });
   const next = task.hook ? hookPhaseFromHealth(health, live.metadata?.name ?? "") : resourcePhaseFromHealth(health);
   if (next === undefined) return task;
-  if (next.phase === task.state.hookPhase && next.message === (task.state.message ?? "")) return task;
-  return withState(task, { ...task.state, hookPhase: next.phase, message: next.message });
+  // An empty message keeps the one the task has (what it was applied with, say), as Argo CD keeps the latest non-empty one.
+  const message = next.message !== "" ? next.message : task.state.message;
+  if (next.phase === task.state.hookPhase && message === task.state.message) return task;
+  return withState(task, { ...task.state, hookPhase: next.phase, ...(message !== undefined ? { message } : {}) });
 }
 
 /** The `syncResult.resources[]` entry of a task. */
@@ -133,7 +135,34 @@ export function toResult(task: SyncTask): ResourceResult {
   if (task.state.message !== undefined) result.message = task.state.message;
   if (task.state.hookPhase !== undefined) result.hookPhase = task.state.hookPhase;
   if (task.hook) result.hookType = task.phase;
+  const images = imagesOf(obj);
+  if (images.length > 0) result.images = images;
   return result;
+}
+
+/** Where an object keeps its containers: a Pod, a template (Deployment, Job…), a CronJob's job template. */
+const CONTAINER_PATHS = [
+  ["spec", "containers"],
+  ["spec", "template", "spec", "containers"],
+  ["spec", "jobTemplate", "spec", "template", "spec", "containers"],
+] as const;
+
+/**
+ * The container images of an object (`syncResult.resources[].images`), as Argo CD lists them: the
+ * first of the container paths the object has, its containers' images in order (init containers
+ * are not listed).
+ */
+export function imagesOf(obj: KubeObject): string[] {
+  for (const path of CONTAINER_PATHS) {
+    let v: unknown = obj;
+    for (const p of path) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[p] : undefined;
+    if (!Array.isArray(v)) continue;
+    return v.flatMap((c) => {
+      const image = c !== null && typeof c === "object" ? (c as Record<string, unknown>)["image"] : undefined;
+      return typeof image === "string" ? [image] : [];
+    });
+  }
+  return [];
 }
 
 /** Restores each task's state from the operation's stored results (matched by result key). */

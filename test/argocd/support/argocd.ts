@@ -50,6 +50,8 @@ export interface ArgoCdOptions {
   readonly namespace: string;
   /** Extra flags of the application controller. */
   readonly controllerFlags?: readonly string[];
+  /** Extra environment of the application controller (`ARGOCD_SYNC_WAVE_DELAY`, say). */
+  readonly controllerEnv?: Readonly<Record<string, string>>;
 }
 
 function redisPath(): string {
@@ -76,6 +78,20 @@ async function waitTcp(name: string, port: number, proc: Managed, dataDir: strin
     },
     { intervalMs: 100, timeoutMs: 60_000 },
   );
+}
+
+/** The `default` AppProject in `namespace`, allowing every repository, destination and cluster-scoped kind. */
+export async function createDefaultProject(client: KubeClient, namespace: string): Promise<void> {
+  await client.create(resources.AppProjects, {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "AppProject",
+    metadata: { name: "default", namespace },
+    spec: {
+      sourceRepos: ["*"],
+      destinations: [{ server: "*", namespace: "*" }],
+      clusterResourceWhitelist: [{ group: "*", kind: "*" }],
+    },
+  });
 }
 
 /** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`. */
@@ -170,6 +186,53 @@ export async function startRepoServer(dataDir: string, kubeconfigPath: string, p
 }
 
 /**
+ * Starts Argo CD's application controller for `opts.namespace` against `repo`, logging into
+ * `dataDir` (as `<name>.log`, `application-controller` by default); its process is pushed onto
+ * `procs`. Resolves once it serves its health endpoint.
+ */
+export async function startApplicationController(
+  repo: RepoServer,
+  opts: ArgoCdOptions & { readonly logName?: string },
+  dataDir: string,
+  procs: Managed[],
+): Promise<Managed> {
+  const name = opts.logName ?? "application-controller";
+  const ctrlMetrics = await freePort();
+  const ctrl = startProcess(
+    name,
+    "env",
+    argoCommand("argocd-application-controller", { ...repo.env, ...opts.controllerEnv }, [
+      "--kubeconfig",
+      opts.kubeconfigPath,
+      "--namespace",
+      opts.namespace,
+      "--repo-server",
+      repo.address,
+      "--repo-server-plaintext",
+      "--redis",
+      repo.redis,
+      "--metrics-port",
+      String(ctrlMetrics),
+      "--loglevel",
+      "info",
+      ...(opts.controllerFlags ?? []),
+    ]),
+    dataDir,
+  );
+  procs.push(ctrl);
+  await waitFor(
+    `application controller healthy (log: ${join(dataDir, `${name}.log`)})`,
+    async () => {
+      if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, `${name}.log`)}`);
+      const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
+      return r?.status === 200 ? true : undefined;
+    },
+    { intervalMs: 200, timeoutMs: 90_000 },
+  );
+  return ctrl;
+}
+
+/**
  * Starts Redis, the repo-server and the application controller for `namespace` (which must exist,
  * with its AppProjects); resolves once the application controller serves its health endpoint.
  */
@@ -185,38 +248,7 @@ export async function startArgoCd(client: KubeClient, opts: ArgoCdOptions): Prom
   try {
     await createSettings(client, opts.namespace);
     const repo = await startRepoServer(dataDir, opts.kubeconfigPath, procs);
-    const ctrlMetrics = await freePort();
-    const ctrl = startProcess(
-      "application-controller",
-      "env",
-      argoCommand("argocd-application-controller", repo.env, [
-        "--kubeconfig",
-        opts.kubeconfigPath,
-        "--namespace",
-        opts.namespace,
-        "--repo-server",
-        repo.address,
-        "--repo-server-plaintext",
-        "--redis",
-        repo.redis,
-        "--metrics-port",
-        String(ctrlMetrics),
-        "--loglevel",
-        "info",
-        ...(opts.controllerFlags ?? []),
-      ]),
-      dataDir,
-    );
-    procs.push(ctrl);
-    await waitFor(
-      `application controller healthy (log: ${join(dataDir, "application-controller.log")})`,
-      async () => {
-        if (!ctrl.isRunning()) throw new Error(`the application controller exited; see ${join(dataDir, "application-controller.log")}`);
-        const r = await httpCall("GET", `http://127.0.0.1:${ctrlMetrics}/healthz`).catch(() => undefined);
-        return r?.status === 200 ? true : undefined;
-      },
-      { intervalMs: 200, timeoutMs: 90_000 },
-    );
+    const ctrl = await startApplicationController(repo, opts, dataDir, procs);
     return {
       namespace: opts.namespace,
       dataDir,

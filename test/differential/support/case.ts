@@ -5,10 +5,9 @@
  * case's Git repository NAME (the same repository for both sides), `${plugin}` for the base URL of
  * the case's plugin server.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { parse } from "yaml";
+import { join } from "node:path";
 import { z } from "zod";
+import { loadCasesWith, parseCaseWith } from "./corpus.js";
 
 const KubeObject = z.record(z.string(), z.unknown());
 const Names = z.union([z.literal("*"), z.array(z.string())]);
@@ -77,19 +76,10 @@ export interface Case extends CaseFile {
 export const CASES_DIR = join(import.meta.dirname, "..", "cases");
 
 /** Parses one case file's text (`name` is the file's base name). */
-export function parseCase(name: string, text: string): Case {
-  const r = CaseFile.safeParse(parse(text));
-  if (!r.success) throw new Error(`case ${name}: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  return { name, ...r.data };
-}
+export const parseCase = (name: string, text: string): Case => parseCaseWith(CaseFile, name, text);
 
 /** Every case of the corpus, by file name order. */
-export function loadCases(dir = CASES_DIR): Case[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".yaml"))
-    .sort()
-    .map((f) => parseCase(basename(f, ".yaml"), readFileSync(join(dir, f), "utf8")));
-}
+export const loadCases = (dir = CASES_DIR): Case[] => loadCasesWith(CaseFile, dir);
 
 /** What the placeholders of a case stand for on one side. */
 export interface Placeholders {

@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { resources, type KubeApiClient, type KubeClient, type KubeObject, type ResourceDescriptor } from "../../../src/kube/index.js";
-import { createSettings } from "../../argocd/support/argocd.js";
+import { createDefaultProject, createSettings } from "../../argocd/support/argocd.js";
 import { commit, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
 import { substitute, type Case, type Placeholders, type Step } from "./case.js";
 import { observe, text, timelineEntry, type Json, type Observation } from "./observe.js";
@@ -336,16 +336,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
       nss[side] = ns;
       result[side] = { observations: [], timeline: [], unsettled: [], crashed: false };
       await client.create(resources.Namespaces, { metadata: { name: ns } });
-      await client.create(resources.AppProjects, {
-        apiVersion: "argoproj.io/v1alpha1",
-        kind: "AppProject",
-        metadata: { name: "default", namespace: ns },
-        spec: {
-          sourceRepos: ["*"],
-          destinations: [{ server: "*", namespace: "*" }],
-          clusterResourceWhitelist: [{ group: "*", kind: "*" }],
-        },
-      });
+      await createDefaultProject(client, ns);
       await createSettings(client, ns);
       const p: Placeholders = { ns, repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) };
       for (const o of substitute(c.setup, p)) await applyObject(client, ns, o);

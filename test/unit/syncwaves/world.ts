@@ -103,6 +103,8 @@ export class World implements StepExecutor {
 /** Options of {@link simulate}. */
 export interface SimOptions {
   prune?: boolean;
+  /** `Kind/name` of tasks whose live object already matches (ApplyOutOfSyncOnly may skip them). */
+  unmodified?: string[];
   appOptions?: string[];
   maxSteps?: number;
   /** Stored results to resume from (as after a restart). */
@@ -139,7 +141,11 @@ export async function simulate(world: World, targets: KubeObject[], o: SimOption
       skipHooks: false,
       appOptions,
     });
-    const tasks = restoreStates(built, results).map((t) => ({ ...t, live: world.objects.get(k(t.target ?? t.live!)) }));
+    const tasks = restoreStates(built, results).map((t) => ({
+      ...t,
+      live: world.objects.get(k(t.target ?? t.live!)),
+      ...(o.unmodified?.includes(name(t.target ?? t.live!)) ? { modified: false } : {}),
+    }));
     const step = await runSyncStep(
       {
         tasks,

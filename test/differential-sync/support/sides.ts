@@ -1,0 +1,77 @@
+/**
+ * The two sync engines a case runs under, each for a namespace of its own: Argo CD's application
+ * controller (the reference binary, with the run's shared repo-server) and ours (`appset
+ * sync-engine`, a Node process as users run it). Both log into the run's data directory.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startApplicationController, type RepoServer } from "../../argocd/support/argocd.js";
+import { startProcess, stopProcess, type Managed } from "../../cluster/processes.js";
+
+/** Which engine. */
+export type SideName = "argo" | "ours";
+export const SIDES: readonly SideName[] = ["argo", "ours"];
+
+/** A running engine for one namespace. */
+export interface Engine {
+  readonly side: SideName;
+  readonly logPath: string;
+  /** Whether it exited (a crash is a finding of its own). */
+  exited(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Where both engines connect and log. */
+export interface SideEnv {
+  readonly kubeconfigPath: string;
+  readonly repoServer: RepoServer;
+  readonly dataDir: string;
+}
+
+/** Starts `side`'s engine for `namespace`; resolves once it runs its workers (or after 30 s). */
+export async function startEngine(side: SideName, namespace: string, env: SideEnv): Promise<Engine> {
+  const name = `${side}-${namespace}`;
+  const logPath = join(env.dataDir, `${name}.log`);
+  if (side === "argo") {
+    const procs: Managed[] = [];
+    await startApplicationController(env.repoServer, { kubeconfigPath: env.kubeconfigPath, namespace, logName: name }, env.dataDir, procs);
+    const proc = procs[0]!;
+    return { side, logPath, exited: () => !proc.isRunning(), stop: () => stopProcess(proc, 5_000) };
+  }
+  const proc = startProcess(
+    name,
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "../../../src/cli/main.ts"),
+      "sync-engine",
+      "--kubeconfig",
+      env.kubeconfigPath,
+      "--namespace",
+      namespace,
+      "--metrics-addr",
+      "127.0.0.1:0",
+      "--probe-addr",
+      "127.0.0.1:0",
+      "--loglevel",
+      "info",
+      "--logformat",
+      "json",
+    ],
+    env.dataDir,
+  );
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline && proc.isRunning()) {
+    let text = "";
+    try {
+      text = readFileSync(logPath, "utf8");
+    } catch {
+      // not written yet
+    }
+    if (text.includes('"msg":"caches synced, loops started"')) break;
+    await sleep(50);
+  }
+  return { side, logPath, exited: () => !proc.isRunning(), stop: () => stopProcess(proc, 5_000) };
+}
