@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { obj } from "../../test/unit/syncwaves/builders.js";
-import { compare, isSubset } from "./compare.js";
+import { compare } from "./compare.js";
+import { isSubset } from "./subset.js";
 import { buildTasks, isTrackedBy, prepareTarget } from "./build.js";
 import { optionIs, pruneDisposition, propagationPolicy } from "./options.js";
 
@@ -12,6 +13,28 @@ describe("isSubset", () => {
     { name: "arrays of different lengths differ", d: [1], l: [1, 2], ok: false },
     { name: "a missing nested object is a difference", d: { a: { b: 1 } }, l: {}, ok: false },
     { name: "null matches an absent field", d: { a: null }, l: {}, ok: true },
+    { name: "empty values match an absent field", d: { a: [], b: {}, c: "", d: false, e: 0, f: { g: [] } }, l: {}, ok: true },
+    { name: "an empty value does not match a different live one", d: { a: "" }, l: { a: "x" }, ok: false },
+    { name: "a non-empty value does not match an absent field", d: { a: { b: 1 } }, l: {}, ok: false },
+    {
+      name: "quantities compare by value",
+      d: { resources: { limits: { cpu: 1, memory: "1Gi" } } },
+      l: { resources: { limits: { cpu: "1", memory: "1073741824" } } },
+      ok: true,
+    },
+    { name: "milli quantities", d: { resources: { requests: { cpu: 0.5 } } }, l: { resources: { requests: { cpu: "500m" } } }, ok: true },
+    {
+      name: "different quantities differ",
+      d: { resources: { requests: { cpu: "1" } } },
+      l: { resources: { requests: { cpu: "2" } } },
+      ok: false,
+    },
+    {
+      name: "a quantity-like value outside a quantity field compares as text",
+      d: { data: { cpu: 1 } },
+      l: { data: { cpu: "1" } },
+      ok: false,
+    },
   ])("$name", ({ d, l, ok }) => {
     expect(isSubset(d, l)).toBe(ok);
   });
@@ -57,6 +80,34 @@ describe("compare", () => {
       destinationNamespace: "ns",
     });
     expect(compare([hook], []).resources).toEqual([]);
+  });
+
+  const prep = (o: ReturnType<typeof obj>) => prepareTarget(o, { appName: "app", destinationNamespace: "ns" });
+
+  it("lists a live hook as a hook requiring pruning, with its manifest's wave, no status and no health", () => {
+    const annotations = { "argocd.argoproj.io/hook": "PreSync", "argocd.argoproj.io/sync-wave": "3" };
+    const hook = prep(obj("Job", "h", { annotations }));
+    const c = compare([desired, hook], [structuredClone(desired), structuredClone(hook)]);
+    expect(c.resources).toEqual([
+      { group: "", version: "v1", kind: "ConfigMap", namespace: "ns", name: "cfg", status: "Synced" },
+      { group: "batch", version: "v1", kind: "Job", namespace: "ns", name: "h", hook: true, requiresPruning: true, syncWave: 3 },
+    ]);
+    expect(c.sync).toBe("Synced");
+    expect(c.health.status).toBe("Healthy");
+  });
+
+  it("lists a `hook: Skip` target without a status or health, and it counts for neither", () => {
+    const skipped = prep(obj("ConfigMap", "s", { annotations: { "argocd.argoproj.io/hook": "Skip" } }));
+    const c = compare([], [], [skipped]);
+    expect(c.resources).toEqual([{ group: "", version: "v1", kind: "ConfigMap", namespace: "ns", name: "s" }]);
+    expect(c.sync).toBe("Synced");
+    expect(compare([], [structuredClone(skipped)], [skipped]).resources[0]).not.toHaveProperty("requiresPruning");
+  });
+
+  it("shows no health for a live object that ignores health checks, Missing for a missing one", () => {
+    const ignoring = prep(obj("ConfigMap", "i", { annotations: { "argocd.argoproj.io/ignore-healthcheck": "true" } }));
+    expect(compare([ignoring], [structuredClone(ignoring)]).resources[0]).not.toHaveProperty("health");
+    expect(compare([ignoring], []).resources[0]?.health).toEqual({ status: "Missing" });
   });
 });
 

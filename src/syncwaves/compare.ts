@@ -14,22 +14,9 @@ import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/i
 import { isHook } from "./hooks.js";
 import { annotation, resourceKeyOf, keyString, versionOf } from "./objects.js";
 import { parseCsv } from "./hooks.js";
+import { isSubset } from "./subset.js";
 import { objectWave } from "./waves.js";
 import type { HealthResult } from "./types.js";
-
-/** True when every value `desired` sets is equal in `live`. */
-export function isSubset(desired: unknown, live: unknown): boolean {
-  if (desired === null || desired === undefined) return live === null || live === undefined;
-  if (Array.isArray(desired)) {
-    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => isSubset(d, live[i]));
-  }
-  if (typeof desired === "object") {
-    if (live === null || typeof live !== "object" || Array.isArray(live)) return false;
-    const l = live as Record<string, unknown>;
-    return Object.entries(desired as Record<string, unknown>).every(([k, v]) => isSubset(v, l[k]));
-  }
-  return desired === live;
-}
 
 /** The parts of an object that are compared. */
 function comparable(obj: KubeObject): Record<string, unknown> {
@@ -64,8 +51,12 @@ export interface Comparison {
 interface Entry {
   readonly obj: KubeObject;
   readonly live?: KubeObject;
-  readonly status: SyncStatus;
+  /** Undefined for live hooks and `hook: Skip` targets: they carry no sync status or health. */
+  readonly status?: SyncStatus;
   readonly requiresPruning: boolean;
+  readonly hook?: boolean;
+  /** The wave shown, when it is not the object's own (a live hook shows its Git manifest's). */
+  readonly wave?: number;
 }
 
 function toStatus(e: Entry, health: HealthResult | undefined): ResourceStatus {
@@ -76,11 +67,12 @@ function toStatus(e: Entry, health: HealthResult | undefined): ResourceStatus {
     kind: k.kind,
     namespace: k.namespace,
     name: k.name,
-    status: e.status,
+    ...(e.status !== undefined ? { status: e.status } : {}),
   };
   if (health !== undefined) out.health = { status: health.status, ...(health.message ? { message: health.message } : {}) };
+  if (e.hook === true) out.hook = true;
   if (e.requiresPruning) out.requiresPruning = true;
-  const wave = objectWave(e.obj);
+  const wave = e.wave ?? objectWave(e.obj);
   if (wave !== 0) out.syncWave = wave;
   return out;
 }
@@ -90,12 +82,39 @@ function ignoresExtraneous(obj: KubeObject): boolean {
 }
 
 /**
- * Compares prepared sync targets (non-hooks are compared; hooks are ignored) with the live objects
- * tracked as the Application's. Live objects no target claims are OutOfSync and require pruning;
- * with compare option IgnoreExtraneous they do not make the Application OutOfSync.
+ * Compares prepared sync targets (non-hooks are compared) with the live objects tracked as the
+ * Application's. Live objects no target claims are OutOfSync and require pruning; with compare
+ * option IgnoreExtraneous they do not make the Application OutOfSync. Live hooks and `hook: Skip`
+ * targets (`skipped`) are listed without a sync status or health and count for neither; a live
+ * hook shows the wave of the hook of the same name in `targets`.
  */
-export function compare(targets: readonly KubeObject[], live: readonly KubeObject[]): Comparison {
+export function compare(targets: readonly KubeObject[], live: readonly KubeObject[], skipped: readonly KubeObject[] = []): Comparison {
+  const entries = pairEntries(targets, live, skipped);
+  const healthInputs: AggregateInput[] = [];
+  const resources: ResourceStatus[] = [];
+  const modified = new Map<string, boolean>();
+  for (const e of entries) {
+    if (e.status === undefined) {
+      resources.push(toStatus(e, undefined));
+      continue;
+    }
+    const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live);
+    // A live object that ignores health checks shows no health (a missing one shows Missing).
+    const ignored = e.live !== undefined && annotation(e.live, Annotation.IgnoreHealthcheck) === "true";
+    resources.push(toStatus(e, ignored ? undefined : health));
+    modified.set(keyString(resourceKeyOf(e.obj)), e.status !== SyncStatus.Synced);
+    healthInputs.push({ key: resourceKeyOf(e.obj), health, live: e.live !== undefined, ignored, childApp: e.obj.kind === "Application" });
+  }
+  const outOfSync = entries.some(
+    (e) => e.status !== undefined && e.status !== SyncStatus.Synced && !(e.requiresPruning && ignoresExtraneous(e.obj)),
+  );
+  return { sync: outOfSync ? SyncStatus.OutOfSync : SyncStatus.Synced, health: aggregateHealth(healthInputs), resources, modified };
+}
+
+/** Pairs targets, Skip targets and live objects into entries, sorted by key. */
+function pairEntries(targets: readonly KubeObject[], live: readonly KubeObject[], skipped: readonly KubeObject[]): Entry[] {
   const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
+  const hookWaves = new Map(targets.filter(isHook).map((o) => [keyString(resourceKeyOf(o)), objectWave(o)]));
   const entries: Entry[] = [];
   const claimed = new Set<string>();
   for (const t of targets.filter((o) => !isHook(o))) {
@@ -104,21 +123,17 @@ export function compare(targets: readonly KubeObject[], live: readonly KubeObjec
     const l = liveByKey.get(key);
     entries.push({ obj: t, live: l, status: inSync(t, l) ? SyncStatus.Synced : SyncStatus.OutOfSync, requiresPruning: false });
   }
+  for (const t of skipped) {
+    const key = keyString(resourceKeyOf(t));
+    if (claimed.has(key)) continue;
+    claimed.add(key);
+    entries.push({ obj: t, live: liveByKey.get(key), requiresPruning: false });
+  }
   for (const l of live) {
-    if (claimed.has(keyString(resourceKeyOf(l))) || isHook(l)) continue;
-    entries.push({ obj: l, live: l, status: SyncStatus.OutOfSync, requiresPruning: true });
+    const key = keyString(resourceKeyOf(l));
+    if (claimed.has(key)) continue;
+    if (isHook(l)) entries.push({ obj: l, live: l, requiresPruning: true, hook: true, wave: hookWaves.get(key) ?? 0 });
+    else entries.push({ obj: l, live: l, status: SyncStatus.OutOfSync, requiresPruning: true });
   }
-  entries.sort((a, b) => keyString(resourceKeyOf(a.obj)).localeCompare(keyString(resourceKeyOf(b.obj))));
-  const healthInputs: AggregateInput[] = [];
-  const resources: ResourceStatus[] = [];
-  const modified = new Map<string, boolean>();
-  for (const e of entries) {
-    const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live);
-    resources.push(toStatus(e, health));
-    modified.set(keyString(resourceKeyOf(e.obj)), e.status !== SyncStatus.Synced);
-    const ignored = annotation(e.obj, Annotation.IgnoreHealthcheck) === "true";
-    healthInputs.push({ key: resourceKeyOf(e.obj), health, live: e.live !== undefined, ignored, childApp: e.obj.kind === "Application" });
-  }
-  const outOfSync = entries.some((e) => e.status !== SyncStatus.Synced && !(e.requiresPruning && ignoresExtraneous(e.obj)));
-  return { sync: outOfSync ? SyncStatus.OutOfSync : SyncStatus.Synced, health: aggregateHealth(healthInputs), resources, modified };
+  return entries.sort((a, b) => keyString(resourceKeyOf(a.obj)).localeCompare(keyString(resourceKeyOf(b.obj))));
 }

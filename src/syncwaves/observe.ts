@@ -145,7 +145,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     sourceType: sourceTypeOf(manifests),
     targets,
     live,
-    comparison: compare(targets, live),
+    comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare)),
     ...kinds,
     preHooks: deletion.filter(isPreDeleteHook).map(prepare),
     postHooks: deletion.filter(isPostDeleteHook).map(prepare),

@@ -200,7 +200,13 @@ const refresh = { metadata: { annotations: { "argocd.argoproj.io/refresh": "norm
 /** Runs one step on one side (the step's `${ns}` already substituted). */
 async function runStep(client: KubeClient, s: Side, step: Step): Promise<void> {
   if ("sync" in step) {
-    const { retry, ...sync } = step.sync;
+    // As Argo CD's API server starts a sync: the app's sync options and retry policy unless the
+    // request gives its own (the application controller reads only the operation's).
+    const app = await client.get(resources.Applications, { namespace: s.ns, name: "app" });
+    const policy = (app.spec as { syncPolicy?: { syncOptions?: unknown; retry?: unknown } }).syncPolicy;
+    const { retry = policy?.retry, ...given } = step.sync;
+    const syncOptions = given.syncOptions ?? policy?.syncOptions;
+    const sync = { ...given, ...(syncOptions !== undefined ? { syncOptions } : {}) };
     await patchApp(client, s, { operation: { sync, initiatedBy: { username: "admin" }, ...(retry !== undefined ? { retry } : {}) } });
   } else if ("commit" in step) {
     const files = Object.fromEntries(Object.entries(step.commit).filter((e): e is [string, string] => e[1] !== null));

@@ -35,7 +35,11 @@ export async function startEngine(side: SideName, namespace: string, env: SideEn
   const logPath = join(env.dataDir, `${name}.log`);
   if (side === "argo") {
     const procs: Managed[] = [];
-    await startApplicationController(env.repoServer, { kubeconfigPath: env.kubeconfigPath, namespace, logName: name }, env.dataDir, procs);
+    // Our engine always stores each resource's health in the Application's status; Argo CD 3.6
+    // does so only with --persist-resource-health (docs/differential.md#the-sync-engine-suite).
+    const controllerFlags = ["--persist-resource-health"];
+    const opts = { kubeconfigPath: env.kubeconfigPath, namespace, logName: name, controllerFlags };
+    await startApplicationController(env.repoServer, opts, env.dataDir, procs);
     const proc = procs[0]!;
     return { side, logPath, exited: () => !proc.isRunning(), stop: () => stopProcess(proc, 5_000) };
   }
