@@ -122,6 +122,7 @@ export const AppConditionType = {
   DeletionError: "DeletionError",
   SharedResourceWarning: "SharedResourceWarning",
   OrphanedResourceWarning: "OrphanedResourceWarning",
+  RepeatedResourceWarning: "RepeatedResourceWarning",
 } as const;
 
 /** Defaults of Application fields. */

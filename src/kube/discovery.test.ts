@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Discovery, descriptorsFrom, type JsonGetter } from "./discovery.js";
+import { errorMessage } from "../errors.js";
 import { isNotFound, KubeApiError, KubeReason } from "./errors.js";
 
 /** Answers discovery paths from a table and counts the requests. */
@@ -47,8 +48,17 @@ describe("Discovery", () => {
     const d = new Discovery(http);
     const err = await d.resourceFor("argoproj.io/v1alpha1", "Application").catch((e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
+    expect(errorMessage(err)).toBe('Application.argoproj.io "" not found');
     await d.resourceFor("argoproj.io/v1alpha1", "Application").catch(() => undefined);
     expect(http.paths).toEqual(["/apis/argoproj.io/v1alpha1", "/apis/argoproj.io/v1alpha1"]);
+  });
+
+  it("reports a group-version the apiserver does not serve as client-go does", async () => {
+    const err = await new Discovery(getter({})).resourceFor("example.com/v1", "Widget").catch((e: unknown) => e);
+    expect(isNotFound(err)).toBe(true);
+    expect(errorMessage(err)).toBe(
+      "failed to discover server resources for group version example.com/v1: the server could not find the requested resource",
+    );
   });
 
   it("does not cache a failed request", async () => {

@@ -4,7 +4,7 @@
  * group-version; a kind missing from a cached list triggers one refetch (a CRD may have been
  * installed since), and {@link Discovery.invalidate} drops the cache.
  */
-import { KubeApiError, KubeReason } from "./errors.js";
+import { isNotFound, KubeApiError, KubeReason } from "./errors.js";
 import type { ResourceDescriptor } from "./ports.js";
 
 /** Anything that can GET a JSON document by path (the transport, or a test double). */
@@ -39,10 +39,16 @@ export class Discovery {
       found = (await fresh).get(kind);
     } catch (err) {
       this.cache.delete(apiVersion);
-      throw err;
+      if (!isNotFound(err)) throw err;
+      // client-go's words, as Argo CD reports them.
+      const message = `failed to discover server resources for group version ${apiVersion}: the server could not find the requested resource`;
+      throw new KubeApiError({ status: 404, reason: KubeReason.NotFound, message, cause: err });
     }
     if (found === undefined) {
-      throw new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `no resource of kind ${kind} in ${apiVersion}` });
+      // A NotFound of the (group, kind) "resource", as Argo CD's lookup reports a kind its group-version lacks.
+      const slash = apiVersion.indexOf("/");
+      const qualified = slash < 0 ? kind : `${kind}.${apiVersion.slice(0, slash)}`;
+      throw new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `${qualified} "" not found` });
     }
     return found;
   }

@@ -63,6 +63,19 @@ describe("the Application a reconcile writes", () => {
     expect(nextApplication(again, update()).status?.conditions).toBeUndefined();
   });
 
+  it("sets a RepeatedResourceWarning per repeated object while the manifests repeat it, and keeps other conditions", () => {
+    const message = "Resource /ConfigMap/ns/a appeared 2 times among application resources.";
+    const start = base({}, { conditions: [{ type: "DeletionError", message: "d" }] });
+    const first = nextApplication(start, update({ repeated: [message] }));
+    expect(first.status?.conditions).toEqual([
+      { type: "DeletionError", message: "d" },
+      { type: "RepeatedResourceWarning", message, lastTransitionTime: "2030-01-01T00:00:00Z" },
+    ]);
+    const again = nextApplication(first, update({ repeated: [message], nowMs: Date.UTC(2030, 0, 2) }));
+    expect(again.status?.conditions?.[1]?.lastTransitionTime).toBe("2030-01-01T00:00:00Z");
+    expect(nextApplication(again, update()).status?.conditions).toEqual([{ type: "DeletionError", message: "d" }]);
+  });
+
   it("consumes the refresh annotation and always writes when one was set", () => {
     const app = base({ annotations: { "argocd.argoproj.io/refresh": "normal", keep: "1" } }, { reconciledAt: "2029-01-01T00:00:00Z" });
     const next = nextApplication(app, update());

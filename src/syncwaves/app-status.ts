@@ -29,6 +29,8 @@ export interface AppUpdate {
   readonly revision: string;
   /** `status.sourceType`, when the manifests were read. */
   readonly sourceType?: string;
+  /** `RepeatedResourceWarning` messages of this comparison (none clears the condition). */
+  readonly repeated?: readonly string[];
   readonly source: ApplicationSource | undefined;
   /** Whether the manifests have PreDelete / PostDelete hooks. */
   readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
@@ -57,15 +59,20 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
 }
 
 /**
- * The conditions after a comparison: ComparisonError gone, SyncError as automated sync decided
- * (its transition time kept while its message holds).
+ * The conditions after a comparison: ComparisonError gone, RepeatedResourceWarning and SyncError
+ * as this comparison and automated sync decided (a transition time kept while its message holds).
  */
 function nextConditions(app: Application, u: AppUpdate, now: string): NonNullable<ApplicationStatus["conditions"]> {
   const current = app.status?.conditions ?? [];
-  const kept = current.filter((x) => x.type !== AppConditionType.ComparisonError && x.type !== AppConditionType.SyncError);
-  if (u.syncError === undefined) return kept;
-  const previous = current.find((x) => x.type === AppConditionType.SyncError && x.message === u.syncError);
-  return [...kept, { type: AppConditionType.SyncError, message: u.syncError, lastTransitionTime: previous?.lastTransitionTime ?? now }];
+  const decided = new Set<string>([AppConditionType.ComparisonError, AppConditionType.SyncError, AppConditionType.RepeatedResourceWarning]);
+  const since = (type: string, message: string): string =>
+    current.find((x) => x.type === type && x.message === message)?.lastTransitionTime ?? now;
+  const condition = (type: string, message: string) => ({ type, message, lastTransitionTime: since(type, message) });
+  return [
+    ...current.filter((x) => !decided.has(x.type)),
+    ...(u.repeated ?? []).map((m) => condition(AppConditionType.RepeatedResourceWarning, m)),
+    ...(u.syncError !== undefined ? [condition(AppConditionType.SyncError, u.syncError)] : []),
+  ];
 }
 
 /** `status.health`, its transition time kept while the status holds. */

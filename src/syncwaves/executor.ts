@@ -23,6 +23,7 @@ import {
 } from "../kube/index.js";
 import { groupOf } from "./objects.js";
 import { needsMigration, upgradeManagedFields, type ManagedFieldsEntry } from "./csa-upgrade.js";
+import { noKindMessage } from "./messages.js";
 import { applyMode } from "./options.js";
 import { taskObject } from "./order.js";
 import { NO_ACTIONS, type Actions, type BatchReport } from "./plan.js";
@@ -95,7 +96,9 @@ export class SyncExecutor {
     const target = task.target;
     if (target === undefined) return task;
     try {
-      const resource = await this.deps.resolve(target);
+      const resource = await this.deps.resolve(target).catch((err: unknown) => {
+        throw isNotFound(err) ? new Error(noKindMessage(target), { cause: err }) : err;
+      });
       const dryRun = options.dryRun || options.validateOnly === true;
       const mode = applyMode(target, task.live, options.appOptions ?? [], options.force === true);
       const write = this.writeOptions(dryRun, mode.validate);

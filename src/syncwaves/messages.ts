@@ -24,6 +24,24 @@ export const Message = {
   deadlineExceeded: (ms: number): string => `sync deadline of ${String(Math.round(ms / 1000))}s exceeded`,
 } as const;
 
+/**
+ * A task's result message as Argo CD records it: a kind the apiserver does not serve (`the server
+ * could not find the requested resource`) reads `The Kubernetes API could not find <group>/<kind>
+ * for requested resource <namespace>/<name>. Make sure the "<kind>" CRD is installed on the
+ * destination cluster.`; other messages are kept.
+ */
+export function resultMessage(task: SyncTask, message: string): string {
+  if (!message.includes("the server could not find the requested resource")) return message;
+  const k = resourceKeyOf(taskObject(task));
+  return `The Kubernetes API could not find ${k.group}/${k.kind} for requested resource ${k.namespace}/${k.name}. Make sure the "${k.kind}" CRD is installed on the destination cluster.`;
+}
+
+/** kubectl's message for an object whose kind the apiserver does not serve (without kubectl's file name). */
+export function noKindMessage(obj: { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } }): string {
+  const where = `name: "${obj.metadata?.name ?? ""}" namespace: "${obj.metadata?.namespace ?? ""}"`;
+  return `resource mapping not found for ${where}: no matches for kind "${obj.kind ?? ""}" in version "${obj.apiVersion ?? ""}"\nensure CRDs are installed first`;
+}
+
 /** What the tasks are waited on for. */
 export interface RunningMessageOptions {
   readonly deletion?: boolean;

@@ -9,6 +9,7 @@ import { Annotation, RefreshType, type Application, type ApplicationSource } fro
 import { errorMessage } from "../errors.js";
 import { ignoreNotFound, resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
+import { dropRepeated } from "./repeated.js";
 import { compare, type Comparison } from "./compare.js";
 import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
@@ -29,6 +30,8 @@ export interface Observed {
   readonly targets: KubeObject[];
   readonly live: KubeObject[];
   readonly comparison: Comparison;
+  /** `RepeatedResourceWarning` messages: objects the manifests define more than once (the last wins). */
+  readonly repeated: string[];
   /** `apiVersion/kind` → namespaced. */
   readonly scope: Map<string, boolean>;
   /** `apiVersion/kind` → why the kind cannot be used. */
@@ -129,7 +132,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   const destinationNamespace = app.spec.destination.namespace ?? "";
   const prepare = (o: KubeObject): KubeObject =>
     prepareTarget(o, { appName: trackingName, destinationNamespace, isNamespaced: (x) => kinds.scope.get(kindKey(x)) });
-  const targets = raw.map(prepare);
+  const { objects: targets, warnings: repeated } = dropRepeated(raw.map(prepare));
   const candidates = [
     ...targets.map(candidateOf),
     ...candidatesFrom(app.status?.resources ?? []),
@@ -146,6 +149,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     targets,
     live,
     comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare)),
+    repeated,
     ...kinds,
     preHooks: deletion.filter(isPreDeleteHook).map(prepare),
     postHooks: deletion.filter(isPostDeleteHook).map(prepare),

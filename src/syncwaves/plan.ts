@@ -10,8 +10,8 @@ import { hasDeletePolicy } from "./hooks.js";
 import { OptionKey, optionIs, pruneDisposition } from "./options.js";
 import { isCompleted, isPending, isRunning, isSuccessful, observe, pruned, pruneSkipped, resultKey, withState } from "./tasks.js";
 import type { SyncTask } from "./types.js";
-import { isPrune, kindRuns, sameBatch, selectBatch, type Batch } from "./waves.js";
-import { Message, runningMessage } from "./messages.js";
+import { dryRunBatch, isPrune, kindRuns, sameBatch, selectBatch, type Batch } from "./waves.js";
+import { Message, resultMessage, runningMessage } from "./messages.js";
 
 /** What a step asks the executor to do, in this order. */
 export interface Actions {
@@ -120,7 +120,9 @@ function gate(ctx: StepContext, tasks: readonly SyncTask[]): Step | undefined {
   const invalid = tasks.filter((t) => t.invalid !== undefined);
   if (invalid.length > 0) {
     const messages = [...new Set(invalid.map((t) => t.invalid ?? ""))].sort();
-    const marked = tasks.map((t) => (t.invalid !== undefined ? withState(t, { status: ResultCode.SyncFailed, message: t.invalid }) : t));
+    const marked = tasks.map((t) =>
+      t.invalid !== undefined ? withState(t, { status: ResultCode.SyncFailed, message: resultMessage(t, t.invalid) }) : t,
+    );
     return finish(marked, OperationPhase.Failed, `${Message.InvalidTasks}: ${messages.join("; ")}`);
   }
   if (!ctx.started && !ctx.validated) {
@@ -153,7 +155,7 @@ export function planStep(ctx: StepContext): Step {
   const pending = main.filter(
     (t) => isPending(t) && !(applyOutOfSyncOnly && !t.hook && t.live !== undefined && t.target !== undefined && t.modified === false),
   );
-  const batch = selectBatch(pending);
+  const batch = ctx.dryRun ? dryRunBatch(pending) : selectBatch(pending);
   if (batch === undefined) {
     return finish(tasks, OperationPhase.Succeeded, Message.NoMoreTasks, {
       removeFinalizers,
@@ -247,8 +249,9 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
   }
   const remaining = tasks.filter((t) => t.phase !== SyncPhase.SyncFail && isPending(t));
   // The batch was the last of the tasks to run (those ApplyOutOfSyncOnly skips are not among them).
-  if (batch.finalWave && !mine.some((t) => t.hook)) {
-    const done = finish(tasks, OperationPhase.Succeeded, Message.AllTasksRun, {
+  // A dry run ends with its only batch: Argo CD finds no task left after its dry-run pass.
+  if (batch.dryRun === true || (batch.finalWave && !mine.some((t) => t.hook))) {
+    const done = finish(tasks, OperationPhase.Succeeded, batch.dryRun === true ? Message.NoMoreTasks : Message.AllTasksRun, {
       removeFinalizers: tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t)),
       deleteHooks: hooksToDelete(tasks, HookDeletePolicy.HookSucceeded),
     });

@@ -399,6 +399,7 @@ export class AppReconciler implements Reconciler {
       comparison: w.observed.comparison,
       revision: w.observed.revision,
       sourceType: w.observed.sourceType,
+      repeated: w.observed.repeated,
       source: sourceOf(app),
       deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
       nowMs: w.now,

@@ -235,6 +235,15 @@ describe("resuming and limits", () => {
     expect(w.log).toEqual([]);
   });
 
+  it("checks every phase and wave of a dry-run operation in one step, ending with no more tasks", async () => {
+    const w = new World();
+    const out = await simulate(w, [...app(), obj("ConfigMap", "late", { namespace: "ns", annotations: wave(3) })], { dryRun: true });
+    expect(out.steps).toHaveLength(1);
+    expect(out.message).toBe("successfully synced (no more tasks)");
+    expect(out.results.map((r) => r.name).sort()).toEqual(["cfg", "late", "migrate", "ns", "smoke", "web", "web"]);
+    expect(out.results.every((r) => r.status === "Synced")).toBe(true);
+  });
+
   it("applies resources in non-decreasing (phase, wave) order for any set of waves", async () => {
     const phaseRank: Record<string, number> = { PreSync: 0, Sync: 1, PostSync: 2 };
     await fc.assert(

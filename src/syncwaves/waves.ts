@@ -56,6 +56,8 @@ export interface Batch {
   readonly phase: SyncPhase;
   readonly wave: number;
   readonly finalWave: boolean;
+  /** A dry-run operation's single batch of every pending task (phases and waves together). */
+  readonly dryRun?: boolean;
 }
 
 /**
@@ -72,6 +74,16 @@ export function selectBatch(pending: readonly SyncTask[]): Batch | undefined {
     wave: taskWave(first),
     finalWave: sameBatch(first, lastTask),
   };
+}
+
+/**
+ * A dry-run operation's batch: every pending task at once, as Argo CD checks them all in its
+ * dry-run pass (nothing is created, so no wave has anything to wait for).
+ */
+export function dryRunBatch(pending: readonly SyncTask[]): Batch | undefined {
+  const first = pending[0];
+  if (first === undefined) return undefined;
+  return { tasks: [...pending], phase: first.phase, wave: taskWave(first), finalWave: true, dryRun: true };
 }
 
 /**

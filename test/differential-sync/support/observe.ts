@@ -34,6 +34,11 @@ const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
 /** Clock times in messages ("Retrying attempt #1 at 7:01AM", "at 07:01:02"). */
 const CLOCK = /\b\d{1,2}:\d\d(:\d\d)?(\s?[AP]M)?\b/g;
 const DURATION = /\b\d+(\.\d+)?(ms|s|m)\b/g;
+/**
+ * kubectl's mentions of the temporary file Argo CD hands it (`error when patching "/dev/shm/N": `,
+ * ` from "/dev/shm/N"`): our engine writes no file (docs/differential.md#sync-engine-deviations).
+ */
+const KUBECTL_FILE = /error when [a-z]+ "\/dev\/shm\/\d+": | from "\/dev\/shm\/\d+"/g;
 
 const obj = (v: Json | undefined): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : {});
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
@@ -45,7 +50,7 @@ function present(o: Record<string, Json | undefined>): Obj {
 
 /** Normalises one string of a side. */
 export function normaliseText(s: string, c: Context): string {
-  let out = s.split(c.ns).join("$NS");
+  let out = s.replace(KUBECTL_FILE, "").split(c.ns).join("$NS");
   c.commits.forEach((sha, i) => {
     out = out.split(sha).join(`c${String(i)}`);
     out = out.split(sha.slice(0, 7)).join(`c${String(i)}`);
