@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Application, OperationState } from "../api/index.js";
-import { nextApplication, needsWrite, type AppUpdate } from "./app-status.js";
+import { comparisonErrorStatus, nextApplication, needsWrite, type AppUpdate } from "./app-status.js";
 import { currentOperation } from "./reconcile.js";
 
 const base = (over: Partial<Application["metadata"]> = {}, status: Application["status"] = {}): Application => ({
@@ -131,5 +131,25 @@ describe("the operation a reconcile acts on", () => {
     },
   ])("$name", ({ app, want }) => {
     expect(currentOperation(app, 0)?.phase).toBe(want);
+  });
+});
+
+describe("the status of an Application whose manifests cannot be read", () => {
+  it("sets ComparisonError, sync Unknown at the revision asked for, and Healthy when no health is known", () => {
+    const app = base();
+    app.spec.source = { repoURL: "r", targetRevision: "HEAD" };
+    const status = comparisonErrorStatus(app, "app: app path does not exist", Date.UTC(2030, 0, 1));
+    expect(status.conditions).toEqual([
+      { type: "ComparisonError", message: "app: app path does not exist", lastTransitionTime: "2030-01-01T00:00:00Z" },
+    ]);
+    expect(status.sync).toEqual({ status: "Unknown", revision: "HEAD" });
+    expect(status.health).toEqual({ status: "Healthy", lastTransitionTime: "2030-01-01T00:00:00Z" });
+  });
+
+  it("keeps a known health and replaces an earlier ComparisonError", () => {
+    const app = base({}, { health: { status: "Degraded" }, conditions: [{ type: "ComparisonError", message: "old" }] });
+    const status = comparisonErrorStatus(app, "new", 0);
+    expect(status.health).toEqual({ status: "Degraded" });
+    expect(status.conditions?.map((c) => c.message)).toEqual(["new"]);
   });
 });

@@ -8,7 +8,9 @@
 import {
   Annotation,
   AppConditionType,
+  HealthStatus,
   OperationPhase,
+  SyncStatus,
   type Application,
   type ApplicationStatus,
   type Operation,
@@ -113,4 +115,20 @@ export function needsWrite(app: Application, next: Application, heartbeatMs = Nu
   if (age >= heartbeatMs) return true;
   const strip = (x: Application): string => JSON.stringify({ ...x, status: { ...(x.status ?? {}), reconciledAt: null } });
   return strip(app) !== strip(next);
+}
+
+/**
+ * The status of an Application whose manifests or destination cannot be read: a ComparisonError
+ * condition with the message, sync Unknown at the revision asked for, and (as Argo CD reports an
+ * Application it knows no resources of) Healthy when there is no health yet.
+ */
+export function comparisonErrorStatus(app: Application, message: string, nowMs: number): ApplicationStatus {
+  const status = { ...(app.status ?? {}) };
+  const now = rfc3339(nowMs);
+  const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
+  status.conditions = [...others, { type: AppConditionType.ComparisonError, message, lastTransitionTime: now }];
+  const revision = app.spec.source?.targetRevision ?? app.spec.sources?.[0]?.targetRevision;
+  status.sync = { ...(status.sync ?? { status: SyncStatus.Unknown }), status: SyncStatus.Unknown, ...(revision ? { revision } : {}) };
+  status.health ??= { status: HealthStatus.Healthy, lastTransitionTime: now };
+  return status;
 }

@@ -5,8 +5,16 @@
  * namespace enrichment, resource tracking, selective sync, prune mirroring, PruneLast and the final
  * order. Pure.
  */
-import { Annotation, Finalizer, SyncPhase, type ManagedNamespaceMetadata, type SyncOperationResource } from "../api/index.js";
+import {
+  Annotation,
+  Finalizer,
+  SyncPhase,
+  type ManagedNamespaceMetadata,
+  type ResourceIgnoreDifferences,
+  type SyncOperationResource,
+} from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
+import { respectIgnored } from "./ignore-differences.js";
 import { hookName, hookPhases, isDeletionOnlyHook, isGarbageHook, isHook, isSkip } from "./hooks.js";
 import { annotation, groupOf, resourceKeyOf, keyString } from "./objects.js";
 import { OptionKey, optionIs } from "./options.js";
@@ -37,7 +45,9 @@ export interface BuildInput {
   readonly isNamespaced?: (obj: KubeObject) => boolean | undefined;
   /** True when the destination namespace already exists (for CreateNamespace=true). */
   readonly namespaceExists?: boolean;
-  readonly managedNamespaceMetadata?: ManagedNamespaceMetadata;
+  readonly managedNamespaceMetadata?: ManagedNamespaceMetadata | undefined;
+  /** `spec.ignoreDifferences`: with `RespectIgnoreDifferences=true`, ignored fields keep their live values. */
+  readonly ignoreDifferences?: readonly ResourceIgnoreDifferences[] | undefined;
 }
 
 /** `<app>:<group>/<kind>:<namespace>/<name>`: the annotation that marks an object as the Application's. */
@@ -80,10 +90,13 @@ function hookTarget(obj: KubeObject, phase: SyncPhase, input: BuildInput): KubeO
 
 function targetTasks(input: BuildInput, liveByKey: ReadonlyMap<string, KubeObject>): SyncTask[] {
   const tasks: SyncTask[] = [];
+  const respects = optionIs(input.appOptions, OptionKey.RespectIgnoreDifferences, "true");
   for (const raw of input.targets.filter(isSyncTarget)) {
     if (!isHook(raw)) {
-      const target = prepareTarget(raw, input);
-      tasks.push({ phase: SyncPhase.Sync, target, live: liveByKey.get(keyString(resourceKeyOf(target))), hook: false, state: {} });
+      const prepared = prepareTarget(raw, input);
+      const live = liveByKey.get(keyString(resourceKeyOf(prepared)));
+      const target = respects ? respectIgnored(prepared, live, input.ignoreDifferences ?? []) : prepared;
+      tasks.push({ phase: SyncPhase.Sync, target, live, hook: false, state: {} });
       continue;
     }
     if (input.skipHooks) continue;

@@ -8,12 +8,13 @@
  * and metadata other than labels and annotations. Fields the apiserver or controllers add are
  * therefore never a difference, which is what server-side apply makes true for fields we own.
  */
-import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceStatus } from "../api/index.js";
+import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceIgnoreDifferences, type ResourceStatus } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/index.js";
 import { isHook } from "./hooks.js";
 import { annotation, resourceKeyOf, keyString, versionOf } from "./objects.js";
 import { parseCsv } from "./hooks.js";
+import { withoutIgnored } from "./ignore-differences.js";
 import { isSubset } from "./subset.js";
 import { objectWave } from "./waves.js";
 import type { HealthResult } from "./types.js";
@@ -88,8 +89,13 @@ function ignoresExtraneous(obj: KubeObject): boolean {
  * targets (`skipped`) are listed without a sync status or health and count for neither; a live
  * hook shows the wave of the hook of the same name in `targets`.
  */
-export function compare(targets: readonly KubeObject[], live: readonly KubeObject[], skipped: readonly KubeObject[] = []): Comparison {
-  const entries = pairEntries(targets, live, skipped);
+export function compare(
+  targets: readonly KubeObject[],
+  live: readonly KubeObject[],
+  skipped: readonly KubeObject[] = [],
+  ignoreDifferences: readonly ResourceIgnoreDifferences[] | undefined = [],
+): Comparison {
+  const entries = pairEntries(targets, live, skipped, ignoreDifferences);
   const healthInputs: AggregateInput[] = [];
   const resources: ResourceStatus[] = [];
   const modified = new Map<string, boolean>();
@@ -112,7 +118,14 @@ export function compare(targets: readonly KubeObject[], live: readonly KubeObjec
 }
 
 /** Pairs targets, Skip targets and live objects into entries, sorted by key. */
-function pairEntries(targets: readonly KubeObject[], live: readonly KubeObject[], skipped: readonly KubeObject[]): Entry[] {
+function pairEntries(
+  targets: readonly KubeObject[],
+  live: readonly KubeObject[],
+  skipped: readonly KubeObject[],
+  rules: readonly ResourceIgnoreDifferences[],
+): Entry[] {
+  const matches = (t: KubeObject, l: KubeObject | undefined): boolean =>
+    l !== undefined && inSync(withoutIgnored(t, rules), withoutIgnored(l, rules));
   const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
   const hookWaves = new Map(targets.filter(isHook).map((o) => [keyString(resourceKeyOf(o)), objectWave(o)]));
   const entries: Entry[] = [];
@@ -121,7 +134,7 @@ function pairEntries(targets: readonly KubeObject[], live: readonly KubeObject[]
     const key = keyString(resourceKeyOf(t));
     claimed.add(key);
     const l = liveByKey.get(key);
-    entries.push({ obj: t, live: l, status: inSync(t, l) ? SyncStatus.Synced : SyncStatus.OutOfSync, requiresPruning: false });
+    entries.push({ obj: t, live: l, status: matches(t, l) ? SyncStatus.Synced : SyncStatus.OutOfSync, requiresPruning: false });
   }
   for (const t of skipped) {
     const key = keyString(resourceKeyOf(t));

@@ -57,7 +57,10 @@ export interface ExecuteOptions {
 const isCrd = (obj: KubeObject): boolean => obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io";
 
 /** What a write did to the object, as kubectl says it. */
-function appliedVerb(task: SyncTask, result: KubeObject, replaced: boolean): string {
+function appliedVerb(task: SyncTask, result: KubeObject, mode: { replace: boolean; serverSide: boolean }): string {
+  // kubectl apply --server-side says this whatever changed, and Argo CD reports kubectl's words.
+  if (mode.serverSide) return "serverside-applied";
+  const replaced = mode.replace;
   if (task.live === undefined) return "created";
   if (result.metadata?.resourceVersion === task.live.metadata?.resourceVersion) return "unchanged";
   return replaced ? "replaced" : "configured";
@@ -106,7 +109,7 @@ export class SyncExecutor {
         ? await this.replace(resource, task, write, mode.force)
         : await this.serverSideApply(resource, task, write, { force: mode.force, csa: options.csaManager });
       if (!dryRun && isCrd(target)) await this.established(resource, keyOfObj(target));
-      const message = `${describeObject(target)} ${appliedVerb(task, result, mode.replace)}${dryRun ? " (dry run)" : ""}`;
+      const message = `${describeObject(target)} ${appliedVerb(task, result, mode)}${dryRun ? " (dry run)" : ""}`;
       return withState({ ...task, live: dryRun ? task.live : result }, applied(message, options.dryRun));
     } catch (err) {
       return withState(task, failed(errorMessage(err)));

@@ -39,7 +39,7 @@ export function sourceRoot(path: string | undefined): string {
 export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSource): { entry: TreeEntry; path: string }[] {
   const root = sourceRoot(source.path);
   if (root !== "" && !tree.some((e) => e.type === "tree" && e.path === root)) {
-    throw new AppSetError(MANIFEST_ERROR, `app path does not exist: ${source.path ?? ""}`);
+    throw new AppSetError(MANIFEST_ERROR, `${source.path ?? ""}: app path does not exist`);
   }
   const prefix = root === "" ? "" : `${root}/`;
   const out: { entry: TreeEntry; path: string }[] = [];

@@ -48,6 +48,9 @@ export interface SourceFile {
 /** The reason of manifest errors. */
 export const MANIFEST_ERROR = "ManifestError";
 
+/** True when `err` says the manifests cannot be generated (as opposed to, say, the cluster being unreachable). */
+export const isManifestError = (err: unknown): boolean => err instanceof AppSetError && err.reason === MANIFEST_ERROR;
+
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 
 /** True when a file of the tree is read, given the directory options (`include`/`exclude` may be `{a,b}` lists). */

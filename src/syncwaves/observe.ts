@@ -148,7 +148,7 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     sourceType: sourceTypeOf(manifests),
     targets,
     live,
-    comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare)),
+    comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare), app.spec.ignoreDifferences),
     repeated,
     ...kinds,
     preHooks: deletion.filter(isPreDeleteHook).map(prepare),

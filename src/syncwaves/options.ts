@@ -24,6 +24,7 @@ export const OptionKey = {
   Delete: "Delete",
   FailOnSharedResource: "FailOnSharedResource",
   DisableClientSideApplyMigration: "DisableClientSideApplyMigration",
+  RespectIgnoreDifferences: "RespectIgnoreDifferences",
 } as const;
 export type OptionKey = (typeof OptionKey)[keyof typeof OptionKey];
 

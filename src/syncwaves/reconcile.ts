@@ -9,28 +9,20 @@
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
  */
-import {
-  Annotation,
-  AppConditionType,
-  OperationPhase,
-  SyncStatus,
-  type Application,
-  type Operation,
-  type OperationState,
-} from "../api/index.js";
+import { Annotation, AppConditionType, OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
-import { nextApplication, needsWrite } from "./app-status.js";
+import { comparisonErrorStatus, nextApplication, needsWrite } from "./app-status.js";
 import { autoSync, type SelfHealBackoff } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
-import { executeOptions, withFindings } from "./step-inputs.js";
+import { executeOptions, taskInput, withFindings } from "./step-inputs.js";
 import { AppFinalizer } from "./finalize.js";
-import type { ManifestSource } from "./manifests.js";
+import { isManifestError, type ManifestSource } from "./manifests.js";
 import { accessFor, type SyncMetrics } from "./metrics.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
@@ -239,7 +231,9 @@ export class AppReconciler implements Reconciler {
    */
   private observeFailed(app: Application, state: OperationState | undefined, ctx: ReconcileContext, err: unknown): Promise<AppRequeue> {
     if (ctx.stopping.aborted) throw err;
-    const message = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
+    const detail = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
+    // Argo CD's words for manifests that cannot be generated (its repo-server's reply follows).
+    const message = isManifestError(err) ? `Failed to load target state: failed to generate manifest for source 1 of 1: ${detail}` : detail;
     if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
     if (state?.phase === OperationPhase.Running) return this.writeComparisonError(app, message, this.unreadable(state, message));
     return this.writeComparisonError(app, message);
@@ -297,27 +291,9 @@ export class AppReconciler implements Reconciler {
 
   /** The operation's tasks with their recorded states, validity and diff. */
   private tasksOf(app: Application, state: OperationState, observed: Observed): SyncTask[] {
-    const input = this.taskInput(app, state, observed);
+    const input = taskInput(app, state, observed, this.trackingName(app));
     const built = buildTasks(input);
     return restoreStates(built, state.syncResult?.resources ?? []).map((t) => withFindings(t, observed, input.appOptions));
-  }
-
-  /** What the tasks of an operation are built from. */
-  private taskInput(app: Application, state: OperationState, observed: Observed): Parameters<typeof buildTasks>[0] {
-    const sync = state.operation.sync ?? {};
-    return {
-      targets: observed.targets,
-      live: observed.live,
-      appName: this.trackingName(app),
-      destinationNamespace: app.spec.destination.namespace ?? "",
-      revision: observed.revision,
-      startedAtMs: Date.parse(state.startedAt),
-      skipHooks: sync.syncStrategy?.apply !== undefined || (sync.resources?.length ?? 0) > 0,
-      appOptions: sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [],
-      ...(sync.resources ? { selected: sync.resources } : {}),
-      isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
-      namespaceExists: observed.namespaceExists ?? true,
-    };
   }
 
   private async terminate(
@@ -425,13 +401,7 @@ export class AppReconciler implements Reconciler {
   }
 
   private async writeComparisonError(app: Application, message: string, operationState?: OperationState): Promise<AppRequeue> {
-    const status = { ...(app.status ?? {}) };
-    const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
-    status.conditions = [
-      ...others,
-      { type: AppConditionType.ComparisonError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) },
-    ];
-    status.sync = { ...(status.sync ?? {}), status: SyncStatus.Unknown };
+    const status = comparisonErrorStatus(app, message, this.deps.clock.now());
     const next: Application = { ...app, status };
     if (operationState !== undefined) {
       status.operationState = operationState;

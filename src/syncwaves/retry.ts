@@ -3,7 +3,7 @@
  * and the retry messages. Pure.
  */
 import { ApplicationDefaults, type RetryStrategy } from "../api/index.js";
-import { GoDurationError, parseGoDuration } from "../clock/index.js";
+import { GoDurationError, parseGoDuration, rfc3339 } from "../clock/index.js";
 
 /**
  * Parses a backoff duration as Argo CD does: a bare integer is seconds, otherwise a Go duration
@@ -64,17 +64,9 @@ export function canRetry(policy: RetryPolicy, retryCount: number): boolean {
   return policy.limit < 0 || retryCount < policy.limit;
 }
 
-/** Go's `time.Kitchen` layout (`3:04PM`), in UTC. */
-export function kitchenTime(ms: number): string {
-  const d = new Date(ms);
-  const h = d.getUTCHours();
-  const m = String(d.getUTCMinutes()).padStart(2, "0");
-  return `${String(h % 12 === 0 ? 12 : h % 12)}:${m}${h < 12 ? "AM" : "PM"}`;
-}
-
-/** `<msg>. Retrying attempt #<n> at <time>.` */
+/** `<msg>. Retrying attempt #<n> at <RFC 3339 time, UTC>.` */
 export function retryingMessage(message: string, attempt: number, atMs: number): string {
-  return `${message}. Retrying attempt #${String(attempt)} at ${kitchenTime(atMs)}.`;
+  return `${message}. Retrying attempt #${String(attempt)} at ${rfc3339(atMs)}.`;
 }
 
 /** `Retrying operation[ with latest revisions]. Attempt #<n>` */

@@ -2,7 +2,8 @@
  * What a sync step is given besides its tasks, as pure functions of the Application, its operation
  * and the comparison: the findings each task carries, and how the executor writes.
  */
-import { Annotation, type Application, type Operation } from "../api/index.js";
+import { Annotation, type Application, type Operation, type OperationState } from "../api/index.js";
+import type { BuildInput } from "./build.js";
 import { DEFAULT_CSA_MANAGER } from "./csa-upgrade.js";
 import type { ExecuteOptions } from "./executor.js";
 import { keyString, resourceKeyOf } from "./objects.js";
@@ -37,5 +38,30 @@ export function executeOptions(app: Application, sync: NonNullable<Operation["sy
     appOptions,
     force: sync.syncStrategy?.hook?.force === true || sync.syncStrategy?.apply?.force === true,
     ...(disabled ? {} : { csaManager: manager }),
+  };
+}
+
+/** The operation's sync options, else the Application's. */
+const operationOptions = (app: Application, sync: NonNullable<Operation["sync"]>): readonly string[] =>
+  sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
+
+/** What the tasks of an operation are built from: the comparison's objects and the operation's options. */
+export function taskInput(app: Application, state: OperationState, observed: Observed, trackingName: string): BuildInput {
+  const sync = state.operation.sync ?? {};
+  const selective = (sync.resources?.length ?? 0) > 0;
+  return {
+    targets: observed.targets,
+    live: observed.live,
+    appName: trackingName,
+    destinationNamespace: app.spec.destination.namespace ?? "",
+    revision: observed.revision,
+    startedAtMs: Date.parse(state.startedAt),
+    skipHooks: sync.syncStrategy?.apply !== undefined || selective,
+    appOptions: operationOptions(app, sync),
+    ...(sync.resources ? { selected: sync.resources } : {}),
+    isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
+    namespaceExists: observed.namespaceExists ?? true,
+    ignoreDifferences: app.spec.ignoreDifferences,
+    managedNamespaceMetadata: app.spec.syncPolicy?.managedNamespaceMetadata,
   };
 }

@@ -506,8 +506,9 @@ describe("sync engine lifecycle on a real control plane", () => {
     const state = app.status?.operationState;
     expect(state?.phase).toBe("Error");
     expect(state?.retryCount).toBe(1);
-    expect(state?.message).toBe(`ComparisonError: no manifests at ${REPO} nowhere (retried 1 times).`);
-    expect(app.status?.conditions?.find((c) => c.type === "ComparisonError")?.message).toBe(`no manifests at ${REPO} nowhere`);
+    const why = `Failed to load target state: failed to generate manifest for source 1 of 1: no manifests at ${REPO} nowhere`;
+    expect(state?.message).toBe(`ComparisonError: ${why} (retried 1 times).`);
+    expect(app.status?.conditions?.find((c) => c.type === "ComparisonError")?.message).toBe(why);
   });
 
   it.each([

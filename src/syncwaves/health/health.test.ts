@@ -236,6 +236,67 @@ describe("resourceHealth per kind", () => {
       o: obj("Workflow", "w", { apiVersion: "argoproj.io/v1alpha1", status: { phase: "Error" } }),
       status: "Degraded",
     },
+  ])("$name", ({ o, status }) => {
+    expect(resourceHealth(o)?.status).toBe(status);
+  });
+
+  const crd = (conditions: Array<Record<string, string>> | undefined) =>
+    obj("CustomResourceDefinition", "widgets.example.com", {
+      apiVersion: "apiextensions.k8s.io/v1",
+      ...(conditions !== undefined ? { status: { conditions } } : {}),
+    });
+  it.each([
+    { name: "a CRD without conditions", o: crd(undefined), status: "Progressing", message: "Status conditions not found" },
+    {
+      name: "an established CRD",
+      o: crd([
+        { type: "NamesAccepted", status: "True" },
+        { type: "Established", status: "True" },
+      ]),
+      status: "Healthy",
+      message: "CRD is healthy",
+    },
+    {
+      name: "a CRD whose names were refused",
+      o: crd([{ type: "NamesAccepted", status: "False", message: "taken" }]),
+      status: "Degraded",
+      message: "CRD names have not been accepted: taken",
+    },
+    {
+      name: "a CRD with a non-structural schema",
+      o: crd([{ type: "NonStructuralSchema", status: "True", message: "bad" }]),
+      status: "Degraded",
+      message: "Schema violations found: bad",
+    },
+    {
+      name: "a CRD being installed",
+      o: crd([{ type: "Established", status: "False", reason: "Installing" }]),
+      status: "Progressing",
+      message: "CRD is being installed",
+    },
+    {
+      name: "a CRD with an invalid CA bundle",
+      o: crd([{ type: "Established", status: "False", reason: "InvalidCABundle", message: "ca" }]),
+      status: "Degraded",
+      message: "CRD is not established: ca",
+    },
+    {
+      name: "a CRD not yet established",
+      o: crd([{ type: "NamesAccepted", status: "True" }]),
+      status: "Progressing",
+      message: "CRD is not established",
+    },
+    {
+      name: "a terminating CRD",
+      o: crd([{ type: "Terminating", status: "True", message: "going" }]),
+      status: "Progressing",
+      message: "CRD is terminating: going",
+    },
+  ])("$name: $status", ({ o, status, message }) => {
+    expect(resourceHealth(o)).toEqual({ status, message });
+  });
+
+  it.each([
     // generic rules
     {
       name: "an object being deleted without the hook finalizer is Progressing",

@@ -11,6 +11,7 @@ import type { HealthResult } from "../types.js";
 import { daemonSetHealth, deploymentHealth, replicaSetHealth, statefulSetHealth } from "./apps.js";
 import { cronJobHealth, jobHealth } from "./batch.js";
 import { podHealth, pvcHealth, serviceHealth } from "./core.js";
+import { crdHealth } from "./apiextensions.js";
 import { apiServiceHealth } from "./apiregistration.js";
 import { workflowHealth } from "./argoproj.js";
 import { hpaHealth } from "./autoscaling.js";
@@ -35,6 +36,7 @@ const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ["extensions/Ingress", ingressHealth],
   ["networking.k8s.io/Ingress", ingressHealth],
   ["apiregistration.k8s.io/APIService", apiServiceHealth],
+  ["apiextensions.k8s.io/CustomResourceDefinition", crdHealth],
   ["autoscaling/HorizontalPodAutoscaler", hpaHealth],
   ["policy/PodDisruptionBudget", pdbHealth],
   ["argoproj.io/Workflow", workflowHealth],

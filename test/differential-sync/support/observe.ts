@@ -39,6 +39,8 @@ const DURATION = /\b\d+(\.\d+)?(ms|s|m)\b/g;
  * ` from "/dev/shm/N"`): our engine writes no file (docs/differential.md#sync-engine-deviations).
  */
 const KUBECTL_FILE = /error when [a-z]+ "\/dev\/shm\/\d+": | from "\/dev\/shm\/\d+"/g;
+/** The gRPC frame of an error Argo CD's repo-server returned: our engine has no repo-server. */
+const GRPC_FRAME = /rpc error: code = \w+ desc = /g;
 
 const obj = (v: Json | undefined): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : {});
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
@@ -50,7 +52,7 @@ function present(o: Record<string, Json | undefined>): Obj {
 
 /** Normalises one string of a side. */
 export function normaliseText(s: string, c: Context): string {
-  let out = s.replace(KUBECTL_FILE, "").split(c.ns).join("$NS");
+  let out = s.replace(KUBECTL_FILE, "").replace(GRPC_FRAME, "").split(c.ns).join("$NS");
   c.commits.forEach((sha, i) => {
     out = out.split(sha).join(`c${String(i)}`);
     out = out.split(sha.slice(0, 7)).join(`c${String(i)}`);

@@ -159,7 +159,10 @@ async function liveObjects(client: KubeClient, s: Side, c: Case): Promise<string
   return out.sort();
 }
 
-/** Waits until the side's Application has no operation pending or running and nothing changed for the case's quiet time. */
+/**
+ * Waits until the side's Application has no operation pending or running, is not being deleted, and
+ * nothing changed for the case's quiet time.
+ */
 async function settle(client: KubeClient, s: Side, c: Case): Promise<{ o: Observation; settled: boolean }> {
   const deadline = performance.now() + SETTLE_TIMEOUT_MS;
   let last = "";
@@ -168,7 +171,10 @@ async function settle(client: KubeClient, s: Side, c: Case): Promise<{ o: Observ
     const app = (await client.get(resources.Applications, { namespace: s.ns, name: "app" }).catch(() => undefined)) as Obj | undefined;
     const state = ((app?.["status"] as Obj | undefined)?.["operationState"] as Obj | undefined)?.["phase"];
     const annotations = ((app?.["metadata"] as Obj | undefined)?.["annotations"] ?? {}) as Obj;
+    // An Application being deleted has not settled until it is gone (or the time is up).
+    const deleting = (app?.["metadata"] as Obj | undefined)?.["deletionTimestamp"] !== undefined;
     const idle =
+      !deleting &&
       app?.["operation"] === undefined &&
       (state === undefined || TERMINAL.has(text(state))) &&
       annotations["argocd.argoproj.io/refresh"] === undefined;

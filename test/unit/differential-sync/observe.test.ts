@@ -17,6 +17,7 @@ describe("normaliseText", () => {
     ["Retrying attempt #1 at 7:01AM: failed", "Retrying attempt #1 at <clock>: failed"],
     ["started 2026-12-03T07:00:01Z, waited 12s", "started <time>, waited <duration>"],
     ['error when patching "/dev/shm/3074521690": ConfigMap "x" is invalid', 'ConfigMap "x" is invalid'],
+    ["source 1 of 1: rpc error: code = Unknown desc = app: app path does not exist", "source 1 of 1: app: app path does not exist"],
     ['resource mapping not found for name: "w" from "/dev/shm/12": no matches', 'resource mapping not found for name: "w": no matches'],
   ])("%s", (raw, want) => expect(normaliseText(raw, ctx)).toBe(want));
 });

@@ -1,0 +1,94 @@
+/**
+ * `spec.ignoreDifferences` (docs/sync-engine.md#comparison-and-status): the fields of a resource
+ * the comparison leaves out, by JSON pointer or jq path, and what `RespectIgnoreDifferences=true`
+ * applies instead of them (the live values). Pure.
+ *
+ * A rule applies to an object when its group and kind match (`*` matches any) and its name and
+ * namespace, when given, match. `managedFieldsManagers` rules are not read.
+ */
+import type { ResourceIgnoreDifferences } from "../api/index.js";
+import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
+import type { Json } from "../controller/json.js";
+import type { KubeObject } from "../kube/index.js";
+import { groupOf } from "./objects.js";
+
+const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || pattern === "*" || pattern === value;
+
+/** The rules that apply to `obj`. */
+export function rulesFor(rules: readonly ResourceIgnoreDifferences[], obj: KubeObject): ResourceIgnoreDifferences[] {
+  return rules.filter(
+    (r) =>
+      matches(r.group ?? "", groupOf(obj)) &&
+      matches(r.kind, obj.kind ?? "") &&
+      (!r.name || r.name === obj.metadata?.name) &&
+      (!r.namespace || r.namespace === obj.metadata?.namespace),
+  );
+}
+
+/** The tokens of an RFC 6901 JSON pointer (`~1` is `/`, `~0` is `~`); undefined when it is not one. */
+export function pointerTokens(pointer: string): string[] | undefined {
+  if (pointer === "") return [];
+  if (!pointer.startsWith("/")) return undefined;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** The paths the rules select in `doc` (pointers whether or not they exist; jq paths that exist). */
+export function ignoredPaths(rules: readonly ResourceIgnoreDifferences[], doc: KubeObject): string[][] {
+  const out: string[][] = [];
+  for (const r of rules) {
+    for (const p of r.jsonPointers ?? []) {
+      const tokens = pointerTokens(p);
+      if (tokens !== undefined && tokens.length > 0) out.push(tokens);
+    }
+    for (const e of r.jqPathExpressions ?? []) out.push(...(jqSelectPaths(e, doc as Json) ?? []));
+  }
+  return out;
+}
+
+/** `obj` without the fields the rules ignore (a copy). */
+export function withoutIgnored(obj: KubeObject, rules: readonly ResourceIgnoreDifferences[]): KubeObject {
+  const mine = rulesFor(rules, obj);
+  if (mine.length === 0) return obj;
+  const copy = structuredClone(obj);
+  for (const p of ignoredPaths(mine, obj)) deletePath(copy as Json, p);
+  return copy;
+}
+
+function valueAt(doc: unknown, path: readonly string[]): unknown {
+  let cur = doc;
+  for (const k of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+function setAt(doc: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let cur: Record<string, unknown> = doc;
+  for (const k of path.slice(0, -1)) {
+    const next = cur[k];
+    if (next === null || typeof next !== "object") return;
+    cur = next as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = structuredClone(value);
+}
+
+/**
+ * The object a sync with `RespectIgnoreDifferences=true` writes: each ignored field takes its live
+ * value, or is left out when the live object lacks it. A new object (no live one) is written as
+ * desired.
+ */
+export function respectIgnored(desired: KubeObject, live: KubeObject | undefined, rules: readonly ResourceIgnoreDifferences[]): KubeObject {
+  const mine = rulesFor(rules, desired);
+  if (live === undefined || mine.length === 0) return desired;
+  const copy = structuredClone(desired) as Record<string, unknown>;
+  for (const p of [...ignoredPaths(mine, desired), ...ignoredPaths(mine, live)]) {
+    const v = valueAt(live, p);
+    if (v === undefined) deletePath(copy as Json, p);
+    else if (valueAt(copy, p.slice(0, -1)) !== undefined) setAt(copy, p, v);
+  }
+  return copy;
+}
