@@ -3,7 +3,7 @@ import { obj } from "../../test/unit/syncwaves/builders.js";
 import type { ResourceIgnoreDifferences } from "../api/index.js";
 import { compare } from "./compare.js";
 import { buildTasks, prepareTarget } from "./build.js";
-import { pointerTokens, respectIgnored, rulesFor, withoutIgnored } from "./ignore-differences.js";
+import { respectIgnored, rulesFor, withoutIgnored } from "./ignore-differences.js";
 
 const spec = (replicas: number, image = "nginx:1") => ({ replicas, template: { spec: { containers: [{ name: "c", image }] } } });
 const deploy = (replicas: number, image = "nginx:1") => obj("Deployment", "web", { namespace: "ns", spec: spec(replicas, image) });
@@ -20,14 +20,6 @@ describe("ignoreDifferences", () => {
     { name: "another namespace", rule: { group: "apps", kind: "Deployment", namespace: "other" }, ok: false },
   ])("a rule naming $name applies: $ok", ({ rule, ok }) => {
     expect(rulesFor([rule], deploy(1))).toHaveLength(ok ? 1 : 0);
-  });
-
-  it.each([
-    { pointer: "/spec/replicas", tokens: ["spec", "replicas"] },
-    { pointer: "/metadata/annotations/a~1b~0c", tokens: ["metadata", "annotations", "a/b~c"] },
-    { pointer: "spec", tokens: undefined },
-  ])("reads the pointer $pointer", ({ pointer, tokens }) => {
-    expect(pointerTokens(pointer)).toEqual(tokens);
   });
 
   it("leaves ignored fields out, by pointer and by jq path", () => {

@@ -8,7 +8,7 @@
  */
 import type { ResourceIgnoreDifferences } from "../api/index.js";
 import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
-import type { Json } from "../controller/json.js";
+import { getPath, pointerTokens, type Json } from "../controller/json.js";
 import type { KubeObject } from "../kube/index.js";
 import { groupOf } from "./objects.js";
 
@@ -23,16 +23,6 @@ export function rulesFor(rules: readonly ResourceIgnoreDifferences[], obj: KubeO
       (!r.name || r.name === obj.metadata?.name) &&
       (!r.namespace || r.namespace === obj.metadata?.namespace),
   );
-}
-
-/** The tokens of an RFC 6901 JSON pointer (`~1` is `/`, `~0` is `~`); undefined when it is not one. */
-export function pointerTokens(pointer: string): string[] | undefined {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) return undefined;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /** The paths the rules select in `doc` (pointers whether or not they exist; jq paths that exist). */
@@ -57,15 +47,6 @@ export function withoutIgnored(obj: KubeObject, rules: readonly ResourceIgnoreDi
   return copy;
 }
 
-function valueAt(doc: unknown, path: readonly string[]): unknown {
-  let cur = doc;
-  for (const k of path) {
-    if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
-}
-
 function setAt(doc: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let cur: Record<string, unknown> = doc;
   for (const k of path.slice(0, -1)) {
@@ -86,9 +67,9 @@ export function respectIgnored(desired: KubeObject, live: KubeObject | undefined
   if (live === undefined || mine.length === 0) return desired;
   const copy = structuredClone(desired) as Record<string, unknown>;
   for (const p of [...ignoredPaths(mine, desired), ...ignoredPaths(mine, live)]) {
-    const v = valueAt(live, p);
+    const v = getPath(live as Json, p);
     if (v === undefined) deletePath(copy as Json, p);
-    else if (valueAt(copy, p.slice(0, -1)) !== undefined) setAt(copy, p, v);
+    else if (getPath(copy as Json, p.slice(0, -1)) !== undefined) setAt(copy, p, v);
   }
   return copy;
 }
