@@ -82,6 +82,13 @@ describe("compare", () => {
     expect(compare([hook], []).resources).toEqual([]);
   });
 
+  it("compares a Secret's stringData with the base64 data the apiserver stores", () => {
+    const secret = { ...prepareTarget(obj("Secret", "s"), { appName: "app", destinationNamespace: "ns" }), stringData: { p: "q" } };
+    const { stringData: _s, ...stored } = structuredClone(secret);
+    expect(compare([secret], [{ ...stored, data: { p: "cQ==" } }]).sync).toBe("Synced");
+    expect(compare([secret], [{ ...stored, data: { p: "cg==" } }]).sync).toBe("OutOfSync");
+  });
+
   const prep = (o: ReturnType<typeof obj>) => prepareTarget(o, { appName: "app", destinationNamespace: "ns" });
 
   it("lists a live hook as a hook requiring pruning, with its manifest's wave, no status and no health", () => {

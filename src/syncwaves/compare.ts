@@ -12,16 +12,28 @@ import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceIgnor
 import type { KubeObject } from "../kube/index.js";
 import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/index.js";
 import { isHook } from "./hooks.js";
-import { annotation, resourceKeyOf, keyString, versionOf } from "./objects.js";
+import { annotation, groupOf, resourceKeyOf, keyString, versionOf } from "./objects.js";
 import { parseCsv } from "./hooks.js";
 import { withoutIgnored } from "./ignore-differences.js";
 import { isSubset } from "./subset.js";
 import { objectWave } from "./waves.js";
 import type { HealthResult } from "./types.js";
 
+/**
+ * A Secret's `stringData` as the apiserver stores it: base64 in `data` (its keys win), as Argo CD's
+ * diff normalises it.
+ */
+function withStringDataEncoded(obj: KubeObject): KubeObject {
+  const stringData = obj["stringData"];
+  if (obj.kind !== "Secret" || groupOf(obj) !== "" || stringData === null || typeof stringData !== "object") return obj;
+  const { stringData: _s, ...rest } = obj;
+  const encoded = Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(String(v), "utf8").toString("base64")]));
+  return { ...rest, data: { ...(obj["data"] ?? {}), ...encoded } };
+}
+
 /** The parts of an object that are compared. */
 function comparable(obj: KubeObject): Record<string, unknown> {
-  const { metadata, status: _status, ...rest } = obj;
+  const { metadata, status: _status, ...rest } = withStringDataEncoded(obj);
   return { ...rest, metadata: { labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} } };
 }
 

@@ -21,7 +21,7 @@ import {
   type ResourceDescriptor,
   type WriteOptions,
 } from "../kube/index.js";
-import { groupOf } from "./objects.js";
+import { groupOf, keyString, resourceKeyOf } from "./objects.js";
 import { needsMigration, upgradeManagedFields, type ManagedFieldsEntry } from "./csa-upgrade.js";
 import { noKindMessage } from "./messages.js";
 import { applyMode } from "./options.js";
@@ -335,13 +335,23 @@ export class SyncExecutor {
     return results.filter((t): t is SyncTask => t !== undefined);
   }
 
+  /**
+   * Runs `fn` once per object (a hook of two phases is two tasks of one object), recording a
+   * failure on each of its tasks.
+   */
   private async cleanup(tasks: readonly SyncTask[], fn: (obj: KubeObject) => Promise<void>, record: (t: SyncTask) => void): Promise<void> {
+    const byObject = new Map<string, SyncTask[]>();
+    for (const t of tasks) {
+      const key = keyString(resourceKeyOf(t.live ?? taskObject(t)));
+      byObject.set(key, [...(byObject.get(key) ?? []), t]);
+    }
     await Promise.all(
-      tasks.map(async (t) => {
+      [...byObject.values()].map(async (same) => {
+        const first = same[0]!;
         try {
-          await fn(t.live ?? taskObject(t));
+          await fn(first.live ?? taskObject(first));
         } catch (err) {
-          record(withState(t, { ...t.state, hookPhase: "Error", message: errorMessage(err) }));
+          for (const t of same) record(withState(t, { ...t.state, hookPhase: "Error", message: errorMessage(err) }));
         }
       }),
     );
