@@ -53,6 +53,11 @@ export const CaseFile = z.strictObject({
   setup: z.array(KubeObject).default([]),
   /** Kinds whose writes in the destination are recorded (core and apps/batch kinds, or the case's own CRD kinds). */
   watch: z.array(z.string()).default(["ConfigMap"]),
+  /**
+   * Steps (0-based) after which the operation is meant to be still running (a hook that never
+   * ends, before a terminate): they settle once nothing changed for the quiet time.
+   */
+  runningAfter: z.array(z.number().int().nonnegative()).default([]),
   /** Settle only once nothing changed for this long (ms): longer for automated-sync cases. */
   quietMs: z.number().int().positive().default(3_000),
   steps: z.array(Step).min(1),

@@ -160,10 +160,10 @@ async function liveObjects(client: KubeClient, s: Side, c: Case): Promise<string
 }
 
 /**
- * Waits until the side's Application has no operation pending or running, is not being deleted, and
- * nothing changed for the case's quiet time.
+ * Waits until the side's Application has no operation pending or running (unless `running`: the
+ * operation is meant to go on), is not being deleted, and nothing changed for the case's quiet time.
  */
-async function settle(client: KubeClient, s: Side, c: Case): Promise<{ o: Observation; settled: boolean }> {
+async function settle(client: KubeClient, s: Side, c: Case, running = false): Promise<{ o: Observation; settled: boolean }> {
   const deadline = performance.now() + SETTLE_TIMEOUT_MS;
   let last = "";
   let since = performance.now();
@@ -175,8 +175,7 @@ async function settle(client: KubeClient, s: Side, c: Case): Promise<{ o: Observ
     const deleting = (app?.["metadata"] as Obj | undefined)?.["deletionTimestamp"] !== undefined;
     const idle =
       !deleting &&
-      app?.["operation"] === undefined &&
-      (state === undefined || TERMINAL.has(text(state))) &&
+      (running || (app?.["operation"] === undefined && (state === undefined || TERMINAL.has(text(state))))) &&
       annotations["argocd.argoproj.io/refresh"] === undefined;
     const now = { app: appObservation(app, context(s, c)), live: await liveObjects(client, s, c), writes: s.writes.length };
     const snapshot = JSON.stringify(now) + String(idle);
@@ -322,7 +321,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
     engines.push(...(await Promise.all(sides.map((s) => startEngine(s.name, s.ns, env)))));
     for (const s of sides) await client.create(resources.Applications, application(c, s));
     const observe = async (step: number): Promise<void> => {
-      const settled = await Promise.all(sides.map((s) => settle(client, s, c)));
+      const settled = await Promise.all(sides.map((s) => settle(client, s, c, c.runningAfter.includes(step))));
       sides.forEach((s, k) => {
         result[s.name].observations.push(settled[k]!.o);
         if (!settled[k]!.settled) result[s.name].unsettled.push(step);
