@@ -46,8 +46,8 @@ export class Discovery {
     }
     if (found === undefined) {
       // A NotFound of the (group, kind) "resource", as Argo CD's lookup reports a kind its group-version lacks.
-      const slash = apiVersion.indexOf("/");
-      const qualified = slash < 0 ? kind : `${kind}.${apiVersion.slice(0, slash)}`;
+      const { group } = splitApiVersion(apiVersion);
+      const qualified = group === "" ? kind : `${kind}.${group}`;
       throw new KubeApiError({ status: 404, reason: KubeReason.NotFound, message: `${qualified} "" not found` });
     }
     return found;
@@ -60,13 +60,17 @@ export class Discovery {
   }
 
   private async fetch(apiVersion: string): Promise<Map<string, ResourceDescriptor>> {
-    const slash = apiVersion.indexOf("/");
-    const group = slash < 0 ? "" : apiVersion.slice(0, slash);
-    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const { group, version } = splitApiVersion(apiVersion);
     const path = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
     const body = (await this.http.request({ method: "GET", path })) as { resources?: ApiResource[] } | undefined;
     return descriptorsFrom(group, version, body?.resources ?? []);
   }
+}
+
+/** `group/version` (or a core `version`) split in two. */
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The descriptors of a resource list, keyed by kind; subresources ("pods/status") are skipped. */

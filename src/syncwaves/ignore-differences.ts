@@ -8,7 +8,7 @@
  */
 import type { ResourceIgnoreDifferences } from "../api/index.js";
 import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
-import { getPath, pointerTokens, type Json } from "../controller/json.js";
+import { getPath, pointerTokens, setPath, type Json, type JsonObject } from "../controller/json.js";
 import type { KubeObject } from "../kube/index.js";
 import { groupOf } from "./objects.js";
 
@@ -47,16 +47,6 @@ export function withoutIgnored(obj: KubeObject, rules: readonly ResourceIgnoreDi
   return copy;
 }
 
-function setAt(doc: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let cur: Record<string, unknown> = doc;
-  for (const k of path.slice(0, -1)) {
-    const next = cur[k];
-    if (next === null || typeof next !== "object") return;
-    cur = next as Record<string, unknown>;
-  }
-  cur[path[path.length - 1]!] = structuredClone(value);
-}
-
 /**
  * The object a sync with `RespectIgnoreDifferences=true` writes: each ignored field takes its live
  * value, or is left out when the live object lacks it. A new object (no live one) is written as
@@ -65,11 +55,11 @@ function setAt(doc: Record<string, unknown>, path: readonly string[], value: unk
 export function respectIgnored(desired: KubeObject, live: KubeObject | undefined, rules: readonly ResourceIgnoreDifferences[]): KubeObject {
   const mine = rulesFor(rules, desired);
   if (live === undefined || mine.length === 0) return desired;
-  const copy = structuredClone(desired) as Record<string, unknown>;
+  const copy = structuredClone(desired) as JsonObject;
   for (const p of [...ignoredPaths(mine, desired), ...ignoredPaths(mine, live)]) {
     const v = getPath(live as Json, p);
-    if (v === undefined) deletePath(copy as Json, p);
-    else if (getPath(copy as Json, p.slice(0, -1)) !== undefined) setAt(copy, p, v);
+    if (v === undefined) deletePath(copy, p);
+    else if (getPath(copy, p.slice(0, -1)) !== undefined) setPath(copy, p, structuredClone(v));
   }
   return copy;
 }

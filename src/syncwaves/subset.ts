@@ -14,6 +14,7 @@
  *   the same quantity: `1` and `"1"`, `0.5` and `"500m"`, `1Gi` and `"1073741824"`, as Argo CD's
  *   normalisation to `resource.Quantity`'s canonical form makes them equal.
  */
+import { isZero } from "../controller/json.js";
 import { quantitiesEqual } from "./quantity.js";
 
 /** Maps whose values are quantities (ResourceList fields of core types). */
@@ -38,17 +39,10 @@ export function isQuantityPath(path: readonly string[]): boolean {
   return LIMIT_RANGE_MAPS.has(parent) && path[path.length - 4] === "limits";
 }
 
-/** True when a desired value is empty: it matches a field missing live. */
-export function isEmptyValue(v: unknown): boolean {
-  if (v === null || v === undefined || v === "" || v === false || v === 0) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === "object" && Object.values(v as Record<string, unknown>).every(isEmptyValue);
-}
-
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function subsetAt(desired: unknown, live: unknown, path: string[]): boolean {
-  if (live === undefined || live === null) return isEmptyValue(desired);
+  if (live === undefined || live === null) return isZero(desired);
   if (desired === null || desired === undefined) return false;
   if (Array.isArray(desired)) {
     return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => subsetAt(d, live[i], [...path, String(i)]));
