@@ -10,7 +10,7 @@ import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import type { Config, Env } from "../config/index.js";
 import type { GitReader } from "../git/index.js";
-import { Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
+import { cachedClusterFacts, Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
@@ -111,7 +111,7 @@ const ENGINE_CONCURRENCY = 10;
 export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
   const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
-  const local = { id: "local", client: d.client, resolve };
+  const local = { id: "local", client: d.client, resolve, facts: cachedClusterFacts(d.client.transport) };
   const allNamespaces = d.config.applicationSetNamespaces.length > 0;
   const deadlineMs = syncDeadlineMs(d.env);
   const engine: SyncEngine = new SyncEngine({
@@ -120,7 +120,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     ...(allNamespaces ? {} : { namespace: d.namespace }),
     client: d.client,
     resolve,
-    source: new GitManifestSource(d.git),
+    source: new GitManifestSource(d.git, { tools: { env: d.env } }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({ local, clusters: d.clusters }),

@@ -50,6 +50,7 @@ export { resourcePath } from "./resources.js";
 export { KubeApiClient, type KubeApiClientOptions } from "./client.js";
 export { KubeTransport, loadKubeConfig, type KubeConfigSource } from "./transport.js";
 export { Discovery } from "./discovery.js";
+export { cachedClusterFacts, readClusterFacts, type ClusterFacts } from "./cluster-facts.js";
 export { Informer, type InformerHandlers, type InformerLog, type InformerOptions, type InformerStats } from "./informer.js";
 export { defaultBackoff, backoffDelay, type BackoffPolicy } from "./backoff.js";
 export { matchesLabelSelector } from "./selector.js";

@@ -15,8 +15,10 @@ import { createHash } from "node:crypto";
 import { InCluster, type Application, type ApplicationDestination, type Cluster } from "../api/index.js";
 import { AppSetError } from "../errors.js";
 import {
+  cachedClusterFacts,
   Discovery,
   KubeApiClient,
+  type ClusterFacts,
   type KubeClient,
   type KubeObject,
   type ListWatchSource,
@@ -30,6 +32,8 @@ export interface ClusterAccess {
   readonly id: string;
   readonly client: KubeClient & ListWatchSource;
   readonly resolve: (obj: KubeObject) => Promise<ResourceDescriptor>;
+  /** The cluster's version and API versions, for sources a tool renders (Helm, Kustomize). */
+  readonly facts?: () => Promise<ClusterFacts>;
 }
 
 /** Finds the cluster of an Application's destination. */
@@ -107,7 +111,12 @@ export class ClusterSecretDestinations implements DestinationResolver {
       access = Promise.resolve(cluster).then((c) => {
         const client = KubeApiClient.fromOptions(clusterConfigFor(c));
         const discovery = new Discovery(client.transport);
-        return { id: c.server, client, resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "") };
+        return {
+          id: c.server,
+          client,
+          resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""),
+          facts: cachedClusterFacts(client.transport),
+        };
       });
       access.catch(() => this.accesses.delete(fingerprint));
       this.accesses.set(fingerprint, access);

@@ -1,17 +1,21 @@
 /**
  * The Git-backed {@link ManifestSource}: an Application's `repoURL`, `targetRevision` (branch, tag,
  * `HEAD` or commit SHA) and `path`, read through the same {@link GitReader} (and so the same cache
- * by commit) the Git generator uses. The revision is resolved to a commit, the commit's tree is
- * listed, the files the directory options select are read in one batch and parsed as plain
- * YAML/JSON manifests. Parsed manifests are kept per (repository, commit, path, options), so many
- * Applications on one commit parse it once.
+ * by commit) the Git generator uses. The revision is resolved to a commit and the commit's tree is
+ * listed; the source's type is decided as Argo CD decides it (render/source-type.ts). A directory's
+ * selected files are read in one batch and parsed as plain YAML/JSON manifests; a Helm chart or a
+ * kustomization is rendered by the real `helm` or `kustomize` (render/renderer.ts). Manifests
+ * are kept per (repository, commit, path, type, options, Application, destination, cluster
+ * facts), so many Applications on one commit render it once.
  *
- * I/O boundary: the injected GitReader (the real `git` program behind it).
+ * I/O boundary: the injected GitReader (the real `git` program behind it) and the renderer.
  */
 import type { Application, ApplicationSource } from "../api/index.js";
 import { AppSetError } from "../errors.js";
 import type { GitReader, TreeEntry } from "../git/index.js";
-import type { KubeObject } from "../kube/index.js";
+import type { ClusterFacts, KubeObject } from "../kube/index.js";
+import { ToolRenderer, type ToolRendererOptions } from "./render/renderer.js";
+import { SourceType, sourceTypeOf } from "./render/source-type.js";
 import {
   MANIFEST_ERROR,
   parseDirectory,
@@ -55,26 +59,95 @@ export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSou
 export interface GitManifestSourceOptions {
   /** Parsed manifest sets kept in memory (default 512). */
   readonly maxParsed?: number;
+  /** How Helm and Kustomize sources are rendered (the programs, their limits). */
+  readonly tools?: ToolRendererOptions;
 }
 
-/** Reads Application sources from Git. */
+/** The names of the files directly in the source's directory. */
+function namesAt(tree: readonly TreeEntry[], root: string): string[] {
+  const prefix = root === "" ? "" : `${root}/`;
+  return tree
+    .filter((e) => e.type === "blob" && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes("/"))
+    .map((e) => e.path.slice(prefix.length));
+}
+
+/** Fails unless the source's directory exists in the tree. */
+function requireRoot(tree: readonly TreeEntry[], source: ApplicationSource, root: string): void {
+  if (root !== "" && !tree.some((e) => e.type === "tree" && e.path === root)) {
+    throw new AppSetError(MANIFEST_ERROR, `${source.path ?? ""}: app path does not exist`);
+  }
+}
+
+/** A source resolved to a commit and its tree. */
+interface SourceAt {
+  readonly app: Application;
+  readonly source: ApplicationSource;
+  readonly commit: string;
+  readonly tree: readonly TreeEntry[];
+  readonly root: string;
+  readonly type: Exclude<SourceType, typeof SourceType.Plugin>;
+  readonly options: ReadOptions;
+}
+
+/** The facts a render needs when none were given: no version, no API versions. */
+const NO_FACTS: ClusterFacts = { kubeVersion: "", apiVersions: [] };
+
+/** Reads Application sources from Git: plain directories parsed here, Helm and Kustomize rendered by their programs. */
 export class GitManifestSource implements ManifestSource {
-  private readonly parsed = new Map<string, readonly KubeObject[]>();
+  private readonly parsed = new Map<string, { type: SourceType; objects: readonly KubeObject[] }>();
+  private readonly renderer: ToolRenderer;
 
   constructor(
     private readonly git: GitReader,
     private readonly options: GitManifestSourceOptions = {},
-  ) {}
+  ) {
+    this.renderer = new ToolRenderer(git, options.tools);
+  }
 
-  async read(_app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
+  async read(app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
     rejectUnsupported(source);
     const { signal } = options;
     if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
     const commit = await this.git.resolveRevision(source.repoURL, revision ?? source.targetRevision ?? "HEAD", signal);
-    const key = JSON.stringify([source.repoURL, commit, sourceRoot(source.path), source.directory ?? null]);
-    const cached = this.parsed.get(key);
-    if (cached !== undefined) return { revision: commit, objects: cached };
+    const root = sourceRoot(source.path);
     const tree = await this.git.listTree(source.repoURL, commit, signal);
+    requireRoot(tree, source, root);
+    const type = sourceTypeOf(source, namesAt(tree, root));
+    if (type === SourceType.Plugin) throw new AppSetError(MANIFEST_ERROR, "config management plugin sources are not supported");
+    return this.manifestsAt({ app, source, commit, tree, root, type, options });
+  }
+
+  /** The manifests of a resolved source, from the cache or read and kept. */
+  private async manifestsAt(at: SourceAt): Promise<Manifests> {
+    const { app, source, commit, tree, root, type, options } = at;
+    const instanceName = options.instanceName ?? app.metadata.name ?? "";
+    const facts = await factsFor(type, options);
+    const destination = app.spec.destination.namespace ?? "";
+    const key = JSON.stringify([source.repoURL, commit, root, type, sourceOptions(source), instanceName, destination, facts]);
+    const cached = this.parsed.get(key);
+    if (cached !== undefined) return { revision: commit, objects: cached.objects, sourceType: cached.type };
+    const signal = options.signal;
+    const objects =
+      type === SourceType.Directory
+        ? await this.readDirectory(source, commit, tree, signal)
+        : await this.renderer.render({ type, app, source, repoURL: source.repoURL, commit, tree, root, instanceName, facts, signal });
+    if (this.parsed.size >= (this.options.maxParsed ?? 512)) {
+      const oldest = this.parsed.keys().next();
+      if (oldest.done !== true) this.parsed.delete(oldest.value);
+    }
+    this.parsed.set(key, { type, objects });
+    return { revision: commit, objects, sourceType: type };
+  }
+
+  private async readDirectory(
+    source: ApplicationSource,
+    commit: string,
+    tree: readonly TreeEntry[],
+    signal?: AbortSignal,
+  ): Promise<KubeObject[]> {
+    if (source.directory?.jsonnet !== undefined && Object.keys(source.directory.jsonnet).length > 0) {
+      throw new AppSetError(MANIFEST_ERROR, "Jsonnet directory options are not supported; only plain YAML/JSON");
+    }
     const selected = selectEntries(tree, source);
     const blobs = await this.git.readBlobs(
       source.repoURL,
@@ -83,31 +156,27 @@ export class GitManifestSource implements ManifestSource {
       signal,
     );
     const files: SourceFile[] = selected.map((s, i) => ({ path: s.path, content: blobs[i]?.toString("utf8") ?? "" }));
-    const objects = parseDirectory(files, source.directory);
-    if (this.parsed.size >= (this.options.maxParsed ?? 512)) {
-      const oldest = this.parsed.keys().next();
-      if (oldest.done !== true) this.parsed.delete(oldest.value);
-    }
-    this.parsed.set(key, objects);
-    return { revision: commit, objects };
+    return parseDirectory(files, source.directory);
   }
 }
 
-/** Only directory sources are rendered: Helm, Kustomize, plugin and chart sources fail clearly. */
+/** The cluster's facts when a tool renders the source. */
+async function factsFor(type: SourceType, options: ReadOptions): Promise<ClusterFacts> {
+  if (type === SourceType.Directory || options.cluster === undefined) return NO_FACTS;
+  return options.cluster();
+}
+
+/** The options that change what a source renders to. */
+function sourceOptions(source: ApplicationSource): unknown {
+  return [source.directory ?? null, source.helm ?? null, source.kustomize ?? null];
+}
+
+/** Sources from a Helm repository or OCI registry (`chart`) are not rendered. */
 function rejectUnsupported(source: ApplicationSource): void {
-  const kind =
-    source.chart !== undefined
-      ? "Helm chart"
-      : source.helm
-        ? "Helm"
-        : source.kustomize
-          ? "Kustomize"
-          : source.plugin
-            ? "plugin"
-            : undefined;
-  if (kind !== undefined)
-    throw new AppSetError(MANIFEST_ERROR, `${kind} sources are not supported; only directory sources of plain YAML/JSON`);
-  if (source.directory?.jsonnet !== undefined && Object.keys(source.directory.jsonnet).length > 0) {
-    throw new AppSetError(MANIFEST_ERROR, "Jsonnet directory options are not supported; only plain YAML/JSON");
+  if (source.chart !== undefined && source.chart !== "") {
+    throw new AppSetError(
+      MANIFEST_ERROR,
+      "Helm chart repository sources (spec.source.chart) are not supported; use a chart in a Git repository",
+    );
   }
 }

@@ -9,7 +9,7 @@ import { minimatch } from "minimatch";
 import { parseAllDocuments } from "yaml";
 import type { Application, ApplicationSource, DirectorySource } from "../api/index.js";
 import { AppSetError } from "../errors.js";
-import type { KubeObject } from "../kube/index.js";
+import type { ClusterFacts, KubeObject } from "../kube/index.js";
 
 /** The desired objects of an Application at a resolved revision. */
 export interface Manifests {
@@ -31,6 +31,10 @@ export interface ReadOptions {
   readonly refresh?: boolean;
   /** Aborted at the reconcile's deadline or when the engine stops: give up waiting. */
   readonly signal?: AbortSignal;
+  /** The Application's tracking name (Helm's release name and `ARGOCD_APP_NAME` come from it); default its name. */
+  readonly instanceName?: string;
+  /** The destination cluster's version and API versions, asked for only when a tool renders the source. */
+  readonly cluster?: () => Promise<ClusterFacts>;
 }
 
 /** Where the engine gets desired objects from. Fails with an {@link AppSetError} the engine reports as a ComparisonError. */

@@ -15,7 +15,7 @@ import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import { OptionKey, optionIs } from "./options.js";
-import type { ManifestSource, Manifests } from "./manifests.js";
+import type { ManifestSource, Manifests, ReadOptions } from "./manifests.js";
 import { groupOf, resourceKeyOf, keyString } from "./objects.js";
 
 /** `status.sourceType` of what a source gave: Directory unless a tool rendered it. */
@@ -116,16 +116,24 @@ async function namespaceExists(app: Application, access: ClusterAccess): Promise
   return (await ignoreNotFound(access.client.get(resources.Namespaces, { name: ns }))) !== undefined;
 }
 
+/** How the source is read: the refresh asked for, the tracking name, the destination's facts. */
+function readOptions(input: ObserveInput): ReadOptions {
+  const { app, access, trackingName } = input;
+  return {
+    hard: hardRefresh(app),
+    refresh: app.metadata.annotations?.[Annotation.Refresh] !== undefined,
+    instanceName: trackingName,
+    ...(access.facts ? { cluster: access.facts } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+}
+
 /** Reads manifests and live objects and compares them. */
 export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
   const source = sourceOf(app);
   if (source === undefined) throw new Error("spec.source is required");
-  const manifests = await input.source.read(app, source, input.revision, {
-    hard: hardRefresh(app),
-    refresh: app.metadata.annotations?.[Annotation.Refresh] !== undefined,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  const manifests = await input.source.read(app, source, input.revision, readOptions(input));
   const raw = manifests.objects.filter(isSyncTarget);
   const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
   const kinds = await resolveKinds(access, [...raw, ...deletion]);

@@ -6,8 +6,9 @@
  */
 import { SystemClock } from "../../../src/clock/index.js";
 import { baseGitEnv, GitRepoReader } from "../../../src/git/index.js";
-import { Discovery, KubeApiClient, type KubeObject } from "../../../src/kube/index.js";
+import { cachedClusterFacts, Discovery, KubeApiClient, type KubeObject } from "../../../src/kube/index.js";
 import { silentLogger } from "../../../src/log/logger.js";
+import { LocalDestinations } from "../../../src/syncwaves/destinations.js";
 import { SyncEngine } from "../../../src/syncwaves/engine.js";
 import { GitManifestSource } from "../../../src/syncwaves/git-source.js";
 
@@ -18,12 +19,14 @@ if (kubeconfig === undefined || namespace === undefined || cacheDir === undefine
 }
 const client = KubeApiClient.fromConfig({ kind: "file", path: kubeconfig });
 const discovery = new Discovery(client.transport);
+const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
 const engine = new SyncEngine({
   watch: client,
   namespace,
   client,
-  resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""),
-  source: new GitManifestSource(new GitRepoReader({ cacheDir, env: baseGitEnv(process.env) })),
+  resolve,
+  destinations: new LocalDestinations({ id: "local", client, resolve, facts: cachedClusterFacts(client.transport) }),
+  source: new GitManifestSource(new GitRepoReader({ cacheDir, env: baseGitEnv(process.env) }), { tools: { env: process.env } }),
   clock: new SystemClock(),
   log: silentLogger(),
   waveDelayMs: 0,

@@ -98,11 +98,20 @@ describe("reading an Application's manifests from Git", () => {
       source: { repoURL: url, path: "../x", targetRevision: "v1" },
       message: /leaves the repository/,
     },
-    { name: "a Helm source", source: { repoURL: url, path: "apps/web", helm: {} }, message: /Helm sources are not supported/ },
     {
-      name: "a Kustomize source",
-      source: { repoURL: url, path: "apps/web", kustomize: {} },
-      message: /Kustomize sources are not supported/,
+      name: "a plugin source",
+      source: { repoURL: url, path: "apps/web", plugin: { name: "p" } },
+      message: /^config management plugin sources are not supported$/,
+    },
+    {
+      name: "a chart from a Helm repository",
+      source: { repoURL: "https://charts.example.com", chart: "web", targetRevision: "1.0.0" },
+      message: /Helm chart repository sources \(spec.source.chart\) are not supported/,
+    },
+    {
+      name: "a source with two option blocks",
+      source: { repoURL: url, path: "apps/web", helm: {}, kustomize: {} },
+      message: /^multiple application sources defined: Kustomize,Helm$/,
     },
   ])("fails with a manifest error for $name", async ({ source, message }) => {
     await expect(new GitManifestSource(gitReader(temp)).read(app, source as ApplicationSource)).rejects.toMatchObject({

@@ -1,0 +1,184 @@
+/**
+ * Renders a Helm or Kustomize source with the real programs, as Argo CD's repo server does
+ * (docs/sync-engine.md#sources): the commit is written out, the commands of
+ * {@link helmTemplateCommand} or of kustomize-args run on it, and their output is parsed as
+ * manifests. A chart whose dependencies are missing gets one `helm dependency build`, as in Argo
+ * CD. Errors carry Argo CD's wording.
+ *
+ * I/O boundary: the workspace on disk and the programs.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import type { Application, ApplicationSource } from "../../api/index.js";
+import { AppSetError } from "../../errors.js";
+import type { GitReader, TreeEntry } from "../../git/index.js";
+import type { ClusterFacts, KubeObject } from "../../kube/index.js";
+import { MANIFEST_ERROR, parseFile } from "../manifests.js";
+import { buildEnv, type EnvEntry } from "./envsubst.js";
+import { helmTemplateCommand } from "./helm-args.js";
+import { buildArgs, componentCommand, editCommands, withPatches, type KustomizeInput } from "./kustomize-args.js";
+import { KUSTOMIZATION_NAMES, SourceType } from "./source-type.js";
+import { runTool, TOOL_TIMEOUT_MS } from "./tool.js";
+import { writeWorkspace, type Workspace } from "./workspace.js";
+
+/** Options of {@link ToolRenderer}. */
+export interface ToolRendererOptions {
+  /** The programs (default `helm` and `kustomize` on PATH). */
+  readonly helm?: string;
+  readonly kustomize?: string;
+  /** Each program run's limit (default 90 s). */
+  readonly timeoutMs?: number;
+  /** argocd-cm `kustomize.buildOptions`. */
+  readonly kustomizeBuildOptions?: string;
+  /** argocd-cm `helm.valuesFileSchemes` (default https, http). */
+  readonly valueFileSchemes?: readonly string[];
+  /** The environment the programs inherit (PATH, HOME, proxies; default none). */
+  readonly env?: Env;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One render. */
+export interface RenderRequest {
+  readonly type: typeof SourceType.Helm | typeof SourceType.Kustomize;
+  readonly app: Application;
+  readonly source: ApplicationSource;
+  readonly repoURL: string;
+  readonly commit: string;
+  readonly tree: readonly TreeEntry[];
+  /** The source's path from the repository root ("" for the root). */
+  readonly root: string;
+  readonly instanceName: string;
+  readonly facts: ClusterFacts;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const HELM_MISSING_DEPENDENCY = [
+  "found in requirements.yaml, but missing in charts",
+  "found in Chart.yaml, but missing in charts/ directory",
+];
+
+/** The manifests of a program's output, Lists expanded. */
+export function parseRendered(out: string): KubeObject[] {
+  return parseFile({ path: "rendered.yaml", content: out });
+}
+
+/** Renders sources with helm and kustomize. */
+export class ToolRenderer {
+  constructor(
+    private readonly git: GitReader,
+    private readonly options: ToolRendererOptions = {},
+  ) {}
+
+  async render(req: RenderRequest): Promise<KubeObject[]> {
+    const ws = await writeWorkspace({
+      git: this.git,
+      repoURL: req.repoURL,
+      commit: req.commit,
+      tree: req.tree,
+      signal: req.signal,
+    });
+    try {
+      const env = buildEnv({
+        appName: req.instanceName,
+        namespace: req.app.spec.destination.namespace ?? "",
+        project: req.app.spec.project ?? "",
+        revision: req.commit,
+        repoURL: req.repoURL,
+        path: req.source.path ?? "",
+        targetRevision: req.source.targetRevision ?? "",
+      });
+      const out = req.type === SourceType.Helm ? await this.helm(req, ws, env) : await this.kustomize(req, ws, env);
+      return parseRendered(out);
+    } finally {
+      await ws.dispose();
+    }
+  }
+
+  private run(program: string, args: readonly string[], at: { cwd: string; env: Env; signal?: AbortSignal | undefined }): Promise<string> {
+    const { cwd, env, signal } = at;
+    return runTool({ program, args, cwd, env, timeoutMs: this.options.timeoutMs ?? TOOL_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+  }
+
+  private async helm(req: RenderRequest, ws: Workspace, env: readonly EnvEntry[]): Promise<string> {
+    const program = this.options.helm ?? "helm";
+    const valuesPath = join(ws.scratch, "values.yaml");
+    const cmd = helmTemplateCommand({
+      helm: req.source.helm,
+      appPath: req.root,
+      instanceName: req.instanceName,
+      namespace: req.app.spec.destination.namespace ?? "",
+      kubeVersion: req.facts.kubeVersion,
+      apiVersions: req.facts.apiVersions,
+      env,
+      files: req.tree.filter((e) => e.type === "blob").map((e) => e.path),
+      workDir: ws.dir,
+      valuesPath,
+      ...(this.options.valueFileSchemes ? { valueFileSchemes: this.options.valueFileSchemes } : {}),
+    });
+    if (cmd.values !== undefined) await writeFile(valuesPath, cmd.values);
+    const helmEnv = {
+      ...this.options.env,
+      XDG_CACHE_HOME: join(ws.scratch, "cache"),
+      XDG_CONFIG_HOME: join(ws.scratch, "config"),
+      XDG_DATA_HOME: join(ws.scratch, "data"),
+      HELM_CONFIG_HOME: join(ws.scratch, "config"),
+    };
+    const chart = join(ws.dir, req.root);
+    const template = (): Promise<string> => this.run(program, cmd.args, { cwd: chart, env: helmEnv, signal: req.signal });
+    try {
+      return await template();
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!HELM_MISSING_DEPENDENCY.some((m) => message.includes(m))) throw helmError(message);
+    }
+    try {
+      await this.run(program, ["dependency", "build"], { cwd: chart, env: helmEnv, signal: req.signal });
+    } catch (err) {
+      throw new AppSetError(
+        MANIFEST_ERROR,
+        `error building helm chart dependencies: failed to build dependencies: failed running helm: ${(err as Error).message}`,
+      );
+    }
+    try {
+      return await template();
+    } catch (err) {
+      throw helmError((err as Error).message);
+    }
+  }
+
+  private async kustomize(req: RenderRequest, ws: Workspace, env: readonly EnvEntry[]): Promise<string> {
+    const program = this.options.kustomize ?? "kustomize";
+    const dir = join(ws.dir, req.root);
+    const files = new Set(req.tree.filter((e) => e.type === "blob").map((e) => e.path));
+    const input: KustomizeInput = {
+      kustomize: req.source.kustomize,
+      dir,
+      env,
+      kubeVersion: req.facts.kubeVersion,
+      apiVersions: req.facts.apiVersions,
+      hasKustomization: (c) => KUSTOMIZATION_NAMES.some((n) => files.has(posix.normalize(posix.join(req.root, c, n)))),
+      ...(this.options.kustomizeBuildOptions !== undefined ? { buildOptions: this.options.kustomizeBuildOptions } : {}),
+    };
+    const inherited = this.options.env ?? {};
+    const withBuildEnv = { ...inherited, ...Object.fromEntries(env.map((e) => [e.name, e.value])) };
+    for (const args of editCommands(input)) await this.run(program, args, { cwd: dir, env: inherited, signal: req.signal });
+    if ((req.source.kustomize?.patches ?? []).length > 0) await this.writePatches(req, ws);
+    const component = componentCommand(input);
+    if (component !== undefined) await this.run(program, component, { cwd: dir, env: withBuildEnv, signal: req.signal });
+    return this.run(program, buildArgs(input), { cwd: ws.dir, env: withBuildEnv, signal: req.signal });
+  }
+
+  private async writePatches(req: RenderRequest, ws: Workspace): Promise<void> {
+    const name = KUSTOMIZATION_NAMES.find((n) => req.tree.some((e) => e.path === posix.join(req.root, n)));
+    if (name === undefined) throw new AppSetError(MANIFEST_ERROR, "kustomization file not found in the path");
+    const path = join(ws.dir, req.root, name);
+    await writeFile(path, withPatches(await readFile(path, "utf8"), req.source.kustomize ?? {}));
+  }
+}
+
+/** A failed `helm template`, with Argo CD's frame and the API version list left out. */
+function helmError(message: string): AppSetError {
+  const trimmed = message.includes("--api-versions") ? message.replace(/(--api-versions [^ ]+ )+/g, "<api versions removed> ") : message;
+  return new AppSetError(MANIFEST_ERROR, `failed to execute helm template command: failed running helm: ${trimmed}`);
+}
