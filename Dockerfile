@@ -13,6 +13,18 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
+# helm and kustomize, which the sync engine runs for Helm and Kustomize sources, built from their Go
+# modules at the versions Argo CD v3.6 ships: the same pins (test/argocd/tools/go.mod) as the programs
+# the reference repo-server runs in the tests. Static binaries, so they run on the Node.js image.
+FROM golang:1.26-bookworm AS render-tools
+ENV GOTOOLCHAIN=go1.27.3 CGO_ENABLED=0 GOFLAGS=-mod=mod
+WORKDIR /tools
+COPY test/argocd/tools/go.mod test/argocd/tools/go.sum test/argocd/tools/tools.go ./
+RUN helm_version=$(go list -m -f '{{.Version}}' helm.sh/helm/v4) \
+  && kustomize_version=$(go list -m -f '{{.Version}}' sigs.k8s.io/kustomize/kustomize/v5) \
+  && go build -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$helm_version" -o /out/helm helm.sh/helm/v4/cmd/helm \
+  && go build -trimpath -ldflags "-s -w -X sigs.k8s.io/kustomize/api/provenance.version=$kustomize_version" -o /out/kustomize sigs.k8s.io/kustomize/kustomize/v5
+
 # Installs the production dependencies alone.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /src
@@ -30,6 +42,7 @@ WORKDIR /app
 COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
+COPY --from=render-tools /out/helm /out/kustomize /usr/local/bin/
 # Argo CD's program name too, so manifests written for Argo CD's image (argo-helm passes
 # /usr/local/bin/argocd-applicationset-controller as the first argument, or as the command) run it.
 RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset \

@@ -6,15 +6,30 @@
 import { describe, expect, it } from "vitest";
 import { OPTIONS } from "../../../src/config/index.js";
 import { dockerfile, envOf, execForm, linkedCommands, parseDockerfile } from "./dockerfile.js";
+import { readRepoFile } from "./generated.js";
 
 const stages = dockerfile();
 const final = stages.at(-1)!;
 const copies = final.instructions.filter((i) => i.op === "COPY").map((i) => i.args);
 
 describe("the Dockerfile", () => {
-  it("builds every stage on Node.js 24", () => {
-    expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const s of stages) expect(s.from).toMatch(/^node:24[-.]/);
+  it("builds every stage but the Go one on Node.js 24, and ends on Node.js 24", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    for (const s of stages.filter((x) => x.name !== "render-tools")) expect(s.from).toMatch(/^node:24[-.]/);
+  });
+
+  it("installs helm and kustomize built from the module the reference repo-server's programs are built from", () => {
+    const tools = stages.find((s) => s.name === "render-tools");
+    expect(tools?.from).toMatch(/^golang:/);
+    const args = tools!.instructions.map((i) => `${i.op} ${i.args}`).join("\n");
+    expect(args).toContain("COPY test/argocd/tools/go.mod test/argocd/tools/go.sum test/argocd/tools/tools.go ./");
+    expect(args).toContain("GOTOOLCHAIN=go1.27.3");
+    expect(args).toMatch(/-o \/out\/helm helm\.sh\/helm\/v4\/cmd\/helm/);
+    expect(args).toMatch(/-o \/out\/kustomize sigs\.k8s\.io\/kustomize\/kustomize\/v5/);
+    const pins = readRepoFile("test/argocd/tools/go.mod");
+    expect(pins).toMatch(/helm\.sh\/helm\/v4 v4\.3\.1\b/);
+    expect(pins).toMatch(/sigs\.k8s\.io\/kustomize\/kustomize\/v5 v5\.8\.3\b/);
+    expect(copies).toContain("--from=render-tools /out/helm /out/kustomize /usr/local/bin/");
   });
 
   it("copies node_modules only from a stage that installed the production dependencies alone", () => {
