@@ -137,7 +137,7 @@ function pairEntries(
   rules: readonly ResourceIgnoreDifferences[],
 ): Entry[] {
   const matches = (t: KubeObject, l: KubeObject | undefined): boolean =>
-    l !== undefined && inSync(withoutIgnored(t, rules), withoutIgnored(l, rules));
+    l !== undefined && inSync(withoutIgnored(t, rules, l), withoutIgnored(l, rules, l));
   const liveByKey = new Map(live.map((o) => [keyString(resourceKeyOf(o)), o]));
   const hookWaves = new Map(targets.filter(isHook).map((o) => [keyString(resourceKeyOf(o)), objectWave(o)]));
   const entries: Entry[] = [];

@@ -4,12 +4,14 @@
  * applies instead of them (the live values). Pure.
  *
  * A rule applies to an object when its group and kind match (`*` matches any) and its name and
- * namespace, when given, match. `managedFieldsManagers` rules are not read.
+ * namespace, when given, match. A rule's `managedFieldsManagers` leave out the fields those
+ * managers own in the live object (managed-fields.ts).
  */
 import type { ResourceIgnoreDifferences } from "../api/index.js";
 import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
 import { getPath, pointerTokens, setPath, type Json, type JsonObject } from "../controller/json.js";
 import type { KubeObject } from "../kube/index.js";
+import { managedFieldSets, withoutManagedFields } from "./managed-fields.js";
 import { groupOf } from "./objects.js";
 
 const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || pattern === "*" || pattern === value;
@@ -38,11 +40,15 @@ export function ignoredPaths(rules: readonly ResourceIgnoreDifferences[], doc: K
   return out;
 }
 
-/** `obj` without the fields the rules ignore (a copy). */
-export function withoutIgnored(obj: KubeObject, rules: readonly ResourceIgnoreDifferences[]): KubeObject {
+/**
+ * `obj` without the fields the rules ignore (a copy). `live` is the live object whose managed
+ * fields the rules' `managedFieldsManagers` are looked up in (the same for both sides of a comparison).
+ */
+export function withoutIgnored(obj: KubeObject, rules: readonly ResourceIgnoreDifferences[], live?: KubeObject): KubeObject {
   const mine = rulesFor(rules, obj);
   if (mine.length === 0) return obj;
-  const copy = structuredClone(obj);
+  const managers = mine.flatMap((r) => r.managedFieldsManagers ?? []);
+  const copy = withoutManagedFields(structuredClone(obj), managedFieldSets(live, managers));
   for (const p of ignoredPaths(mine, obj)) deletePath(copy as Json, p);
   return copy;
 }
