@@ -26,6 +26,9 @@ import {
   type SourceFile,
 } from "./manifests.js";
 
+/** Files a directory source would evaluate as Jsonnet. */
+const JSONNET_EXT = /\.jsonnet$/i;
+
 /** Git file mode of a symbolic link: its blob is the link target, not a manifest. */
 const SYMLINK_MODE = "120000";
 
@@ -40,7 +43,7 @@ export function sourceRoot(path: string | undefined): string {
  * The files of a tree under `root` that the directory options select, their paths relative to
  * `root`. Fails when `root` names no directory of the tree.
  */
-export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSource): { entry: TreeEntry; path: string }[] {
+export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSource, ext?: RegExp): { entry: TreeEntry; path: string }[] {
   const root = sourceRoot(source.path);
   if (root !== "" && !tree.some((e) => e.type === "tree" && e.path === root)) {
     throw new AppSetError(MANIFEST_ERROR, `${source.path ?? ""}: app path does not exist`);
@@ -50,7 +53,7 @@ export function selectEntries(tree: readonly TreeEntry[], source: ApplicationSou
   for (const entry of tree) {
     if (entry.type !== "blob" || entry.mode === SYMLINK_MODE || !entry.path.startsWith(prefix)) continue;
     const path = entry.path.slice(prefix.length);
-    if (selectsFile(path, source.directory)) out.push({ entry, path });
+    if (selectsFile(path, source.directory, ext)) out.push({ entry, path });
   }
   return out;
 }
@@ -146,7 +149,14 @@ export class GitManifestSource implements ManifestSource {
     signal?: AbortSignal,
   ): Promise<KubeObject[]> {
     if (source.directory?.jsonnet !== undefined && Object.keys(source.directory.jsonnet).length > 0) {
-      throw new AppSetError(MANIFEST_ERROR, "Jsonnet directory options are not supported; only plain YAML/JSON");
+      throw new AppSetError(MANIFEST_ERROR, "Jsonnet directory options are not supported; only plain YAML/JSON, Helm and Kustomize");
+    }
+    const jsonnet = selectEntries(tree, source, JSONNET_EXT)[0];
+    if (jsonnet !== undefined) {
+      throw new AppSetError(
+        MANIFEST_ERROR,
+        `Jsonnet sources are not supported (${jsonnet.path}); only plain YAML/JSON, Helm and Kustomize`,
+      );
     }
     const selected = selectEntries(tree, source);
     const blobs = await this.git.readBlobs(

@@ -58,8 +58,8 @@ export const isManifestError = (err: unknown): boolean => err instanceof AppSetE
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 
 /** True when a file of the tree is read, given the directory options (`include`/`exclude` may be `{a,b}` lists). */
-export function selectsFile(path: string, dir: DirectorySource | undefined): boolean {
-  if (!MANIFEST_EXT.test(path)) return false;
+export function selectsFile(path: string, dir: DirectorySource | undefined, ext: RegExp = MANIFEST_EXT): boolean {
+  if (!ext.test(path)) return false;
   if (dir?.recurse !== true && path.includes("/")) return false;
   const base = path.slice(path.lastIndexOf("/") + 1);
   const match = (glob: string): boolean => minimatch(path, glob) || minimatch(base, glob);

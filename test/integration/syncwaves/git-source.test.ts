@@ -20,6 +20,8 @@ const repo = makeRepo(temp, {
   "apps/web/nested/c.yaml": cm("c"),
   "apps/web/nested/skip-me.yaml": cm("skipped"),
   "other/d.yaml": cm("d"),
+  "jsonnet/main.jsonnet": "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'j' } }\n",
+  "jsonnet/plain.yaml": cm("p"),
 });
 const first = git(repo, "rev-parse", "HEAD").trim();
 git(repo, "tag", "v1");
@@ -97,6 +99,11 @@ describe("reading an Application's manifests from Git", () => {
       name: "a path leaving the repository",
       source: { repoURL: url, path: "../x", targetRevision: "v1" },
       message: /leaves the repository/,
+    },
+    {
+      name: "a directory of Jsonnet files",
+      source: { repoURL: url, path: "jsonnet" },
+      message: /^Jsonnet sources are not supported \(main\.jsonnet\); only plain YAML\/JSON, Helm and Kustomize$/,
     },
     {
       name: "a plugin source",
