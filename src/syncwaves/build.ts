@@ -16,7 +16,7 @@ import {
 import type { KubeObject } from "../kube/index.js";
 import { respectIgnored } from "./ignore-differences.js";
 import { hookName, hookPhases, isDeletionOnlyHook, isGarbageHook, isHook, isSkip } from "./hooks.js";
-import { annotation, groupOf, resourceKeyOf, keyString } from "./objects.js";
+import { annotation, groupOf, isCrd, resourceKeyOf, keyString } from "./objects.js";
 import { OptionKey, optionIs } from "./options.js";
 import { sortTasks } from "./order.js";
 import type { SyncTask } from "./types.js";
@@ -66,14 +66,19 @@ export function isSyncTarget(obj: KubeObject): boolean {
   return !isSkip(obj) && !isGarbageHook(obj) && !isDeletionOnlyHook(obj);
 }
 
-/** A copy of a target with the destination namespace filled in (namespaced kinds only) and tracking set. */
+/**
+ * A copy of a target with the destination namespace filled in (namespaced kinds only) and tracking
+ * set. A CustomResourceDefinition gets no tracking, as in Argo CD: it belongs to the Application only
+ * while its manifests hold it, so removing it from Git, or deleting the Application, never deletes
+ * it (and every custom resource of its kind with it).
+ */
 export function prepareTarget(obj: KubeObject, input: Pick<BuildInput, "appName" | "destinationNamespace" | "isNamespaced">): KubeObject {
   const copy = structuredClone(obj);
   const meta = (copy.metadata ??= {});
   if (!meta.namespace && input.isNamespaced?.(copy) !== false && input.destinationNamespace !== "") {
     meta.namespace = input.destinationNamespace;
   }
-  if (meta.name) meta.annotations = { ...meta.annotations, [Annotation.TrackingId]: trackingId(input.appName, copy) };
+  if (meta.name && !isCrd(copy)) meta.annotations = { ...meta.annotations, [Annotation.TrackingId]: trackingId(input.appName, copy) };
   return copy;
 }
 

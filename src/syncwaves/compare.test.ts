@@ -134,6 +134,18 @@ describe("task building", () => {
     expect(isTrackedBy(cm.target!, "app")).toBe(true);
   });
 
+  it("does not track a CustomResourceDefinition, so one no longer in the manifests is neither listed nor pruned", () => {
+    const crd = prepareTarget(obj("CustomResourceDefinition", "widgets.example.com", { apiVersion: "apiextensions.k8s.io/v1" }), {
+      appName: "app",
+      destinationNamespace: "ns",
+      isNamespaced: () => false,
+    });
+    expect(crd.metadata?.annotations?.["argocd.argoproj.io/tracking-id"]).toBeUndefined();
+    expect(isTrackedBy(crd, "app")).toBe(false);
+    const cm = prepareTarget(obj("ConfigMap", "c"), { appName: "app", destinationNamespace: "ns" });
+    expect(isTrackedBy(cm, "app")).toBe(true);
+  });
+
   it("pairs a `hook: Skip` target with its live object: neither applied nor pruned", () => {
     const live = prepareTarget(obj("ConfigMap", "managed"), base);
     const tasks = buildTasks({

@@ -21,7 +21,7 @@ import {
   type ResourceDescriptor,
   type WriteOptions,
 } from "../kube/index.js";
-import { groupOf, keyString, resourceKeyOf } from "./objects.js";
+import { groupOf, isCrd, keyString, resourceKeyOf } from "./objects.js";
 import { needsMigration, upgradeManagedFields, type ManagedFieldsEntry } from "./csa-upgrade.js";
 import { noKindMessage } from "./messages.js";
 import { applyMode } from "./options.js";
@@ -53,8 +53,6 @@ export interface ExecuteOptions {
   /** The client-side apply manager whose fields are handed to ours before an apply; none: no migration. */
   readonly csaManager?: string;
 }
-
-const isCrd = (obj: KubeObject): boolean => obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io";
 
 /** What a write did to the object, as kubectl says it. */
 function appliedVerb(task: SyncTask, result: KubeObject, mode: { replace: boolean; serverSide: boolean }): string {

@@ -72,3 +72,6 @@ export function atoi(value: string | undefined): number | undefined {
   const n = Number.parseInt(value, 10);
   return Number.isSafeInteger(n) ? n : undefined;
 }
+
+/** True for a CustomResourceDefinition. */
+export const isCrd = (obj: KubeObject): boolean => obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io";

@@ -46,10 +46,23 @@ export function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 /** Starts `command` in its own process group, logging to `<dataDir>/<name>.log`. */
 export function startProcess(name: string, command: string, args: string[], dataDir: string): Managed {
+  return startProcessWith(name, command, args, { dataDir });
+}
+
+/** Where and how {@link startProcessWith} runs a command. */
+export interface ProcessPlace {
+  readonly dataDir: string;
+  /** The environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** {@link startProcess} with an environment of its own. */
+export function startProcessWith(name: string, command: string, args: string[], place: ProcessPlace): Managed {
+  const { dataDir, env } = place;
   hookExit();
   const logPath = join(dataDir, `${name}.log`);
   const fd = openSync(logPath, "a");
-  const child = spawn(command, args, { detached: true, stdio: ["ignore", fd, fd] });
+  const child = spawn(command, args, { detached: true, stdio: ["ignore", fd, fd], ...(env ? { env } : {}) });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   const pid = child.pid;

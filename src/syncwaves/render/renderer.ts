@@ -90,6 +90,8 @@ export class ToolRenderer {
       });
       const out = req.type === SourceType.Helm ? await this.helm(req, ws, env) : await this.kustomize(req, ws, env);
       return parseRendered(out);
+    } catch (err) {
+      throw withCachedSourcePath(err, ws.dir);
     } finally {
       await ws.dispose();
     }
@@ -175,6 +177,16 @@ export class ToolRenderer {
     const path = join(ws.dir, req.root, name);
     await writeFile(path, withPatches(await readFile(path, "utf8"), req.source.kustomize ?? {}));
   }
+}
+
+/** What Argo CD's repo-server shows instead of the temporary checkout's path in an error. */
+export const CACHED_SOURCE = "<path to cached source>";
+
+/** `err` with the checkout's path `dir` shown as {@link CACHED_SOURCE}, as Argo CD's repo-server shows it. */
+export function withCachedSourcePath(err: unknown, dir: string): unknown {
+  if (!(err instanceof Error) || !err.message.includes(dir)) return err;
+  const message = err.message.split(dir).join(CACHED_SOURCE);
+  return err instanceof AppSetError ? new AppSetError(err.reason, message) : new Error(message);
 }
 
 /** A failed `helm template`, with Argo CD's frame and the API version list left out. */

@@ -23,7 +23,7 @@ describe("the type of a source", () => {
 
   it("fails on two blocks with Argo CD's message, in its order", () => {
     expect(() => sourceTypeOf(src({ helm: {}, directory: {}, kustomize: {} }), [])).toThrow(
-      "multiple application sources defined: Kustomize,Helm,Directory",
+      "error getting app source type: multiple application sources defined: Kustomize,Helm,Directory",
     );
   });
 });

@@ -28,7 +28,8 @@ export function explicitType(source: ApplicationSource): SourceType | undefined 
   if (source.helm) named.push(SourceType.Helm);
   if (source.directory) named.push(SourceType.Directory);
   if (source.plugin) named.push(SourceType.Plugin);
-  if (named.length > 1) throw new AppSetError(MANIFEST_ERROR, `multiple application sources defined: ${named.join(",")}`);
+  if (named.length > 1)
+    throw new AppSetError(MANIFEST_ERROR, `error getting app source type: multiple application sources defined: ${named.join(",")}`);
   return named[0];
 }
 

@@ -27,8 +27,8 @@ export const Step = z.union([
   z.strictObject({ terminate: z.literal(true) }),
   /** Creates the objects in the destination, or replaces those that exist (drift made by hand). */
   z.strictObject({ apply: z.array(KubeObject) }),
-  /** A JSON merge patch of a live object. */
-  z.strictObject({ patch: Ref.extend({ merge: KubeObject }) }),
+  /** A JSON merge patch of a live object (by `fieldManager`, when given, as a controller would write it). */
+  z.strictObject({ patch: Ref.extend({ merge: KubeObject, fieldManager: z.string().optional() }) }),
   /** Deletes a live object. */
   z.strictObject({ delete: Ref }),
   /** Deletes the Application (with its finalizers, the engine deletes its resources first). */

@@ -173,7 +173,10 @@ async function settle(client: KubeClient, s: Side, c: Case, running = false): Pr
     const annotations = ((app?.["metadata"] as Obj | undefined)?.["annotations"] ?? {}) as Obj;
     // An Application being deleted has not settled until it is gone (or the time is up).
     const deleting = (app?.["metadata"] as Obj | undefined)?.["deletionTimestamp"] !== undefined;
+    // An Application never compared yet (a Helm chart's first render takes seconds) has not settled.
+    const compared = app === undefined || (app["status"] as Obj | undefined)?.["reconciledAt"] !== undefined;
     const idle =
+      compared &&
       !deleting &&
       (running || (app?.["operation"] === undefined && (state === undefined || TERMINAL.has(text(state))))) &&
       annotations["argocd.argoproj.io/refresh"] === undefined;
@@ -233,6 +236,7 @@ async function runStep(client: KubeClient, s: Side, step: Step): Promise<void> {
       r,
       { ...(r.namespaced ? { namespace: s.ns } : {}), name: step.patch.name },
       { type: "merge", body: step.patch.merge },
+      step.patch.fieldManager !== undefined ? { fieldManager: step.patch.fieldManager } : {},
     );
   } else if ("delete" in step) {
     const r = descriptor(step.delete.kind);

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startApplicationController, type RepoServer } from "../../argocd/support/argocd.js";
-import { startProcess, stopProcess, type Managed } from "../../cluster/processes.js";
+import { argocdHome, startApplicationController, type RepoServer } from "../../argocd/support/argocd.js";
+import { startProcessWith, stopProcess, type Managed } from "../../cluster/processes.js";
 
 /** Which engine. */
 export type SideName = "argo" | "ours";
@@ -43,7 +43,9 @@ export async function startEngine(side: SideName, namespace: string, env: SideEn
     const proc = procs[0]!;
     return { side, logPath, exited: () => !proc.isRunning(), stop: () => stopProcess(proc, 5_000) };
   }
-  const proc = startProcess(
+  // Helm and Kustomize sources render with the same helm and kustomize Argo CD's repo-server runs.
+  const path = `${join(argocdHome(), "bin")}:${process.env["PATH"] ?? ""}`;
+  const proc = startProcessWith(
     name,
     process.execPath,
     [
@@ -64,7 +66,7 @@ export async function startEngine(side: SideName, namespace: string, env: SideEn
       "--logformat",
       "json",
     ],
-    env.dataDir,
+    { dataDir: env.dataDir, env: { ...process.env, PATH: path } },
   );
   const deadline = performance.now() + 30_000;
   while (performance.now() < deadline && proc.isRunning()) {

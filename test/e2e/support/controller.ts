@@ -142,9 +142,11 @@ export function spawnController(
   args: readonly string[],
   command = "controller",
   kubeconfigPath = inject("kubeconfigPath"),
+  env: NodeJS.ProcessEnv = process.env,
 ): ControllerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", kubeconfigPath, ...args], {
     stdio: ["ignore", "ignore", "pipe"],
+    env,
   });
   const logs: Array<Record<string, unknown>> = [];
   let buffer = "";

@@ -118,7 +118,7 @@ describe("reading an Application's manifests from Git", () => {
     {
       name: "a source with two option blocks",
       source: { repoURL: url, path: "apps/web", helm: {}, kustomize: {} },
-      message: /^multiple application sources defined: Kustomize,Helm$/,
+      message: /^error getting app source type: multiple application sources defined: Kustomize,Helm$/,
     },
   ])("fails with a manifest error for $name", async ({ source, message }) => {
     await expect(new GitManifestSource(gitReader(temp)).read(app, source as ApplicationSource)).rejects.toMatchObject({

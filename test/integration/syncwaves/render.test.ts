@@ -2,25 +2,16 @@
  * Helm and Kustomize sources rendered by the real programs (the helm and kustomize built with
  * the Argo CD reference, `$APPSET_ARGOCD_HOME/bin`), from a real Git repository.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Application, ApplicationSource } from "../../../src/api/index.js";
 import type { KubeObject } from "../../../src/kube/index.js";
 import { GitManifestSource } from "../../../src/syncwaves/git-source.js";
 import { MANIFEST_ERROR } from "../../../src/syncwaves/manifests.js";
+import { renderToolsDir } from "../../support/render-tools.js";
 import { gitReader, makeRepo, TempDirs } from "../support/git-repos.js";
 
-function toolsDir(): string {
-  const home = process.env["APPSET_ARGOCD_HOME"];
-  if (home === undefined || !existsSync(join(home, "bin", "helm")) || !existsSync(join(home, "bin", "kustomize"))) {
-    throw new Error(
-      "helm and kustomize are missing: run through `npm test`, or set APPSET_ARGOCD_HOME to the output of `bash test/argocd/build.sh` without /bin",
-    );
-  }
-  return join(home, "bin");
-}
-const bin = toolsDir();
+const bin = renderToolsDir();
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
@@ -180,6 +171,13 @@ describe("Kustomize sources", () => {
     await read({ namePrefix: "x-" });
     const plain = await read(undefined);
     expect(plain.objects.map((o) => o.metadata?.name)).toEqual(["web"]);
+  });
+
+  it("show the temporary checkout as <path to cached source>, as Argo CD's repo-server does", async () => {
+    const err = (await render({ path: "charts/web", helm: { valueFiles: ["absent.yaml"] } }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain("--values <path to cached source>/charts/web/absent.yaml");
+    expect(err.message).toContain("Error: open <path to cached source>/charts/web/absent.yaml: no such file or directory");
+    expect(err.message).not.toMatch(/appset-render-/);
   });
 
   it("fail with kustomize's message", async () => {
