@@ -123,6 +123,7 @@ export const AppConditionType = {
   SharedResourceWarning: "SharedResourceWarning",
   OrphanedResourceWarning: "OrphanedResourceWarning",
   RepeatedResourceWarning: "RepeatedResourceWarning",
+  ExcludedResourceWarning: "ExcludedResourceWarning",
 } as const;
 
 /** Defaults of Application fields. */

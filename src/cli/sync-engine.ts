@@ -118,6 +118,8 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     watch: d.client,
     cache: d.cache,
     ...(allNamespaces ? {} : { namespace: d.namespace }),
+    // Argo CD's settings live in its namespace, the controller's: argocd-cm's customizations apply.
+    argoCdNamespace: d.namespace,
     client: d.client,
     resolve,
     source: new GitManifestSource(d.git, { tools: { env: d.env } }),

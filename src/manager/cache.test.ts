@@ -22,6 +22,12 @@ describe("SharedCache", () => {
     { name: "another label selector", a: spec({ labelSelector: "a=b" }), b: spec({ labelSelector: "a=c" }), same: false },
     { name: "another resource", a: spec(), b: spec({ resource: resources.Secrets }), same: false },
     {
+      name: "another field selector",
+      a: spec({ fieldSelector: "metadata.name=a" }),
+      b: spec({ fieldSelector: "metadata.name=b" }),
+      same: false,
+    },
+    {
       name: "the Applications of the controller and of the engine",
       a: applicationsSpec("argocd"),
       b: applicationsSpec("argocd"),

@@ -16,6 +16,8 @@ export interface InformerSpec<T> {
   /** One namespace, or every namespace when absent. */
   readonly namespace?: string;
   readonly labelSelector?: string;
+  /** A field selector (`metadata.name=argocd-cm`, say). */
+  readonly fieldSelector?: string;
   /** Turns a raw object into the cached type; throw to reject it. */
   readonly parse: (raw: KubeObject) => T;
 }
@@ -46,10 +48,10 @@ export function applicationsSpec(namespace: string | undefined): InformerSpec<Ap
   return { resource: resources.Applications, ...(namespace !== undefined ? { namespace } : {}), parse: parserOf(parseApplication) };
 }
 
-/** The identity of an informer: resource, scope and selector. */
+/** The identity of an informer: resource, scope and selectors. */
 export function informerKey(spec: Omit<InformerSpec<unknown>, "parse">): string {
   const r = spec.resource;
-  return [r.group, r.version, r.plural, spec.namespace ?? "", spec.labelSelector ?? ""].join("\u0000");
+  return [r.group, r.version, r.plural, spec.namespace ?? "", spec.labelSelector ?? "", spec.fieldSelector ?? ""].join("\u0000");
 }
 
 /** One informer per resource, scope and selector, shared by every loop of the process. */
@@ -76,6 +78,7 @@ export class SharedCache {
       resyncPeriodMs: this.opts.resyncPeriodMs ?? 0,
       ...(spec.namespace !== undefined ? { namespace: spec.namespace } : {}),
       ...(spec.labelSelector !== undefined ? { labelSelector: spec.labelSelector } : {}),
+      ...(spec.fieldSelector !== undefined ? { fieldSelector: spec.fieldSelector } : {}),
       ...(this.opts.log !== undefined ? { log: this.opts.log } : {}),
     });
     this.informers.set(key, informer as Informer<unknown>);

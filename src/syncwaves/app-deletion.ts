@@ -20,6 +20,7 @@
 import { Annotation, Finalizer, HealthStatus, HookDeletePolicy, HookType, type Application } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { resourceHealth } from "./health/index.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { hasDeletePolicy, parseCsv } from "./hooks.js";
 import { annotation, resourceKeyOf, keyString } from "./objects.js";
 import { OptionKey, optionIs } from "./options.js";
@@ -45,6 +46,8 @@ export interface AppDeletionInput {
   readonly live: readonly KubeObject[];
   /** Application-level sync options (`Delete=false`, `Delete=confirm`). */
   readonly appOptions: readonly string[];
+  /** The customizations of `argocd-cm` (custom health checks of the hooks). */
+  readonly customizations?: ResourceCustomizations | undefined;
 }
 
 /** The next thing deletion does. */
@@ -68,8 +71,8 @@ function waitingFor(what: string, objects: readonly KubeObject[]): AppDeletionSt
 }
 
 /** The outcome of one hook from its live object: done, failed or running. */
-export function deletionHookOutcome(live: KubeObject): "done" | "failed" | "running" {
-  const health = resourceHealth(live, { isHook: true });
+export function deletionHookOutcome(live: KubeObject, custom?: ResourceCustomizations): "done" | "failed" | "running" {
+  const health = resourceHealth(live, { isHook: true, custom });
   switch (health?.status) {
     case HealthStatus.Degraded:
     case HealthStatus.Unknown:
@@ -88,24 +91,24 @@ function liveOf(live: readonly KubeObject[], hooks: readonly KubeObject[]): Map<
 }
 
 /** A hook stage: create what is missing, report failures, wait, or drop the stage's finalizer. */
-function hookStage(stage: HookStage, finalizer: string, hooks: readonly KubeObject[], live: readonly KubeObject[]): AppDeletionStep {
-  const pairs = liveOf(live, hooks);
+function hookStage(stage: HookStage, finalizer: string, hooks: readonly KubeObject[], input: AppDeletionInput): AppDeletionStep {
+  const pairs = liveOf(input.live, hooks);
   const missing = hooks.filter((h) => pairs.get(h) === undefined);
   if (missing.length > 0) return { kind: "createHooks", stage, hooks: missing };
   const lives = hooks.map((h) => pairs.get(h)).filter((o): o is KubeObject => o !== undefined);
-  const failed = lives.filter((o) => deletionHookOutcome(o) === "failed");
+  const failed = lives.filter((o) => deletionHookOutcome(o, input.customizations) === "failed");
   if (failed.length > 0) {
     return { kind: "hooksFailed", stage, remove: failed, message: `${stage} hook ${describe(failed[0] ?? {})} failed` };
   }
-  const running = lives.filter((o) => deletionHookOutcome(o) === "running");
+  const running = lives.filter((o) => deletionHookOutcome(o, input.customizations) === "running");
   if (running.length > 0) return waitingFor(`completion of ${stage} hook`, running);
   return { kind: "removeFinalizers", finalizers: [finalizer] };
 }
 
 /** The hooks a cleanup stage deletes: those whose policy matches the stage's outcome. */
-function cleanupStage(hooks: readonly KubeObject[], live: readonly KubeObject[], finalizer: string): AppDeletionStep {
-  const lives = [...liveOf(live, hooks).values()].filter((o): o is KubeObject => o !== undefined && !o.metadata?.deletionTimestamp);
-  const anyFailed = lives.some((o) => deletionHookOutcome(o) === "failed");
+function cleanupStage(hooks: readonly KubeObject[], input: AppDeletionInput, finalizer: string): AppDeletionStep {
+  const lives = [...liveOf(input.live, hooks).values()].filter((o): o is KubeObject => o !== undefined && !o.metadata?.deletionTimestamp);
+  const anyFailed = lives.some((o) => deletionHookOutcome(o, input.customizations) === "failed");
   const policy = anyFailed ? HookDeletePolicy.HookFailed : HookDeletePolicy.HookSucceeded;
   const doomed = lives.filter((o) => hasDeletePolicy(o, policy));
   if (doomed.length > 0) return { kind: "deleteHooks", objects: doomed, finalizer };
@@ -156,11 +159,11 @@ export function hasHookFinalizer(obj: KubeObject): boolean {
 export function planAppDeletion(input: AppDeletionInput): AppDeletionStep {
   const finalizers = Array.isArray(input.app.metadata.finalizers) ? input.app.metadata.finalizers : [];
   const has = (f: string): boolean => finalizers.includes(f);
-  if (has(Finalizer.PreDelete)) return hookStage(HookType.PreDelete, Finalizer.PreDelete, input.preHooks, input.live);
+  if (has(Finalizer.PreDelete)) return hookStage(HookType.PreDelete, Finalizer.PreDelete, input.preHooks, input);
   if (finalizers.some((f) => CASCADE.has(f))) return cascadeStage(input, finalizers);
-  if (has(Finalizer.PostDelete)) return hookStage(HookType.PostDelete, Finalizer.PostDelete, input.postHooks, input.live);
-  if (has(Finalizer.PreDeleteCleanup)) return cleanupStage(input.preHooks, input.live, Finalizer.PreDeleteCleanup);
-  if (has(Finalizer.PostDeleteCleanup)) return cleanupStage(input.postHooks, input.live, Finalizer.PostDeleteCleanup);
+  if (has(Finalizer.PostDelete)) return hookStage(HookType.PostDelete, Finalizer.PostDelete, input.postHooks, input);
+  if (has(Finalizer.PreDeleteCleanup)) return cleanupStage(input.preHooks, input, Finalizer.PreDeleteCleanup);
+  if (has(Finalizer.PostDeleteCleanup)) return cleanupStage(input.postHooks, input, Finalizer.PostDeleteCleanup);
   return { kind: "done" };
 }
 

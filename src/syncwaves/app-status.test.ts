@@ -76,6 +76,13 @@ describe("the Application a reconcile writes", () => {
     expect(nextApplication(again, update()).status?.conditions).toEqual([{ type: "DeletionError", message: "d" }]);
   });
 
+  it("sets an ExcludedResourceWarning per excluded target while it is excluded", () => {
+    const message = "Resource /Secret token is excluded in the settings";
+    const first = nextApplication(base({}), update({ excluded: [message] }));
+    expect(first.status?.conditions).toEqual([{ type: "ExcludedResourceWarning", message, lastTransitionTime: "2030-01-01T00:00:00Z" }]);
+    expect(nextApplication(first, update()).status?.conditions).toBeUndefined();
+  });
+
   it("consumes the refresh annotation and always writes when one was set", () => {
     const app = base({ annotations: { "argocd.argoproj.io/refresh": "normal", keep: "1" } }, { reconciledAt: "2029-01-01T00:00:00Z" });
     const next = nextApplication(app, update());

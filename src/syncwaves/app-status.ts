@@ -33,6 +33,8 @@ export interface AppUpdate {
   readonly sourceType?: string;
   /** `RepeatedResourceWarning` messages of this comparison (none clears the condition). */
   readonly repeated?: readonly string[];
+  /** `ExcludedResourceWarning` messages of this comparison (none clears the condition). */
+  readonly excluded?: readonly string[];
   readonly source: ApplicationSource | undefined;
   /** Whether the manifests have PreDelete / PostDelete hooks. */
   readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
@@ -61,18 +63,25 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
 }
 
 /**
- * The conditions after a comparison: ComparisonError gone, RepeatedResourceWarning and SyncError
- * as this comparison and automated sync decided (a transition time kept while its message holds).
+ * The conditions after a comparison: ComparisonError gone, RepeatedResourceWarning,
+ * ExcludedResourceWarning and SyncError as this comparison and automated sync decided (a transition
+ * time kept while its message holds).
  */
 function nextConditions(app: Application, u: AppUpdate, now: string): NonNullable<ApplicationStatus["conditions"]> {
   const current = app.status?.conditions ?? [];
-  const decided = new Set<string>([AppConditionType.ComparisonError, AppConditionType.SyncError, AppConditionType.RepeatedResourceWarning]);
+  const decided = new Set<string>([
+    AppConditionType.ComparisonError,
+    AppConditionType.SyncError,
+    AppConditionType.RepeatedResourceWarning,
+    AppConditionType.ExcludedResourceWarning,
+  ]);
   const since = (type: string, message: string): string =>
     current.find((x) => x.type === type && x.message === message)?.lastTransitionTime ?? now;
   const condition = (type: string, message: string) => ({ type, message, lastTransitionTime: since(type, message) });
   return [
     ...current.filter((x) => !decided.has(x.type)),
     ...(u.repeated ?? []).map((m) => condition(AppConditionType.RepeatedResourceWarning, m)),
+    ...(u.excluded ?? []).map((m) => condition(AppConditionType.ExcludedResourceWarning, m)),
     ...(u.syncError !== undefined ? [condition(AppConditionType.SyncError, u.syncError)] : []),
   ];
 }

@@ -8,6 +8,7 @@
  * and metadata other than labels and annotations. Fields the apiserver or controllers add are
  * therefore never a difference, which is what server-side apply makes true for fields we own.
  */
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { Annotation, CompareOption, HealthStatus, SyncStatus, type ResourceIgnoreDifferences, type ResourceStatus } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { aggregateHealth, resourceHealth, type AggregateInput } from "./health/index.js";
@@ -94,6 +95,14 @@ function ignoresExtraneous(obj: KubeObject): boolean {
   return parseCsv(annotation(obj, Annotation.CompareOptions)).includes(CompareOption.IgnoreExtraneous);
 }
 
+/** Options of {@link compare}. */
+export interface CompareOptions {
+  /** The rules of fields left out: `spec.ignoreDifferences` and the system-level ones of `argocd-cm`. */
+  readonly ignoreDifferences?: readonly ResourceIgnoreDifferences[] | undefined;
+  /** The customizations of `argocd-cm` (custom health checks). */
+  readonly customizations?: ResourceCustomizations | undefined;
+}
+
 /**
  * Compares prepared sync targets (non-hooks are compared) with the live objects tracked as the
  * Application's. Live objects no target claims are OutOfSync and require pruning; with compare
@@ -105,9 +114,9 @@ export function compare(
   targets: readonly KubeObject[],
   live: readonly KubeObject[],
   skipped: readonly KubeObject[] = [],
-  ignoreDifferences: readonly ResourceIgnoreDifferences[] | undefined = [],
+  options: CompareOptions = {},
 ): Comparison {
-  const entries = pairEntries(targets, live, skipped, ignoreDifferences);
+  const entries = pairEntries(targets, live, skipped, options.ignoreDifferences ?? []);
   const healthInputs: AggregateInput[] = [];
   const resources: ResourceStatus[] = [];
   const modified = new Map<string, boolean>();
@@ -116,7 +125,7 @@ export function compare(
       resources.push(toStatus(e, undefined));
       continue;
     }
-    const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live);
+    const health = e.live === undefined ? { status: HealthStatus.Missing } : resourceHealth(e.live, { custom: options.customizations });
     // A live object that ignores health checks shows no health (a missing one shows Missing).
     const ignored = e.live !== undefined && annotation(e.live, Annotation.IgnoreHealthcheck) === "true";
     resources.push(toStatus(e, ignored ? undefined : health));

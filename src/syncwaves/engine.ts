@@ -20,6 +20,8 @@ import { ExponentialFailureRateLimiter } from "../manager/ratelimit.js";
 import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
 import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 import { AppReconciler, type ReconcilerDeps } from "./reconcile.js";
+import { argoCdConfigMapSpec, CustomizationsCache } from "./argocd-cm.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { ResourceWatches } from "./watches.js";
 
 /** The engine's backoff after a failed reconcile: 100 ms doubling to at most 60 s. */
@@ -63,6 +65,21 @@ export interface SyncEngineOptions extends ReconcilerDeps {
   readonly reconcileTimeoutMs?: number;
   /** The queue and reconcile metrics (controller `sync-engine`). */
   readonly loopMetrics?: QueueMetrics & WorkerMetrics;
+  /**
+   * Argo CD's namespace: its `argocd-cm` is followed through the cache, and its resource
+   * customizations (custom health, system-level ignore rules, exclusions) apply from the next
+   * reconcile on. Ignored when `customizations` is given; none when both are absent.
+   */
+  readonly argoCdNamespace?: string;
+}
+
+/** The customizations the reconciler asks for: those given, else `argocd-cm`'s followed through the cache. */
+function customizationsOf(options: SyncEngineOptions, cache: SharedCache): (() => ResourceCustomizations) | undefined {
+  if (options.customizations !== undefined || options.argoCdNamespace === undefined) return options.customizations;
+  const namespace = options.argoCdNamespace;
+  const informer = cache.informer(argoCdConfigMapSpec(namespace));
+  const settings = new CustomizationsCache({ get: (ns, name) => informer.get(ns, name), namespace, log: options.log });
+  return () => settings.current();
 }
 
 /** Runs the sync engine until stopped. */
@@ -83,9 +100,13 @@ export class SyncEngine {
     this.clock = options.clock;
     this.trackingName = (app) => options.trackingName?.(app) ?? app.metadata.name ?? "";
     const watch = options.watchResources !== false;
+    this.ownsCache = options.cache === undefined;
+    this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
+    const customizations = customizationsOf(options, this.cache);
     this.watches = watch ? new ResourceWatches({ clock: options.clock, onChange: (name) => this.changed(name) }) : undefined;
     this.reconciler = new AppReconciler({
       ...options,
+      ...(customizations ? { customizations } : {}),
       ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
       onManaged: (access, descriptors) => {
         this.watches?.ensure(access, descriptors);
@@ -109,8 +130,6 @@ export class SyncEngine {
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
       unreachable: isApiserverUnreachable,
     });
-    this.ownsCache = options.cache === undefined;
-    this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
     this.informer.on({
       // An Application with an operation to run goes first: after a restart, syncs already asked

@@ -9,6 +9,7 @@
  * I/O boundary: the manifest source, reads, creates and deletes on the destination cluster, and
  * updates of the Application.
  */
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { AppConditionType, Finalizer, type Application } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
@@ -51,6 +52,8 @@ export interface FinalizerDeps {
   readonly trackingName: (app: Application) => string;
   /** How soon a pass that waits looks again (default 1 s; resource watches usually come first). */
   readonly operationPollMs?: number;
+  /** The customizations of `argocd-cm` as they are now (custom health checks of the deletion hooks). */
+  readonly customizations?: () => ResourceCustomizations;
 }
 
 /** What one pass read. */
@@ -101,7 +104,8 @@ export class AppFinalizer {
       return this.deletionError(app, errorMessage(err));
     }
     const appOptions = app.spec.syncPolicy?.syncOptions ?? [];
-    const step = planAppDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions });
+    const customizations = this.deps.customizations?.();
+    const step = planAppDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions, customizations });
     this.deps.log.info({ app: app.metadata.name, step: step.kind }, "deletion step");
     return this.carryOut(app, access, step);
   }

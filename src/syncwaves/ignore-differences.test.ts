@@ -38,9 +38,9 @@ describe("ignoreDifferences", () => {
     const desired = prepareTarget(deploy(1), { appName: "app", destinationNamespace: "ns" });
     const live = { ...structuredClone(desired), spec: spec(5) };
     expect(compare([desired], [live]).sync).toBe("OutOfSync");
-    expect(compare([desired], [live], [], [replicasRule]).sync).toBe("Synced");
+    expect(compare([desired], [live], [], { ignoreDifferences: [replicasRule] }).sync).toBe("Synced");
     const changed = { ...structuredClone(desired), spec: spec(5, "nginx:2") };
-    expect(compare([desired], [changed], [], [replicasRule]).sync).toBe("OutOfSync");
+    expect(compare([desired], [changed], [], { ignoreDifferences: [replicasRule] }).sync).toBe("OutOfSync");
   });
 
   it("with RespectIgnoreDifferences=true writes the live value of an ignored field, or leaves it out", () => {

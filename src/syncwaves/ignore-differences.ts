@@ -3,18 +3,20 @@
  * the comparison leaves out, by JSON pointer or jq path, and what `RespectIgnoreDifferences=true`
  * applies instead of them (the live values). Pure.
  *
- * A rule applies to an object when its group and kind match (`*` matches any) and its name and
- * namespace, when given, match. A rule's `managedFieldsManagers` leave out the fields those
+ * A rule applies to an object when its group and kind match (as globs, Argo CD's `glob.Match`: `*`
+ * matches any) and its name and namespace, when given, match. The same rules carry the
+ * system-level ones of `argocd-cm`. A rule's `managedFieldsManagers` leave out the fields those
  * managers own in the live object (managed-fields.ts).
  */
 import type { ResourceIgnoreDifferences } from "../api/index.js";
 import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
 import { getPath, pointerTokens, setPath, type Json, type JsonObject } from "../controller/json.js";
 import type { KubeObject } from "../kube/index.js";
+import { globMatch } from "./customizations/index.js";
 import { managedFieldSets, withoutManagedFields } from "./managed-fields.js";
 import { groupOf } from "./objects.js";
 
-const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || pattern === "*" || pattern === value;
+const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || globMatch(pattern, value);
 
 /** The rules that apply to `obj`. */
 export function rulesFor(rules: readonly ResourceIgnoreDifferences[], obj: KubeObject): ResourceIgnoreDifferences[] {

@@ -11,6 +11,7 @@ import { ignoreNotFound, resources, type KubeObject, type ResourceDescriptor } f
 import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
 import { dropRepeated } from "./repeated.js";
 import { compare, type Comparison } from "./compare.js";
+import { isExcluded, systemIgnoreRules, type ResourceCustomizations } from "./customizations/index.js";
 import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
 import { candidateOf, candidatesFrom, readLive } from "./live.js";
@@ -32,6 +33,10 @@ export interface Observed {
   readonly comparison: Comparison;
   /** `RepeatedResourceWarning` messages: objects the manifests define more than once (the last wins). */
   readonly repeated: string[];
+  /** `ExcludedResourceWarning` messages: targets of kinds `argocd-cm` excludes (left out, as Argo CD does). */
+  readonly excluded: string[];
+  /** The customizations of `argocd-cm` this reading used. */
+  readonly customizations?: ResourceCustomizations | undefined;
   /** `apiVersion/kind` → namespaced. */
   readonly scope: Map<string, boolean>;
   /** `apiVersion/kind` → why the kind cannot be used. */
@@ -95,7 +100,23 @@ export interface ObserveInput {
   readonly revision?: string;
   /** Aborted at the reconcile's deadline or when the engine stops. */
   readonly signal?: AbortSignal;
+  /** The customizations of `argocd-cm`: exclusions, system-level ignore rules, custom health. */
+  readonly customizations?: ResourceCustomizations | undefined;
 }
+
+/** The server URL exclusions name a cluster by (the local cluster is Argo CD's in-cluster URL). */
+const IN_CLUSTER = "https://kubernetes.default.svc";
+
+/** Whether `argocd-cm` excludes the object's kind on the destination. */
+function excludedBy(custom: ResourceCustomizations | undefined, access: ClusterAccess): (o: KubeObject) => boolean {
+  if (custom === undefined) return () => false;
+  const cluster = access.id === "local" ? IN_CLUSTER : access.id;
+  return (o) => isExcluded(custom, groupOf(o), o.kind ?? "", cluster);
+}
+
+/** Argo CD's `ExcludedResourceWarning` message. */
+const excludedMessage = (o: KubeObject): string =>
+  `Resource ${groupOf(o)}/${o.kind ?? ""} ${o.metadata?.name ?? ""} is excluded in the settings`;
 
 /** True when the Application asks for a hard refresh. */
 function hardRefresh(app: Application): boolean {
@@ -134,7 +155,9 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   const source = sourceOf(app);
   if (source === undefined) throw new Error("spec.source is required");
   const manifests = await input.source.read(app, source, input.revision, readOptions(input));
-  const raw = manifests.objects.filter(isSyncTarget);
+  const excluded = excludedBy(input.customizations, access);
+  const rawAll = manifests.objects.filter(isSyncTarget);
+  const raw = rawAll.filter((o) => !excluded(o));
   const deletion = manifests.objects.filter((o) => !isSkip(o) && !isGarbageHook(o) && (isPreDeleteHook(o) || isPostDeleteHook(o)));
   const kinds = await resolveKinds(access, [...raw, ...deletion]);
   const destinationNamespace = app.spec.destination.namespace ?? "";
@@ -148,7 +171,8 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   ];
   const targetKeys = new Set(targets.map((t) => keyString(resourceKeyOf(t))));
   const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
-  const live = found.filter((o) => isTrackedBy(o, trackingName) || targetKeys.has(keyString(resourceKeyOf(o))));
+  const live = found.filter((o) => !excluded(o) && (isTrackedBy(o, trackingName) || targetKeys.has(keyString(resourceKeyOf(o)))));
+  const ignoreDifferences = [...(app.spec.ignoreDifferences ?? []), ...systemIgnoreRules(input.customizations)];
   const nsExists = await namespaceExists(app, access);
   return {
     access,
@@ -156,8 +180,13 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     sourceType: sourceTypeOf(manifests),
     targets,
     live,
-    comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare), app.spec.ignoreDifferences),
+    comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare), {
+      ignoreDifferences,
+      customizations: input.customizations,
+    }),
     repeated,
+    excluded: rawAll.filter(excluded).map(excludedMessage),
+    customizations: input.customizations,
     ...kinds,
     preHooks: deletion.filter(isPreDeleteHook).map(prepare),
     postHooks: deletion.filter(isPostDeleteHook).map(prepare),

@@ -5,6 +5,7 @@
  * and, once the executor has run a batch, what its outcome means ({@link concludeBatch}). Nothing
  * here performs I/O.
  */
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { Finalizer, HookDeletePolicy, OperationPhase, ResultCode, SyncPhase } from "../api/index.js";
 import { hasDeletePolicy } from "./hooks.js";
 import { OptionKey, optionIs, pruneDisposition } from "./options.js";
@@ -47,6 +48,8 @@ export interface StepContext {
   readonly deletionApprovedAtMs?: number;
   /** Optional per-operation deadline (beyond Argo CD): the operation fails after this long. */
   readonly deadlineMs?: number;
+  /** The customizations of `argocd-cm` (custom health checks). */
+  readonly customizations?: ResourceCustomizations | undefined;
 }
 
 /** The decision of a step. `tasks` carries states decided without I/O (observed health, skipped prunes). */
@@ -141,7 +144,7 @@ function gate(ctx: StepContext, tasks: readonly SyncTask[]): Step | undefined {
  * objects ({@link observe}).
  */
 export function planStep(ctx: StepContext): Step {
-  const tasks = ctx.tasks.map(observe);
+  const tasks = ctx.tasks.map((t) => observe(t, ctx.customizations));
   const stop = gate(ctx, tasks);
   if (stop !== undefined) return stop;
   const removeFinalizers = tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t));

@@ -32,6 +32,7 @@ import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
 
 /** What the reconciler needs. */
 export interface ReconcilerDeps {
@@ -59,6 +60,11 @@ export interface ReconcilerDeps {
   readonly metrics?: SyncMetrics;
   /** The back-off between self-heal syncs of one revision (default Argo CD's 2 s × 3, at most 300 s). */
   readonly selfHealBackoff?: SelfHealBackoff;
+  /**
+   * The customizations of `argocd-cm` as they are now (custom health, system-level ignore rules,
+   * exclusions), asked once per reconcile; none when absent.
+   */
+  readonly customizations?: () => ResourceCustomizations;
 }
 
 /**
@@ -221,7 +227,14 @@ export class AppReconciler implements Reconciler {
     const shared = await this.destinations.access(app);
     const access = accessFor(shared, app, this.deps.metrics);
     const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
-    const input = { app, access, source: this.deps.source, trackingName: this.trackingName(app), signal };
+    const input = {
+      app,
+      access,
+      source: this.deps.source,
+      trackingName: this.trackingName(app),
+      signal,
+      customizations: this.deps.customizations?.(),
+    };
     return { observed: await observe({ ...input, ...(pinned ? { revision: pinned } : {}) }), shared };
   }
 
@@ -306,6 +319,7 @@ export class AppReconciler implements Reconciler {
     const done = await terminate(state, this.tasksOf(app, state, observed), this.executor(observed.access), {
       nowMs: now,
       options: { dryRun: false, propagation: propagationPolicy(appOptions) },
+      customizations: observed.customizations,
     });
     this.deps.log.info({ app: app.metadata.name, phase: done.phase }, "operation terminated");
     return { state: done, requeueAfterMs: 0 };
@@ -357,6 +371,7 @@ export class AppReconciler implements Reconciler {
       nowMs: now,
       ...(Number.isNaN(approved) ? {} : { deletionApprovedAtMs: approved }),
       ...(this.deps.deadlineMs !== undefined ? { deadlineMs: this.deps.deadlineMs } : {}),
+      customizations: observed.customizations,
     };
   }
 
@@ -376,6 +391,7 @@ export class AppReconciler implements Reconciler {
       revision: w.observed.revision,
       sourceType: w.observed.sourceType,
       repeated: w.observed.repeated,
+      excluded: w.observed.excluded,
       source: sourceOf(app),
       deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
       nowMs: w.now,

@@ -5,6 +5,7 @@
 import { Annotation, type Application, type Operation, type OperationState } from "../api/index.js";
 import type { BuildInput } from "./build.js";
 import { DEFAULT_CSA_MANAGER } from "./csa-upgrade.js";
+import { systemIgnoreRules } from "./customizations/index.js";
 import type { ExecuteOptions } from "./executor.js";
 import { keyString, resourceKeyOf } from "./objects.js";
 import type { Observed } from "./observe.js";
@@ -61,7 +62,7 @@ export function taskInput(app: Application, state: OperationState, observed: Obs
     ...(sync.resources ? { selected: sync.resources } : {}),
     isNamespaced: (o) => observed.scope.get(`${o.apiVersion ?? ""}/${o.kind ?? ""}`),
     namespaceExists: observed.namespaceExists ?? true,
-    ignoreDifferences: app.spec.ignoreDifferences,
+    ignoreDifferences: [...(app.spec.ignoreDifferences ?? []), ...systemIgnoreRules(observed.customizations)],
     managedNamespaceMetadata: app.spec.syncPolicy?.managedNamespaceMetadata,
   };
 }

@@ -6,6 +6,7 @@
 import { OperationPhase, ResultCode, type ResourceResult } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { resourceHealth } from "./health/index.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { groupOf, resourceKeyOf, versionOf } from "./objects.js";
 import { taskObject } from "./order.js";
 import { PruneMessage } from "./options.js";
@@ -106,11 +107,11 @@ export function resourcePhaseFromHealth(health: HealthResult | undefined): { pha
  * Re-evaluates a running task against its freshly read live object (step 3 of a sync step). A task
  * whose object is gone fails with "is missing". Non-running tasks are returned unchanged.
  */
-export function observe(task: SyncTask): SyncTask {
+export function observe(task: SyncTask, custom?: ResourceCustomizations): SyncTask {
   if (!isRunning(task)) return task;
   const live = task.live;
   if (live === undefined) return withState(task, missing(task));
-  const health = resourceHealth(live, { isHook: task.hook });
+  const health = resourceHealth(live, { isHook: task.hook, custom });
   const next = task.hook ? hookPhaseFromHealth(health, live.metadata?.name ?? "") : resourcePhaseFromHealth(health);
   if (next === undefined) return task;
   // An empty message keeps the one the task has (what it was applied with, say), as Argo CD keeps the latest non-empty one.

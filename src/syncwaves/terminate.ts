@@ -12,6 +12,7 @@ import { Finalizer, HookDeletePolicy, OperationPhase, type OperationState } from
 import { rfc3339 } from "../clock/index.js";
 import type { ExecuteOptions } from "./executor.js";
 import { resourceHealth } from "./health/index.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
 import { hasDeletePolicy } from "./hooks.js";
 import { Message } from "./messages.js";
 import { NO_ACTIONS } from "./plan.js";
@@ -32,7 +33,7 @@ function hasLiveFinalizer(t: SyncTask): boolean {
 }
 
 /** Plans the termination of the running hooks among `tasks`. */
-export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
+export function planTerminate(tasks: readonly SyncTask[], custom?: ResourceCustomizations): TerminatePlan {
   const removeFinalizers: SyncTask[] = [];
   const deleteHooks: SyncTask[] = [];
   const out = tasks.map((t) => {
@@ -40,7 +41,7 @@ export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
     if (isCompleted(t) && hasLiveFinalizer(t)) removeFinalizers.push(t);
     if (!isRunning(t)) return t;
     if (t.live === undefined) return withState(t, { ...t.state, hookPhase: OperationPhase.Succeeded, message: "Terminated" });
-    return terminateRunning(t, t.live, { removeFinalizers, deleteHooks });
+    return terminateRunning(t, t.live, { removeFinalizers, deleteHooks, custom });
   });
   return { removeFinalizers, deleteHooks, tasks: out };
 }
@@ -52,9 +53,9 @@ export function planTerminate(tasks: readonly SyncTask[]): TerminatePlan {
 function terminateRunning(
   t: SyncTask,
   live: NonNullable<SyncTask["live"]>,
-  plan: { removeFinalizers: SyncTask[]; deleteHooks: SyncTask[] },
+  plan: { removeFinalizers: SyncTask[]; deleteHooks: SyncTask[]; custom: ResourceCustomizations | undefined },
 ): SyncTask {
-  const health = resourceHealth(live, { isHook: true });
+  const health = resourceHealth(live, { isHook: true, custom: plan.custom });
   const next = hookPhaseFromHealth(health, live.metadata?.name ?? "");
   const stillRunning = next.phase === OperationPhase.Running;
   if (stillRunning || health?.status === "Unknown" || hasDeletePolicy(t.target ?? live, HookDeletePolicy.HookFailed)) {
@@ -78,9 +79,9 @@ export async function terminate(
   state: OperationState,
   tasks: readonly SyncTask[],
   exec: StepExecutor,
-  at: { nowMs: number; options: ExecuteOptions },
+  at: { nowMs: number; options: ExecuteOptions; customizations?: ResourceCustomizations | undefined },
 ): Promise<OperationState> {
-  const plan = planTerminate(tasks);
+  const plan = planTerminate(tasks, at.customizations);
   const report = await exec.execute({ ...NO_ACTIONS, removeFinalizers: plan.removeFinalizers, deleteHooks: plan.deleteHooks }, plan.tasks, {
     ...at.options,
     dryRun: false,

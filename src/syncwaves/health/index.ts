@@ -1,8 +1,9 @@
 /**
- * Resource health (docs/sync-engine.md#health): the built-in checks by group and kind, the
- * pending-deletion rule, and — beyond Argo CD — a generic guard that reports Progressing while any
- * object's controller has not yet observed its current generation. Pure; `undefined` means "no
- * health check".
+ * Resource health (docs/sync-engine.md#health): the built-in checks by group and kind (Argo CD's
+ * Go checks and its bundled Lua checks of common custom resources, written here in TypeScript), the
+ * custom Lua checks of `argocd-cm` (docs/sync-engine.md#custom-health), the pending-deletion rule,
+ * and — beyond Argo CD — a generic guard that reports Progressing while any object's controller has
+ * not yet observed its current generation. Pure; `undefined` means "no health check".
  */
 import { Finalizer } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
@@ -13,7 +14,13 @@ import { cronJobHealth, jobHealth } from "./batch.js";
 import { podHealth, pvcHealth, serviceHealth } from "./core.js";
 import { crdHealth } from "./apiextensions.js";
 import { apiServiceHealth } from "./apiregistration.js";
-import { workflowHealth } from "./argoproj.js";
+import { rolloutHealth, workflowHealth } from "./argoproj.js";
+import { certificateHealth, clusterIssuerHealth, issuerHealth } from "./cert-manager.js";
+import { crossplaneHealth, upboundHealth } from "./crossplane.js";
+import { clusterSecretStoreHealth, externalSecretHealth, secretStoreHealth } from "./external-secrets.js";
+import { scaledJobHealth, scaledObjectHealth } from "./keda.js";
+import { runHealthScript } from "./lua/run.js";
+import { globMatch, healthScriptFor, type ResourceCustomizations } from "../customizations/index.js";
 import { hpaHealth } from "./autoscaling.js";
 import { ingressHealth } from "./networking.js";
 import { pdbHealth } from "./policy.js";
@@ -40,11 +47,32 @@ const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ["autoscaling/HorizontalPodAutoscaler", hpaHealth],
   ["policy/PodDisruptionBudget", pdbHealth],
   ["argoproj.io/Workflow", workflowHealth],
+  ["argoproj.io/Rollout", rolloutHealth],
+  ["cert-manager.io/Certificate", certificateHealth],
+  ["cert-manager.io/Issuer", issuerHealth],
+  ["cert-manager.io/ClusterIssuer", clusterIssuerHealth],
+  ["external-secrets.io/ExternalSecret", externalSecretHealth],
+  ["external-secrets.io/SecretStore", secretStoreHealth],
+  ["external-secrets.io/ClusterSecretStore", clusterSecretStoreHealth],
+  ["keda.sh/ScaledObject", scaledObjectHealth],
+  ["keda.sh/ScaledJob", scaledJobHealth],
 ]);
+
+/** Built-in checks of whole families of groups, by `group/kind` glob (Argo CD's wildcard checks); after {@link CHECKS}. */
+const WILDCARD_CHECKS: readonly (readonly [string, Check])[] = [
+  ["*.crossplane.io/*", crossplaneHealth],
+  ["*.upbound.io/*", upboundHealth],
+];
+
+/** The built-in check of a group and kind. */
+function builtInCheck(group: string, kind: string): Check | undefined {
+  const key = `${group}/${kind}`;
+  return CHECKS.get(key) ?? WILDCARD_CHECKS.find(([pattern]) => globMatch(pattern, key))?.[1];
+}
 
 /** True when a built-in check exists for the object's group and kind. */
 export function hasHealthCheck(obj: KubeObject): boolean {
-  return CHECKS.has(`${groupOf(obj)}/${obj.kind ?? ""}`);
+  return builtInCheck(groupOf(obj), obj.kind ?? "") !== undefined;
 }
 
 /** The result for an object whose controller has not caught up with its spec. */
@@ -62,14 +90,19 @@ function unobservedGeneration(obj: KubeObject): HealthResult | undefined {
 export interface HealthOptions {
   /** The object is a hook: Pod checks ignore the ignore-restart-policy annotation. */
   readonly isHook?: boolean;
+  /** The customizations of `argocd-cm`: a Lua check of the object's kind replaces the built-in one. */
+  readonly custom?: ResourceCustomizations | undefined;
 }
 
 /**
  * The health of a live object, or undefined when no check applies.
  *
  * Order: an object being deleted without the hook finalizer is `Progressing` "Pending deletion";
+ * then a custom Lua check of its kind, when `argocd-cm` has one, decides alone (as in Argo CD, it
+ * overrides the built-in check, and the generation guard does not apply: the script says all);
  * then (beyond Argo CD) a status whose `observedGeneration` lags `metadata.generation` is
- * `Progressing`; then the built-in check of its kind. A check that throws yields `Unknown`.
+ * `Progressing`; then the built-in check of its kind. A check or script that fails yields
+ * `Unknown` with the failure as its message.
  */
 export function resourceHealth(obj: KubeObject, options: HealthOptions = {}): HealthResult | undefined {
   const meta = obj.metadata ?? {};
@@ -77,12 +110,20 @@ export function resourceHealth(obj: KubeObject, options: HealthOptions = {}): He
   if (meta.deletionTimestamp && !finalizers.includes(Finalizer.Hook)) {
     return { status: "Progressing", message: "Pending deletion" };
   }
-  const check = CHECKS.get(`${groupOf(obj)}/${obj.kind ?? ""}`);
+  const group = groupOf(obj);
+  const kind = obj.kind ?? "";
+  const script = healthScriptFor(options.custom, group, kind);
+  if (script !== undefined) return guarded(() => runHealthScript(script.script, obj, { useOpenLibs: script.useOpenLibs }));
   const lagging = unobservedGeneration(obj);
   if (lagging !== undefined) return lagging;
-  if (check === undefined) return undefined;
+  const check = builtInCheck(group, kind);
+  return check === undefined ? undefined : guarded(() => check(obj, options.isHook ?? false));
+}
+
+/** The result of a check, or `Unknown` with its error's message when it throws. */
+function guarded(check: () => HealthResult): HealthResult {
   try {
-    return check(obj, options.isHook ?? false);
+    return check();
   } catch (err) {
     return { status: "Unknown", message: err instanceof Error ? err.message : String(err) };
   }

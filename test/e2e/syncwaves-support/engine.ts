@@ -30,6 +30,8 @@ const engine = new SyncEngine({
   clock: new SystemClock(),
   log: silentLogger(),
   waveDelayMs: 0,
+  // An argocd-cm in the applications' namespace customizes the engine as Argo CD's would.
+  argoCdNamespace: namespace,
 });
 engine.start();
 process.stdout.write("ready\n");
