@@ -159,4 +159,13 @@ describe("the status of an Application whose manifests cannot be read", () => {
     expect(status.health).toEqual({ status: "Degraded" });
     expect(status.conditions?.map((c) => c.message)).toEqual(["new"]);
   });
+
+  it("records the failed comparison in reconciledAt, and leaves it while the same failure repeats", () => {
+    const first = comparisonErrorStatus(base(), "boom", Date.UTC(2030, 0, 1));
+    expect(first.reconciledAt).toBe("2030-01-01T00:00:00Z");
+    const again = comparisonErrorStatus(base({}, first), "boom", Date.UTC(2030, 0, 2));
+    expect(again.reconciledAt).toBe("2030-01-01T00:00:00Z");
+    const other = comparisonErrorStatus(base({}, first), "other", Date.UTC(2030, 0, 3));
+    expect(other.reconciledAt).toBe("2030-01-03T00:00:00Z");
+  });
 });

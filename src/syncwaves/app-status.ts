@@ -134,8 +134,12 @@ export function needsWrite(app: Application, next: Application, heartbeatMs = Nu
 export function comparisonErrorStatus(app: Application, message: string, nowMs: number): ApplicationStatus {
   const status = { ...(app.status ?? {}) };
   const now = rfc3339(nowMs);
-  const others = (status.conditions ?? []).filter((x) => x.type !== AppConditionType.ComparisonError);
+  const before = status.conditions ?? [];
+  const others = before.filter((x) => x.type !== AppConditionType.ComparisonError);
+  const same = before.some((x) => x.type === AppConditionType.ComparisonError && x.message === message);
   status.conditions = [...others, { type: AppConditionType.ComparisonError, message, lastTransitionTime: now }];
+  // A failed comparison is a comparison, as in Argo CD; repeating the same failure does not move it.
+  status.reconciledAt = same ? (status.reconciledAt ?? now) : now;
   const revision = app.spec.source?.targetRevision ?? app.spec.sources?.[0]?.targetRevision;
   status.sync = { ...(status.sync ?? { status: SyncStatus.Unknown }), status: SyncStatus.Unknown, ...(revision ? { revision } : {}) };
   status.health ??= { status: HealthStatus.Healthy, lastTransitionTime: now };

@@ -68,6 +68,9 @@ function descriptor(kind: string): ResourceDescriptor {
   return d;
 }
 
+/** How long the cleanup waits for a side's CRDs to be gone. */
+const CRD_GONE_MS = 30_000;
+
 /** How long a side may take to settle after a step. */
 const SETTLE_TIMEOUT_MS = 150_000;
 const POLL_MS = 250;
@@ -266,12 +269,16 @@ async function cleanup(client: KubeClient, s: Side): Promise<void> {
   await client
     .patch(resources.Applications, { namespace: s.ns, name: "app" }, { type: "merge", body: { metadata: { finalizers: null } } })
     .catch(() => undefined);
+  const mine = async (kind: string): Promise<string[]> => {
+    const l = await client.list(descriptor(kind), {}).catch(() => ({ items: [] as KubeObject[] }));
+    return l.items.map((o) => o.metadata?.name ?? "").filter((n) => n.includes(s.ns));
+  };
   for (const kind of ["CustomResourceDefinition", "Namespace"]) {
-    const r = descriptor(kind);
-    const l = await client.list(r, {}).catch(() => ({ items: [] as KubeObject[] }));
-    for (const o of l.items)
-      if ((o.metadata?.name ?? "").includes(s.ns)) await client.delete(r, { name: o.metadata?.name ?? "" }).catch(() => undefined);
+    for (const name of await mine(kind)) await client.delete(descriptor(kind), { name }).catch(() => undefined);
   }
+  // A CRD still being deleted is still discovered: the next case's Argo CD would fail to list it.
+  const deadline = performance.now() + CRD_GONE_MS;
+  while ((await mine("CustomResourceDefinition")).length > 0 && performance.now() < deadline) await sleep(POLL_MS);
   const jobs = await client.list(descriptor("Job"), { namespace: s.ns }).catch(() => ({ items: [] as KubeObject[] }));
   for (const j of jobs.items)
     await client
