@@ -88,3 +88,14 @@ export function substitute<T>(value: T, ns: string): T {
   };
   return walk(value) as T;
 }
+
+/** Every file a case commits, first commit then steps, as (path, content or null) pairs. */
+export function caseFiles(c: CaseFile): Array<[string, string | null]> {
+  return [...Object.entries(c.files), ...c.steps.flatMap((s) => ("commit" in s ? Object.entries(s.commit) : []))];
+}
+
+/** True for a Helm chart's template among `files`: Go template text, not YAML, until helm renders it. */
+export function isChartTemplate(files: ReadonlyArray<readonly [string, unknown]>, path: string): boolean {
+  const charts = files.filter(([p]) => p.endsWith("Chart.yaml")).map(([p]) => p.slice(0, -"Chart.yaml".length));
+  return charts.some((dir) => path.startsWith(`${dir}templates/`));
+}

@@ -15,7 +15,7 @@ import { resources, type KubeApiClient, type KubeClient, type KubeObject, type R
 import { createDefaultProject, createSettings } from "../../argocd/support/argocd.js";
 import { text, type Json } from "../../differential/support/observe.js";
 import { commit, git, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
-import { substitute, type Case, type Step } from "./case.js";
+import { caseFiles, isChartTemplate, substitute, type Case, type Step } from "./case.js";
 import { appObservation, slotOfObject, timeline, writesOf, type Context, type Observation, type Write } from "./observe.js";
 import { SIDES, startEngine, type Engine, type SideEnv, type SideName } from "./sides.js";
 
@@ -104,9 +104,10 @@ interface Side {
 /** `Kind/name` (or `Kind/prefix` of a generateName) → slot, from every manifest the case commits. */
 function slotsOf(c: Case, ns: string): Map<string, string> {
   const slots = new Map<string, string>();
-  const texts = [...Object.values(c.files), ...c.steps.flatMap((s) => ("commit" in s ? Object.values(s.commit) : []))];
-  for (const t of texts) {
-    if (t === null) continue;
+  const files = caseFiles(c);
+  for (const [path, t] of files) {
+    // A chart template with template actions is not YAML yet (its objects take the default slot).
+    if (t === null || (isChartTemplate(files, path) && t.includes("{{"))) continue;
     for (const doc of parseAllDocuments(substitute(t, ns))) {
       const o = (doc.errors.length === 0 ? doc.toJSON() : undefined) as Obj | undefined;
       const m = o?.["metadata"] as Obj | undefined;

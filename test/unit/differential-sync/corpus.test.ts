@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { Deviations } from "../../differential/support/compare.js";
-import { CASES_DIR, loadCases, substitute } from "../../differential-sync/support/case.js";
+import { caseFiles, CASES_DIR, isChartTemplate, loadCases, substitute } from "../../differential-sync/support/case.js";
 
 const cases = loadCases();
 const KNOWN = [
@@ -33,12 +33,9 @@ describe("the differential sync corpus", () => {
   });
 
   it.each(cases.map((c) => [c.name, c] as const))("%s: its manifests are YAML and its kinds known", (_name, c) => {
-    const files = [...Object.entries(c.files), ...c.steps.flatMap((s) => ("commit" in s ? Object.entries(s.commit) : []))];
-    // A Helm chart's templates are Go templates, not YAML, until helm renders them.
-    const charts = files.filter(([p]) => p.endsWith("Chart.yaml")).map(([p]) => p.slice(0, -"Chart.yaml".length));
-    const isTemplate = (p: string): boolean => charts.some((dir) => p.startsWith(`${dir}templates/`));
+    const files = caseFiles(c);
     for (const [path, t] of files) {
-      if (t === null || isTemplate(path)) continue;
+      if (t === null || isChartTemplate(files, path)) continue;
       const docs = parseAllDocuments(substitute(t, "ns"));
       // A case about invalid YAML says so in its name.
       if (!c.name.includes("invalid-yaml")) for (const d of docs) expect(d.errors).toEqual([]);
