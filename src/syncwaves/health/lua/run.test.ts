@@ -171,6 +171,11 @@ describe("the instruction budget of a Lua health script", () => {
     expect(failure("while true do pcall(function() while true do end end) end").reason).toBe(HealthScriptReason.BudgetExceeded);
   });
 
+  it("refuses a string.rep of more than 1 MiB, which one instruction could otherwise make", () => {
+    expect(failure('local s = string.rep("x", 1e9)').message).toMatch(/string\.rep result larger than 1 MiB/);
+    expect(said('return {status = "Healthy", message = tostring(#string.rep("ab", 3, ","))}')).toBe("8");
+  });
+
   it("lets a script within it finish", () => {
     const script = 'local n = 0 for i = 1, 1000 do n = n + i end return {status = "Healthy", message = tostring(n)}';
     expect(runHealthScript(script, rollout, { instructionBudget: 100_000 }).message).toBe("500500");

@@ -2,7 +2,8 @@
  * A fresh Lua state for one health script: only the base, string, table and math libraries
  * (`useOpenLibs` adds coroutine and utf8; io, os, debug and package are never opened, so there is
  * no `require`), without `dofile` and `loadfile`, with `load` restricted to text chunks, `print`
- * silenced and `string.dump` removed, plus the Lua 5.1 names Argo CD's scripts use (its VM is
+ * silenced, `string.dump` removed and `string.rep` capped at 1 MiB (one call could otherwise take
+ * the process's memory), plus the Lua 5.1 names Argo CD's scripts use (its VM is
  * gopher-lua, a Lua 5.1): `table.getn`, `unpack`, `math.pow` and `loadstring`.
  */
 import fengari, { type LuaState } from "fengari";
@@ -15,6 +16,12 @@ local rawload, select = load, select
 dofile, loadfile = nil, nil
 print = function() end
 string.dump = nil
+local rawrep = string.rep
+string.rep = function(s, n, sep)
+  local size = (#tostring(s) + #tostring(sep or "")) * (tonumber(n) or 0)
+  if size > 1048576 then error("string.rep result larger than 1 MiB", 2) end
+  return rawrep(s, n, sep)
+end
 load = function(chunk, name, _, ...)
   if select("#", ...) > 0 then return rawload(chunk, name, "t", ...) end
   return rawload(chunk, name, "t")
