@@ -32,6 +32,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 
 FROM node:24-bookworm-slim
+# The OCI image labels; the version is package.json's (test/unit/deploy/dockerfile.test.ts holds them equal).
+LABEL org.opencontainers.image.title="appset" \
+      org.opencontainers.image.description="An Argo CD-compatible ApplicationSet controller, progressive syncs and sync engine, in TypeScript" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="Apache-2.0"
 # git (and ssh for SSH repository URLs) runs the Git generator's fetches.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git openssh-client ca-certificates \

@@ -46,6 +46,20 @@ describe("the Dockerfile", () => {
     expect(copies.some((c) => /\bsrc\b/.test(c.replace("/src/", "")))).toBe(false);
   });
 
+  it("carries the OCI labels, with package.json's version, description and license", () => {
+    const pkg = JSON.parse(readRepoFile("package.json")) as { version: string; description: string; license: string };
+    const labels: Record<string, string> = {};
+    for (const i of final.instructions.filter((x) => x.op === "LABEL")) {
+      for (const m of i.args.matchAll(/([\w.]+)="([^"]*)"/g)) labels[m[1]!] = m[2]!;
+    }
+    expect(labels).toEqual({
+      "org.opencontainers.image.title": "appset",
+      "org.opencontainers.image.description": pkg.description,
+      "org.opencontainers.image.version": pkg.version,
+      "org.opencontainers.image.licenses": pkg.license,
+    });
+  });
+
   it("runs as a numeric non-root user", () => {
     const user = final.instructions.filter((i) => i.op === "USER").at(-1)?.args ?? "";
     const [uid, gid] = user.split(":").map(Number);
