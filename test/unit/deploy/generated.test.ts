@@ -4,10 +4,13 @@
  * reference (from `configReference()`). Each fails when someone edits the settings table without
  * regenerating (`npx tsx test/unit/deploy/generate.ts`), or edits a generated part by hand.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { configReference, deploymentEnv } from "../../../src/config/index.js";
 import { ENV_PATH, GENERATED_FILES, configurationTables, readRepoFile, withGeneratedTables } from "./generated.js";
+import { REPO_ROOT } from "./kustomize.js";
 
 describe("generated files", () => {
   it.each(GENERATED_FILES.map((f) => ({ name: f.path, file: f })))(
@@ -18,6 +21,17 @@ describe("generated files", () => {
     },
     30_000,
   ); // rendering a bundle (the CRDs included) takes seconds on a loaded machine
+
+  it("generates every bundle a kustomization says it is rendered to", () => {
+    const dirs = readdirSync(join(REPO_ROOT, "deploy"), { withFileTypes: true }).filter((d) => d.isDirectory());
+    const named = dirs.flatMap((d) => {
+      const m = /Rendered to \.\.\/([\w.-]+\.yaml)/.exec(readRepoFile(`deploy/${d.name}/kustomization.yaml`));
+      return m ? [`deploy/${m[1]!}`] : [];
+    });
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    const generated = GENERATED_FILES.map((f) => f.path);
+    for (const path of named) expect(generated, path).toContain(path);
+  });
 
   it("the committed Deployment's env is the namespace, then exactly deploymentEnv(), in order", () => {
     const deployment = parse(readRepoFile("deploy/base/deployment.yaml")) as Record<string, unknown>;

@@ -83,6 +83,7 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: "deploy/sync-engine/deployment.yaml", expected: withGeneratedEnv },
   { path: "deploy/install.yaml", expected: () => renderBundle("install") },
   { path: "deploy/install-with-sync-engine.yaml", expected: () => renderBundle("install-with-sync-engine") },
+  { path: "deploy/install-cluster-wide.yaml", expected: () => renderBundle("install-cluster-wide") },
   { path: "deploy/beside-argocd.yaml", expected: () => renderBundle("beside-argocd") },
   { path: "docs/configuration.md", expected: withGeneratedTables },
 ];
