@@ -22,7 +22,7 @@ import type { KubeObject } from "../kube/index.js";
 import { resourceHealth } from "./health/index.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
 import { hasDeletePolicy, parseCsv } from "./hooks.js";
-import { annotation, resourceKeyOf, keyString } from "./objects.js";
+import { annotation, isCrd, resourceKeyOf, keyString } from "./objects.js";
 import { OptionKey, optionIs } from "./options.js";
 import { objectWave } from "./waves.js";
 
@@ -117,7 +117,7 @@ function cleanupStage(hooks: readonly KubeObject[], input: AppDeletionInput, fin
 
 /** True when cascade deletion removes the object: not a CRD, the Application itself, `Delete=false` or a kept Helm resource. */
 export function deletesOnCascade(obj: KubeObject, app: AppDeletionInput["app"], appOptions: readonly string[]): boolean {
-  if (obj.kind === "CustomResourceDefinition" && resourceKeyOf(obj).group === "apiextensions.k8s.io") return false;
+  if (isCrd(obj)) return false;
   if (obj.kind === "Application" && obj.metadata?.name === app.metadata.name && obj.metadata?.namespace === app.metadata.namespace)
     return false;
   if (optionIs(appOptions, OptionKey.Delete, "false", obj)) return false;

@@ -8,7 +8,7 @@
  * item at an index, and `.` marks the node itself as owned. An owned leaf (a node with no children
  * but `.`) is removed; a node with children is descended into, so only what the manager owns goes.
  */
-import type { Json, JsonObject } from "../controller/json.js";
+import { jsonEqual, type Json, type JsonObject } from "../controller/json.js";
 import type { KubeObject } from "../kube/index.js";
 
 /** One manager's fieldsV1 set. */
@@ -31,10 +31,6 @@ export function managedFieldSets(live: KubeObject | undefined, managers: readonl
 
 const isLeaf = (node: FieldSet): boolean => Object.keys(node).every((k) => k === ".");
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** The index of the list item a `k:`, `v:` or `i:` key names, or -1. */
 function itemIndex(items: readonly Json[], key: string): number {
   let parsed: unknown;
@@ -44,9 +40,9 @@ function itemIndex(items: readonly Json[], key: string): number {
     return -1;
   }
   if (key.startsWith("i:")) return Number.isInteger(parsed) && (parsed as number) < items.length ? (parsed as number) : -1;
-  if (key.startsWith("v:")) return items.findIndex((item) => sameJson(item, parsed));
+  if (key.startsWith("v:")) return items.findIndex((item) => jsonEqual(item, parsed));
   if (!isRecord(parsed)) return -1;
-  return items.findIndex((item) => isRecord(item) && Object.entries(parsed).every(([k, v]) => sameJson(item[k], v)));
+  return items.findIndex((item) => isRecord(item) && Object.entries(parsed).every(([k, v]) => jsonEqual(item[k], v)));
 }
 
 function removeFromList(items: Json[], node: FieldSet): Json[] {

@@ -9,7 +9,7 @@
  */
 import type { SyncPhase } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
-import { groupOf, str } from "./objects.js";
+import { groupOf, isCrd, str } from "./objects.js";
 import type { SyncTask } from "./types.js";
 import { taskWave } from "./waves.js";
 
@@ -116,10 +116,7 @@ const namespaceRule: DependencyRule = {
 };
 
 const crdRule: DependencyRule = {
-  dependencyKey: (obj) =>
-    obj.kind === "CustomResourceDefinition" && groupOf(obj) === "apiextensions.k8s.io"
-      ? `${str(obj, "spec", "group") ?? ""}/${str(obj, "spec", "names", "kind") ?? ""}`
-      : undefined,
+  dependencyKey: (obj) => (isCrd(obj) ? `${str(obj, "spec", "group") ?? ""}/${str(obj, "spec", "names", "kind") ?? ""}` : undefined),
   dependsOn: (obj) => `${groupOf(obj)}/${obj.kind ?? ""}`,
 };
 
