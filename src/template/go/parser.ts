@@ -4,13 +4,11 @@
  */
 import type { ArgNode, CommandNode, ListNode, Node, NumberInfo, PipeNode, VariableNode } from "./ast.js";
 import { nodeString } from "./ast.js";
-import { itemString, lex, T, type Item } from "./lexer.js";
+import { lex, T, type Item } from "./lexer.js";
 import { parseNumber, unquote } from "./literals.js";
+import { TokenStream } from "./token-stream.js";
 
-/** A parse failure with Go's message. */
-export class TemplateParseError extends Error {
-  override name = "TemplateParseError";
-}
+export { TemplateParseError } from "./token-stream.js";
 
 /** The result of parsing: the named trees (the main one under the parse name). */
 export type TreeSet = Map<string, ListNode>;
@@ -26,68 +24,18 @@ export function parse(name: string, text: string, hasFunction: (n: string) => bo
   return trees;
 }
 
-class Parser {
-  i = 0;
-  maxSeen = 0;
+class Parser extends TokenStream {
   vars: string[] = ["$"];
   rangeDepth = 0;
-  actionLine = 0;
   stackDepth = 0;
 
   constructor(
-    readonly name: string,
-    readonly items: Item[],
+    name: string,
+    items: Item[],
     readonly hasFunction: (n: string) => boolean,
     readonly trees: TreeSet,
-  ) {}
-
-  next(): Item {
-    const it = this.items[Math.min(this.i, this.items.length - 1)]!;
-    this.i++;
-    if (this.i - 1 > this.maxSeen) this.maxSeen = Math.min(this.i - 1, this.items.length - 1);
-    return it;
-  }
-  backup(n = 1): void {
-    this.i -= n;
-  }
-  peek(): Item {
-    const it = this.next();
-    this.backup();
-    return it;
-  }
-  nextNonSpace(): Item {
-    let it: Item;
-    do it = this.next();
-    while (it.typ === T.Space);
-    return it;
-  }
-  peekNonSpace(): Item {
-    const it = this.nextNonSpace();
-    this.backup();
-    return it;
-  }
-
-  errorf(msg: string): never {
-    const line = this.items[this.maxSeen]?.line ?? 1;
-    throw new TemplateParseError(`template: ${this.name}:${line}: ${msg}`);
-  }
-
-  unexpected(token: Item, context: string): never {
-    if (token.typ === T.Error) {
-      let extra = "";
-      if (this.actionLine !== 0 && this.actionLine !== token.line) {
-        extra = ` in action started at ${this.name}:${this.actionLine}`;
-        if (token.val.endsWith(" action")) extra = extra.slice(" in action".length);
-      }
-      this.errorf(`${itemString(token)}${extra}`);
-    }
-    this.errorf(`unexpected ${itemString(token)} in ${context}`);
-  }
-
-  expect(typ: T, context: string): Item {
-    const token = this.nextNonSpace();
-    if (token.typ !== typ) this.unexpected(token, context);
-    return token;
+  ) {
+    super(name, items);
   }
 
   add(name: string, root: ListNode): void {
