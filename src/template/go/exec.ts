@@ -4,12 +4,15 @@
  * maps in key order and over integers), template calls, field chains and missingkey options, and
  * reports errors in Go's exact form: `template: base:1:3: executing "base" at <.x>: ...`.
  */
-import type { ArgNode, BranchNode, ListNode, Node, PipeNode, VariableNode } from "./ast.js";
+import type { ArgNode, BranchNode, Node, PipeNode, VariableNode } from "./ast.js";
 import { nodeString } from "./ast.js";
 import { ArgError, idealConstant, literalArg, validateType } from "./args.js";
 import { truth } from "./compare.js";
 import { formatValue, goQuote } from "./format.js";
-import { GoFuncError, type CallContext, type FuncMap, type GoFunc, type ParamType } from "./types.js";
+import { GoFuncError, type CallContext, type GoFunc, type ParamType } from "./types.js";
+import { ExecState, TemplateExecError, type Dot, type ExecLimits, type ExecTemplate } from "./exec-state.js";
+
+export { TemplateExecError, type ExecLimits, type ExecTemplate, type MissingKey } from "./exec-state.js";
 import {
   elemIsInterface,
   elemType,
@@ -24,40 +27,6 @@ import {
   type GoValue,
 } from "./value.js";
 
-/** What a missing map key evaluates to. */
-export type MissingKey = "invalid" | "zero" | "error";
-
-/** Limits on one execution. */
-export interface ExecLimits {
-  maxSteps: number;
-  maxOutput: number;
-  maxDepth: number;
-  /** Wall-clock budget in ms, measured with `clock` (checked every 4096 steps). */
-  maxMillis: number;
-  clock?: () => number;
-}
-
-/** A parsed template ready to execute. */
-export interface ExecTemplate {
-  name: string;
-  text: string;
-  trees: Map<string, ListNode>;
-  funcs: FuncMap;
-  builtins: FuncMap;
-  missingKey: MissingKey;
-}
-
-/** A Go execution error (message in Go's format). */
-export class TemplateExecError extends Error {
-  override name = "TemplateExecError";
-  constructor(
-    message: string,
-    readonly budget = false,
-  ) {
-    super(message);
-  }
-}
-
 const MISSING: unique symbol = Symbol("missing");
 type Final = GoValue | typeof MISSING;
 /** Control-flow signals for {{break}} and {{continue}} (Go panics with sentinel errors). */
@@ -65,16 +34,6 @@ class LoopSignal extends Error {}
 const BREAK = new LoopSignal("break");
 const CONTINUE = new LoopSignal("continue");
 const MAX_EXEC_DEPTH = 100000;
-
-interface Dot {
-  v: GoValue;
-  boxed: boolean;
-}
-interface Variable {
-  name: string;
-  v: GoValue;
-  boxed: boolean;
-}
 
 /** Executes a template against data and returns the output. */
 export function execute(t: ExecTemplate, data: GoValue, ctx: CallContext, limits: ExecLimits): string {
@@ -90,57 +49,7 @@ export function execute(t: ExecTemplate, data: GoValue, ctx: CallContext, limits
   return s.out;
 }
 
-class State {
-  out = "";
-  node: Node | null = null;
-  vars: Variable[];
-  depth = 0;
-  steps = 0;
-  tmplName: string;
-  lastBoxed = false;
-  readonly started: number;
-
-  constructor(
-    readonly t: ExecTemplate,
-    readonly ctx: CallContext,
-    readonly limits: ExecLimits,
-    data: GoValue,
-  ) {
-    this.vars = [{ name: "$", v: data, boxed: false }];
-    this.tmplName = t.name;
-    this.started = limits.clock?.() ?? 0;
-  }
-
-  at(n: Node): void {
-    this.node = n;
-  }
-
-  errorf(msg: string, budget = false): never {
-    const name = this.tmplName;
-    if (!this.node) throw new TemplateExecError(`template: ${name}: ${msg}`, budget);
-    const text = this.t.text.slice(0, this.node.pos);
-    const nl = text.lastIndexOf("\n");
-    const line = 1 + (text.match(/\n/g)?.length ?? 0);
-    const col = Buffer.byteLength(nl < 0 ? text : text.slice(nl + 1), "utf8");
-    const loc = `${this.t.name}:${line}:${col}`;
-    throw new TemplateExecError(`template: ${loc}: executing ${goQuote(name)} at <${nodeString(this.node)}>: ${msg}`, budget);
-  }
-
-  step(): void {
-    if (++this.steps > this.limits.maxSteps)
-      this.errorf(`render budget exceeded: more than ${this.limits.maxSteps} evaluation steps`, true);
-    if ((this.steps & 4095) === 0 && this.limits.clock) {
-      if (this.limits.clock() - this.started > this.limits.maxMillis)
-        this.errorf(`render budget exceeded: more than ${this.limits.maxMillis} ms`, true);
-    }
-  }
-
-  write(s: string): void {
-    this.out += s;
-    if (this.out.length > this.limits.maxOutput)
-      this.errorf(`render budget exceeded: output larger than ${this.limits.maxOutput} characters`, true);
-  }
-
+class State extends ExecState {
   // eslint-disable-next-line complexity
   walk(dot: Dot, node: Node): void {
     this.at(node);
@@ -261,29 +170,6 @@ class State {
       this.tmplName = saved.name;
       this.depth--;
     }
-  }
-
-  setVar(name: string, v: GoValue, boxed: boolean): void {
-    for (let i = this.vars.length - 1; i >= 0; i--) {
-      const vr = this.vars[i]!;
-      if (vr.name === name) {
-        vr.v = v;
-        vr.boxed = boxed;
-        return;
-      }
-    }
-    this.errorf(`undefined variable: ${name}`);
-  }
-
-  setTopVar(n: number, v: GoValue, boxed: boolean): void {
-    const vr = this.vars[this.vars.length - n]!;
-    vr.v = v;
-    vr.boxed = boxed;
-  }
-
-  varValue(name: string): Variable {
-    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]!.name === name) return this.vars[i]!;
-    this.errorf(`undefined variable: ${name}`);
   }
 
   evalPipeline(dot: Dot, pipe: PipeNode | null): GoValue {
