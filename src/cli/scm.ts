@@ -2,12 +2,12 @@
  * The SCM Provider and Pull Request generators' services as the controller process configures
  * them: the flags (`--enable-scm-providers`, `--allowed-scm-providers`, `--token-ref-strict-mode`,
  * `--scm-root-ca-path`, `--scm-proxy-url`, `--scm-no-proxy`), the `GITHUB_TOKEN`/`GITLAB_TOKEN`/
- * `GITEA_TOKEN` fallbacks, AWS credentials, region and endpoints from the standard `AWS_*`
- * variables, token and CA references read from the ApplicationSet's namespace, the provider-neutral
+ * `GITEA_TOKEN` fallbacks, AWS credentials (the AWS SDK's default chain), region and endpoints
+ * from the standard `AWS_*` variables, token and CA references read from the ApplicationSet's namespace, the provider-neutral
  * SCM API metrics, and GitHub API metrics when enabled.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import { parseSecret } from "../api/index.js";
 import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
@@ -45,28 +45,47 @@ export function namespacedObjects(reader: KubeReader): NamespacedObjects {
 }
 
 /**
- * AWS settings from the environment: `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` /
- * `AWS_SESSION_TOKEN`, else a web identity (`AWS_ROLE_ARN`, `AWS_WEB_IDENTITY_TOKEN_FILE`,
- * `AWS_ROLE_SESSION_NAME`; EKS IRSA), `AWS_REGION` (else `AWS_DEFAULT_REGION`), and endpoint overrides
- * `AWS_ENDPOINT_URL_CODECOMMIT`, `AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API`, `AWS_ENDPOINT_URL_STS`
- * (each else `AWS_ENDPOINT_URL`), as the AWS SDKs name them.
+ * The options of the AWS SDK's default credential chain (`fromNodeProviderChain`) taken from the
+ * environment map, so the map decides where the SDK accepts an option: `AWS_PROFILE`,
+ * `AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`, `AWS_WEB_IDENTITY_TOKEN_FILE`, `AWS_ROLE_ARN`,
+ * `AWS_ROLE_SESSION_NAME`, `AWS_CONTAINER_CREDENTIALS_FULL_URI` / `_RELATIVE_URI`,
+ * `AWS_CONTAINER_AUTHORIZATION_TOKEN` / `_FILE`. The SDK still reads the process environment itself
+ * for what it takes no option for: the static keys (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+ * `AWS_SESSION_TOKEN`, `AWS_CREDENTIAL_EXPIRATION`), whether the container endpoint is set at all,
+ * and the instance metadata switches (`AWS_EC2_METADATA_DISABLED`, `AWS_EC2_METADATA_SERVICE_ENDPOINT`...).
+ */
+export function awsChainOptions(env: Env): Record<string, string> {
+  const names = {
+    profile: "AWS_PROFILE",
+    filepath: "AWS_SHARED_CREDENTIALS_FILE",
+    configFilepath: "AWS_CONFIG_FILE",
+    webIdentityTokenFile: "AWS_WEB_IDENTITY_TOKEN_FILE",
+    roleArn: "AWS_ROLE_ARN",
+    roleSessionName: "AWS_ROLE_SESSION_NAME",
+    awsContainerCredentialsFullUri: "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    awsContainerCredentialsRelativeUri: "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    awsContainerAuthorizationToken: "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+    awsContainerAuthorizationTokenFile: "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
+  };
+  return Object.fromEntries(Object.entries(names).flatMap(([opt, name]) => (env[name] ? [[opt, env[name]]] : [])));
+}
+
+/**
+ * AWS settings from the environment: credentials from the AWS SDK's default chain (environment
+ * keys, shared credentials and config files with profiles and SSO, web identity (EKS IRSA),
+ * container credentials (ECS, EKS Pod Identity), instance metadata), `AWS_REGION` (else
+ * `AWS_DEFAULT_REGION`), and endpoint overrides `AWS_ENDPOINT_URL_CODECOMMIT`,
+ * `AWS_ENDPOINT_URL_RESOURCE_GROUPS_TAGGING_API`, `AWS_ENDPOINT_URL_STS` (each else
+ * `AWS_ENDPOINT_URL`), as the AWS SDKs name them.
  */
 export function awsSettings(env: Env): AwsSettings {
   const v = (k: string): string | undefined => (env[k] === undefined || env[k] === "" ? undefined : env[k]);
-  const [id, secret, token] = [v("AWS_ACCESS_KEY_ID"), v("AWS_SECRET_ACCESS_KEY"), v("AWS_SESSION_TOKEN")];
   const region = v("AWS_REGION") ?? v("AWS_DEFAULT_REGION");
   const endpoint = (service: string): string | undefined => v(`AWS_ENDPOINT_URL_${service}`) ?? v("AWS_ENDPOINT_URL");
   const endpoints = { codecommit: endpoint("CODECOMMIT"), tagging: endpoint("RESOURCE_GROUPS_TAGGING_API"), sts: endpoint("STS") };
-  const [roleArn, tokenFile, sessionName] = [v("AWS_ROLE_ARN"), v("AWS_WEB_IDENTITY_TOKEN_FILE"), v("AWS_ROLE_SESSION_NAME")];
-  const webIdentity =
-    roleArn === undefined || tokenFile === undefined
-      ? undefined
-      : { roleArn, token: () => readFile(tokenFile, "utf8"), ...(sessionName === undefined ? {} : { sessionName }) };
+  const chain = awsChainOptions(env);
   return {
-    ...(id !== undefined && secret !== undefined
-      ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(token === undefined ? {} : { sessionToken: token }) } }
-      : {}),
-    ...(webIdentity === undefined ? {} : { webIdentity }),
+    credentials: (clientConfig) => fromNodeProviderChain({ ...chain, clientConfig }),
     ...(region === undefined ? {} : { region }),
     endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, e]) => e !== undefined)),
   };

@@ -7,7 +7,6 @@ import type { ApplicationSet, PullRequestGenerator, PullRequestProviderKey, ScmP
 import { PULL_REQUEST_PROVIDER_KEYS, SCM_PROVIDER_KEYS, secretValue } from "../api/index.js";
 import type { GeneratorContext } from "../generators/types.js";
 import { basicAuth, type ApiTarget } from "./api.js";
-import { hasAwsCredentials } from "./aws/client.js";
 import { caRefValue, prefixed, secretRefValue, type CredentialSource } from "./credentials.js";
 import type { TlsOptions } from "./transport.js";
 import { AwsCodeCommitScm } from "./providers/aws-codecommit.js";
@@ -197,13 +196,6 @@ const SCM_BUILDERS: ScmBuilders = {
       return Promise.reject(
         new Error("error initializing AWS codecommit service: no AWS region: set region in the generator or AWS_REGION"),
       );
-    if (!hasAwsCredentials(aws)) {
-      return Promise.reject(
-        new Error(
-          "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE",
-        ),
-      );
-    }
     const t = {
       http: sel.services.http(sel.ctx.clock),
       region,

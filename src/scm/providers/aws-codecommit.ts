@@ -4,15 +4,15 @@
  * filters are set (filters grouped by key: values of one key OR'd, a key without values means
  * "has the tag"); organisation = account id; no labels; no SHA (Argo CD skips the per-branch call);
  * repositories without a default branch are skipped; `allBranches` lists branches; path checks use
- * GetFolder on the parent folder. The controller's credentials are static ones or a web identity's;
- * with `role`, calls are made with STS AssumeRole credentials obtained with them.
+ * GetFolder on the parent folder. The controller's credentials come from the AWS SDK's default
+ * chain; with `role`, calls are made with STS AssumeRole credentials obtained with them.
  *
  * Budget: repository metadata is read with BatchGetRepositories (100 names a call) rather than one
  * GetRepository per repository, and the default branch comes from that same answer, so an unchanged
  * 100-repository account costs two calls (Argo CD: 201).
  */
-import { assumeRoleCached, awsJson, AwsApiError, baseCredentials, type AwsTarget } from "../aws/client.js";
-import type { AwsCredentials } from "../aws/sigv4.js";
+import { awsJson, AwsApiError, type AwsCredentials, type AwsTarget } from "../aws/client.js";
+import { assumeRoleCached, baseCredentials } from "../aws/credentials.js";
 import { arr, str, wrap } from "../api.js";
 import type { Repository, ScmProviderService } from "../types.js";
 

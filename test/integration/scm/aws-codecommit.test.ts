@@ -1,7 +1,8 @@
 /**
  * The SCM Provider generator on AWS CodeCommit against a local server answering as CodeCommit, the
  * Resource Groups Tagging API and STS do, which checks every request's SigV4 signature. The pure
- * helpers are tested in src/scm/providers/aws-codecommit.test.ts.
+ * helpers are tested in src/scm/providers/aws-codecommit.test.ts; the controller's credential chain
+ * (environment keys, profiles, container credentials, web identity) in aws-credentials.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ScmProviderGenerator } from "../../../src/api/index.js";
@@ -9,7 +10,7 @@ import { createScmProviderGenerator } from "../../../src/generators/scm-provider
 import type { AwsSettings } from "../../../src/scm/aws/client.js";
 import { appSet } from "../../unit/generators/builders.js";
 import { harness, type Harness } from "../../unit/scm/support.js";
-import { BASE_CREDS, fakeAws, serveAws, type FakeAws, type FakeRepo } from "../support/scm-aws.js";
+import { BASE_CREDS, fakeAws, serveAws, staticCredentials, type FakeAws, type FakeRepo } from "../support/scm-aws.js";
 import { FakeApi } from "../support/scm-server.js";
 
 const api = new FakeApi();
@@ -21,7 +22,7 @@ const ROLE = "arn:aws:iam::210987654321:role/discovery";
 
 function setup(repos: FakeRepo[], o: { settings?: Partial<AwsSettings> } = {}): { h: Harness; aws: FakeAws; settings: AwsSettings } {
   const settings: AwsSettings = {
-    credentials: BASE_CREDS,
+    credentials: staticCredentials(BASE_CREDS),
     region: "eu-west-1",
     endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` },
     ...o.settings,
@@ -163,7 +164,13 @@ describe("AWS CodeCommit credentials", () => {
     expect(targets()).toEqual(["AssumeRole", "ListRepositories", "BatchGetRepositories", "ListRepositories", "BatchGetRepositories"]);
     expect(api.seen[0]!.headers.authorization).toContain("Credential=AKIAFAKEBASE/");
     expect(api.seen[0]!.headers.authorization).toContain("/eu-west-1/sts/aws4_request");
-    expect(new URLSearchParams(api.seen[0]!.body).get("RoleArn")).toBe(ROLE);
+    const form = new URLSearchParams(api.seen[0]!.body);
+    // aws-sdk-go-v2's AssumeRoleProvider defaults, as Argo CD sends them: the session name holds the time in ns
+    expect([form.get("RoleArn"), form.get("RoleSessionName"), form.get("DurationSeconds")]).toEqual([
+      ROLE,
+      `aws-go-sdk-${String(h.clock.now())}000000`,
+      "900",
+    ]);
     expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP1/");
     expect(api.seen[1]!.headers["x-amz-security-token"]).toBe("token+1/==");
     h.clock.advance(14.5 * 60_000);
@@ -171,46 +178,6 @@ describe("AWS CodeCommit credentials", () => {
     await gen.generate(cc({ role: ROLE }), appSet([]), h.ctx);
     expect(targets()).toEqual(["AssumeRole", "ListRepositories", "BatchGetRepositories"]);
     expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP2/");
-  });
-
-  it("exchanges a web identity token without signing, re-reading the token when the credentials expire, and assumes a role on top", async () => {
-    const IRSA = "arn:aws:iam::123456789012:role/appset-irsa";
-    let token = "jwt-1";
-    const { h, aws } = setup([{ name: "r", defaultBranch: "main" }], {
-      settings: { credentials: undefined, webIdentity: { roleArn: IRSA, token: () => Promise.resolve(token) } },
-    });
-    aws.roles.add(IRSA).add(ROLE);
-    aws.webTokens.add("jwt-1").add("jwt-2");
-    const gen = createScmProviderGenerator(h.services);
-    await gen.generate(cc(), appSet([]), h.ctx);
-    await gen.generate(cc({ role: ROLE }), appSet([]), h.ctx);
-    expect(targets()).toEqual([
-      "AssumeRoleWithWebIdentity",
-      "ListRepositories",
-      "BatchGetRepositories",
-      "AssumeRole",
-      "ListRepositories",
-      "BatchGetRepositories",
-    ]);
-    const web = new URLSearchParams(api.seen[0]!.body);
-    expect([web.get("RoleArn"), web.get("WebIdentityToken"), api.seen[0]!.headers.authorization]).toEqual([IRSA, "jwt-1", undefined]);
-    expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP1/");
-    expect(api.seen[3]!.headers.authorization).toContain("Credential=ASIATEMP1/");
-    expect(api.seen[4]!.headers.authorization).toContain("Credential=ASIATEMP2/");
-    token = "jwt-2";
-    h.clock.advance(15 * 60_000);
-    api.seen.length = 0;
-    await gen.generate(cc(), appSet([]), h.ctx);
-    expect(new URLSearchParams(api.seen[0]!.body).get("WebIdentityToken")).toBe("jwt-2");
-  });
-
-  it("names the web identity role STS refused", async () => {
-    const { h } = setup([{ name: "r", defaultBranch: "main" }], {
-      settings: { credentials: undefined, webIdentity: { roleArn: "arn:aws:iam::1:role/w", token: () => Promise.resolve("forged") } },
-    });
-    await expect(createScmProviderGenerator(h.services).generate(cc(), appSet([]), h.ctx)).rejects.toThrow(
-      "error listing repos: failed to list codecommit repository: error assuming role arn:aws:iam::1:role/w with a web identity: InvalidIdentityToken: Incorrect token audience",
-    );
   });
 
   it.each([
@@ -223,7 +190,7 @@ describe("AWS CodeCommit credentials", () => {
     },
     {
       name: "a wrong secret is refused by the signature check",
-      settings: { credentials: { accessKeyId: "AKIAFAKEBASE", secretAccessKey: "wrong" } },
+      settings: { credentials: staticCredentials({ accessKeyId: "AKIAFAKEBASE", secretAccessKey: "wrong" }) },
       spec: cc(),
       error:
         "error listing repos: failed to list codecommit repository: InvalidSignatureException: The request signature we calculated does not match the signature you provided.",
@@ -238,8 +205,7 @@ describe("AWS CodeCommit credentials", () => {
       name: "no credentials is an error",
       settings: { credentials: undefined },
       spec: cc(),
-      error:
-        "error initializing AWS codecommit service: no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE",
+      error: "error listing repos: failed to list codecommit repository: no AWS credentials",
     },
     {
       name: "the generator's region wins over the environment's",

@@ -5,7 +5,7 @@
  * own behaviour is in aws-codecommit.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BASE_CREDS, fakeAws, serveAws } from "../support/scm-aws.js";
+import { BASE_CREDS, fakeAws, serveAws, staticCredentials } from "../support/scm-aws.js";
 import { azureRepo, bitbucketCloudRepo, bitbucketServerRepo, giteaRepo, gitlabProject, sha } from "../../fixtures/scm/payloads.js";
 import { appSet } from "../../unit/generators/builders.js";
 import { FakeApi, linkPage, type Seen } from "../support/scm-server.js";
@@ -195,7 +195,11 @@ const providers: Provider[] = [
 /** Settings pointing Bitbucket Cloud and AWS at the local server. */
 const localSettings = () => ({
   bitbucketCloudApi: `${api.url}/2.0`,
-  aws: { credentials: BASE_CREDS, region: "eu-west-1", endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` } },
+  aws: {
+    credentials: staticCredentials(BASE_CREDS),
+    region: "eu-west-1",
+    endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` },
+  },
 });
 
 describe.each(providers)("the SCM Provider generator on $name", (p) => {

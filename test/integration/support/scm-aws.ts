@@ -2,11 +2,16 @@
  * AWS CodeCommit, the Resource Groups Tagging API and STS as a local server answers them: the
  * JSON 1.1 protocol (`X-Amz-Target`) and STS's query protocol with XML answers (AssumeRole,
  * AssumeRoleWithWebIdentity), shaped as the AWS API references document them. Every request's
- * SigV4 signature is recomputed from what arrived on the wire (method, path, Host and the other
- * signed headers, body) with the secret of the access key it names; a mismatch is refused as AWS
- * refuses it (403 InvalidSignatureException).
+ * SigV4 signature is recomputed with the AWS SDK's signer from what arrived on the wire (method,
+ * path, Host and the other signed headers, body, whose hash must match `X-Amz-Content-Sha256`)
+ * with the secret of the access key it names; a mismatch is refused as AWS refuses it (403
+ * InvalidSignatureException).
  */
-import { parseAuthorization, signV4, type AwsCredentials } from "../../../src/scm/aws/sigv4.js";
+import { createHash } from "node:crypto";
+import { Hash } from "@smithy/hash-node";
+import { HttpRequest } from "@smithy/protocol-http";
+import { SignatureV4 } from "@smithy/signature-v4";
+import type { AwsCredentials, AwsCredentialSource } from "../../../src/scm/aws/client.js";
 import type { FakeApi, Reply, Seen } from "./scm-server.js";
 
 /** One repository of the fake account. */
@@ -41,6 +46,11 @@ export interface FakeAws {
 /** Long-term credentials the fake account accepts. */
 export const BASE_CREDS: AwsCredentials = { accessKeyId: "AKIAFAKEBASE", secretAccessKey: "base/secret+key" };
 
+/** A credential source answering with fixed credentials (what the SDK's chain yields for static keys). */
+export function staticCredentials(creds: AwsCredentials): AwsCredentialSource {
+  return () => () => Promise.resolve(creds);
+}
+
 /** A fresh fake account. */
 export function fakeAws(repos: FakeRepo[], now: () => number): FakeAws {
   return {
@@ -64,40 +74,67 @@ function fromAmzDate(s: string): number {
   return Date.UTC(y, mo - 1, d, h, mi, se);
 }
 
+/** The parts of a SigV4 `Authorization` header, or undefined when it is not one. */
+function parseAuthorization(
+  value: string | undefined,
+): { accessKeyId: string; region: string; service: string; signedHeaders: string[]; signature: string } | undefined {
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      value ?? "",
+    );
+  if (m === null) return undefined;
+  const [, accessKeyId = "", region = "", service = "", signed = "", signature = ""] = m;
+  return { accessKeyId, region, service, signedHeaders: signed.split(";"), signature };
+}
+
+const header = (req: Seen, name: string): string => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(",") : (v ?? "");
+};
+
+const INVALID_TOKEN: Reply = {
+  status: 403,
+  body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." },
+};
+
+/** The signature of `req` recomputed over the headers it says it signed. */
+async function recompute(
+  req: Seen,
+  creds: AwsCredentials,
+  auth: { region: string; service: string; signedHeaders: string[] },
+): Promise<string> {
+  const signer = new SignatureV4({ credentials: creds, region: auth.region, service: auth.service, sha256: Hash.bind(null, "sha256") });
+  const headers = Object.fromEntries(auth.signedHeaders.map((h) => [h, header(req, h)]));
+  const url = new URL(`http://${header(req, "host")}${req.path}`);
+  const signed = await signer.sign(
+    new HttpRequest({
+      method: req.method,
+      protocol: "http:",
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      headers,
+      body: req.body,
+    }),
+    { signingDate: new Date(fromAmzDate(header(req, "x-amz-date"))) },
+  );
+  return parseAuthorization(signed.headers["authorization"])?.signature ?? "";
+}
+
 /** Checks a request's signature; undefined when it holds, else the refusal. */
-export function verifySignature(aws: FakeAws, req: Seen, service: string): Reply | undefined {
-  const auth = parseAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
+export async function verifySignature(aws: FakeAws, req: Seen, service: string): Promise<Reply | undefined> {
+  const auth = parseAuthorization(header(req, "authorization"));
   const creds = auth === undefined ? undefined : aws.keys.get(auth.accessKeyId);
-  if (auth === undefined || creds === undefined)
-    return {
-      status: 403,
-      body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." },
-    };
-  const token = req.headers["x-amz-security-token"];
-  if ((creds.sessionToken ?? "") !== (typeof token === "string" ? token : ""))
-    return {
-      status: 403,
-      body: { __type: "UnrecognizedClientException", message: "The security token included in the request is invalid." },
-    };
-  const required = ["host", "x-amz-date", ...(creds.sessionToken ? ["x-amz-security-token"] : [])];
-  const signed: Record<string, string> = {};
-  for (const h of auth.signedHeaders) {
-    if (h === "x-amz-date" || h === "x-amz-security-token") continue;
-    const v = req.headers[h];
-    signed[h] = Array.isArray(v) ? v.join(",") : (v ?? "");
-  }
-  const when = fromAmzDate(String(req.headers["x-amz-date"] ?? ""));
-  const url = `http://${String(req.headers.host)}${req.path}`;
-  const expected = signV4({ method: req.method, url, headers: signed, body: req.body }, creds, {
-    region: aws.region,
-    service,
-    nowMs: when,
-  });
+  if (auth === undefined || creds === undefined) return INVALID_TOKEN;
+  if ((creds.sessionToken ?? "") !== header(req, "x-amz-security-token")) return INVALID_TOKEN;
+  const required = ["host", "x-amz-date", "x-amz-content-sha256", ...(creds.sessionToken ? ["x-amz-security-token"] : [])];
+  const bodyHash = createHash("sha256").update(req.body, "utf8").digest("hex");
   const ok =
     required.every((h) => auth.signedHeaders.includes(h)) &&
+    header(req, "x-amz-content-sha256") === bodyHash &&
     auth.region === aws.region &&
     auth.service === service &&
-    expected.signature === auth.signature;
+    (await recompute(req, creds, auth)) === auth.signature;
   return ok
     ? undefined
     : {
@@ -238,16 +275,16 @@ function assumeRole(aws: FakeAws, req: Seen): Reply {
 
 /** Serves the fake account on `api` (CodeCommit and Tagging at `/`, STS at `/sts/`). */
 export function serveAws(api: FakeApi, aws: FakeAws): void {
-  api.on("POST", "/", (req) => {
+  api.on("POST", "/", async (req) => {
     const target = String(req.headers["x-amz-target"] ?? "");
-    const refused = verifySignature(aws, req, target.startsWith("ResourceGroupsTaggingAPI") ? "tagging" : "codecommit");
+    const refused = await verifySignature(aws, req, target.startsWith("ResourceGroupsTaggingAPI") ? "tagging" : "codecommit");
     if (refused !== undefined) return refused;
     if (req.headers["content-type"] !== "application/x-amz-json-1.1")
       return { status: 400, body: { __type: "SerializationException", message: "bad content type" } };
     return jsonOperation(aws, target, JSON.parse(req.body) as Record<string, unknown>);
   });
-  api.on("POST", "/sts/", (req) => {
+  api.on("POST", "/sts/", async (req) => {
     const unsigned = new URLSearchParams(req.body).get("Action") === "AssumeRoleWithWebIdentity";
-    return (unsigned ? undefined : verifySignature(aws, req, "sts")) ?? assumeRole(aws, req);
+    return (unsigned ? undefined : await verifySignature(aws, req, "sts")) ?? assumeRole(aws, req);
   });
 }

@@ -24,8 +24,8 @@ export interface Reply {
   readonly headers?: Record<string, string>;
 }
 
-/** Answers one request, or undefined for 404. */
-export type Handler = (req: Seen) => Reply | undefined;
+/** Answers one request (now or later), or undefined for 404. */
+export type Handler = (req: Seen) => Reply | undefined | Promise<Reply | undefined>;
 
 /** The provider API under test. */
 export class FakeApi {
@@ -61,7 +61,8 @@ export class FakeApi {
     this.server = createServer((req, res) => {
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString("utf8")));
-      req.on("end", () => {
+      req.on("end", () => void answer());
+      const answer = async (): Promise<void> => {
         const u = new URL(req.url ?? "/", "http://x");
         const seen: Seen = {
           method: req.method ?? "GET",
@@ -72,7 +73,7 @@ export class FakeApi {
         };
         this.seen.push(seen);
         const route = this.routes.find((r) => r.method === seen.method && r.pattern.test(seen.path));
-        const reply = this.override ?? route?.handler(seen) ?? { status: 404, body: { message: "Not Found" } };
+        const reply = this.override ?? (await route?.handler(seen)) ?? { status: 404, body: { message: "Not Found" } };
         const text = reply.text ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
         const headers: Record<string, string> = { "Content-Type": "application/json", ...reply.headers };
         const status = reply.status ?? 200;
@@ -85,7 +86,7 @@ export class FakeApi {
           }
         }
         res.writeHead(status, headers).end(text);
-      });
+      };
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${String((this.server.address() as AddressInfo).port)}`;
