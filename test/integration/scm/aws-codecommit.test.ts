@@ -180,6 +180,18 @@ describe("AWS CodeCommit credentials", () => {
     expect(api.seen[1]!.headers.authorization).toContain("Credential=ASIATEMP2/");
   });
 
+  it("leaves retries to the SCM HTTP client: the SDK's STS client makes one attempt", async () => {
+    const { h } = setup([{ name: "r", defaultBranch: "main" }]);
+    api.override = {
+      status: 500,
+      text: "<ErrorResponse><Error><Code>InternalFailure</Code><Message>try later</Message></Error></ErrorResponse>",
+    };
+    await expect(createScmProviderGenerator(h.services).generate(cc({ role: ROLE }), appSet([]), h.ctx)).rejects.toThrow(
+      `error listing repos: failed to list codecommit repository: error assuming role ${ROLE}: InternalFailure: try later`,
+    );
+    expect(targets()).toEqual(["AssumeRole"]);
+  });
+
   it.each([
     // name; settings; spec; error
     {

@@ -118,12 +118,20 @@ describe("AWS credentials from the SDK's default chain", () => {
     expect(keyOf(listCalls()[0])).toBe("ASIATEMP1");
   });
 
-  it("reads the container credentials endpoint with its authorization token (EKS Pod Identity)", async () => {
+  it.each([
+    // name; how the authorization token is given
+    { name: "reads the container credentials endpoint with AWS_CONTAINER_AUTHORIZATION_TOKEN", tokenFile: false },
+    { name: "reads the container credentials endpoint with the token file EKS Pod Identity mounts", tokenFile: true },
+  ])("$name", async ({ tokenFile }) => {
     const endpoint = {
       AWS_CONTAINER_CREDENTIALS_FULL_URI: `${api.url}/v1/credentials`,
-      AWS_CONTAINER_AUTHORIZATION_TOKEN: "pod-identity-jwt",
+      ...(tokenFile
+        ? { AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: file("pod-identity-token", "pod-identity-jwt") }
+        : { AWS_CONTAINER_AUTHORIZATION_TOKEN: "pod-identity-jwt" }),
     };
-    for (const [k, v] of Object.entries(endpoint)) vi.stubEnv(k, v);
+    // the SDK only checks that the process environment names an endpoint; the map's values are the ones used
+    vi.stubEnv("AWS_CONTAINER_CREDENTIALS_FULL_URI", `${api.url}/v1/stale`);
+    vi.stubEnv("AWS_CONTAINER_AUTHORIZATION_TOKEN", "stale-jwt");
     const { aws, run, h } = setup(envOf(endpoint));
     aws.keys.set("ASIAPOD", { accessKeyId: "ASIAPOD", secretAccessKey: "pod/secret", sessionToken: "pod-token" });
     api.on("GET", "/v1/credentials", (req) =>
