@@ -18,11 +18,19 @@
  * read what another project's credentials brought into the cache, even by commit SHA.
  */
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { access, mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
-import { noCredentials, prepareGitAuth, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
+import {
+  noCredentials,
+  prepareGitAuth,
+  type CredentialsLookup,
+  type GitHostOptions,
+  type GitHubAppCredentials,
+  type RepoAccess,
+  type RepoCredentials,
+} from "./credentials.js";
 import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
@@ -77,8 +85,19 @@ export interface GitRepoReaderOptions {
   /** The scrubbed base environment of every git command (see `baseGitEnv`). */
   readonly env: Readonly<Record<string, string>>;
   readonly credentials?: CredentialsLookup;
-  /** The SSH known_hosts file (`GitHostOptions.knownHostsFile`); unset: ssh's default files. */
+  /**
+   * The SSH known_hosts file (`GitHostOptions.knownHostsFile`, Argo CD's
+   * `$ARGOCD_SSH_DATA_PATH/ssh_known_hosts`), looked up before every command so that an update of
+   * the mounted ConfigMap applies at once; unset or absent: ssh's default files.
+   */
   readonly knownHostsFile?: string;
+  /**
+   * The directory of CA bundles named after the HTTPS hosts they verify (Argo CD's
+   * `argocd-tls-certs-cm` mounted at `$ARGOCD_TLS_DATA_PATH`), looked up before every command.
+   */
+  readonly tlsCertsDir?: string;
+  /** Exchanges GitHub App credentials for an installation token; unset: such credentials fail. */
+  readonly githubAppToken?: GitHubAppTokenSource;
   /** Trees kept in memory (default 256 commits). */
   readonly maxTrees?: number;
   /** Blobs kept in memory (default 50 000). */
@@ -104,6 +123,12 @@ export interface GitRepoReaderOptions {
   /** Measures the revision cache's interval and the time limits (default: the system clock). */
   readonly clock?: Clock;
 }
+
+/** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
+export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
+
+/** Reason of GitHub App credentials that cannot be exchanged for a token. */
+export const GITHUB_APP_REASON = "GitHubAppTokenError";
 
 /** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
 export const DEFAULT_REVISION_CACHE_MS = 3000;
@@ -294,11 +319,44 @@ export class GitRepoReader implements GitReader {
     return next;
   }
 
+  /** The host files that exist now: known hosts, and the CA bundle of the command's HTTPS remote. */
+  private async hostOptions(args: readonly string[]): Promise<GitHostOptions> {
+    const knownHostsFile = await existing(this.opts.knownHostsFile);
+    const server = tlsServerName(remoteOf(args));
+    const caFile = await existing(
+      server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
+    );
+    return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
+  }
+
+  /** GitHub App credentials exchanged for an installation token (user `x-access-token`); others unchanged. */
+  private async tokenCreds(
+    creds: RepoCredentials | undefined,
+    args: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<RepoCredentials | undefined> {
+    const app = creds?.githubApp;
+    if (app === undefined) return creds;
+    const repoURL = remoteOf(args);
+    if (this.opts.githubAppToken === undefined) {
+      throw new AppSetError(GITHUB_APP_REASON, `GitHub App credentials for ${redact(repoURL)} cannot be used here: no token exchange`);
+    }
+    let token: string;
+    try {
+      token = await this.opts.githubAppToken(app, repoURL, signal);
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);
+    }
+    const { githubApp: _app, ...rest } = creds!;
+    return { ...rest, username: "x-access-token", password: token };
+  }
+
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
   private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
     const { cwd, input } = at;
-    const host = this.opts.knownHostsFile === undefined ? {} : { knownHostsFile: this.opts.knownHostsFile };
-    const env = await prepareGitAuth(at.auth?.creds, host);
+    const creds = await this.tokenCreds(at.auth?.creds, args, signal);
+    const env = await prepareGitAuth(creds, await this.hostOptions(args));
     try {
       const out = await runGit(this.opts.env, args, {
         env: env.env,
@@ -311,9 +369,41 @@ export class GitRepoReader implements GitReader {
       });
       if (at.auth !== undefined) this.verified.add(at.auth.key);
       return out;
+    } catch (err) {
+      throw withHostKeyHint(err);
     } finally {
       await env.cleanup();
     }
+  }
+}
+
+/** What to do about a refused SSH host key, appended to ssh's own words. */
+export const HOST_KEY_HINT =
+  "the SSH host key of the repository server is not among the known hosts: add it to the argocd-ssh-known-hosts-cm ConfigMap " +
+  '(mounted at $ARGOCD_SSH_DATA_PATH/ssh_known_hosts), or set insecure: "true" in the repository Secret to skip the check';
+
+function withHostKeyHint(err: unknown): unknown {
+  if (!(err instanceof GitCommandError) || !err.message.includes("Host key verification failed")) return err;
+  return new GitCommandError(`${err.message} (${HOST_KEY_HINT})`, err.exitCode, err.failure);
+}
+
+/** The file at `path`, if it exists now. */
+async function existing(path: string | undefined): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  return access(path).then(
+    () => path,
+    () => undefined,
+  );
+}
+
+/** The host of an `https://` URL, without its port: the file name of its CA bundle. */
+export function tlsServerName(repoURL: string): string | undefined {
+  if (!/^https:\/\//i.test(repoURL)) return undefined;
+  try {
+    const host = new URL(repoURL).hostname;
+    return host.startsWith("[") ? host.slice(1, -1) : host;
+  } catch {
+    return undefined;
   }
 }
 
@@ -321,6 +411,12 @@ export class GitRepoReader implements GitReader {
 interface RemoteAuth {
   readonly creds: RepoCredentials | undefined;
   readonly key: string;
+}
+
+/** The remote URL of a `ls-remote`/`fetch` argument vector: the argument after `--`. */
+function remoteOf(args: readonly string[]): string {
+  const i = args.indexOf("--");
+  return i < 0 ? "" : (args[i + 1] ?? "");
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
