@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gitHostFiles, repoOrganisation } from "./git.js";
+import { gitHostFiles, gitSubmodulesEnabled, repoOrganisation } from "./git.js";
 
 describe("where the Git service finds host keys and CAs", () => {
   it.each([
@@ -29,5 +29,18 @@ describe("where the Git service finds host keys and CAs", () => {
     ["https://github.com/", ""],
   ])("the organisation of %s is %j", (url, org) => {
     expect(repoOrganisation(url)).toBe(org);
+  });
+});
+
+describe("submodules (ARGOCD_GIT_MODULES_ENABLED)", () => {
+  it.each([
+    [undefined, true],
+    ["", true],
+    ["false", false],
+    ["FALSE", false],
+    ["true", true],
+    ["no", true],
+  ])("%j reads submodules: %j", (value, want) => {
+    expect(gitSubmodulesEnabled(value === undefined ? {} : { ARGOCD_GIT_MODULES_ENABLED: value })).toBe(want);
   });
 });

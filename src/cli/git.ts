@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
+import { parseEnvBool } from "../config/values.js";
 import { baseGitEnv, gitCacheDir, GitRepoReader, type CredentialsLookup, type GitHubAppTokenSource } from "../git/index.js";
 import { ScmHttpClient } from "../scm/http.js";
 import { githubBaseUrl } from "../scm/providers/github.js";
@@ -31,6 +32,15 @@ export function gitHostFiles(env: Env): { knownHostsFile: string; tlsCertsDir: s
     knownHostsFile: join(ssh === "" ? DEFAULT_SSH_DATA_PATH : ssh, KNOWN_HOSTS_FILE),
     tlsCertsDir: tls === "" ? DEFAULT_TLS_DATA_PATH : tls,
   };
+}
+
+/**
+ * Whether submodules are read (`ARGOCD_GIT_MODULES_ENABLED`, which Argo CD's install fills from
+ * `applicationsetcontroller.enable.git.submodule`): true unless the variable says false.
+ */
+export function gitSubmodulesEnabled(env: Env): boolean {
+  const parsed = parseEnvBool(env["ARGOCD_GIT_MODULES_ENABLED"] ?? "");
+  return parsed.ok ? parsed.value : true;
 }
 
 /** The organisation of a repository URL (its first path segment), for looking up an App installation. */
@@ -79,6 +89,9 @@ export function offlineGitReader(o: {
 }
 
 /** The host files and the GitHub App token exchange of a reader. */
-function gitReaderHosts(env: Env, clock: Clock): { knownHostsFile: string; tlsCertsDir: string; githubAppToken: GitHubAppTokenSource } {
-  return { ...gitHostFiles(env), githubAppToken: githubAppTokens(new ScmHttpClient({ clock })) };
+function gitReaderHosts(
+  env: Env,
+  clock: Clock,
+): { knownHostsFile: string; tlsCertsDir: string; submodules: boolean; githubAppToken: GitHubAppTokenSource } {
+  return { ...gitHostFiles(env), submodules: gitSubmodulesEnabled(env), githubAppToken: githubAppTokens(new ScmHttpClient({ clock })) };
 }

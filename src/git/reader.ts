@@ -34,6 +34,7 @@ import {
 import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
+import { parseGitmodules, resolveSubmoduleURL } from "./submodules.js";
 import { sameGitURL } from "./url.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
@@ -47,6 +48,8 @@ export interface TreeEntry {
   /** Git file mode: 100644, 100755, 120000 (symlink), 040000, 160000 (submodule). */
   readonly mode: string;
   readonly oid: string;
+  /** Where an entry inside a submodule comes from (its repository and commit); unset: the repository read. */
+  readonly origin?: { readonly repoURL: string; readonly commit: string };
 }
 
 /**
@@ -96,6 +99,12 @@ export interface GitRepoReaderOptions {
    * `argocd-tls-certs-cm` mounted at `$ARGOCD_TLS_DATA_PATH`), looked up before every command.
    */
   readonly tlsCertsDir?: string;
+  /**
+   * Expand submodules into the tree (`ARGOCD_GIT_MODULES_ENABLED`, as a checkout with
+   * `git submodule update --init --recursive`): a submodule's path becomes a directory holding its
+   * commit's entries. Default false: a submodule stays one `commit` entry.
+   */
+  readonly submodules?: boolean;
   /** Exchanges GitHub App credentials for an installation token; unset: such credentials fail. */
   readonly githubAppToken?: GitHubAppTokenSource;
   /** Trees kept in memory (default 256 commits). */
@@ -139,6 +148,8 @@ const SHA = /^[0-9a-f]{40}$/;
 export class GitRepoReader implements GitReader {
   readonly stats: GitStats = { lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 };
   private readonly trees = new Map<string, readonly TreeEntry[]>();
+  /** Submodule URL → the superproject URL whose credentials apply when it has none of its own. */
+  private readonly submoduleParents = new Map<string, string>();
   private readonly blobs = new Map<string, Buffer>();
   private readonly present = new Set<string>();
   private readonly locks = new Map<string, Promise<unknown>>();
@@ -180,9 +191,44 @@ export class GitRepoReader implements GitReader {
     if (cached !== undefined) return cached;
     const out = await this.git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
     this.stats.lsTree++;
-    const entries = parseLsTree(out);
+    let entries: readonly TreeEntry[] = parseLsTree(out);
+    if (this.opts.submodules === true && entries.some((e) => e.type === "commit")) {
+      entries = await this.withSubmodules({ repoURL, commit, entries, ...(access === undefined ? {} : { access }) }, signal);
+    }
     remember(this.trees, key, entries, this.opts.maxTrees ?? 256);
     return entries;
+  }
+
+  /**
+   * The tree with every submodule expanded (recursively): its path a directory holding the entries
+   * of the commit it records, read from the URL `.gitmodules` gives (relative URLs resolved against
+   * the superproject's), with that URL's credentials or else the superproject's.
+   */
+  private async withSubmodules(
+    at: { repoURL: string; commit: string; entries: readonly TreeEntry[]; access?: RepoAccess },
+    signal?: AbortSignal,
+  ): Promise<TreeEntry[]> {
+    const gitmodules = at.entries.find((e) => e.path === ".gitmodules" && e.type === "blob");
+    const text =
+      gitmodules === undefined ? "" : (await this.readBlobs(at.repoURL, at.commit, [gitmodules], signal, at.access))[0]!.toString("utf8");
+    const modules = parseGitmodules(text);
+    const out: TreeEntry[] = [];
+    for (const e of at.entries) {
+      if (e.type !== "commit") {
+        out.push(e);
+        continue;
+      }
+      const url = modules.get(e.path);
+      if (url === undefined) {
+        throw new GitCommandError(`failed to update submodules: no url found for submodule path '${e.path}' in .gitmodules`, undefined);
+      }
+      const subURL = resolveSubmoduleURL(at.repoURL, url);
+      this.submoduleParents.set(subURL, at.repoURL);
+      const sub = await this.listTree(subURL, e.oid, signal, at.access);
+      out.push({ path: e.path, type: "tree", mode: "040000", oid: e.oid });
+      for (const s of sub) out.push({ ...s, path: `${e.path}/${s.path}`, origin: s.origin ?? { repoURL: subURL, commit: e.oid } });
+    }
+    return out;
   }
 
   // eslint-disable-next-line max-params -- the port's trailing optional parameters keep existing callers working
@@ -193,8 +239,25 @@ export class GitRepoReader implements GitReader {
     signal?: AbortSignal,
     access?: RepoAccess,
   ): Promise<Buffer[]> {
+    const fromSubmodules = entries.filter((e) => e.origin !== undefined && !this.blobs.has(e.oid));
+    for (const [origin, group] of groupByOrigin(fromSubmodules)) {
+      await this.readBlobs(
+        group[0]!.origin!.repoURL,
+        origin.slice(origin.lastIndexOf("\u0000") + 1),
+        group.map(withoutOrigin),
+        signal,
+        access,
+      );
+    }
     const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
-    const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
+    const missing = [
+      ...new Set(
+        entries
+          .filter((e) => e.origin === undefined)
+          .map((e) => e.oid)
+          .filter((oid) => !this.blobs.has(oid)),
+      ),
+    ];
     if (missing.length > 0) {
       const out = await this.git(["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
       this.stats.catFile++;
@@ -275,7 +338,10 @@ export class GitRepoReader implements GitReader {
 
   /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
   private async auth(repoURL: string, access: RepoAccess | undefined): Promise<RemoteAuth> {
-    const creds = await this.credentials(repoURL, access?.project);
+    const parent = this.submoduleParents.get(repoURL);
+    const creds =
+      (await this.credentials(repoURL, access?.project)) ??
+      (parent === undefined ? undefined : await this.credentials(parent, access?.project));
     const fingerprint = createHash("sha256")
       .update(JSON.stringify(creds ?? null))
       .digest("hex");
@@ -417,6 +483,20 @@ interface RemoteAuth {
 function remoteOf(args: readonly string[]): string {
   const i = args.indexOf("--");
   return i < 0 ? "" : (args[i + 1] ?? "");
+}
+
+function groupByOrigin(entries: readonly TreeEntry[]): Map<string, TreeEntry[]> {
+  const out = new Map<string, TreeEntry[]>();
+  for (const e of entries) {
+    const key = `${e.origin!.repoURL}\u0000${e.origin!.commit}`;
+    out.set(key, [...(out.get(key) ?? []), e]);
+  }
+  return out;
+}
+
+function withoutOrigin(e: TreeEntry): TreeEntry {
+  const { origin: _origin, ...rest } = e;
+  return rest;
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
