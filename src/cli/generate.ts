@@ -18,7 +18,8 @@ import { SystemClock } from "../clock/index.js";
 import { specWarnings } from "../controller/spec-warnings.js";
 import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader, gitCacheDir } from "../git/index.js";
+import { offlineGitReader } from "./git.js";
+import { credentialsFromSecrets, gitCacheDir } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
 import { generateApplications, type RenderedApplication } from "../generators/applications.js";
 import { portsFromKubeReader, portsFromObjects, type ObjectPorts } from "../generators/object-ports.js";
@@ -162,7 +163,7 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const credentials = credentialsFromSecrets(await objects.allSecrets());
     const ports: GeneratorPorts = {
       ...objects,
-      git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }),
+      git: offlineGitReader({ env: io.env, clock, cacheDir, credentials, baseDir: io.cwd ?? process.cwd() }),
       fetch,
     };
     const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };

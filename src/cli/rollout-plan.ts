@@ -11,7 +11,8 @@ import { parseArgs } from "node:util";
 import { isRecord, parseApplicationSet, type ApplicationSet, type ApplicationMatchExpression } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
-import { baseGitEnv, credentialsFromSecrets, GitRepoReader, gitCacheDir } from "../git/index.js";
+import { offlineGitReader } from "./git.js";
+import { credentialsFromSecrets, gitCacheDir } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
 import { generateApplications } from "../generators/applications.js";
 import { portsFromObjects } from "../generators/object-ports.js";
@@ -73,7 +74,7 @@ async function preview(appSet: ApplicationSet, objects: KubeObject[], flags: Fla
   const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());
   const ports: GeneratorPorts = {
     ...object,
-    git: new GitRepoReader({ cacheDir, env: baseGitEnv(io.env), credentials, baseDir: io.cwd ?? process.cwd() }),
+    git: offlineGitReader({ env: io.env, clock, cacheDir, credentials, baseDir: io.cwd ?? process.cwd() }),
     fetch,
   };
   const apps = await generateApplications(appSet, {

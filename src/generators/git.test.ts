@@ -2,7 +2,7 @@
 // the literal-project rule. The cases over real repositories are in test/integration/generators.
 import { describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/builders.js";
-import { gitGenerator, literalProject } from "./git.js";
+import { gitGenerator, literalProject, treeDirectories } from "./git.js";
 
 describe("the Git generator without a repository", () => {
   it("fails when neither directories nor files are set, before asking for a Git reader", async () => {
@@ -50,5 +50,19 @@ describe("the literal project of an ApplicationSet's template", () => {
     { name: "a Go template inside a name makes it templated", proj: "team-{{ .env }}", want: undefined },
   ])("$name", ({ proj, want }) => {
     expect(literalProject(withProject(proj))).toBe(want);
+  });
+});
+
+describe("directories of a tree with submodules", () => {
+  const entry = (path: string, type: "blob" | "tree" | "commit") => ({
+    path,
+    type,
+    mode: type === "commit" ? "160000" : "040000",
+    oid: "0",
+  });
+  it("counts a submodule left unexpanded as the empty directory a checkout leaves, and skips dot-directories", () => {
+    expect(
+      treeDirectories([entry("apps", "tree"), entry("apps/lib", "commit"), entry(".github", "tree"), entry("a.json", "blob")]),
+    ).toEqual(["apps", "apps/lib"]);
   });
 });

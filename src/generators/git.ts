@@ -60,10 +60,13 @@ function selected(path: string, rules: { include: Matcher[]; exclude: Matcher[] 
   return rules.include.some((m) => m(path)) && !rules.exclude.some((m) => m(path));
 }
 
-/** Directories of the tree, minus dot-directories and everything below them. */
+/**
+ * Directories of the tree, minus dot-directories and everything below them. A submodule that is
+ * not expanded counts as the empty directory a checkout without submodules leaves.
+ */
 export function treeDirectories(entries: readonly TreeEntry[]): string[] {
   return entries
-    .filter((e) => e.type === "tree" && !e.path.split("/").some((seg) => seg.startsWith(".")))
+    .filter((e) => (e.type === "tree" || e.type === "commit") && !e.path.split("/").some((seg) => seg.startsWith(".")))
     .map((e) => e.path)
     .sort(comparePaths);
 }
@@ -122,7 +125,9 @@ async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext
   const tree = await readTree(repo, spec, ctx);
   const compile = ctx.settings.newGitFileGlobbing ? compileDoublestar : compilePathspec;
   const rules = compileRules(spec.files ?? [], compile, ctx);
-  const chosen = tree.entries
+  // Without the new globbing Argo CD lists files with `git ls-files`, which stops at submodules.
+  const listed = ctx.settings.newGitFileGlobbing ? tree.entries : tree.entries.filter((e) => e.origin === undefined);
+  const chosen = listed
     .filter((e) => e.type === "blob" && selected(e.path, rules))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const links = chosen.filter((e) => e.mode === "120000");

@@ -79,3 +79,41 @@ describe("choosing repository credentials for a project", () => {
     );
   });
 });
+
+describe("the repository Secret keys beyond username and password", () => {
+  it("reads the TLS client certificate, proxy, forced basic auth and GitHub App keys", async () => {
+    const s = secret("full", "repository", {
+      url: URL,
+      tlsClientCertData: "CERT",
+      tlsClientCertKey: "KEY",
+      proxy: "http://proxy:3128",
+      noProxy: "internal.example.com",
+      forceHttpBasicAuth: "true",
+      githubAppID: "12",
+      githubAppInstallationID: "34",
+      githubAppPrivateKey: "PEM",
+      githubAppEnterpriseBaseUrl: "https://ghe.example.com/api/v3",
+    });
+    await expect(credentialsFromSecrets([s])(URL)).resolves.toEqual({
+      tlsClientCertData: "CERT",
+      tlsClientCertKey: "KEY",
+      proxy: "http://proxy:3128",
+      noProxy: "internal.example.com",
+      forceHttpBasicAuth: true,
+      githubApp: { appId: "12", installationId: "34", privateKey: "PEM", enterpriseBaseUrl: "https://ghe.example.com/api/v3" },
+    });
+  });
+
+  it.each([
+    { name: "a client certificate", data: { tlsClientCertData: "CERT", tlsClientCertKey: "KEY" } },
+    { name: "a GitHub App", data: { githubAppID: "1", githubAppPrivateKey: "PEM" } },
+  ] as { name: string; data: Record<string, string> }[])("counts $name as credentials: no template is consulted", async ({ data }) => {
+    const creds = await credentialsFromSecrets([secret("r", "repository", { url: URL, ...data }), template])(URL);
+    expect(creds?.username).toBeUndefined();
+  });
+
+  it("a proxy alone is no credential: the template's are used, the proxy kept", async () => {
+    const creds = await credentialsFromSecrets([secret("r", "repository", { url: URL, proxy: "http://p:1" }), template])(URL);
+    expect(creds).toMatchObject({ username: "template", proxy: "http://p:1" });
+  });
+});

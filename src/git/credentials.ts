@@ -3,8 +3,12 @@
  * repository` whose `url` names the same repository (Argo CD's rule, `url.ts`), or else the
  * `repo-creds` Secret whose normalised `url` is the longest prefix of it. Keys:
  * `username`/`password` (HTTPS basic; a token goes in `password`), `bearerToken` (HTTPS bearer),
- * `sshPrivateKey`, `insecure` ("true": skip TLS / host key checks),
- * `project` (a `repository` Secret scoped to one AppProject).
+ * `forceHttpBasicAuth` ("true": send basic auth with the first request instead of on the server's
+ * challenge), `sshPrivateKey`, `tlsClientCertData`/`tlsClientCertKey` (an HTTPS client
+ * certificate, PEM), `githubAppID`/`githubAppInstallationID`/`githubAppPrivateKey`/
+ * `githubAppEnterpriseBaseUrl` (a GitHub App whose installation token authenticates HTTPS),
+ * `proxy`/`noProxy` (the HTTP(S) proxy of this repository), `insecure` ("true": skip TLS / host
+ * key checks), `project` (a `repository` Secret scoped to one AppProject).
  *
  * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the
  * Secrets scoped to P and the unscoped ones, a scoped one winning for the same URL; a reader with
@@ -28,6 +32,26 @@ export interface RepoCredentials {
   readonly sshPrivateKey?: string;
   /** Skip TLS verification (HTTPS) or host key checking (SSH). */
   readonly insecure?: boolean;
+  /** Send basic auth with every request (`forceHttpBasicAuth`), not only on a 401 challenge. */
+  readonly forceHttpBasicAuth?: boolean;
+  /** The HTTPS client certificate and its key, PEM (`tlsClientCertData`, `tlsClientCertKey`). */
+  readonly tlsClientCertData?: string;
+  readonly tlsClientCertKey?: string;
+  /** The proxy URL of this repository (`proxy`), and the hosts that bypass it (`noProxy`). */
+  readonly proxy?: string;
+  readonly noProxy?: string;
+  /** A GitHub App whose installation token authenticates HTTPS (as user `x-access-token`). */
+  readonly githubApp?: GitHubAppCredentials;
+}
+
+/** The GitHub App keys of a repository or repo-creds Secret. */
+export interface GitHubAppCredentials {
+  readonly appId: string;
+  /** Unset: the installation is looked up for the repository's organisation. */
+  readonly installationId?: string;
+  readonly privateKey: string;
+  /** `githubAppEnterpriseBaseUrl` (GitHub Enterprise's API root); unset: api.github.com. */
+  readonly enterpriseBaseUrl?: string;
 }
 
 /** On whose behalf a repository is read. */
@@ -53,22 +77,53 @@ function credsOf(secret: Secret): RepoCredentials {
     const v = secretValue(secret, k);
     return v === undefined || v === "" ? undefined : v;
   };
-  const out: { -readonly [K in keyof RepoCredentials]: RepoCredentials[K] } = {};
-  const username = get("username");
-  const password = get("password");
-  const bearerToken = get("bearerToken");
-  const sshPrivateKey = get("sshPrivateKey");
-  if (username !== undefined) out.username = username;
-  if (password !== undefined) out.password = password;
-  if (bearerToken !== undefined) out.bearerToken = bearerToken;
-  if (sshPrivateKey !== undefined) out.sshPrivateKey = sshPrivateKey;
-  if (get("insecure") === "true") out.insecure = true;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of TEXT_KEYS) {
+    const v = get(key);
+    if (v !== undefined) out[field] = v;
+  }
+  if (get("insecure") === "true") out["insecure"] = true;
+  if (get("forceHttpBasicAuth") === "true") out["forceHttpBasicAuth"] = true;
+  const app = githubAppOf(get);
+  if (app !== undefined) out["githubApp"] = app;
   return out;
+}
+
+/** Secret keys copied as they are, and the field each fills. */
+const TEXT_KEYS: readonly (readonly [string, keyof RepoCredentials])[] = [
+  ["username", "username"],
+  ["password", "password"],
+  ["bearerToken", "bearerToken"],
+  ["sshPrivateKey", "sshPrivateKey"],
+  ["tlsClientCertData", "tlsClientCertData"],
+  ["tlsClientCertKey", "tlsClientCertKey"],
+  ["proxy", "proxy"],
+  ["noProxy", "noProxy"],
+];
+
+function githubAppOf(get: (k: string) => string | undefined): GitHubAppCredentials | undefined {
+  const privateKey = get("githubAppPrivateKey");
+  if (privateKey === undefined) return undefined;
+  const installationId = get("githubAppInstallationID");
+  const enterpriseBaseUrl = get("githubAppEnterpriseBaseUrl");
+  return {
+    appId: get("githubAppID") ?? "",
+    privateKey,
+    ...(installationId === undefined ? {} : { installationId }),
+    ...(enterpriseBaseUrl === undefined ? {} : { enterpriseBaseUrl }),
+  };
 }
 
 /** Whether the credentials authenticate at all (Argo CD's `HasCredentials`), beyond flags. */
 function hasCredentials(c: RepoCredentials): boolean {
-  return c.username !== undefined || c.password !== undefined || c.bearerToken !== undefined || c.sshPrivateKey !== undefined;
+  return (
+    c.username !== undefined ||
+    c.password !== undefined ||
+    c.bearerToken !== undefined ||
+    c.sshPrivateKey !== undefined ||
+    c.tlsClientCertData !== undefined ||
+    c.githubApp !== undefined
+  );
 }
 
 interface RepoSecret {
@@ -135,11 +190,50 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-function httpHeader(creds: RepoCredentials): string | undefined {
-  if (creds.bearerToken !== undefined) return `Authorization: Bearer ${creds.bearerToken}`;
-  if (creds.password === undefined && creds.username === undefined) return undefined;
-  const basic = Buffer.from(`${creds.username ?? "x-access-token"}:${creds.password ?? ""}`, "utf8").toString("base64");
-  return `Authorization: Basic ${basic}`;
+/** The username of HTTPS basic auth when only a password (a token) is given. */
+const TOKEN_USER = "x-access-token";
+
+/**
+ * A credential helper answering git's `get` from two environment variables: the credentials stay
+ * out of every command line, and git only sends them when the server asks (a 401 challenge), for
+ * that server alone.
+ */
+const CREDENTIAL_HELPER = `!f() { test "$1" = get || exit 0; printf 'username=%s\\npassword=%s\\n' "$APPSET_GIT_USERNAME" "$APPSET_GIT_PASSWORD"; }; f`;
+
+interface AuthParts {
+  readonly pairs: [string, string][];
+  readonly env: Record<string, string>;
+  readonly secrets: string[];
+}
+
+/** HTTPS authentication: a bearer header, basic auth forced into a header, or the credential helper. */
+function httpAuth(creds: RepoCredentials, out: AuthParts): void {
+  if (creds.bearerToken !== undefined) {
+    out.pairs.push(["http.extraHeader", `Authorization: Bearer ${creds.bearerToken}`]);
+    out.secrets.push(creds.bearerToken);
+    return;
+  }
+  if (creds.password === undefined && creds.username === undefined) return;
+  const username = creds.username ?? TOKEN_USER;
+  const password = creds.password ?? "";
+  out.secrets.push(password);
+  if (creds.forceHttpBasicAuth === true) {
+    const basic = Buffer.from(`${username}:${password}`, "utf8").toString("base64");
+    out.pairs.push(["http.extraHeader", `Authorization: Basic ${basic}`]);
+    out.secrets.push(basic);
+    return;
+  }
+  out.pairs.push(["credential.helper", ""], ["credential.helper", CREDENTIAL_HELPER]);
+  out.env["APPSET_GIT_USERNAME"] = username;
+  out.env["APPSET_GIT_PASSWORD"] = password;
+}
+
+/** The repository's proxy (`proxy`, `noProxy`), over the process's proxy variables. */
+function proxyEnv(creds: RepoCredentials, env: Record<string, string>): void {
+  if (creds.proxy !== undefined) {
+    for (const k of ["http_proxy", "https_proxy", "HTTPS_PROXY", "HTTP_PROXY"]) env[k] = creds.proxy;
+  }
+  if (creds.noProxy !== undefined) for (const k of ["no_proxy", "NO_PROXY"]) env[k] = creds.noProxy;
 }
 
 /** Host settings of every git command (not per repository). */
@@ -150,6 +244,11 @@ export interface GitHostOptions {
    * credentials are `insecure`.
    */
   readonly knownHostsFile?: string;
+  /**
+   * The CA bundle that verifies this repository's HTTPS server (the file named after its host in
+   * Argo CD's `argocd-tls-certs-cm` directory); unset: the system's CAs. Ignored when `insecure`.
+   */
+  readonly caFile?: string;
 }
 
 function sshHostOptions(creds: RepoCredentials, host: GitHostOptions): string {
@@ -158,36 +257,56 @@ function sshHostOptions(creds: RepoCredentials, host: GitHostOptions): string {
   return ` -o StrictHostKeyChecking=yes${file}`;
 }
 
+/** Writes a secret file (0600) into the command's private directory, made on first use. */
+type SecretFiles = (name: string, content: string) => Promise<string>;
+
+/** TLS settings: verification off, a CA bundle, a client certificate. */
+async function tlsAuth(creds: RepoCredentials | undefined, host: GitHostOptions, out: AuthParts, file: SecretFiles): Promise<void> {
+  if (creds?.insecure === true) out.pairs.push(["http.sslVerify", "false"]);
+  else if (host.caFile !== undefined) out.env["GIT_SSL_CAINFO"] = host.caFile;
+  if (creds?.tlsClientCertData !== undefined && creds.tlsClientCertKey !== undefined) {
+    out.env["GIT_SSL_CERT"] = await file("client.crt", creds.tlsClientCertData);
+    out.env["GIT_SSL_KEY"] = await file("client.key", creds.tlsClientCertKey);
+  }
+}
+
+function withNewline(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
 /**
- * Prepares the environment for a git command against a repository with `creds`. HTTPS gets an
- * `http.extraHeader` through GIT_CONFIG_* variables; SSH gets GIT_SSH_COMMAND with a temporary key
- * file, removed by `cleanup`, and strict host key checking unless `insecure`.
+ * Prepares the environment for a git command against a repository with `creds`. HTTPS gets its
+ * credentials through GIT_CONFIG_* variables and the environment (see {@link httpAuth}), its CA,
+ * client certificate and proxy through git's variables; SSH gets GIT_SSH_COMMAND with a temporary
+ * key file and strict host key checking unless `insecure`. Files are removed by `cleanup`.
  */
 export async function prepareGitAuth(creds: RepoCredentials | undefined, host: GitHostOptions = {}): Promise<GitAuth> {
-  const pairs: [string, string][] = [];
-  const secrets: string[] = [];
-  let keyDir: string | undefined;
-  const env: Record<string, string> = {};
-  if (creds !== undefined) {
-    const header = httpHeader(creds);
-    if (header !== undefined) {
-      pairs.push(["http.extraHeader", header]);
-      secrets.push(header.slice("Authorization: ".length), creds.password ?? "", creds.bearerToken ?? "");
+  const out: AuthParts = { pairs: [], env: {}, secrets: [] };
+  let dir: string | undefined;
+  const file: SecretFiles = async (name, content) => {
+    dir ??= await mkdtemp(join(tmpdir(), "appset-git-key-"));
+    const path = join(dir, name);
+    await writeFile(path, withNewline(content), { mode: 0o600 });
+    return path;
+  };
+  try {
+    if (creds !== undefined) {
+      httpAuth(creds, out);
+      proxyEnv(creds, out.env);
     }
-    if (creds.insecure === true) pairs.push(["http.sslVerify", "false"]);
-    if (creds.sshPrivateKey !== undefined) {
-      keyDir = await mkdtemp(join(tmpdir(), "appset-git-key-"));
-      const keyFile = join(keyDir, "id");
-      await writeFile(keyFile, creds.sshPrivateKey.endsWith("\n") ? creds.sshPrivateKey : `${creds.sshPrivateKey}\n`, { mode: 0o600 });
-      env["GIT_SSH_COMMAND"] = `ssh -i ${shellQuote(keyFile)} -o IdentitiesOnly=yes -o BatchMode=yes${sshHostOptions(creds, host)}`;
-    }
+    const key = creds?.sshPrivateKey === undefined ? "" : `-i ${shellQuote(await file("id", creds.sshPrivateKey))} -o IdentitiesOnly=yes `;
+    out.env["GIT_SSH_COMMAND"] = `ssh ${key}-o BatchMode=yes${sshHostOptions(creds ?? {}, host)}`;
+    await tlsAuth(creds, host, out, file);
+  } catch (err) {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    throw err;
   }
-  const dir = keyDir;
+  const made = dir;
   return {
-    env: { ...env, ...(pairs.length > 0 ? configEnv(pairs) : {}) },
-    secrets: secrets.filter((s) => s !== ""),
+    env: { ...out.env, ...(out.pairs.length > 0 ? configEnv(out.pairs) : {}) },
+    secrets: out.secrets.filter((s) => s !== ""),
     cleanup: async () => {
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+      if (made !== undefined) await rm(made, { recursive: true, force: true });
     },
   };
 }

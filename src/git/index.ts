@@ -15,6 +15,7 @@ export {
   type CredentialsLookup,
   type GitAuth,
   type GitHostOptions,
+  type GitHubAppCredentials,
   type RepoAccess,
   type RepoCredentials,
 } from "./credentials.js";
@@ -22,6 +23,9 @@ export { normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.
 export {
   DEFAULT_REVISION_CACHE_MS,
   GitRepoReader,
+  GITHUB_APP_REASON,
+  tlsServerName,
+  type GitHubAppTokenSource,
   isRelativeLocalPath,
   REVISION_NOT_FOUND_REASON,
   parseLsRemote,

@@ -18,14 +18,23 @@
  * read what another project's credentials brought into the cache, even by commit SHA.
  */
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { access, mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
-import { noCredentials, prepareGitAuth, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
+import {
+  noCredentials,
+  prepareGitAuth,
+  type CredentialsLookup,
+  type GitHostOptions,
+  type GitHubAppCredentials,
+  type RepoAccess,
+  type RepoCredentials,
+} from "./credentials.js";
 import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
+import { parseGitmodules, resolveSubmoduleURL } from "./submodules.js";
 import { sameGitURL } from "./url.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
@@ -39,6 +48,8 @@ export interface TreeEntry {
   /** Git file mode: 100644, 100755, 120000 (symlink), 040000, 160000 (submodule). */
   readonly mode: string;
   readonly oid: string;
+  /** Where an entry inside a submodule comes from (its repository and commit); unset: the repository read. */
+  readonly origin?: { readonly repoURL: string; readonly commit: string };
 }
 
 /**
@@ -77,8 +88,25 @@ export interface GitRepoReaderOptions {
   /** The scrubbed base environment of every git command (see `baseGitEnv`). */
   readonly env: Readonly<Record<string, string>>;
   readonly credentials?: CredentialsLookup;
-  /** The SSH known_hosts file (`GitHostOptions.knownHostsFile`); unset: ssh's default files. */
+  /**
+   * The SSH known_hosts file (`GitHostOptions.knownHostsFile`, Argo CD's
+   * `$ARGOCD_SSH_DATA_PATH/ssh_known_hosts`), looked up before every command so that an update of
+   * the mounted ConfigMap applies at once; unset or absent: ssh's default files.
+   */
   readonly knownHostsFile?: string;
+  /**
+   * The directory of CA bundles named after the HTTPS hosts they verify (Argo CD's
+   * `argocd-tls-certs-cm` mounted at `$ARGOCD_TLS_DATA_PATH`), looked up before every command.
+   */
+  readonly tlsCertsDir?: string;
+  /**
+   * Expand submodules into the tree (`ARGOCD_GIT_MODULES_ENABLED`, as a checkout with
+   * `git submodule update --init --recursive`): a submodule's path becomes a directory holding its
+   * commit's entries. Default false: a submodule stays one `commit` entry.
+   */
+  readonly submodules?: boolean;
+  /** Exchanges GitHub App credentials for an installation token; unset: such credentials fail. */
+  readonly githubAppToken?: GitHubAppTokenSource;
   /** Trees kept in memory (default 256 commits). */
   readonly maxTrees?: number;
   /** Blobs kept in memory (default 50 000). */
@@ -105,6 +133,12 @@ export interface GitRepoReaderOptions {
   readonly clock?: Clock;
 }
 
+/** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
+export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
+
+/** Reason of GitHub App credentials that cannot be exchanged for a token. */
+export const GITHUB_APP_REASON = "GitHubAppTokenError";
+
 /** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
 export const DEFAULT_REVISION_CACHE_MS = 3000;
 
@@ -114,6 +148,8 @@ const SHA = /^[0-9a-f]{40}$/;
 export class GitRepoReader implements GitReader {
   readonly stats: GitStats = { lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 };
   private readonly trees = new Map<string, readonly TreeEntry[]>();
+  /** Submodule URL → the superproject URL whose credentials apply when it has none of its own. */
+  private readonly submoduleParents = new Map<string, string>();
   private readonly blobs = new Map<string, Buffer>();
   private readonly present = new Set<string>();
   private readonly locks = new Map<string, Promise<unknown>>();
@@ -155,9 +191,44 @@ export class GitRepoReader implements GitReader {
     if (cached !== undefined) return cached;
     const out = await this.git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
     this.stats.lsTree++;
-    const entries = parseLsTree(out);
+    let entries: readonly TreeEntry[] = parseLsTree(out);
+    if (this.opts.submodules === true && entries.some((e) => e.type === "commit")) {
+      entries = await this.withSubmodules({ repoURL, commit, entries, ...(access === undefined ? {} : { access }) }, signal);
+    }
     remember(this.trees, key, entries, this.opts.maxTrees ?? 256);
     return entries;
+  }
+
+  /**
+   * The tree with every submodule expanded (recursively): its path a directory holding the entries
+   * of the commit it records, read from the URL `.gitmodules` gives (relative URLs resolved against
+   * the superproject's), with that URL's credentials or else the superproject's.
+   */
+  private async withSubmodules(
+    at: { repoURL: string; commit: string; entries: readonly TreeEntry[]; access?: RepoAccess },
+    signal?: AbortSignal,
+  ): Promise<TreeEntry[]> {
+    const gitmodules = at.entries.find((e) => e.path === ".gitmodules" && e.type === "blob");
+    const text =
+      gitmodules === undefined ? "" : (await this.readBlobs(at.repoURL, at.commit, [gitmodules], signal, at.access))[0]!.toString("utf8");
+    const modules = parseGitmodules(text);
+    const out: TreeEntry[] = [];
+    for (const e of at.entries) {
+      if (e.type !== "commit") {
+        out.push(e);
+        continue;
+      }
+      const url = modules.get(e.path);
+      if (url === undefined) {
+        throw new GitCommandError(`failed to update submodules: no url found for submodule path '${e.path}' in .gitmodules`, undefined);
+      }
+      const subURL = resolveSubmoduleURL(at.repoURL, url);
+      this.submoduleParents.set(subURL, at.repoURL);
+      const sub = await this.listTree(subURL, e.oid, signal, at.access);
+      out.push({ path: e.path, type: "tree", mode: "040000", oid: e.oid });
+      for (const s of sub) out.push({ ...s, path: `${e.path}/${s.path}`, origin: s.origin ?? { repoURL: subURL, commit: e.oid } });
+    }
+    return out;
   }
 
   // eslint-disable-next-line max-params -- the port's trailing optional parameters keep existing callers working
@@ -168,8 +239,25 @@ export class GitRepoReader implements GitReader {
     signal?: AbortSignal,
     access?: RepoAccess,
   ): Promise<Buffer[]> {
+    const fromSubmodules = entries.filter((e) => e.origin !== undefined && !this.blobs.has(e.oid));
+    for (const [origin, group] of groupByOrigin(fromSubmodules)) {
+      await this.readBlobs(
+        group[0]!.origin!.repoURL,
+        origin.slice(origin.lastIndexOf("\u0000") + 1),
+        group.map(withoutOrigin),
+        signal,
+        access,
+      );
+    }
     const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
-    const missing = [...new Set(entries.map((e) => e.oid).filter((oid) => !this.blobs.has(oid)))];
+    const missing = [
+      ...new Set(
+        entries
+          .filter((e) => e.origin === undefined)
+          .map((e) => e.oid)
+          .filter((oid) => !this.blobs.has(oid)),
+      ),
+    ];
     if (missing.length > 0) {
       const out = await this.git(["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
       this.stats.catFile++;
@@ -250,7 +338,10 @@ export class GitRepoReader implements GitReader {
 
   /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
   private async auth(repoURL: string, access: RepoAccess | undefined): Promise<RemoteAuth> {
-    const creds = await this.credentials(repoURL, access?.project);
+    const parent = this.submoduleParents.get(repoURL);
+    const creds =
+      (await this.credentials(repoURL, access?.project)) ??
+      (parent === undefined ? undefined : await this.credentials(parent, access?.project));
     const fingerprint = createHash("sha256")
       .update(JSON.stringify(creds ?? null))
       .digest("hex");
@@ -294,11 +385,44 @@ export class GitRepoReader implements GitReader {
     return next;
   }
 
+  /** The host files that exist now: known hosts, and the CA bundle of the command's HTTPS remote. */
+  private async hostOptions(args: readonly string[]): Promise<GitHostOptions> {
+    const knownHostsFile = await existing(this.opts.knownHostsFile);
+    const server = tlsServerName(remoteOf(args));
+    const caFile = await existing(
+      server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
+    );
+    return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
+  }
+
+  /** GitHub App credentials exchanged for an installation token (user `x-access-token`); others unchanged. */
+  private async tokenCreds(
+    creds: RepoCredentials | undefined,
+    args: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<RepoCredentials | undefined> {
+    const app = creds?.githubApp;
+    if (app === undefined) return creds;
+    const repoURL = remoteOf(args);
+    if (this.opts.githubAppToken === undefined) {
+      throw new AppSetError(GITHUB_APP_REASON, `GitHub App credentials for ${redact(repoURL)} cannot be used here: no token exchange`);
+    }
+    let token: string;
+    try {
+      token = await this.opts.githubAppToken(app, repoURL, signal);
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);
+    }
+    const { githubApp: _app, ...rest } = creds!;
+    return { ...rest, username: "x-access-token", password: token };
+  }
+
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
   private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
     const { cwd, input } = at;
-    const host = this.opts.knownHostsFile === undefined ? {} : { knownHostsFile: this.opts.knownHostsFile };
-    const env = await prepareGitAuth(at.auth?.creds, host);
+    const creds = await this.tokenCreds(at.auth?.creds, args, signal);
+    const env = await prepareGitAuth(creds, await this.hostOptions(args));
     try {
       const out = await runGit(this.opts.env, args, {
         env: env.env,
@@ -311,9 +435,41 @@ export class GitRepoReader implements GitReader {
       });
       if (at.auth !== undefined) this.verified.add(at.auth.key);
       return out;
+    } catch (err) {
+      throw withHostKeyHint(err);
     } finally {
       await env.cleanup();
     }
+  }
+}
+
+/** What to do about a refused SSH host key, appended to ssh's own words. */
+export const HOST_KEY_HINT =
+  "the SSH host key of the repository server is not among the known hosts: add it to the argocd-ssh-known-hosts-cm ConfigMap " +
+  '(mounted at $ARGOCD_SSH_DATA_PATH/ssh_known_hosts), or set insecure: "true" in the repository Secret to skip the check';
+
+function withHostKeyHint(err: unknown): unknown {
+  if (!(err instanceof GitCommandError) || !err.message.includes("Host key verification failed")) return err;
+  return new GitCommandError(`${err.message} (${HOST_KEY_HINT})`, err.exitCode, err.failure);
+}
+
+/** The file at `path`, if it exists now. */
+async function existing(path: string | undefined): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  return access(path).then(
+    () => path,
+    () => undefined,
+  );
+}
+
+/** The host of an `https://` URL, without its port: the file name of its CA bundle. */
+export function tlsServerName(repoURL: string): string | undefined {
+  if (!/^https:\/\//i.test(repoURL)) return undefined;
+  try {
+    const host = new URL(repoURL).hostname;
+    return host.startsWith("[") ? host.slice(1, -1) : host;
+  } catch {
+    return undefined;
   }
 }
 
@@ -321,6 +477,26 @@ export class GitRepoReader implements GitReader {
 interface RemoteAuth {
   readonly creds: RepoCredentials | undefined;
   readonly key: string;
+}
+
+/** The remote URL of a `ls-remote`/`fetch` argument vector: the argument after `--`. */
+function remoteOf(args: readonly string[]): string {
+  const i = args.indexOf("--");
+  return i < 0 ? "" : (args[i + 1] ?? "");
+}
+
+function groupByOrigin(entries: readonly TreeEntry[]): Map<string, TreeEntry[]> {
+  const out = new Map<string, TreeEntry[]>();
+  for (const e of entries) {
+    const key = `${e.origin!.repoURL}\u0000${e.origin!.commit}`;
+    out.set(key, [...(out.get(key) ?? []), e]);
+  }
+  return out;
+}
+
+function withoutOrigin(e: TreeEntry): TreeEntry {
+  const { origin: _origin, ...rest } = e;
+  return rest;
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeSecretData, type Secret } from "../../../src/api/index.js";
-import { git, gitEnv, makeRepo, TempDirs } from "../support/git-repos.js";
+import { git, gitEnv, makeRepo, TempDirs, repoSecret } from "../support/git-repos.js";
 import { serveGitSsh, sshKeyPair, type GitSshServer, type SshKeyPair } from "../support/git-ssh.js";
 import { credentialsFromSecrets } from "../../../src/git/credentials.js";
 import { GIT_ERROR_REASON } from "../../../src/git/exec.js";
@@ -11,21 +10,13 @@ import { GitRepoReader } from "../../../src/git/reader.js";
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
-function repoSecret(url: string, data: Record<string, string>): Secret {
-  return {
-    apiVersion: "v1",
-    kind: "Secret",
-    metadata: { name: "ssh-repo", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
-    data: encodeSecretData({ url, ...data }),
-  };
-}
-
 describe("SSH repositories with a private key from a repository Secret", () => {
   let server: GitSshServer;
   let key: SshKeyPair;
   let url = "";
   let knownHosts = "";
   let emptyKnownHosts = "";
+  let wrongKnownHosts = "";
   beforeAll(async () => {
     const work = makeRepo(temp, { "apps/a/config.json": '{"a":1}' });
     const root = temp.make("appset-ssh-served-");
@@ -38,6 +29,9 @@ describe("SSH repositories with a private key from a repository Secret", () => {
     writeFileSync(knownHosts, `${server.knownHostsLine}\n`);
     emptyKnownHosts = join(dir, "empty");
     writeFileSync(emptyKnownHosts, "");
+    wrongKnownHosts = join(dir, "wrong");
+    const other = sshKeyPair().public.split(" ").slice(0, 2).join(" ");
+    writeFileSync(wrongKnownHosts, `[127.0.0.1]:${String(server.port)} ${other}\n`);
   });
   afterAll(() => server.stop());
 
@@ -79,10 +73,18 @@ describe("SSH repositories with a private key from a repository Secret", () => {
       hosts: "none",
       fails: /Host key verification failed/,
     },
+    {
+      name: "a known_hosts entry with another key for the server is refused, saying where host keys come from",
+      wrongKey: false,
+      insecure: false,
+      hosts: "wrong",
+      fails: /REMOTE HOST IDENTIFICATION HAS CHANGED[\s\S]*argocd-ssh-known-hosts-cm/,
+    },
     { name: "another key is refused even with insecure set", wrongKey: true, insecure: true, hosts: "none", fails: /Permission denied/ },
   ])("$name", async ({ wrongKey, insecure, hosts, fails }) => {
     const privateKey = wrongKey ? sshKeyPair().private : key.private;
-    const file = hosts === "server" ? knownHosts : hosts === "empty" ? emptyKnownHosts : undefined;
+    const files: Record<string, string> = { server: knownHosts, empty: emptyKnownHosts, wrong: wrongKnownHosts };
+    const file = files[hosts];
     const r = reader({ sshPrivateKey: privateKey, ...(insecure ? { insecure: "true" } : {}) }, file);
     const read = async () => {
       const sha = await r.resolveRevision(url, "main");
@@ -113,5 +115,13 @@ describe("SSH repositories with a private key from a repository Secret", () => {
     const r = reader({ sshPrivateKey: key.private, insecure: "true" });
     await r.listTree(url, await r.resolveRevision(url, "main"));
     expect(server.logins - before).toBe(2);
+  });
+
+  it("reads the known_hosts file before every command, so a changed ConfigMap applies at once", async () => {
+    const file = join(temp.make("appset-known-hosts-"), "ssh_known_hosts");
+    const r = reader({ sshPrivateKey: key.private }, file);
+    await expect(r.resolveRevision(url, "main")).rejects.toThrow(/Host key verification failed/);
+    writeFileSync(file, `${server.knownHostsLine}\n`);
+    await expect(r.resolveRevision(url, "main")).resolves.toMatch(/^[0-9a-f]{40}$/);
   });
 });

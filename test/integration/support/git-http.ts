@@ -1,9 +1,11 @@
 /**
  * git's own smart-HTTP backend (`git http-backend`) behind a node:http CGI bridge on 127.0.0.1,
- * optionally requiring HTTP basic auth: real remote repositories for tests.
+ * optionally requiring HTTP basic auth, optionally over TLS (with client certificates): real
+ * remote repositories for tests.
  */
 import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer, type ServerOptions as TlsServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 import { gitEnv } from "./git-repos.js";
 
@@ -12,6 +14,8 @@ export interface GitHttpServer {
   readonly url: string;
   /** Requests served, by path (for asserting round-trips). */
   readonly requests: string[];
+  /** The Authorization header of each request ("" when none), in order. */
+  readonly authorizations: string[];
   stop(): Promise<void>;
 }
 
@@ -64,22 +68,42 @@ function cgi(root: string, req: IncomingMessage, res: ServerResponse): void {
   child.on("close", () => res.end());
 }
 
-/** Serves the bare repositories under `root` at http://127.0.0.1:<port>/<name>. */
-export async function serveGitHttp(root: string, auth?: { username: string; password: string }): Promise<GitHttpServer> {
+/** How the server is reached and guarded. */
+export interface GitHttpOptions {
+  /** TLS options (key, cert, ca, requestCert): serve HTTPS on `localhost`. */
+  readonly tls?: TlsServerOptions;
+  /**
+   * Answer a request without valid credentials with 404 and no challenge, as some hosts do
+   * (default: 401 with a Basic challenge).
+   */
+  readonly noChallenge?: boolean;
+}
+
+/** Serves the bare repositories under `root` at http://127.0.0.1:<port>/<name> (https://localhost:<port> with TLS). */
+export async function serveGitHttp(
+  root: string,
+  auth?: { username: string; password: string },
+  opts: GitHttpOptions = {},
+): Promise<GitHttpServer> {
   const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const authorizations: string[] = [];
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     requests.push(`${req.method ?? ""} ${req.url ?? ""}`);
+    authorizations.push(req.headers.authorization ?? "");
     if (!authorized(req, auth)) {
-      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' }).end();
+      if (opts.noChallenge === true) res.writeHead(404).end();
+      else res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' }).end();
       return;
     }
     cgi(root, req, res);
-  });
+  };
+  const server: Server = opts.tls === undefined ? createServer(handler) : createTlsServer(opts.tls, handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${String(port)}`,
+    url: opts.tls === undefined ? `http://127.0.0.1:${String(port)}` : `https://localhost:${String(port)}`,
     requests,
+    authorizations,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

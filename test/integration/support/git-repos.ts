@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { encodeSecretData, type Secret } from "../../../src/api/index.js";
 import { baseGitEnv, GitRepoReader } from "../../../src/git/index.js";
 
 /** The environment for git in tests: no user config, fixed identity. */
@@ -73,4 +74,14 @@ export function gitReader(temp: TempDirs, credentials?: ConstructorParameters<ty
     revisionCacheMs: 0,
     ...(credentials === undefined ? {} : { credentials }),
   });
+}
+
+/** An Argo CD `repository` Secret for `url` with more keys (tests only). */
+export function repoSecret(url: string, data: Record<string, string>, name = "repo"): Secret {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
+    data: encodeSecretData({ url, ...data }),
+  };
 }

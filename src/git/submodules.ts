@@ -1,0 +1,51 @@
+/**
+ * Submodules, as a checkout with `git submodule update --init --recursive` would have them: the
+ * `.gitmodules` file of a commit (which path comes from which URL) and the URL a relative
+ * submodule URL names (relative to the superproject's URL, as git resolves it). Pure.
+ */
+import { posix, resolve } from "node:path";
+
+/** Path → URL of every submodule `.gitmodules` declares. */
+export function parseGitmodules(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let current: { path?: string; url?: string } | undefined;
+  const flush = (): void => {
+    if (current?.path !== undefined && current.url !== undefined) out.set(current.path.replace(/\/+$/, ""), current.url);
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/^\s+|\s+$/g, "");
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    if (line.startsWith("[")) {
+      flush();
+      current = /^\[submodule\s+"[^"]*"\]$/.test(line) ? {} : undefined;
+      continue;
+    }
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (current === undefined || m === null) continue;
+    const key = m[1]!.toLowerCase();
+    const value = unquote(m[2]!);
+    if (key === "path") current.path = value;
+    else if (key === "url") current.url = value;
+  }
+  flush();
+  return out;
+}
+
+function unquote(v: string): string {
+  return v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : v;
+}
+
+/**
+ * The URL of a submodule: absolute URLs as they are; `./x` and `../x` relative to the
+ * superproject's URL (`https://h/org/app.git` + `../lib.git` → `https://h/org/lib.git`), for
+ * scheme URLs, scp-like `host:path` URLs and local paths alike.
+ */
+export function resolveSubmoduleURL(superURL: string, url: string): string {
+  if (!url.startsWith("./") && !url.startsWith("../")) return url;
+  const base = superURL.replace(/\/+$/, "");
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(base);
+  if (scheme !== null) return scheme[0] + posix.join(base.slice(scheme[0].length) || "/", url);
+  const scp = /^([^/:]+:)(.*)$/.exec(base);
+  if (scp !== null) return scp[1]! + posix.join(scp[2]!, url);
+  return resolve(base, url);
+}
