@@ -12,6 +12,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseConfig } from "../../src/config/index.js";
 import { KubeApiClient, isNotFound, resources } from "../../src/kube/index.js";
+import { codeBlocks, shellCommands, type ShellCommand } from "../unit/deploy/docs.js";
+import { readRepoFile } from "../unit/deploy/generated.js";
 import { manifestId, renderKustomization, setNamespace, type Manifest } from "../unit/deploy/kustomize.js";
 import { CHART_DIR, helm, helmTemplate } from "./support/helm.js";
 import { Applier, placement, waitForRollout } from "./support/kubectl.js";
@@ -21,6 +23,7 @@ const NAME = "argocd-applicationset-controller";
 const HELM_LABELS = ["app.kubernetes.io/instance", "app.kubernetes.io/managed-by", "app.kubernetes.io/version", "helm.sh/chart"];
 const run = randomBytes(3).toString("hex");
 const ns = `helm-${run}`;
+const docsNs = `helm-docs-${run}`;
 let admin: KubeApiClient;
 let applier: Applier;
 const applied: Manifest[] = [];
@@ -36,7 +39,7 @@ afterAll(async () => {
       if (!isNotFound(err)) throw err;
     });
   }
-  await admin.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+  for (const name of [ns, docsNs]) await admin.delete(resources.Namespaces, { name }).catch(() => undefined);
   await admin.transport.close();
 });
 
@@ -277,5 +280,31 @@ describe("the Helm chart on the control plane", () => {
     );
     expect(objects.length).toBeGreaterThanOrEqual(7);
     await applier.apply(objects, { dryRun: true, force: true });
+  });
+});
+
+/**
+ * A helm command of docs/helm.md as the test runs it: on the test's control plane, in a namespace of
+ * its own, and without the CRDs for an install (they are on the control plane already, not owned by
+ * a release).
+ */
+function onControlPlane(cmd: ShellCommand): string[] {
+  const [program, verb, ...rest] = cmd.argv;
+  if (program !== "helm" || (verb !== "install" && verb !== "uninstall")) throw new Error(`unsupported command: ${cmd.argv.join(" ")}`);
+  const args = rest.map((a, i) => (rest[i - 1] === "--namespace" && a === "argocd" ? docsNs : a));
+  const crds = verb === "install" ? ["--set", "crds.install=false"] : [];
+  return [verb, ...args, ...crds, "--kubeconfig", inject("kubeconfigPath")];
+}
+
+describe("docs/helm.md", () => {
+  it("installs the chart with the page's commands, the Deployment rolls out, and uninstalls it", async () => {
+    const blocks = codeBlocks(readRepoFile("docs/helm.md")).filter((b) => b.lang === "sh");
+    const commands = blocks.flatMap((b) => shellCommands(b.text));
+    expect(commands.map((c) => c.argv.slice(0, 2).join(" "))).toEqual(["helm install", "helm uninstall"]);
+    const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: NAME, namespace: docsNs } };
+    await helm(onControlPlane(commands[0]!));
+    await waitForRollout(admin, docsNs, NAME);
+    await helm(onControlPlane(commands[1]!));
+    expect(await applier.exists(deployment)).toBe(false);
   });
 });
