@@ -81,6 +81,21 @@ describe("the Dockerfile", () => {
     expect(dropInArgv(program!, [...entry, ...args])).toEqual(["controller", "--loglevel", "debug"]);
   });
 
+  it("runs a container command of Argo CD's program, which replaces tini's ENTRYPOINT, as the controller", () => {
+    const command = ["/usr/local/bin/argocd-applicationset-controller", "--metrics-addr=:8080"];
+    const linked = linkedCommands(final)[command[0]!.split("/").pop()!];
+    expect(linked).toBe("/app/dist/cli/main.js");
+    expect(dropInArgv("argocd-applicationset-controller", command.slice(1))).toEqual(["controller", "--metrics-addr=:8080"]);
+  });
+
+  it("keeps argo-helm's bare program argument working after tini", () => {
+    const [program, ...entry] = entrypointProgram(final);
+    expect(dropInArgv(program!, [...entry, "argocd-applicationset-controller", "--probe-addr=:8081"])).toEqual([
+      "controller",
+      "--probe-addr=:8081",
+    ]);
+  });
+
   it("links appset and Argo CD's program name to the compiled command", () => {
     expect(linkedCommands(final)).toEqual({ appset: "/app/dist/cli/main.js", "argocd-applicationset-controller": "/app/dist/cli/main.js" });
   });
