@@ -1,8 +1,13 @@
 # The controller image: Node.js 24, production dependencies only, a non-root user, and a read-only
 # root filesystem (the process writes only under /tmp: the Deployment mounts an emptyDir there).
-# The entrypoint is `appset controller`; arguments given to the container are its flags. The e2e
-# suite (test/e2e/deploy-image.test.ts) starts the built dist/ exactly as ENTRYPOINT does and runs
-# the HEALTHCHECK command against it, since no container engine runs in CI.
+# The entrypoint is `appset controller` under tini (Debian's package) as PID 1, which forwards
+# signals and reaps the `git` and `ssh` children an aborted fetch leaves behind; arguments given to
+# the container are the controller's flags. The e2e suite (test/e2e/deploy-image.test.ts) starts the
+# built dist/ exactly as ENTRYPOINT does, after tini's `/usr/bin/tini --`, and runs the HEALTHCHECK
+# command against it, since no container engine runs in CI.
+#
+# The base images are pinned by tag only (node:24-bookworm-slim, golang:1.26-bookworm), not by
+# digest: pin them with `FROM image:tag@sha256:...` when building for release.
 
 # Compiles the TypeScript with the dev dependencies.
 FROM node:24-bookworm-slim AS build
@@ -37,9 +42,9 @@ LABEL org.opencontainers.image.title="appset" \
       org.opencontainers.image.description="An Argo CD-compatible ApplicationSet controller, progressive syncs and sync engine, in TypeScript" \
       org.opencontainers.image.version="0.1.0" \
       org.opencontainers.image.licenses="Apache-2.0"
-# git (and ssh for SSH repository URLs) runs the Git generator's fetches.
+# git (and ssh for SSH repository URLs) runs the Git generator's fetches; tini is the init process.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git openssh-client ca-certificates \
+  && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     APPSET_HEALTHCHECK_URL=http://127.0.0.1:8081/readyz
@@ -50,10 +55,12 @@ COPY package.json ./
 COPY --from=render-tools /out/helm /out/kustomize /usr/local/bin/
 # Argo CD's program name too, so manifests written for Argo CD's image (argo-helm passes
 # /usr/local/bin/argocd-applicationset-controller as the first argument, or as the command) run it.
+# As the first argument it runs under tini (the controller drops it); a container `command` replaces
+# the ENTRYPOINT, and with it tini.
 RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset \
   && ln -s /app/dist/cli/main.js /usr/local/bin/argocd-applicationset-controller
 # The base image's unprivileged "node" user, by number so that runAsNonRoot can verify it.
 USER 1000:1000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch(process.env.APPSET_HEALTHCHECK_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["appset", "controller"]
+ENTRYPOINT ["/usr/bin/tini", "--", "appset", "controller"]

@@ -2,9 +2,10 @@
  * The image's contents, tested without a container engine: the sources are compiled as the
  * Dockerfile's build stage does (tsconfig.build.json) into an /app-like folder, the command is put
  * on PATH as the Dockerfile links it, and the process is started with the Dockerfile's ENTRYPOINT
- * and environment, plus the flags a Deployment would add. It becomes ready, the Dockerfile's
- * HEALTHCHECK command passes against it (and fails against a dead port), it reconciles an
- * ApplicationSet, writes nothing into its application folder, and stops with exit 0 on SIGTERM.
+ * (after its init prefix, `/usr/bin/tini --`: tini is not on the test machines) and environment,
+ * plus the flags a Deployment would add. It becomes ready, the Dockerfile's HEALTHCHECK command
+ * passes against it (and fails against a dead port), it reconciles an ApplicationSet, writes
+ * nothing into its application folder, and stops with exit 0 on SIGTERM.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -15,7 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { KubeApiClient, resources } from "../../src/kube/index.js";
-import { dockerfile, envOf, execForm, linkedCommands } from "../unit/deploy/dockerfile.js";
+import { dockerfile, entrypointProgram, envOf, execForm, linkedCommands } from "../unit/deploy/dockerfile.js";
 import { REPO_ROOT } from "../unit/deploy/kustomize.js";
 
 const run = promisify(execFile);
@@ -87,7 +88,7 @@ async function healthcheck(url: string): Promise<number> {
 describe("the image's entrypoint", () => {
   it("starts from the compiled code as ENTRYPOINT does and becomes ready", async () => {
     const before = listing(app);
-    const [cmd, ...entryArgs] = execForm(final, "ENTRYPOINT");
+    const [cmd, ...entryArgs] = entrypointProgram(final);
     const flags = ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook-addr", "127.0.0.1:0"];
     child = spawn(cmd!, [...entryArgs, ...flags], {
       cwd: app,

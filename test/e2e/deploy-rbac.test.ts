@@ -26,7 +26,10 @@ const run = randomBytes(3).toString("hex");
 const own = `rbac-${run}`;
 const other = `rbac-other-${run}`;
 const place = placement(own, run);
-const clusterRbac = renderKustomization("deploy/cluster-rbac").map(place.object);
+// The ClusterRole and its binding as the cluster-wide install renders them (the subject takes the install's namespace there).
+const clusterRbac = renderKustomization("deploy/install-cluster-wide")
+  .filter((o) => o.kind === "ClusterRole" || o.kind === "ClusterRoleBinding")
+  .map(place.object);
 
 let admin: KubeApiClient;
 let sa: KubeApiClient;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { serviceAccountKubeConfig } from "../../e2e/support/access.js";
 import { codeBlocks, type CodeBlock } from "../../unit/deploy/docs.js";
-import { dockerfile, execForm } from "../../unit/deploy/dockerfile.js";
+import { dockerfile, entrypointProgram } from "../../unit/deploy/dockerfile.js";
 import { REPO_ROOT, type Manifest } from "../../unit/deploy/kustomize.js";
 import { startProcess, startWatchdog, stopProcess, type Managed } from "../../cluster/processes.js";
 import { argocdHome } from "./argocd.js";
@@ -222,13 +222,13 @@ function startIn(name: string, env: Record<string, string>, argv: readonly strin
 }
 
 /**
- * Our controller as the container runs it: the Dockerfile's ENTRYPOINT (`appset controller`, here
- * `src/cli/main.ts` through tsx) followed by the container's `args`, its environment, and the
+ * Our controller as the container runs it: the Dockerfile's ENTRYPOINT (`appset controller` after
+ * tini's `/usr/bin/tini --`, here `src/cli/main.ts` through tsx, without tini) followed by the container's `args`, its environment, and the
  * ServiceAccount's kubeconfig in place of the mounted token.
  */
 export function startOurs(container: Container, env: Record<string, string>, kubeconfig: string): ContainerProcess {
   if (container.command !== undefined) throw new Error(`the container sets a command: ${container.command.join(" ")}`);
-  const [program, ...entry] = execForm(dockerfile().at(-1)!, "ENTRYPOINT");
+  const [program, ...entry] = entrypointProgram(dockerfile().at(-1)!);
   if (program !== "appset") throw new Error(`unexpected ENTRYPOINT ${program}`);
   const argv = [
     process.execPath,

@@ -16,6 +16,7 @@ const COVERED = [
   "README.md",
   "docs/README.md",
   "docs/install.md",
+  "docs/helm.md",
   "docs/configuration.md",
   "docs/controller.md",
   "docs/generators.md",

@@ -1,11 +1,12 @@
 /**
  * What the Dockerfile promises, read from the Dockerfile itself: every stage on Node.js 24, the
  * final image holding only production dependencies and the compiled code, a numeric non-root user,
- * `appset controller` as the entrypoint and a health check on the readiness endpoint.
+ * `appset controller` under tini as the entrypoint and a health check on the readiness endpoint.
  */
 import { describe, expect, it } from "vitest";
+import { dropInArgv } from "../../../src/cli/run.js";
 import { OPTIONS } from "../../../src/config/index.js";
-import { dockerfile, envOf, execForm, linkedCommands, parseDockerfile } from "./dockerfile.js";
+import { aptPackages, dockerfile, entrypointProgram, envOf, execForm, INIT_PREFIX, linkedCommands, parseDockerfile } from "./dockerfile.js";
 import { readRepoFile } from "./generated.js";
 
 const stages = dockerfile();
@@ -67,8 +68,35 @@ describe("the Dockerfile", () => {
     expect(gid).toBeGreaterThan(0);
   });
 
-  it("enters as `appset controller`, with appset and Argo CD's program name linked to the compiled command", () => {
-    expect(execForm(final, "ENTRYPOINT")).toEqual(["appset", "controller"]);
+  it("enters as `appset controller` under tini, which the runtime stage installs from Debian", () => {
+    expect(execForm(final, "ENTRYPOINT")).toEqual(["/usr/bin/tini", "--", "appset", "controller"]);
+    expect(execForm(final, "ENTRYPOINT").slice(0, 2)).toEqual(INIT_PREFIX);
+    expect(aptPackages(final)).toContain("tini");
+    expect(entrypointProgram(final)).toEqual(["appset", "controller"]);
+  });
+
+  it("keeps argo-helm's leading program argument working after tini: the controller drops it", () => {
+    const [program, ...entry] = entrypointProgram(final);
+    const args = ["/usr/local/bin/argocd-applicationset-controller", "--loglevel", "debug"];
+    expect(dropInArgv(program!, [...entry, ...args])).toEqual(["controller", "--loglevel", "debug"]);
+  });
+
+  it("runs a container command of Argo CD's program, which replaces tini's ENTRYPOINT, as the controller", () => {
+    const command = ["/usr/local/bin/argocd-applicationset-controller", "--metrics-addr=:8080"];
+    const linked = linkedCommands(final)[command[0]!.split("/").pop()!];
+    expect(linked).toBe("/app/dist/cli/main.js");
+    expect(dropInArgv("argocd-applicationset-controller", command.slice(1))).toEqual(["controller", "--metrics-addr=:8080"]);
+  });
+
+  it("keeps argo-helm's bare program argument working after tini", () => {
+    const [program, ...entry] = entrypointProgram(final);
+    expect(dropInArgv(program!, [...entry, "argocd-applicationset-controller", "--probe-addr=:8081"])).toEqual([
+      "controller",
+      "--probe-addr=:8081",
+    ]);
+  });
+
+  it("links appset and Argo CD's program name to the compiled command", () => {
     expect(linkedCommands(final)).toEqual({ appset: "/app/dist/cli/main.js", "argocd-applicationset-controller": "/app/dist/cli/main.js" });
   });
 
@@ -89,5 +117,15 @@ describe("parseDockerfile", () => {
 
   it("refuses an instruction before the first FROM", () => {
     expect(() => parseDockerfile("RUN x\n")).toThrow("RUN before FROM");
+  });
+
+  it("lists the apt packages a stage installs, options dropped", () => {
+    const [stage] = parseDockerfile("FROM a\nRUN apt-get update && apt-get install -y --no-install-recommends git tini && rm -rf x\n");
+    expect(aptPackages(stage!)).toEqual(["git", "tini"]);
+  });
+
+  it("refuses an ENTRYPOINT without the init prefix", () => {
+    const [stage] = parseDockerfile('FROM a\nENTRYPOINT ["appset", "controller"]\n');
+    expect(() => entrypointProgram(stage!)).toThrow('the ENTRYPOINT does not start with /usr/bin/tini --: ["appset","controller"]');
   });
 });

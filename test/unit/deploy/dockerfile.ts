@@ -72,3 +72,30 @@ export function linkedCommands(stage: Stage): Record<string, string> {
   }
   return out;
 }
+
+/** The init process the image starts as PID 1 (Debian's tini) and the separator before the program it runs. */
+export const INIT_PREFIX: readonly string[] = ["/usr/bin/tini", "--"];
+
+/**
+ * The final stage's ENTRYPOINT without its init prefix: the program tini runs. The tests start it
+ * directly, since tini is not on the machines they run on; an ENTRYPOINT that does not start with
+ * the prefix is an error.
+ */
+export function entrypointProgram(stage: Stage): string[] {
+  const entry = execForm(stage, "ENTRYPOINT");
+  if (!INIT_PREFIX.every((part, i) => entry[i] === part)) {
+    throw new Error(`the ENTRYPOINT does not start with ${INIT_PREFIX.join(" ")}: ${JSON.stringify(entry)}`);
+  }
+  return entry.slice(INIT_PREFIX.length);
+}
+
+/** The packages the stage installs with `apt-get install` (options dropped). */
+export function aptPackages(stage: Stage): string[] {
+  const out: string[] = [];
+  for (const i of stage.instructions.filter((x) => x.op === "RUN")) {
+    for (const m of i.args.matchAll(/apt-get install([^&;]*)/g)) {
+      out.push(...m[1]!.split(/\s+/).filter((w) => w !== "" && !w.startsWith("-")));
+    }
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  * reference (from `configReference()`). Each fails when someone edits the settings table without
  * regenerating (`npx tsx test/unit/deploy/generate.ts`), or edits a generated part by hand.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -23,12 +23,31 @@ describe("generated files", () => {
   ); // rendering a bundle (the CRDs included) takes seconds on a loaded machine
 
   it("generates every bundle a kustomization says it is rendered to", () => {
-    const dirs = readdirSync(join(REPO_ROOT, "deploy"), { withFileTypes: true }).filter((d) => d.isDirectory());
+    // Every kustomization (deploy/helm holds the chart, not one).
+    const dirs = readdirSync(join(REPO_ROOT, "deploy"), { withFileTypes: true }).filter(
+      (d) => d.isDirectory() && existsSync(join(REPO_ROOT, "deploy", d.name, "kustomization.yaml")),
+    );
     const named = dirs.flatMap((d) => {
       const m = /Rendered to \.\.\/([\w.-]+\.yaml)/.exec(readRepoFile(`deploy/${d.name}/kustomization.yaml`));
       return m ? [`deploy/${m[1]!}`] : [];
     });
+    expect(dirs.length).toBeGreaterThanOrEqual(10);
     expect(named.length).toBeGreaterThanOrEqual(4);
+    const generated = GENERATED_FILES.map((f) => f.path);
+    for (const path of named) expect(generated, path).toContain(path);
+  });
+
+  it("generates every single-file install the documentation names", () => {
+    const pages = [
+      "README.md",
+      "CHANGELOG.md",
+      ...readdirSync(join(REPO_ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    const named = new Set(pages.flatMap((p) => [...readRepoFile(p).matchAll(/(?<![\w/.])deploy\/[\w-]+\.yaml/g)].map((m) => m[0])));
+    named.delete("deploy/kustomization.yaml"); // a file of the example repositories of docs/generators.md
+    expect(named.size).toBeGreaterThanOrEqual(3);
     const generated = GENERATED_FILES.map((f) => f.path);
     for (const path of named) expect(generated, path).toContain(path);
   });

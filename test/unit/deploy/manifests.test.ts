@@ -46,6 +46,8 @@ describe("the rendered installs", () => {
         `Deployment/argocd/${NAME}`,
         `Service/argocd/${NAME}`,
         `Service/argocd/${NAME}-metrics`,
+        `NetworkPolicy/argocd/${NAME}-network-policy`,
+        `PodDisruptionBudget/argocd/${NAME}`,
       ],
     },
     {
@@ -64,6 +66,26 @@ describe("the rendered installs", () => {
       expect(binding["roleRef"]).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: kind.replace("Binding", ""), name: NAME });
     }
     expect(pod.spec["serviceAccountName"]).toBe(NAME);
+  });
+
+  it("admits traffic to the webhook and metrics ports only, and lets a drain take one replica at a time", () => {
+    const policy = find(install, "NetworkPolicy", `${NAME}-network-policy`)["spec"] as Obj;
+    const names = (container["ports"] as Array<{ name: string }>).map((p) => p.name);
+    expect(policy).toEqual({
+      podSelector: { matchLabels: { "app.kubernetes.io/name": NAME } },
+      policyTypes: ["Ingress"],
+      ingress: [{ from: [{ namespaceSelector: {} }], ports: ["webhook", "metrics"].map((port) => ({ protocol: "TCP", port })) }],
+    });
+    expect(names).toEqual(expect.arrayContaining(["webhook", "metrics"]));
+    expect(find(install, "PodDisruptionBudget")["spec"]).toEqual({ maxUnavailable: 1, selector: policy["podSelector"] });
+    for (const [k, v] of Object.entries((policy["podSelector"] as { matchLabels: Record<string, string> }).matchLabels)) {
+      expect(pod.metadata.labels[k]).toBe(v);
+    }
+  });
+
+  it("leaves the ClusterRoleBinding's subject without a namespace until an install places it", () => {
+    const binding = renderKustomization("deploy/cluster-rbac").find((o) => o.kind === "ClusterRoleBinding")!;
+    expect(binding["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME }]);
   });
 
   it("gives the leases rule of the Role the controller's own Lease name", () => {
@@ -133,7 +155,7 @@ describe("the Deployment", () => {
       seccompProfile: { type: "RuntimeDefault" },
     });
     expect(container["volumeMounts"]).toEqual([{ name: "tmp", mountPath: "/tmp" }]);
-    expect(pod.spec["volumes"]).toEqual([{ name: "tmp", emptyDir: {} }]);
+    expect(pod.spec["volumes"]).toEqual([{ name: "tmp", emptyDir: { sizeLimit: "2Gi" } }]);
     expect(container["resources"]).toMatchObject({
       requests: { cpu: expect.any(String), memory: expect.any(String) },
       limits: { memory: expect.any(String) },
