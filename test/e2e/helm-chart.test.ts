@@ -216,7 +216,11 @@ describe("the Helm chart with non-default values", () => {
       nodeSelector: v.nodeSelector,
       tolerations: v.tolerations,
       affinity: v.affinity,
-      volumes: [{ name: "tmp", emptyDir: {} }],
+      volumes: [
+        { name: "tmp", emptyDir: {} },
+        { name: "ssh-known-hosts", configMap: { name: "argocd-ssh-known-hosts-cm", optional: true } },
+        { name: "tls-certs", configMap: { name: "argocd-tls-certs-cm", optional: true } },
+      ],
     });
     const template = (deployment["spec"] as { template: { metadata: Obj } }).template.metadata;
     expect(template["annotations"]).toEqual(v.podAnnotations);

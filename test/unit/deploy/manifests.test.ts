@@ -154,8 +154,17 @@ describe("the Deployment", () => {
       capabilities: { drop: ["ALL"] },
       seccompProfile: { type: "RuntimeDefault" },
     });
-    expect(container["volumeMounts"]).toEqual([{ name: "tmp", mountPath: "/tmp" }]);
-    expect(pod.spec["volumes"]).toEqual([{ name: "tmp", emptyDir: { sizeLimit: "2Gi" } }]);
+    // The only writable mount is /tmp; the other two are Argo CD's ConfigMaps, read-only by nature.
+    expect(container["volumeMounts"]).toEqual([
+      { name: "tmp", mountPath: "/tmp" },
+      { name: "ssh-known-hosts", mountPath: "/app/config/ssh" },
+      { name: "tls-certs", mountPath: "/app/config/tls" },
+    ]);
+    expect(pod.spec["volumes"]).toEqual([
+      { name: "tmp", emptyDir: { sizeLimit: "2Gi" } },
+      { name: "ssh-known-hosts", configMap: { name: "argocd-ssh-known-hosts-cm", optional: true } },
+      { name: "tls-certs", configMap: { name: "argocd-tls-certs-cm", optional: true } },
+    ]);
     expect(container["resources"]).toMatchObject({
       requests: { cpu: expect.any(String), memory: expect.any(String) },
       limits: { memory: expect.any(String) },
