@@ -20,7 +20,9 @@ import {
   parseDurationMs,
   parseInteger,
   parseList,
+  parseRequestTimeout,
   formatDurationMs,
+  REQUEST_TIMEOUT_ERROR,
   type Parsed,
 } from "./values.js";
 
@@ -69,9 +71,26 @@ export const ConfigSchema = z
     cacheSyncPeriodMs: z.number().min(0),
     concurrentApplicationUpdates: int.min(1).max(200),
     requeueAfterMs: z.number().min(0),
-    kubeconfig: z.string(),
+    as: z.string(),
+    asGroup: list,
+    asUid: z.string(),
+    certificateAuthority: z.string(),
+    clientCertificate: z.string(),
+    clientKey: z.string(),
+    cluster: z.string(),
     context: z.string(),
+    disableCompression: z.boolean(),
+    insecureSkipTlsVerify: z.boolean(),
+    kubeconfig: z.string(),
     namespace: z.string(),
+    password: z.string(),
+    proxyUrl: z.string(),
+    requestTimeout: z.string().refine((t) => parseRequestTimeout(t).ok, { error: REQUEST_TIMEOUT_ERROR }),
+    server: z.string(),
+    tlsServerName: z.string(),
+    token: z.string(),
+    user: z.string(),
+    username: z.string(),
     enableSyncEngine: z.boolean(),
     refreshGracePeriodSeconds: int.min(0),
     gitCacheDir: z.string(),
@@ -196,9 +215,9 @@ function readShorthand(argv: readonly string[], i: number): { opt: OptionDef; te
   return { opt, text: next, consumed: 1 };
 }
 
-/** A repeated list flag appends (pflag's StringSlice); its first use replaces the default. */
+/** A repeated list or array flag appends (pflag's StringSlice, StringArray); its first use replaces the default. */
 function appendList(opt: OptionDef, value: OptionValue, previous: OptionValue | undefined, seen: Set<string>): OptionValue {
-  if (opt.kind !== "list") return value;
+  if (opt.kind !== "list" && opt.kind !== "array") return value;
   const first = !seen.has(opt.key);
   seen.add(opt.key);
   return first ? value : [...(previous as readonly string[]), ...(value as readonly string[])];
@@ -211,6 +230,8 @@ function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parse
       return source === "env" ? parseEnvBool(text) : parseFlagBool(text);
     case "list":
       return { ok: true, value: parseList(text) };
+    case "array":
+      return { ok: true, value: [text] };
     case "string":
       return { ok: true, value: text };
     case "int":
@@ -254,6 +275,7 @@ const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = {
   int: "int",
   string: "string",
   list: "strings",
+  array: "stringArray",
   duration: "duration",
 };
 

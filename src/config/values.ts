@@ -67,3 +67,14 @@ export function parseList(text: string): string[] {
 export function formatDurationMs(ms: number): string {
   return formatGoDuration(BigInt(Math.trunc(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1e6)));
 }
+
+/** clientcmd's message for a `--request-timeout` it cannot read. */
+export const REQUEST_TIMEOUT_ERROR =
+  "invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)";
+
+/** kubectl's `--request-timeout`: a bare integer is seconds, else a Go duration; never negative. Milliseconds. */
+export function parseRequestTimeout(text: string): Parsed<number> {
+  const seconds = parseInteger(text);
+  const parsed = seconds.ok ? ok(seconds.value * 1000) : parseDurationMs(text);
+  return parsed.ok && parsed.value >= 0 ? parsed : fail(REQUEST_TIMEOUT_ERROR);
+}

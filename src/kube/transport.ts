@@ -15,6 +15,7 @@
  */
 import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
+import { impersonationHeaders, type Impersonation } from "./overrides.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
 export interface HttpRequest {
@@ -49,19 +50,33 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
 
 type Dispatcher = ReturnType<RequestContext["getDispatcher"]>;
 
+/** Options of {@link KubeTransport}. */
+export interface TransportOptions {
+  /** Bound on every non-streaming request (default 60 s). */
+  readonly requestTimeoutMs?: number;
+  /** The identity every request impersonates (`--as`, `--as-group`, `--as-uid`). */
+  readonly impersonate?: Impersonation;
+  /** Ask for uncompressed responses (`--disable-compression`). */
+  readonly disableCompression?: boolean;
+}
+
 /** JSON requests and line streams against one apiserver. */
 export class KubeTransport {
   private readonly http = new IsomorphicFetchHttpLibrary();
   private dispatcher: Dispatcher;
 
   private readonly requestTimeoutMs: number;
+  private readonly headers: ReadonlyArray<readonly [string, string]>;
 
-  /** `requestTimeoutMs` bounds every non-streaming request (default 60 s). */
   constructor(
     private readonly kc: KubeConfig,
-    options: { requestTimeoutMs?: number } = {},
+    options: TransportOptions = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.headers = [
+      ...impersonationHeaders(options.impersonate),
+      ...(options.disableCompression === true ? [["Accept-Encoding", "identity"] as const] : []),
+    ];
   }
 
   /** The apiserver URL of the current context. */
@@ -153,6 +168,7 @@ export class KubeTransport {
     let dedicated: Dispatcher;
     try {
       await this.kc.applySecurityAuthentication(ctx);
+      for (const [name, value] of this.headers) ctx.setHeaderParam(name, value);
       if (connection === "pooled") this.reuseDispatcher(ctx);
       else dedicated = ctx.getDispatcher();
       return { res: await this.http.send(ctx).toPromise(), dispatcher: dedicated };

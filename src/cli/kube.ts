@@ -1,0 +1,50 @@
+/**
+ * The Kubernetes client of a controller process, as its flags ask for it: the kubeconfig source
+ * (`--kubeconfig`, else the default chain), kubectl's overrides (`--context`, `--server`, `--token`,
+ * `--as` …) and the transport settings, and the controller's namespace.
+ */
+import type { Config, Env } from "../config/index.js";
+import { parseRequestTimeout } from "../config/values.js";
+import { applyKubeOverrides, KubeApiClient, loadKubeConfig, type KubeApiClientOptions, type KubeConfigSource } from "../kube/index.js";
+
+/** Where the kubeconfig comes from: `--kubeconfig`, else the default chain (the context is an override). */
+export function kubeSource(config: Config): KubeConfigSource {
+  return config.kubeconfig !== "" ? { kind: "file", path: config.kubeconfig } : { kind: "default" };
+}
+
+/** The client options kubectl's flags give (`fieldManager` aside). */
+export function kubeClientOptions(config: Config): KubeApiClientOptions {
+  const timeout = parseRequestTimeout(config.requestTimeout);
+  return {
+    overrides: {
+      context: config.context,
+      cluster: config.cluster,
+      user: config.user,
+      server: config.server,
+      certificateAuthority: config.certificateAuthority,
+      insecureSkipTlsVerify: config.insecureSkipTlsVerify,
+      tlsServerName: config.tlsServerName,
+      proxyUrl: config.proxyUrl,
+      token: config.token,
+      username: config.username,
+      password: config.password,
+      clientCertificate: config.clientCertificate,
+      clientKey: config.clientKey,
+    },
+    impersonate: { user: config.as, groups: config.asGroup, uid: config.asUid },
+    disableCompression: config.disableCompression,
+    ...(timeout.ok && timeout.value > 0 ? { requestTimeoutMs: timeout.value } : {}),
+  };
+}
+
+/** The process's client, writing as `fieldManager`. */
+export function kubeClient(config: Config, fieldManager: string): KubeApiClient {
+  return KubeApiClient.fromConfig(kubeSource(config), { ...kubeClientOptions(config), fieldManager });
+}
+
+/** The controller's namespace: `--namespace`, else the selected context's, else `$NAMESPACE`, else argocd. */
+export function controllerNamespace(config: Config, env: Env): string {
+  if (config.namespace !== "") return config.namespace;
+  const kc = applyKubeOverrides(loadKubeConfig(kubeSource(config)), kubeClientOptions(config).overrides ?? {});
+  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
+}
