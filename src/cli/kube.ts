@@ -3,9 +3,17 @@
  * (`--kubeconfig`, else the default chain), kubectl's overrides (`--context`, `--server`, `--token`,
  * `--as` …) and the transport settings, and the controller's namespace.
  */
+import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { parseRequestTimeout } from "../config/values.js";
-import { applyKubeOverrides, KubeApiClient, loadKubeConfig, type KubeApiClientOptions, type KubeConfigSource } from "../kube/index.js";
+import {
+  applyKubeOverrides,
+  KubeApiClient,
+  loadKubeConfig,
+  TokenBucket,
+  type KubeApiClientOptions,
+  type KubeConfigSource,
+} from "../kube/index.js";
 
 /** Where the kubeconfig comes from: `--kubeconfig`, else the default chain (the context is an override). */
 export function kubeSource(config: Config): KubeConfigSource {
@@ -37,9 +45,18 @@ export function kubeClientOptions(config: Config): KubeApiClientOptions {
   };
 }
 
-/** The process's client, writing as `fieldManager`. */
-export function kubeClient(config: Config, fieldManager: string): KubeApiClient {
-  return KubeApiClient.fromConfig(kubeSource(config), { ...kubeClientOptions(config), fieldManager });
+/** The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`. */
+export function kubeClient(config: Config, fieldManager: string, clock: Clock): KubeApiClient {
+  return KubeApiClient.fromConfig(kubeSource(config), {
+    ...kubeClientOptions(config),
+    fieldManager,
+    limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
+    agent: {
+      connectTimeoutMs: config.k8sTcpTimeoutMs + config.k8sTlsHandshakeTimeoutMs,
+      keepAliveMs: config.k8sTcpKeepaliveMs,
+      idleTimeoutMs: config.k8sTcpIdleTimeoutMs,
+    },
+  });
 }
 
 /** The controller's namespace: `--namespace`, else the selected context's, else `$NAMESPACE`, else argocd. */

@@ -19,6 +19,7 @@ import {
   parseFlagBool,
   parseDurationMs,
   parseInteger,
+  parseFloatText,
   parseList,
   parseRequestTimeout,
   formatDurationMs,
@@ -71,6 +72,13 @@ export const ConfigSchema = z
     cacheSyncPeriodMs: z.number().min(0),
     concurrentApplicationUpdates: int.min(1).max(200),
     requeueAfterMs: z.number().min(0),
+    k8sClientQps: z.number().min(0),
+    k8sClientBurst: int.min(0),
+    k8sClientMaxIdleConnections: int.min(0),
+    k8sTcpTimeoutMs: z.number().min(0),
+    k8sTcpKeepaliveMs: z.number().min(0),
+    k8sTlsHandshakeTimeoutMs: z.number().min(0),
+    k8sTcpIdleTimeoutMs: z.number().min(0),
     as: z.string(),
     asGroup: list,
     asUid: z.string(),
@@ -236,6 +244,8 @@ function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parse
       return { ok: true, value: text };
     case "int":
       return inRange(opt, parseInteger(text), String);
+    case "float":
+      return inRange(opt, parseFloatText(text), String);
     case "duration":
       return inRange(opt, source === "env" ? parseEnvDuration(text) : parseDurationMs(text), (ms) => `${ms}ms`);
   }
@@ -273,6 +283,7 @@ function validate(res: Resolution): Config {
 const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = {
   bool: "",
   int: "int",
+  float: "float32",
   string: "string",
   list: "strings",
   array: "stringArray",

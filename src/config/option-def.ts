@@ -4,7 +4,7 @@
  */
 
 /** How a setting's text is read: a list is comma-split (pflag's StringSlice), an array is not (StringArray). */
-export type OptionKind = "bool" | "int" | "string" | "list" | "array" | "duration";
+export type OptionKind = "bool" | "int" | "float" | "string" | "list" | "array" | "duration";
 
 /** A setting's value: durations are milliseconds. */
 export type OptionValue = boolean | number | string | readonly string[];

@@ -33,6 +33,12 @@ export function parseInteger(text: string): Parsed<number> {
   return Number.isSafeInteger(value) ? ok(value) : fail(`integer "${text}" is out of range`);
 }
 
+/** A decimal number (Go's `strconv.ParseFloat` on decimal text). */
+export function parseFloatText(text: string): Parsed<number> {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return fail(`invalid number "${text}"`);
+  return ok(Number(text));
+}
+
 /** Go `time.ParseDuration` (`1h30m`, `1.5s`, `-2m`, a bare `0`) in milliseconds, with Go's messages. */
 export function parseDurationMs(text: string): Parsed<number> {
   try {

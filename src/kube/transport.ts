@@ -14,6 +14,8 @@
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
 import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
+import type { RequestOptions } from "node:https";
+import { Agent } from "undici";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { impersonationHeaders, type Impersonation } from "./overrides.js";
 
@@ -58,6 +60,20 @@ export interface TransportOptions {
   readonly impersonate?: Impersonation;
   /** Ask for uncompressed responses (`--disable-compression`). */
   readonly disableCompression?: boolean;
+  /** Waited on before every request and before a watch opens (client-go's rate limiter). */
+  readonly limiter?: { wait(signal?: AbortSignal): Promise<void> };
+  /** Connection settings of the TLS agent (not applied through a proxy, which has its own). */
+  readonly agent?: AgentSettings;
+}
+
+/** Argo CD's transport settings of the Kubernetes client, in milliseconds. */
+export interface AgentSettings {
+  /** TCP connect plus TLS handshake: undici times them as one. */
+  readonly connectTimeoutMs: number;
+  /** TCP keep-alive initial delay (0: no keep-alive probes). */
+  readonly keepAliveMs: number;
+  /** How long an idle connection is kept. */
+  readonly idleTimeoutMs: number;
 }
 
 /** JSON requests and line streams against one apiserver. */
@@ -70,7 +86,7 @@ export class KubeTransport {
 
   constructor(
     private readonly kc: KubeConfig,
-    options: TransportOptions = {},
+    private readonly options: TransportOptions = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.headers = [
@@ -97,6 +113,7 @@ export class KubeTransport {
     let res: ResponseContext;
     let text: string;
     try {
+      await this.options.limiter?.wait(signal);
       res = await this.send({ ...req, signal });
       text = await readText(res);
     } catch (err) {
@@ -129,6 +146,7 @@ export class KubeTransport {
    * reopened on the dead connection forever.
    */
   async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
+    await this.options.limiter?.wait(req.signal);
     const { res, dispatcher } = await this.sendOn(req, "dedicated");
     try {
       if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
@@ -169,8 +187,8 @@ export class KubeTransport {
     try {
       await this.kc.applySecurityAuthentication(ctx);
       for (const [name, value] of this.headers) ctx.setHeaderParam(name, value);
-      if (connection === "pooled") this.reuseDispatcher(ctx);
-      else dedicated = ctx.getDispatcher();
+      if (connection === "pooled") await this.reuseDispatcher(ctx);
+      else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
       return { res: await this.http.send(ctx).toPromise(), dispatcher: dedicated };
     } catch (err) {
       await dedicated?.destroy().catch(() => undefined);
@@ -178,15 +196,44 @@ export class KubeTransport {
     }
   }
 
-  private reuseDispatcher(ctx: RequestContext): void {
+  private async reuseDispatcher(ctx: RequestContext): Promise<void> {
+    if (ctx.getDispatcher() === undefined) return;
+    if (this.dispatcher === undefined) this.dispatcher = await this.dispatcherFor(ctx);
+    else void ctx.getDispatcher()?.close();
+    this.useDispatcher(ctx, this.dispatcher);
+  }
+
+  private useDispatcher(ctx: RequestContext, d: Dispatcher): Dispatcher {
+    if (d !== undefined) ctx.setDispatcher(d);
+    return d;
+  }
+
+  /**
+   * The dispatcher for a new connection: client-node's, or, with {@link AgentSettings} and no proxy,
+   * an undici Agent with the same TLS options and Argo CD's timeouts.
+   */
+  private async dispatcherFor(ctx: RequestContext): Promise<Dispatcher> {
     const fresh = ctx.getDispatcher();
-    if (fresh === undefined) return;
-    if (this.dispatcher === undefined) {
-      this.dispatcher = fresh;
-      return;
-    }
-    ctx.setDispatcher(this.dispatcher);
+    const agent = this.options.agent;
+    if (fresh === undefined || agent === undefined || this.kc.getCurrentCluster()?.proxyUrl) return fresh;
+    const tls: RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(tls);
     void fresh.close();
+    const { ca, cert, key, rejectUnauthorized, servername } = tls;
+    return new Agent({
+      connect: {
+        ca,
+        cert,
+        key,
+        rejectUnauthorized,
+        servername,
+        timeout: agent.connectTimeoutMs,
+        keepAlive: agent.keepAliveMs > 0,
+        keepAliveInitialDelay: agent.keepAliveMs,
+      },
+      keepAliveTimeout: agent.idleTimeoutMs,
+      keepAliveMaxTimeout: agent.idleTimeoutMs,
+    });
   }
 }
 

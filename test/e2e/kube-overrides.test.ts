@@ -1,10 +1,12 @@
 /**
  * kubectl's overrides on the real apiserver: `--as` impersonation is sent as client-go's headers,
  * so the admin kubeconfig impersonating a user without RBAC is refused with 403, and the same user
- * impersonated together with an authorized group is let through.
+ * impersonated together with an authorized group is let through; the token bucket and the agent's
+ * timeouts are applied on the real TLS connection.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { KubeApiClient, KubeApiError, KubeReason, resources } from "../../src/kube/index.js";
+import { SystemClock } from "../../src/clock/index.js";
+import { KubeApiClient, KubeApiError, KubeReason, resources, TokenBucket } from "../../src/kube/index.js";
 
 const opened: KubeApiClient[] = [];
 
@@ -38,5 +40,22 @@ describe("--as impersonation", () => {
   it("lets the same user through when it is impersonated in an authorized group", async () => {
     const list = await adminAs("appset-nobody", ["system:masters"]).list(resources.Namespaces);
     expect(list.items.map((n) => n.metadata?.name)).toContain("default");
+  });
+});
+
+describe("the client-side rate limit and Argo CD's agent settings", () => {
+  it("holds requests on the real TLS connection to qps after the burst", async () => {
+    const client = KubeApiClient.fromConfig(
+      { kind: "file", path: inject("kubeconfigPath") },
+      {
+        limiter: new TokenBucket({ qps: 20, burst: 2, clock: new SystemClock() }),
+        agent: { connectTimeoutMs: 40_000, keepAliveMs: 30_000, idleTimeoutMs: 300_000 },
+      },
+    );
+    opened.push(client);
+    const started = performance.now();
+    for (let i = 0; i < 6; i++) await client.get(resources.Namespaces, { name: "default" });
+    // Two at once, then four more at 50 ms each.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(195);
   });
 });
