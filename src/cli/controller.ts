@@ -90,7 +90,7 @@ interface Process {
 
 async function build(rt: Runtime): Promise<Process> {
   const { config, logger, clock } = rt;
-  const client = kubeClient(config, "argocd-applicationset-controller", clock);
+  const client = kubeClient(config, "argocd-applicationset-controller", clock, "argocd-applicationset-controller");
   const namespace = controllerNamespace(config, rt.env);
   const registry = createMetricsRegistry({ processMetrics: true });
   const metrics = new ControllerMetrics({

@@ -3,9 +3,11 @@
  * (`--kubeconfig`, else the default chain), kubectl's overrides (`--context`, `--server`, `--token`,
  * `--as` …) and the transport settings, and the controller's namespace.
  */
+import { arch, platform } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { parseRequestTimeout } from "../config/values.js";
+import { userAgent, version } from "./version.js";
 import {
   applyKubeOverrides,
   KubeApiClient,
@@ -45,11 +47,15 @@ export function kubeClientOptions(config: Config): KubeApiClientOptions {
   };
 }
 
-/** The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`. */
-export function kubeClient(config: Config, fieldManager: string, clock: Clock): KubeApiClient {
+/**
+ * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`, its
+ * User-Agent naming `program` (Argo CD's name of the process).
+ */
+export function kubeClient(config: Config, fieldManager: string, clock: Clock, program: string): KubeApiClient {
   return KubeApiClient.fromConfig(kubeSource(config), {
     ...kubeClientOptions(config),
     fieldManager,
+    userAgent: userAgent(program, version(), platform(), arch()),
     limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
     agent: {
       connectTimeoutMs: config.k8sTcpTimeoutMs + config.k8sTlsHandshakeTimeoutMs,

@@ -60,6 +60,8 @@ export interface TransportOptions {
   readonly impersonate?: Impersonation;
   /** Ask for uncompressed responses (`--disable-compression`). */
   readonly disableCompression?: boolean;
+  /** The User-Agent of every request (default: client-node's). */
+  readonly userAgent?: string;
   /** Waited on before every request and before a watch opens (client-go's rate limiter). */
   readonly limiter?: { wait(signal?: AbortSignal): Promise<void> };
   /** Connection settings of the TLS agent (not applied through a proxy, which has its own). */
@@ -92,6 +94,7 @@ export class KubeTransport {
     this.headers = [
       ...impersonationHeaders(options.impersonate),
       ...(options.disableCompression === true ? [["Accept-Encoding", "identity"] as const] : []),
+      ...(options.userAgent === undefined ? [] : [["User-Agent", options.userAgent] as const]),
     ];
   }
 
