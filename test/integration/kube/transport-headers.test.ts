@@ -5,8 +5,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KubeApiClient } from "./client.js";
-import { resources } from "./index.js";
+import { KubeApiClient } from "../../../src/kube/client.js";
+import { resources } from "../../../src/kube/index.js";
 
 let server: Server;
 let url: string;
