@@ -22,7 +22,7 @@ import type { KubeApiClient } from "../kube/index.js";
 import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createMetricsRegistry } from "../metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
@@ -90,9 +90,11 @@ interface Process {
 
 async function build(rt: Runtime): Promise<Process> {
   const { config, logger, clock } = rt;
-  const client = kubeClient(config, "argocd-applicationset-controller", clock, "argocd-applicationset-controller");
-  const namespace = controllerNamespace(config, rt.env);
   const registry = createMetricsRegistry({ processMetrics: true });
+  const program = "argocd-applicationset-controller";
+  const observe = new RestClientMetrics(registry).observe;
+  const client = kubeClient(config, { fieldManager: program, clock, program, observe });
+  const namespace = controllerNamespace(config, rt.env);
   const metrics = new ControllerMetrics({
     registry,
     controller: "applicationset",

@@ -49,12 +49,17 @@ export function kubeClientOptions(config: Config): KubeApiClientOptions {
 
 /**
  * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`, its
- * User-Agent naming `program` (Argo CD's name of the process).
+ * User-Agent naming `program` (Argo CD's name of the process), each request told to `observe`.
  */
-export function kubeClient(config: Config, fieldManager: string, clock: Clock, program: string): KubeApiClient {
+export function kubeClient(
+  config: Config,
+  how: { fieldManager: string; clock: Clock; program: string; observe?: KubeApiClientOptions["observe"] },
+): KubeApiClient {
+  const { fieldManager, clock, program } = how;
   return KubeApiClient.fromConfig(kubeSource(config), {
     ...kubeClientOptions(config),
     fieldManager,
+    ...(how.observe === undefined ? {} : { observe: how.observe }),
     userAgent: userAgent(program, version(), platform(), arch()),
     limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
     agent: {

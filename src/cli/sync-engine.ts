@@ -141,7 +141,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
 export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
     const { config, logger, clock } = rt;
-    const client = kubeClient(config, "argocd-controller", clock, "argocd-application-controller");
+    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: "argocd-application-controller" });
     const namespace = controllerNamespace(config, rt.env);
     const cache = new SharedCache({
       source: client,

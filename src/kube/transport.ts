@@ -60,6 +60,8 @@ export interface TransportOptions {
   readonly impersonate?: Impersonation;
   /** Ask for uncompressed responses (`--disable-compression`). */
   readonly disableCompression?: boolean;
+  /** Told of every request sent, as client-go's `rest_client_requests_total` counts it ("<error>": no response). */
+  readonly observe?: (request: { code: string; host: string; method: string }) => void;
   /** The User-Agent of every request (default: client-node's). */
   readonly userAgent?: string;
   /** Waited on before every request and before a watch opens (client-go's rate limiter). */
@@ -192,7 +194,15 @@ export class KubeTransport {
       for (const [name, value] of this.headers) ctx.setHeaderParam(name, value);
       if (connection === "pooled") await this.reuseDispatcher(ctx);
       else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
-      return { res: await this.http.send(ctx).toPromise(), dispatcher: dedicated };
+      const res = await this.http
+        .send(ctx)
+        .toPromise()
+        .catch((err: unknown) => {
+          this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
+          throw err;
+        });
+      this.options.observe?.({ code: String(res.httpStatusCode), host: url.host, method: req.method });
+      return { res, dispatcher: dedicated };
     } catch (err) {
       await dedicated?.destroy().catch(() => undefined);
       throw toKubeApiError(err);

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KubeApiClient } from "../../../src/kube/client.js";
 import { resources } from "../../../src/kube/index.js";
+import { Registry, RestClientMetrics } from "../../../src/metrics/index.js";
 
 let server: Server;
 let url: string;
@@ -50,5 +51,22 @@ describe("request headers", () => {
     expect((await headersOf({ disableCompression: true }))["accept-encoding"]).toBe("identity");
     expect((await headersOf({}))["accept-encoding"]).toMatch(/gzip/);
     expect((await headersOf({}))["impersonate-user"]).toBeUndefined();
+  });
+});
+
+describe("rest_client_requests_total", () => {
+  it("counts every request by code, host and method, and <error> when no response came", async () => {
+    const registry = new Registry();
+    const metrics = new RestClientMetrics(registry);
+    const client = KubeApiClient.fromOptions({ server: url, skipTLSVerify: true }, { observe: metrics.observe });
+    await client.get(resources.Namespaces, { name: "default" });
+    await client.get(resources.Namespaces, { name: "default" });
+    await client.transport.close();
+    const dead = KubeApiClient.fromOptions({ server: "http://127.0.0.1:1", skipTLSVerify: true }, { observe: metrics.observe });
+    await expect(dead.get(resources.Namespaces, { name: "default" })).rejects.toThrow();
+    const text = await registry.metrics();
+    const host = new URL(url).host;
+    expect(text).toContain(`rest_client_requests_total{code="200",host="${host}",method="GET"} 2`);
+    expect(text).toContain('rest_client_requests_total{code="<error>",host="127.0.0.1:1",method="GET"} 1');
   });
 });
