@@ -12,16 +12,17 @@
 import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
+import { controllerNamespace, kubeClient } from "./kube.js";
 import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
 import type { GitRepoReader } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
-import { KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
+import type { KubeApiClient } from "../kube/index.js";
 import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createMetricsRegistry } from "../metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
 import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
@@ -33,19 +34,6 @@ import { startControllerWebhook } from "../webhook/index.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
-
-/** Where the kubeconfig comes from: `--kubeconfig` (and `--context`), else the default chain. */
-export function kubeSource(config: Config): KubeConfigSource {
-  if (config.kubeconfig !== "") return { kind: "file", path: config.kubeconfig, ...(config.context ? { context: config.context } : {}) };
-  return { kind: "default" };
-}
-
-/** The controller's namespace: `--namespace`, else the kubeconfig context's, else `$NAMESPACE`, else argocd. */
-export function controllerNamespace(config: Config, env: Env): string {
-  if (config.namespace !== "") return config.namespace;
-  const kc = loadKubeConfig(kubeSource(config));
-  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
-}
 
 /**
  * The generation function over the real ports: cluster Secrets from the shared cache, the
@@ -102,9 +90,11 @@ interface Process {
 
 async function build(rt: Runtime): Promise<Process> {
   const { config, logger, clock } = rt;
-  const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-applicationset-controller" });
-  const namespace = controllerNamespace(config, rt.env);
   const registry = createMetricsRegistry({ processMetrics: true });
+  const program = "argocd-applicationset-controller";
+  const observe = new RestClientMetrics(registry).observe;
+  const client = kubeClient(config, { fieldManager: program, clock, program, observe });
+  const namespace = controllerNamespace(config, rt.env);
   const metrics = new ControllerMetrics({
     registry,
     controller: "applicationset",

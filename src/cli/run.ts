@@ -1,9 +1,9 @@
 /**
  * The `appset` command's dispatcher: maps a subcommand to what runs it and returns the exit code.
  */
-import { readFileSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import { controllerCommand } from "./controller.js";
+import { version } from "./version.js";
 import { processSignals } from "./process.js";
 import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
@@ -19,11 +19,6 @@ Commands:
   sync-engine run only the sync engine (takes the controller's flags)
   help        print this help
 `;
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
-}
 
 /** The program name Argo CD's manifests and the argo-helm chart start the controller image with. */
 export const ARGOCD_APPSET_PROGRAM = "argocd-applicationset-controller";

@@ -10,7 +10,8 @@ import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import type { Config, Env } from "../config/index.js";
 import type { GitReader } from "../git/index.js";
-import { cachedClusterFacts, Discovery, KubeApiClient, type KubeObject } from "../kube/index.js";
+import type { KubeApiClient } from "../kube/index.js";
+import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
@@ -20,7 +21,7 @@ import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/dest
 import { SyncEngine } from "../syncwaves/engine.js";
 import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
-import { controllerNamespace, kubeSource } from "./controller.js";
+import { controllerNamespace, kubeClient } from "./kube.js";
 import { gitService } from "./git.js";
 import { runProcess, untilAborted, type ControllerIO } from "./process.js";
 
@@ -140,7 +141,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
 export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
     const { config, logger, clock } = rt;
-    const client = KubeApiClient.fromConfig(kubeSource(config), { fieldManager: "argocd-controller" });
+    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: "argocd-application-controller" });
     const namespace = controllerNamespace(config, rt.env);
     const cache = new SharedCache({
       source: client,

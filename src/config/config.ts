@@ -19,8 +19,11 @@ import {
   parseFlagBool,
   parseDurationMs,
   parseInteger,
+  parseFloatText,
   parseList,
+  parseRequestTimeout,
   formatDurationMs,
+  REQUEST_TIMEOUT_ERROR,
   type Parsed,
 } from "./values.js";
 
@@ -69,9 +72,33 @@ export const ConfigSchema = z
     cacheSyncPeriodMs: z.number().min(0),
     concurrentApplicationUpdates: int.min(1).max(200),
     requeueAfterMs: z.number().min(0),
-    kubeconfig: z.string(),
+    k8sClientQps: z.number().min(0),
+    k8sClientBurst: int.min(0),
+    k8sClientMaxIdleConnections: int.min(0),
+    k8sTcpTimeoutMs: z.number().min(0),
+    k8sTcpKeepaliveMs: z.number().min(0),
+    k8sTlsHandshakeTimeoutMs: z.number().min(0),
+    k8sTcpIdleTimeoutMs: z.number().min(0),
+    as: z.string(),
+    asGroup: list,
+    asUid: z.string(),
+    certificateAuthority: z.string(),
+    clientCertificate: z.string(),
+    clientKey: z.string(),
+    cluster: z.string(),
     context: z.string(),
+    disableCompression: z.boolean(),
+    insecureSkipTlsVerify: z.boolean(),
+    kubeconfig: z.string(),
     namespace: z.string(),
+    password: z.string(),
+    proxyUrl: z.string(),
+    requestTimeout: z.string().refine((t) => parseRequestTimeout(t).ok, { error: REQUEST_TIMEOUT_ERROR }),
+    server: z.string(),
+    tlsServerName: z.string(),
+    token: z.string(),
+    user: z.string(),
+    username: z.string(),
     enableSyncEngine: z.boolean(),
     refreshGracePeriodSeconds: int.min(0),
     gitCacheDir: z.string(),
@@ -196,9 +223,9 @@ function readShorthand(argv: readonly string[], i: number): { opt: OptionDef; te
   return { opt, text: next, consumed: 1 };
 }
 
-/** A repeated list flag appends (pflag's StringSlice); its first use replaces the default. */
+/** A repeated list or array flag appends (pflag's StringSlice, StringArray); its first use replaces the default. */
 function appendList(opt: OptionDef, value: OptionValue, previous: OptionValue | undefined, seen: Set<string>): OptionValue {
-  if (opt.kind !== "list") return value;
+  if (opt.kind !== "list" && opt.kind !== "array") return value;
   const first = !seen.has(opt.key);
   seen.add(opt.key);
   return first ? value : [...(previous as readonly string[]), ...(value as readonly string[])];
@@ -211,10 +238,14 @@ function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parse
       return source === "env" ? parseEnvBool(text) : parseFlagBool(text);
     case "list":
       return { ok: true, value: parseList(text) };
+    case "array":
+      return { ok: true, value: [text] };
     case "string":
       return { ok: true, value: text };
     case "int":
       return inRange(opt, parseInteger(text), String);
+    case "float":
+      return inRange(opt, parseFloatText(text), String);
     case "duration":
       return inRange(opt, source === "env" ? parseEnvDuration(text) : parseDurationMs(text), (ms) => `${ms}ms`);
   }
@@ -252,8 +283,10 @@ function validate(res: Resolution): Config {
 const PLACEHOLDER: Readonly<Record<OptionDef["kind"], string>> = {
   bool: "",
   int: "int",
+  float: "float32",
   string: "string",
   list: "strings",
+  array: "stringArray",
   duration: "duration",
 };
 

@@ -3,8 +3,8 @@
  * the tables: the environment prefix and `argocd-cmd-params-cm` prefix Argo CD's Deployment uses.
  */
 
-/** How a setting's text is read. */
-export type OptionKind = "bool" | "int" | "string" | "list" | "duration";
+/** How a setting's text is read: a list is comma-split (pflag's StringSlice), an array is not (StringArray). */
+export type OptionKind = "bool" | "int" | "float" | "string" | "list" | "array" | "duration";
 
 /** A setting's value: durations are milliseconds. */
 export type OptionValue = boolean | number | string | readonly string[];

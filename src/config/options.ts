@@ -6,31 +6,11 @@
  * environment. Data only: the parsing is in `config.ts`.
  */
 import { ARGO_OPTIONS } from "./argo-cd-options.js";
+import { K8S_CLIENT_OPTIONS } from "./k8s-client-options.js";
+import { KUBECTL_OPTIONS } from "./kubectl-options.js";
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 
 export { POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./option-def.js";
-
-/** kubectl's client flags that select the cluster (the other kubectl client flags are not accepted). */
-const KUBECTL_OPTIONS: readonly OptionDef[] = [
-  {
-    key: "kubeconfig",
-    flag: "kubeconfig",
-    env: "KUBECONFIG",
-    kind: "string",
-    default: "",
-    description: "Path to a kubeconfig file (default: in-cluster, then ~/.kube/config).",
-    origin: "kubectl",
-  },
-  { key: "context", flag: "context", kind: "string", default: "", description: "The kubeconfig context to use.", origin: "kubectl" },
-  {
-    key: "namespace",
-    flag: "namespace",
-    kind: "string",
-    default: "",
-    description: "The controller's namespace (default: from the kubeconfig or the service account).",
-    origin: "kubectl",
-  },
-];
 
 /** Settings this controller adds to Argo CD's. */
 const APPSET_OPTIONS: readonly OptionDef[] = [
@@ -146,4 +126,4 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
 ];
 
 /** Every setting, Argo CD's first. */
-export const OPTIONS: readonly OptionDef[] = [...ARGO_OPTIONS, ...KUBECTL_OPTIONS, ...APPSET_OPTIONS];
+export const OPTIONS: readonly OptionDef[] = [...ARGO_OPTIONS, ...K8S_CLIENT_OPTIONS, ...KUBECTL_OPTIONS, ...APPSET_OPTIONS];

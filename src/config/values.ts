@@ -33,6 +33,12 @@ export function parseInteger(text: string): Parsed<number> {
   return Number.isSafeInteger(value) ? ok(value) : fail(`integer "${text}" is out of range`);
 }
 
+/** A decimal number (Go's `strconv.ParseFloat` on decimal text). */
+export function parseFloatText(text: string): Parsed<number> {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return fail(`invalid number "${text}"`);
+  return ok(Number(text));
+}
+
 /** Go `time.ParseDuration` (`1h30m`, `1.5s`, `-2m`, a bare `0`) in milliseconds, with Go's messages. */
 export function parseDurationMs(text: string): Parsed<number> {
   try {
@@ -66,4 +72,15 @@ export function parseList(text: string): string[] {
 /** Formats milliseconds the way Go prints a `time.Duration` (`10h0m0s`, `3m0s`, `1.5s`, `0s`). */
 export function formatDurationMs(ms: number): string {
   return formatGoDuration(BigInt(Math.trunc(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1e6)));
+}
+
+/** clientcmd's message for a `--request-timeout` it cannot read. */
+export const REQUEST_TIMEOUT_ERROR =
+  "invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)";
+
+/** kubectl's `--request-timeout`: a bare integer is seconds, else a Go duration; never negative. Milliseconds. */
+export function parseRequestTimeout(text: string): Parsed<number> {
+  const seconds = parseInteger(text);
+  const parsed = seconds.ok ? ok(seconds.value * 1000) : parseDurationMs(text);
+  return parsed.ok && parsed.value >= 0 ? parsed : fail(REQUEST_TIMEOUT_ERROR);
 }

@@ -22,7 +22,8 @@ import {
   type WriteOptions,
 } from "./ports.js";
 import { resourcePath } from "./resources.js";
-import { KubeTransport, loadKubeConfig, type KubeConfigSource } from "./transport.js";
+import { applyKubeOverrides, type KubeOverrides } from "./overrides.js";
+import { KubeTransport, loadKubeConfig, type KubeConfigSource, type TransportOptions } from "./transport.js";
 
 const patchContentType: Record<Patch["type"], string> = {
   merge: PatchStrategy.MergePatch,
@@ -33,12 +34,12 @@ const patchContentType: Record<Patch["type"], string> = {
 
 const watchEventTypes = new Set<string>(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
 
-/** Options of {@link KubeApiClient}. */
-export interface KubeApiClientOptions {
+/** Options of {@link KubeApiClient}: the transport's, and the kubeconfig overrides of kubectl's flags. */
+export interface KubeApiClientOptions extends TransportOptions {
   /** fieldManager sent on writes that do not name their own. */
   fieldManager?: string;
-  /** Bound on every non-watch request (default 60 s). */
-  requestTimeoutMs?: number;
+  /** kubectl's client overrides applied to the loaded kubeconfig. */
+  overrides?: KubeOverrides;
 }
 
 /**
@@ -89,12 +90,13 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
 
   /** Builds a client from a kubeconfig file, the in-cluster service account, or the defaults. */
   static fromConfig(source: KubeConfigSource, options?: KubeApiClientOptions): KubeApiClient {
-    return new KubeApiClient(new KubeTransport(loadKubeConfig(source), { requestTimeoutMs: options?.requestTimeoutMs }), options);
+    const kc = loadKubeConfig(source);
+    return new KubeApiClient(new KubeTransport(options?.overrides ? applyKubeOverrides(kc, options.overrides) : kc, options), options);
   }
 
   /** Builds a client from an in-memory cluster configuration (see {@link inMemoryKubeConfig}). */
   static fromOptions(config: InMemoryClusterConfig, options?: KubeApiClientOptions): KubeApiClient {
-    return new KubeApiClient(new KubeTransport(inMemoryKubeConfig(config), { requestTimeoutMs: options?.requestTimeoutMs }), options);
+    return new KubeApiClient(new KubeTransport(inMemoryKubeConfig(config), options), options);
   }
 
   async get<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey): Promise<T> {

@@ -14,7 +14,10 @@
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
 import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
+import type { RequestOptions } from "node:https";
+import { Agent } from "undici";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
+import { impersonationHeaders, type Impersonation } from "./overrides.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
 export interface HttpRequest {
@@ -49,19 +52,52 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
 
 type Dispatcher = ReturnType<RequestContext["getDispatcher"]>;
 
+/** Options of {@link KubeTransport}. */
+export interface TransportOptions {
+  /** Bound on every non-streaming request (default 60 s). */
+  readonly requestTimeoutMs?: number;
+  /** The identity every request impersonates (`--as`, `--as-group`, `--as-uid`). */
+  readonly impersonate?: Impersonation;
+  /** Ask for uncompressed responses (`--disable-compression`). */
+  readonly disableCompression?: boolean;
+  /** Told of every request sent, as client-go's `rest_client_requests_total` counts it ("<error>": no response). */
+  readonly observe?: (request: { code: string; host: string; method: string }) => void;
+  /** The User-Agent of every request (default: client-node's). */
+  readonly userAgent?: string;
+  /** Waited on before every request and before a watch opens (client-go's rate limiter). */
+  readonly limiter?: { wait(signal?: AbortSignal): Promise<void> };
+  /** Connection settings of the TLS agent (not applied through a proxy, which has its own). */
+  readonly agent?: AgentSettings;
+}
+
+/** Argo CD's transport settings of the Kubernetes client, in milliseconds. */
+export interface AgentSettings {
+  /** TCP connect plus TLS handshake: undici times them as one. */
+  readonly connectTimeoutMs: number;
+  /** TCP keep-alive initial delay (0: no keep-alive probes). */
+  readonly keepAliveMs: number;
+  /** How long an idle connection is kept. */
+  readonly idleTimeoutMs: number;
+}
+
 /** JSON requests and line streams against one apiserver. */
 export class KubeTransport {
   private readonly http = new IsomorphicFetchHttpLibrary();
   private dispatcher: Dispatcher;
 
   private readonly requestTimeoutMs: number;
+  private readonly headers: ReadonlyArray<readonly [string, string]>;
 
-  /** `requestTimeoutMs` bounds every non-streaming request (default 60 s). */
   constructor(
     private readonly kc: KubeConfig,
-    options: { requestTimeoutMs?: number } = {},
+    private readonly options: TransportOptions = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.headers = [
+      ...impersonationHeaders(options.impersonate),
+      ...(options.disableCompression === true ? [["Accept-Encoding", "identity"] as const] : []),
+      ...(options.userAgent === undefined ? [] : [["User-Agent", options.userAgent] as const]),
+    ];
   }
 
   /** The apiserver URL of the current context. */
@@ -82,6 +118,7 @@ export class KubeTransport {
     let res: ResponseContext;
     let text: string;
     try {
+      await this.options.limiter?.wait(signal);
       res = await this.send({ ...req, signal });
       text = await readText(res);
     } catch (err) {
@@ -114,6 +151,7 @@ export class KubeTransport {
    * reopened on the dead connection forever.
    */
   async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
+    await this.options.limiter?.wait(req.signal);
     const { res, dispatcher } = await this.sendOn(req, "dedicated");
     try {
       if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
@@ -153,24 +191,62 @@ export class KubeTransport {
     let dedicated: Dispatcher;
     try {
       await this.kc.applySecurityAuthentication(ctx);
-      if (connection === "pooled") this.reuseDispatcher(ctx);
-      else dedicated = ctx.getDispatcher();
-      return { res: await this.http.send(ctx).toPromise(), dispatcher: dedicated };
+      for (const [name, value] of this.headers) ctx.setHeaderParam(name, value);
+      if (connection === "pooled") await this.reuseDispatcher(ctx);
+      else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
+      const res = await this.http
+        .send(ctx)
+        .toPromise()
+        .catch((err: unknown) => {
+          this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
+          throw err;
+        });
+      this.options.observe?.({ code: String(res.httpStatusCode), host: url.host, method: req.method });
+      return { res, dispatcher: dedicated };
     } catch (err) {
       await dedicated?.destroy().catch(() => undefined);
       throw toKubeApiError(err);
     }
   }
 
-  private reuseDispatcher(ctx: RequestContext): void {
+  private async reuseDispatcher(ctx: RequestContext): Promise<void> {
+    if (ctx.getDispatcher() === undefined) return;
+    if (this.dispatcher === undefined) this.dispatcher = await this.dispatcherFor(ctx);
+    else void ctx.getDispatcher()?.close();
+    this.useDispatcher(ctx, this.dispatcher);
+  }
+
+  private useDispatcher(ctx: RequestContext, d: Dispatcher): Dispatcher {
+    if (d !== undefined) ctx.setDispatcher(d);
+    return d;
+  }
+
+  /**
+   * The dispatcher for a new connection: client-node's, or, with {@link AgentSettings} and no proxy,
+   * an undici Agent with the same TLS options and Argo CD's timeouts.
+   */
+  private async dispatcherFor(ctx: RequestContext): Promise<Dispatcher> {
     const fresh = ctx.getDispatcher();
-    if (fresh === undefined) return;
-    if (this.dispatcher === undefined) {
-      this.dispatcher = fresh;
-      return;
-    }
-    ctx.setDispatcher(this.dispatcher);
+    const agent = this.options.agent;
+    if (fresh === undefined || agent === undefined || this.kc.getCurrentCluster()?.proxyUrl) return fresh;
+    const tls: RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(tls);
     void fresh.close();
+    const { ca, cert, key, rejectUnauthorized, servername } = tls;
+    return new Agent({
+      connect: {
+        ca,
+        cert,
+        key,
+        rejectUnauthorized,
+        servername,
+        timeout: agent.connectTimeoutMs,
+        keepAlive: agent.keepAliveMs > 0,
+        keepAliveInitialDelay: agent.keepAliveMs,
+      },
+      keepAliveTimeout: agent.idleTimeoutMs,
+      keepAliveMaxTimeout: agent.idleTimeoutMs,
+    });
   }
 }
 

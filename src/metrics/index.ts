@@ -20,6 +20,7 @@ export {
   type GithubRequestLabels,
 } from "./appset.js";
 export { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
+export { RestClientMetrics } from "./rest-client.js";
 export {
   APP_RECONCILE_BUCKETS,
   SyncEngineMetrics,

@@ -1,0 +1,78 @@
+/**
+ * The Kubernetes client of a controller process, as its flags ask for it: the kubeconfig source
+ * (`--kubeconfig`, else the default chain), kubectl's overrides (`--context`, `--server`, `--token`,
+ * `--as` …) and the transport settings, and the controller's namespace.
+ */
+import { arch, platform } from "node:os";
+import type { Clock } from "../clock/index.js";
+import type { Config, Env } from "../config/index.js";
+import { parseRequestTimeout } from "../config/values.js";
+import { userAgent, version } from "./version.js";
+import {
+  applyKubeOverrides,
+  KubeApiClient,
+  loadKubeConfig,
+  TokenBucket,
+  type KubeApiClientOptions,
+  type KubeConfigSource,
+} from "../kube/index.js";
+
+/** Where the kubeconfig comes from: `--kubeconfig`, else the default chain (the context is an override). */
+export function kubeSource(config: Config): KubeConfigSource {
+  return config.kubeconfig !== "" ? { kind: "file", path: config.kubeconfig } : { kind: "default" };
+}
+
+/** The client options kubectl's flags give (`fieldManager` aside). */
+export function kubeClientOptions(config: Config): KubeApiClientOptions {
+  const timeout = parseRequestTimeout(config.requestTimeout);
+  return {
+    overrides: {
+      context: config.context,
+      cluster: config.cluster,
+      user: config.user,
+      server: config.server,
+      certificateAuthority: config.certificateAuthority,
+      insecureSkipTlsVerify: config.insecureSkipTlsVerify,
+      tlsServerName: config.tlsServerName,
+      proxyUrl: config.proxyUrl,
+      token: config.token,
+      username: config.username,
+      password: config.password,
+      clientCertificate: config.clientCertificate,
+      clientKey: config.clientKey,
+    },
+    impersonate: { user: config.as, groups: config.asGroup, uid: config.asUid },
+    disableCompression: config.disableCompression,
+    ...(timeout.ok && timeout.value > 0 ? { requestTimeoutMs: timeout.value } : {}),
+  };
+}
+
+/**
+ * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`, its
+ * User-Agent naming `program` (Argo CD's name of the process), each request told to `observe`.
+ */
+export function kubeClient(
+  config: Config,
+  how: { fieldManager: string; clock: Clock; program: string; observe?: KubeApiClientOptions["observe"] },
+): KubeApiClient {
+  const { fieldManager, clock, program } = how;
+  return KubeApiClient.fromConfig(kubeSource(config), {
+    ...kubeClientOptions(config),
+    fieldManager,
+    ...(how.observe === undefined ? {} : { observe: how.observe }),
+    userAgent: userAgent(program, version(), platform(), arch()),
+    limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
+    agent: {
+      connectTimeoutMs: config.k8sTcpTimeoutMs + config.k8sTlsHandshakeTimeoutMs,
+      keepAliveMs: config.k8sTcpKeepaliveMs,
+      idleTimeoutMs: config.k8sTcpIdleTimeoutMs,
+    },
+  });
+}
+
+/** The controller's namespace: `--namespace`, else the selected context's, else `$NAMESPACE`, else argocd. */
+export function controllerNamespace(config: Config, env: Env): string {
+  if (config.namespace !== "") return config.namespace;
+  const kc = applyKubeOverrides(loadKubeConfig(kubeSource(config)), kubeClientOptions(config).overrides ?? {});
+  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
+}
