@@ -17,6 +17,7 @@ const COVERED = [
   "docs/README.md",
   "docs/install.md",
   "docs/helm.md",
+  "docs/not-supported.md",
   "docs/configuration.md",
   "docs/controller.md",
   "docs/generators.md",
