@@ -227,7 +227,16 @@ describe("docs/migrate.md: from Argo CD's ApplicationSet controller to ours", ()
 
   it("applies deploy/beside-argocd over Argo CD's objects with the page's commands, leaving Argo CD's CRDs as they were", async () => {
     const rendered = renderKustomization(OVERLAY);
-    expect(rendered.map((o) => o.kind).sort()).toEqual(["Deployment", "Role", "RoleBinding", "Service", "Service", "ServiceAccount"]);
+    expect(rendered.map((o) => o.kind).sort()).toEqual([
+      "Deployment",
+      "NetworkPolicy",
+      "PodDisruptionBudget",
+      "Role",
+      "RoleBinding",
+      "Service",
+      "Service",
+      "ServiceAccount",
+    ]);
     const crdsBefore = await crdState();
     const argoOnly = await argoCdOnlyLeaves();
     expect(argoOnly.length, "Argo CD's CRDs differ from ours somewhere").toBeGreaterThan(0);
