@@ -191,7 +191,7 @@ function shellQuote(s: string): string {
 }
 
 /** The username of HTTPS basic auth when only a password (a token) is given. */
-const TOKEN_USER = "x-access-token";
+export const TOKEN_USER = "x-access-token";
 
 /**
  * A credential helper answering git's `get` from two environment variables: the credentials stay

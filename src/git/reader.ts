@@ -18,13 +18,14 @@
  * read what another project's credentials brought into the cache, even by commit SHA.
  */
 import { createHash } from "node:crypto";
-import { access, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import {
   noCredentials,
   prepareGitAuth,
+  TOKEN_USER,
   type CredentialsLookup,
   type GitHostOptions,
   type GitHubAppCredentials,
@@ -34,23 +35,13 @@ import {
 import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
-import { parseGitmodules, resolveSubmoduleURL } from "./submodules.js";
+import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } from "./git-output.js";
+import { existing, remoteOf, tlsServerName, withHostKeyHint } from "./host-access.js";
+import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
 import { sameGitURL } from "./url.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
 export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
-
-/** One entry of a commit's tree. */
-export interface TreeEntry {
-  /** Path from the repository root, `/`-separated. */
-  readonly path: string;
-  readonly type: "blob" | "tree" | "commit";
-  /** Git file mode: 100644, 100755, 120000 (symlink), 040000, 160000 (submodule). */
-  readonly mode: string;
-  readonly oid: string;
-  /** Where an entry inside a submodule comes from (its repository and commit); unset: the repository read. */
-  readonly origin?: { readonly repoURL: string; readonly commit: string };
-}
 
 /**
  * Reads repositories at a commit. The generators depend on this port only. `access` says on whose
@@ -141,8 +132,6 @@ export const GITHUB_APP_REASON = "GitHubAppTokenError";
 
 /** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
 export const DEFAULT_REVISION_CACHE_MS = 3000;
-
-const SHA = /^[0-9a-f]{40}$/;
 
 /** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
 export class GitRepoReader implements GitReader {
@@ -240,14 +229,8 @@ export class GitRepoReader implements GitReader {
     access?: RepoAccess,
   ): Promise<Buffer[]> {
     const fromSubmodules = entries.filter((e) => e.origin !== undefined && !this.blobs.has(e.oid));
-    for (const [origin, group] of groupByOrigin(fromSubmodules)) {
-      await this.readBlobs(
-        group[0]!.origin!.repoURL,
-        origin.slice(origin.lastIndexOf("\u0000") + 1),
-        group.map(withoutOrigin),
-        signal,
-        access,
-      );
+    for (const group of groupByOrigin(fromSubmodules)) {
+      await this.readBlobs(group.repoURL, group.commit, group.entries.map(withoutOrigin), signal, access);
     }
     const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
     const missing = [
@@ -387,8 +370,11 @@ export class GitRepoReader implements GitReader {
 
   /** The host files that exist now: known hosts, and the CA bundle of the command's HTTPS remote. */
   private async hostOptions(args: readonly string[]): Promise<GitHostOptions> {
+    const remote = remoteOf(args);
+    // Commands on the cache repository alone (init, ls-tree, cat-file) reach no host.
+    if (remote === "") return {};
     const knownHostsFile = await existing(this.opts.knownHostsFile);
-    const server = tlsServerName(remoteOf(args));
+    const server = tlsServerName(remote);
     const caFile = await existing(
       server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
     );
@@ -415,7 +401,7 @@ export class GitRepoReader implements GitReader {
       throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);
     }
     const { githubApp: _app, ...rest } = creds!;
-    return { ...rest, username: "x-access-token", password: token };
+    return { ...rest, username: TOKEN_USER, password: token };
   }
 
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
@@ -443,60 +429,10 @@ export class GitRepoReader implements GitReader {
   }
 }
 
-/** What to do about a refused SSH host key, appended to ssh's own words. */
-export const HOST_KEY_HINT =
-  "the SSH host key of the repository server is not among the known hosts: add it to the argocd-ssh-known-hosts-cm ConfigMap " +
-  '(mounted at $ARGOCD_SSH_DATA_PATH/ssh_known_hosts), or set insecure: "true" in the repository Secret to skip the check';
-
-function withHostKeyHint(err: unknown): unknown {
-  if (!(err instanceof GitCommandError) || !err.message.includes("Host key verification failed")) return err;
-  return new GitCommandError(`${err.message} (${HOST_KEY_HINT})`, err.exitCode, err.failure);
-}
-
-/** The file at `path`, if it exists now. */
-async function existing(path: string | undefined): Promise<string | undefined> {
-  if (path === undefined) return undefined;
-  return access(path).then(
-    () => path,
-    () => undefined,
-  );
-}
-
-/** The host of an `https://` URL, without its port: the file name of its CA bundle. */
-export function tlsServerName(repoURL: string): string | undefined {
-  if (!/^https:\/\//i.test(repoURL)) return undefined;
-  try {
-    const host = new URL(repoURL).hostname;
-    return host.startsWith("[") ? host.slice(1, -1) : host;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Credentials for one remote operation, and the key recording that the remote accepted them. */
 interface RemoteAuth {
   readonly creds: RepoCredentials | undefined;
   readonly key: string;
-}
-
-/** The remote URL of a `ls-remote`/`fetch` argument vector: the argument after `--`. */
-function remoteOf(args: readonly string[]): string {
-  const i = args.indexOf("--");
-  return i < 0 ? "" : (args[i + 1] ?? "");
-}
-
-function groupByOrigin(entries: readonly TreeEntry[]): Map<string, TreeEntry[]> {
-  const out = new Map<string, TreeEntry[]>();
-  for (const e of entries) {
-    const key = `${e.origin!.repoURL}\u0000${e.origin!.commit}`;
-    out.set(key, [...(out.get(key) ?? []), e]);
-  }
-  return out;
-}
-
-function withoutOrigin(e: TreeEntry): TreeEntry {
-  const { origin: _origin, ...rest } = e;
-  return rest;
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
@@ -518,57 +454,5 @@ export function isRelativeLocalPath(repoURL: string): boolean {
   return colon < 0 || (slash >= 0 && slash < colon);
 }
 
-/** Parses `git ls-remote` output into ref → SHA. */
-export function parseLsRemote(text: string): Map<string, string> {
-  const refs = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const [sha, ref] = line.split("\t");
-    if (sha !== undefined && ref !== undefined && SHA.test(sha)) refs.set(ref.trim(), sha);
-  }
-  return refs;
-}
-
-/**
- * Picks the commit a revision names among advertised refs: "" and HEAD → HEAD; then a branch, an
- * (annotated tags peeled) tag, or a full ref name.
- */
-export function pickRef(refs: ReadonlyMap<string, string>, revision: string): string | undefined {
-  if (revision === "" || revision === "HEAD") return refs.get("HEAD");
-  const candidates = [`refs/heads/${revision}`, `refs/tags/${revision}^{}`, `refs/tags/${revision}`, `${revision}^{}`, revision];
-  for (const c of candidates) {
-    const sha = refs.get(c);
-    if (sha !== undefined) return sha;
-  }
-  return undefined;
-}
-
-/** Parses `git ls-tree -r -t -z` output. */
-export function parseLsTree(out: Buffer): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (const rec of out.toString("utf8").split("\u0000")) {
-    const tab = rec.indexOf("\t");
-    if (tab < 0) continue;
-    const [mode = "", type = "", oid = ""] = rec.slice(0, tab).split(" ");
-    if (type === "blob" || type === "tree" || type === "commit") entries.push({ path: rec.slice(tab + 1), type, mode, oid });
-  }
-  return entries;
-}
-
-/** Parses `git cat-file --batch` output: `<oid> <type> <size>\n<content>\n` per object. */
-export function parseBatch(out: Buffer): Map<string, Buffer> {
-  const res = new Map<string, Buffer>();
-  let pos = 0;
-  while (pos < out.length) {
-    const nl = out.indexOf(0x0a, pos);
-    if (nl < 0) break;
-    const [oid = "", type = "", size = ""] = out.subarray(pos, nl).toString("utf8").split(" ");
-    if (type === "missing" || size === "") {
-      pos = nl + 1;
-      continue;
-    }
-    const n = Number.parseInt(size, 10);
-    res.set(oid, Buffer.from(out.subarray(nl + 1, nl + 1 + n)));
-    pos = nl + 1 + n + 1;
-  }
-  return res;
-}
+export { parseBatch, parseLsRemote, parseLsTree, pickRef, type TreeEntry } from "./git-output.js";
+export { HOST_KEY_HINT, tlsServerName } from "./host-access.js";

@@ -4,6 +4,7 @@
  * submodule URL names (relative to the superproject's URL, as git resolves it). Pure.
  */
 import { posix, resolve } from "node:path";
+import type { TreeEntry } from "./git-output.js";
 
 /** Path → URL of every submodule `.gitmodules` declares. */
 export function parseGitmodules(text: string): Map<string, string> {
@@ -48,4 +49,23 @@ export function resolveSubmoduleURL(superURL: string, url: string): string {
   const scp = /^([^/:]+:)(.*)$/.exec(base);
   if (scp !== null) return scp[1]! + posix.join(scp[2]!, url);
   return resolve(base, url);
+}
+
+/** Entries from submodules, grouped by the repository and commit they come from. */
+export function groupByOrigin(entries: readonly TreeEntry[]): { repoURL: string; commit: string; entries: TreeEntry[] }[] {
+  const out = new Map<string, { repoURL: string; commit: string; entries: TreeEntry[] }>();
+  for (const e of entries) {
+    const { repoURL, commit } = e.origin!;
+    const key = `${repoURL}\u0000${commit}`;
+    const group = out.get(key) ?? { repoURL, commit, entries: [] };
+    group.entries.push(e);
+    out.set(key, group);
+  }
+  return [...out.values()];
+}
+
+/** The entry as its own repository lists it. */
+export function withoutOrigin(e: TreeEntry): TreeEntry {
+  const { origin: _origin, ...rest } = e;
+  return rest;
 }
