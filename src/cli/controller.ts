@@ -23,10 +23,10 @@ import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
-import { metricsRoutes, probeRoutes, startHttpServer, type HttpEndpoint } from "../server/index.js";
+import type { HttpEndpoint } from "../server/index.js";
 import { TemplateEngine } from "../template/index.js";
 import type { SyncEngine } from "../syncwaves/engine.js";
-import { runProcess, untilAborted, type ControllerIO } from "./process.js";
+import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
 import { gitService } from "./git.js";
 import { buildSyncEngine } from "./sync-engine.js";
@@ -151,10 +151,7 @@ async function build(rt: Runtime): Promise<Process> {
       if (!cache.hasSynced()) throw new Error("caches not synced");
     },
   };
-  const servers = [
-    await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
-    await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
-  ];
+  const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
   const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
   const webhookOpts = {
     addr: config.webhookAddr,

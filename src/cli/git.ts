@@ -36,7 +36,8 @@ export function gitHostFiles(env: Env): { knownHostsFile: string; tlsCertsDir: s
 
 /**
  * Whether submodules are read (`ARGOCD_GIT_MODULES_ENABLED`, which Argo CD's install fills from
- * `applicationsetcontroller.enable.git.submodule`): true unless the variable says false.
+ * `applicationsetcontroller.enable.git.submodule`): true unless the variable says false. The
+ * offline commands' reading; the controller's is the parsed `gitSubmodules` setting, same rule.
  */
 export function gitSubmodulesEnabled(env: Env): boolean {
   const parsed = parseEnvBool(env["ARGOCD_GIT_MODULES_ENABLED"] ?? "");
@@ -68,6 +69,7 @@ export function gitService(d: { config: Config; env: Env; clock: Clock }, creden
     credentials,
     clock: d.clock,
     ...gitReaderHosts(d.env, d.clock),
+    submodules: config.gitSubmodules,
     revisionCacheMs: config.gitRevisionCacheSeconds * 1000,
     ...(config.repoServerTimeoutSeconds > 0 ? { timeoutMs: config.repoServerTimeoutSeconds * 1000 } : {}),
   });

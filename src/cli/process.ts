@@ -7,6 +7,8 @@ import { SystemClock, type Clock } from "../clock/index.js";
 import { configUsage, effectiveLogLevel, parseConfig, type Config, type Env } from "../config/index.js";
 import { errorMessage } from "../errors.js";
 import { createLogger, type Logger } from "../log/logger.js";
+import type { Registry } from "prom-client";
+import { metricsRoutes, probeRoutes, profilerGate, startHttpServer, type Check, type HttpEndpoint } from "../server/index.js";
 
 /** The process surroundings (injected so tests can run a command in-process). */
 export interface ControllerIO {
@@ -67,7 +69,7 @@ export async function runProcess(
     return 1;
   }
   const config = parsed.config;
-  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat });
+  const logger = createLogger({ level: effectiveLogLevel(config), format: config.logFormat, timestampLayout: config.logFormatTimestamp });
   for (const w of parsed.warnings) logger.warn(w);
   const stop = new AbortController();
   const unregister = io.onSignal((sig) => {
@@ -83,5 +85,31 @@ export async function runProcess(
     return 1;
   } finally {
     unregister();
+  }
+}
+
+/**
+ * Starts a process's probe server (`--probe-addr`, `ready` added to readiness) and metrics server
+ * (`--metrics-addr`, with the profiler behind Argo CD's gate file `ARGOCD_ENABLE_PROFILER_FILE_PATH`).
+ */
+export async function startProbeAndMetrics(
+  d: { config: Config; logger: Logger; clock: Clock },
+  o: { registry: Registry; ready: Check },
+): Promise<[HttpEndpoint, HttpEndpoint]> {
+  const { config, logger, clock } = d;
+  const profiler = { enabled: profilerGate(config.profilerFilePath), clock, argv: process.argv };
+  const probe = await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [o.ready] }), logger, clock, name: "probe" });
+  try {
+    const metrics = await startHttpServer({
+      addr: config.metricsAddr,
+      routes: metricsRoutes(o.registry, profiler),
+      logger,
+      clock,
+      name: "metrics",
+    });
+    return [probe, metrics];
+  } catch (err) {
+    await probe.close();
+    throw err;
   }
 }

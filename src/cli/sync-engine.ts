@@ -16,14 +16,13 @@ import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
 import { ControllerMetrics, createMetricsRegistry, SyncEngineMetrics, type Registry } from "../metrics/index.js";
-import { metricsRoutes, probeRoutes, startHttpServer } from "../server/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
 import { gitService } from "./git.js";
-import { runProcess, untilAborted, type ControllerIO } from "./process.js";
+import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
@@ -160,10 +159,7 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
         if (!cache.hasSynced()) throw new Error("caches not synced");
       },
     };
-    const servers = [
-      await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [ready] }), logger, clock, name: "probe" }),
-      await startHttpServer({ addr: config.metricsAddr, routes: metricsRoutes(registry), logger, clock, name: "metrics" }),
-    ];
+    const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
     const manager = new Manager({
       cache,
       logger,

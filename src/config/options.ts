@@ -7,6 +7,7 @@
  */
 import { ARGO_OPTIONS } from "./argo-cd-options.js";
 import { K8S_CLIENT_OPTIONS } from "./k8s-client-options.js";
+import { PROCESS_OPTIONS } from "./process-options.js";
 import { KUBECTL_OPTIONS } from "./kubectl-options.js";
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 
@@ -126,4 +127,10 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
 ];
 
 /** Every setting, Argo CD's first. */
-export const OPTIONS: readonly OptionDef[] = [...ARGO_OPTIONS, ...K8S_CLIENT_OPTIONS, ...KUBECTL_OPTIONS, ...APPSET_OPTIONS];
+export const OPTIONS: readonly OptionDef[] = [
+  ...ARGO_OPTIONS,
+  ...K8S_CLIENT_OPTIONS,
+  ...PROCESS_OPTIONS,
+  ...KUBECTL_OPTIONS,
+  ...APPSET_OPTIONS,
+];

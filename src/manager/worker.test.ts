@@ -7,6 +7,7 @@ import { ExponentialFailureRateLimiter } from "./ratelimit.js";
 import {
   DeadlineExceededError,
   deadlinePassed,
+  isPanic,
   WorkerPool,
   type ReconcileContext,
   type ReconcileResult,
@@ -401,5 +402,14 @@ describe("WorkerPool back-off reset when the apiserver is back", () => {
     w.broken.add("c");
     await outage(w);
     expect({ b: w.runs.get("b"), c: w.runs.get("c") }).toEqual({ b: 7, c: 6 });
+  });
+});
+
+describe("isPanic", () => {
+  it("is true for the runtime's own errors and thrown non-Errors, false for errors raised on purpose", () => {
+    const panics = [new TypeError("x"), new RangeError("x"), new ReferenceError("x"), new SyntaxError("x"), "text", undefined];
+    expect(panics.map(isPanic)).toEqual(panics.map(() => true));
+    class Typed extends TypeError {}
+    expect([new Error("x"), new TerminalError(new Error("x")), new Typed("x")].map(isPanic)).toEqual([false, false, false]);
   });
 });

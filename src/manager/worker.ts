@@ -89,7 +89,7 @@ export type ReconcileResultLabel = (typeof RECONCILE_RESULTS)[number];
 /** What the pool reports (implemented by src/metrics). */
 export interface WorkerMetrics {
   /** One reconcile finished with `result`; `terminal` marks a TerminalError. */
-  reconciled(event: { result: ReconcileResultLabel; terminal: boolean; seconds: number }): void;
+  reconciled(event: { result: ReconcileResultLabel; terminal: boolean; seconds: number; panicked?: boolean }): void;
   /** Workers currently running a reconcile. */
   activeWorkers(n: number): void;
 }
@@ -132,6 +132,18 @@ type Outcome =
   | { kind: "requeue" }
   | { kind: "error"; error: unknown }
   | { kind: "terminal"; error: unknown };
+
+/**
+ * Whether a reconcile failed the way a Go reconcile panics: the runtime's own errors (TypeError,
+ * RangeError, ReferenceError, SyntaxError, …) or a thrown non-Error, as opposed to the typed errors
+ * the code raises on purpose. It is recovered like any failure (logged, retried with back-off) and
+ * counted by `controller_runtime_reconcile_panics_total`.
+ */
+export function isPanic(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return true;
+  const proto = Object.getPrototypeOf(reason) as unknown;
+  return [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError].some((k) => proto === k.prototype);
+}
 
 /** Classifies a settled reconcile. */
 function outcomeOf(settled: PromiseSettledResult<ReconcileResult>): Outcome {
@@ -232,7 +244,8 @@ export class WorkerPool {
       const [settled] = await Promise.allSettled([Promise.resolve().then(() => reconciler.reconcile(key, ctx))]);
       const outcome = outcomeOf(settled);
       const { result, terminal } = this.settle(key, outcome, logger, work.signal);
-      metrics?.reconciled({ result, terminal, seconds: (clock.now() - started) / 1000 });
+      const panicked = settled.status === "rejected" && isPanic(settled.reason);
+      metrics?.reconciled({ result, terminal, seconds: (clock.now() - started) / 1000, panicked });
     } finally {
       if (deadline !== undefined) clock.clearTimeout(deadline);
       stop.signal.removeEventListener("abort", onStop);

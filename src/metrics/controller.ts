@@ -44,6 +44,7 @@ export class ControllerMetrics {
   private readonly reconcileTotal: Counter<"controller" | "result">;
   private readonly reconcileErrors: Counter<"controller">;
   private readonly terminalErrors: Counter<"controller">;
+  private readonly panics: Counter<"controller">;
   private readonly reconcileTime: Histogram<"controller">;
   private readonly active: Gauge<"controller">;
   private readonly depthGauge: Gauge<"name" | "controller">;
@@ -203,6 +204,18 @@ export class ControllerMetrics {
           registers,
         }),
     );
+    this.panics = shared(
+      options.registry,
+      "controller_runtime_reconcile_panics_total",
+      () =>
+        new Counter({
+          name: "controller_runtime_reconcile_panics_total",
+          help: "Total number of reconciliation panics per controller",
+          labelNames: ["controller"],
+          registers,
+        }),
+    );
+    this.panics.inc({ controller: this.controller }, 0);
     for (const result of RESULTS) this.reconcileTotal.inc({ controller: this.controller, result }, 0);
     this.reconcileErrors.inc({ controller: this.controller }, 0);
     this.terminalErrors.inc({ controller: this.controller }, 0);
@@ -221,8 +234,9 @@ export class ControllerMetrics {
   }
 
   /** Worker pool port: one reconcile finished. */
-  reconciled(event: { result: (typeof RESULTS)[number]; terminal: boolean; seconds: number }): void {
+  reconciled(event: { result: (typeof RESULTS)[number]; terminal: boolean; seconds: number; panicked?: boolean }): void {
     const labels = { controller: this.controller };
+    if (event.panicked === true) this.panics.inc(labels);
     this.reconcileTotal.inc({ ...labels, result: event.result });
     if (event.result === "error") this.reconcileErrors.inc(labels);
     if (event.terminal) this.terminalErrors.inc(labels);

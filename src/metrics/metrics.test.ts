@@ -10,6 +10,7 @@ import {
   createMetricsRegistry,
   labelMetricName,
   Registry,
+  RestClientMetrics,
   WORKQUEUE_BUCKETS,
   type AppSetMetricsView,
 } from "./index.js";
@@ -64,6 +65,26 @@ describe("ControllerMetrics", () => {
     expect(await lines(registry, "leader_election_master_status")).toEqual(['leader_election_master_status{name="lease"} 0']);
   });
 
+  it("exports the panics counter at 0 before any reconcile", async () => {
+    const registry = new Registry();
+    new ControllerMetrics({ registry, maxConcurrentReconciles: 1 });
+    expect(await lines(registry, "controller_runtime_reconcile_panics_total")).toEqual([
+      'controller_runtime_reconcile_panics_total{controller="applicationset"} 0',
+    ]);
+  });
+
+  it("counts Kubernetes requests by code, host and method as client-go does", async () => {
+    const registry = new Registry();
+    const rest = new RestClientMetrics(registry);
+    rest.observe({ code: "200", host: "10.0.0.1:6443", method: "GET" });
+    rest.observe({ code: "200", host: "10.0.0.1:6443", method: "GET" });
+    new RestClientMetrics(registry).observe({ code: "<error>", host: "10.0.0.1:6443", method: "PATCH" });
+    expect(await lines(registry, "rest_client_requests_total")).toEqual([
+      'rest_client_requests_total{code="200",host="10.0.0.1:6443",method="GET"} 2',
+      'rest_client_requests_total{code="<error>",host="10.0.0.1:6443",method="PATCH"} 1',
+    ]);
+  });
+
   it("uses client-go's workqueue buckets from 10 ns to 1000 s", () => {
     expect(WORKQUEUE_BUCKETS).toEqual([1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000]);
   });
@@ -79,6 +100,10 @@ describe("ControllerMetrics", () => {
       "ns/later": () => Promise.resolve({ requeueAfterMs: 60_000 }),
       "ns/fail": () => Promise.reject(new Error("boom")),
       "ns/bad": () => Promise.reject(new TerminalError(new Error("invalid"))),
+      "ns/panic": () => {
+        const missing = undefined as unknown as { spec: { generators: unknown[] } };
+        return Promise.resolve(missing.spec.generators.length).then(() => ({}));
+      },
     };
     const pool = new WorkerPool({
       queue,
@@ -93,21 +118,25 @@ describe("ControllerMetrics", () => {
     for (let i = 0; i < 20; i++) await Promise.resolve();
     expect(await lines(registry, "controller_runtime_reconcile_total")).toEqual([
       'controller_runtime_reconcile_total{controller="applicationset",result="success"} 1',
-      'controller_runtime_reconcile_total{controller="applicationset",result="error"} 2',
+      'controller_runtime_reconcile_total{controller="applicationset",result="error"} 3',
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue"} 0',
       'controller_runtime_reconcile_total{controller="applicationset",result="requeue_after"} 1',
     ]);
     expect(await lines(registry, "controller_runtime_reconcile_errors_total")).toEqual([
-      'controller_runtime_reconcile_errors_total{controller="applicationset"} 2',
+      'controller_runtime_reconcile_errors_total{controller="applicationset"} 3',
+    ]);
+    // Only the TypeError counts as a panic (recovered: the pool goes on and retries the key).
+    expect(await lines(registry, "controller_runtime_reconcile_panics_total")).toEqual([
+      'controller_runtime_reconcile_panics_total{controller="applicationset"} 1',
     ]);
     expect(await lines(registry, "controller_runtime_terminal_reconcile_errors_total")).toEqual([
       'controller_runtime_terminal_reconcile_errors_total{controller="applicationset"} 1',
     ]);
     expect(await lines(registry, "workqueue_adds_total")).toEqual([
-      'workqueue_adds_total{name="applicationset",controller="applicationset"} 4',
+      'workqueue_adds_total{name="applicationset",controller="applicationset"} 5',
     ]);
     expect(await lines(registry, "workqueue_retries_total")).toEqual([
-      'workqueue_retries_total{name="applicationset",controller="applicationset"} 1',
+      'workqueue_retries_total{name="applicationset",controller="applicationset"} 2',
     ]);
     expect(await lines(registry, "controller_runtime_active_workers")).toEqual([
       'controller_runtime_active_workers{controller="applicationset"} 0',

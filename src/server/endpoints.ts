@@ -7,12 +7,13 @@
  *   always pass; this controller's composition root adds "informers synced" to readiness. Leadership
  *   is never a check: a standby replica is healthy and ready.
  * - the metrics server (`--metrics-addr`, default `:8080`): `/metrics` in the Prometheus text format,
- *   and `/debug/pprof/` answering 401 with Argo CD's message, since there is no Go profiler here.
+ *   and `/debug/pprof/` behind Argo CD's profiler gate (src/server/profiler.ts).
  */
 import type { ServerResponse } from "node:http";
 import type { Registry } from "prom-client";
 import { errorMessage } from "../errors.js";
 import { sendText, type Handler, type Routes } from "./http.js";
+import { PROFILER_DISABLED, profilerHandler, type ProfilerOptions } from "./profiler.js";
 
 /** One named check; it fails by throwing (controller-runtime's `healthz.Checker`). */
 export interface Check {
@@ -22,9 +23,6 @@ export interface Check {
 
 /** controller-runtime's always-passing check. */
 export const ping: Check = { name: "ping", check: () => {} };
-
-/** Argo CD's answer on the profiler paths when the profiler is not enabled. */
-export const PROFILER_DISABLED = "Profiler endpoint is not enabled in 'argocd-cmd-params-cm' ConfigMap";
 
 async function runChecks(checks: readonly Check[]): Promise<Array<{ name: string; error?: string }>> {
   return Promise.all(
@@ -62,14 +60,14 @@ export function probeRoutes(options: { health?: readonly Check[]; ready?: readon
   return { "/healthz": healthz, "/healthz/": healthz, "/readyz": readyz, "/readyz/": readyz };
 }
 
-/** The metrics server's routes over one registry. */
-export function metricsRoutes(registry: Registry): Routes {
+/** The metrics server's routes over one registry; without `profiler`, the profiler is always off. */
+export function metricsRoutes(registry: Registry, profiler?: ProfilerOptions): Routes {
   return {
     "/metrics": async (_req, res) => {
       const body = await registry.metrics();
       res.writeHead(200, { "Content-Type": registry.contentType, "Content-Length": Buffer.byteLength(body) });
       res.end(body);
     },
-    "/debug/pprof/": (_req, res) => sendText(res, 401, PROFILER_DISABLED),
+    "/debug/pprof/": profiler === undefined ? (_req, res) => sendText(res, 401, PROFILER_DISABLED) : profilerHandler(profiler),
   };
 }

@@ -3,7 +3,8 @@
  * Prometheus metrics (`--metrics-addr`), on a small node:http server factory with clean close.
  * I/O boundary: listening sockets; the checks and the registry are injected.
  */
-export { PROFILER_DISABLED, metricsRoutes, ping, probeRoutes, type Check } from "./endpoints.js";
+export { metricsRoutes, ping, probeRoutes, type Check } from "./endpoints.js";
+export { PROFILER_DISABLED, profilerGate, profileSeconds, type ProfilerOptions } from "./profiler.js";
 export {
   parseListenAddress,
   sendText,

@@ -5,8 +5,12 @@
  * writes, and when the leader is killed the other takes over and writes only what is missing (the
  * writes are counted by a proxy in front of the apiserver, one per process).
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
+import { PROFILER_DISABLED } from "../../src/server/index.js";
 import { applications, eventually, listAppSet, readAppSet, spawnController, type ControllerProcess } from "./support/controller.js";
 import { CountingProxy } from "./support/proxy-counting.js";
 import { e2eSuite } from "./support/suite.js";
@@ -44,6 +48,37 @@ describe("appset controller (process)", () => {
     expect(text).toContain("controller_runtime_reconcile_total");
     p.child.kill("SIGTERM");
     expect(await p.exited).toBe(0);
+  });
+
+  it("stamps its log lines with log.format.timestamp's Go layout and serves the profiler while its gate file says true", async () => {
+    const ns = await namespace("proc-profiler");
+    const dir = await mkdtemp(join(tmpdir(), "appset-gate-"));
+    const gate = join(dir, "profiler.enabled");
+    const env = { ...process.env, ARGOCD_ENABLE_PROFILER_FILE_PATH: gate, ARGOCD_LOG_FORMAT_TIMESTAMP: "Jan _2 15:04:05.000" };
+    const p = spawnController(
+      ["--namespace", ns, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"],
+      "controller",
+      undefined,
+      env,
+    );
+    running.push(p);
+    try {
+      const start = await p.waitForLog("applicationset controller starting");
+      const metrics = String(start["metrics"]);
+      const before = await fetch(`${metrics}/debug/pprof/`);
+      expect({ status: before.status, body: await before.text() }).toEqual({ status: 401, body: PROFILER_DISABLED });
+      await writeFile(gate, "true");
+      const after = await fetch(`${metrics}/debug/pprof/cmdline`);
+      expect({ status: after.status, args: (await after.text()).split("\0").slice(-6, -4) }).toEqual({
+        status: 200,
+        args: ["--namespace", ns],
+      });
+      expect(String(start["time"])).toMatch(/^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d{3}$/);
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("stops cleanly on SIGTERM mid-reconcile, and a restarted controller completes every Application", async () => {

@@ -1,11 +1,15 @@
 // The HTTP servers of src/server on real sockets: probes, metrics, routing and closing. Listen
 // address parsing is in src/server/http.test.ts.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock, SystemClock } from "../../../src/clock/index.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import { ControllerMetrics, Registry } from "../../../src/metrics/index.js";
-import { metricsRoutes, PROFILER_DISABLED, probeRoutes, type Check } from "../../../src/server/endpoints.js";
+import { metricsRoutes, probeRoutes, type Check } from "../../../src/server/endpoints.js";
+import { PROFILER_DISABLED, profilerGate } from "../../../src/server/profiler.js";
 import { startHttpServer, type HttpEndpoint, type Routes } from "../../../src/server/http.js";
 
 const open: HttpEndpoint[] = [];
@@ -85,6 +89,70 @@ describe("metrics endpoints", () => {
   it("answers the profiler paths with Argo CD's 401", async () => {
     const s = await serve(metricsRoutes(new Registry()));
     expect(await get(s, "/debug/pprof/heap")).toMatchObject({ status: 401, body: PROFILER_DISABLED });
+  });
+});
+
+describe("the profiler behind Argo CD's gate file", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "appset-profiler-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function profiled(): Promise<{ s: HttpEndpoint; gate: string }> {
+    const gate = join(dir, "profiler.enabled");
+    const s = await serve(
+      metricsRoutes(new Registry(), { enabled: profilerGate(gate), clock: new SystemClock(), argv: ["node", "appset"] }),
+    );
+    return { s, gate };
+  }
+
+  it("is off while the file is absent or says anything but true, and on as soon as it says true", async () => {
+    const { s, gate } = await profiled();
+    const states: Array<{ content: string | undefined; status: number }> = [];
+    for (const content of [undefined, "false", "true\n", "TRUE", "true"]) {
+      if (content !== undefined) await writeFile(gate, content);
+      states.push({ content, status: (await get(s, "/debug/pprof/")).status });
+    }
+    expect(states.map((x) => x.status)).toEqual([401, 401, 401, 401, 200]);
+    expect(await get(s, "/debug/pprof/cmdline")).toMatchObject({ status: 200, body: "node\0appset" });
+    expect(await get(s, "/debug/pprof/goroutine")).toMatchObject({ status: 404, body: "Unknown profile\n" });
+    await rm(gate);
+    expect(await get(s, "/debug/pprof/cmdline")).toMatchObject({ status: 401, body: PROFILER_DISABLED });
+  });
+
+  it("serves a V8 CPU profile of ?seconds and refuses one above the cap", async () => {
+    const { s, gate } = await profiled();
+    await writeFile(gate, "true");
+    const res = await get(s, "/debug/pprof/profile?seconds=1");
+    const profile = JSON.parse(res.body) as { nodes: unknown[]; startTime: number; endTime: number };
+    expect({ status: res.status, nodes: profile.nodes.length > 0, micros: profile.endTime - profile.startTime >= 900_000 }).toEqual({
+      status: 200,
+      nodes: true,
+      micros: true,
+    });
+    expect(await get(s, "/debug/pprof/profile?seconds=301")).toMatchObject({ status: 400 });
+  });
+
+  it("streams a V8 heap snapshot", async () => {
+    const { s, gate } = await profiled();
+    await writeFile(gate, "true");
+    const res = await fetch(`${s.url}/debug/pprof/heap`);
+    const reader = res.body!.getReader();
+    let head = "";
+    while (head.length < 64) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      head += Buffer.from(chunk.value).toString("utf8");
+    }
+    await reader.cancel();
+    expect({ status: res.status, disposition: res.headers.get("content-disposition"), head: head.slice(0, 12) }).toEqual({
+      status: 200,
+      disposition: 'attachment; filename="heap.heapsnapshot"',
+      head: '{"snapshot":',
+    });
   });
 });
 

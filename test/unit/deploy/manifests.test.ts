@@ -154,16 +154,25 @@ describe("the Deployment", () => {
       capabilities: { drop: ["ALL"] },
       seccompProfile: { type: "RuntimeDefault" },
     });
-    // The only writable mount is /tmp; the other two are Argo CD's ConfigMaps, read-only by nature.
+    // The only writable mount is /tmp; the others are Argo CD's ConfigMaps, read-only by nature.
     expect(container["volumeMounts"]).toEqual([
       { name: "tmp", mountPath: "/tmp" },
       { name: "ssh-known-hosts", mountPath: "/app/config/ssh" },
       { name: "tls-certs", mountPath: "/app/config/tls" },
+      { name: "argocd-cmd-params-cm", mountPath: "/home/argocd/params" },
     ]);
     expect(pod.spec["volumes"]).toEqual([
       { name: "tmp", emptyDir: { sizeLimit: "2Gi" } },
       { name: "ssh-known-hosts", configMap: { name: "argocd-ssh-known-hosts-cm", optional: true } },
       { name: "tls-certs", configMap: { name: "argocd-tls-certs-cm", optional: true } },
+      {
+        name: "argocd-cmd-params-cm",
+        configMap: {
+          name: "argocd-cmd-params-cm",
+          optional: true,
+          items: [{ key: "applicationsetcontroller.profile.enabled", path: "profiler.enabled" }],
+        },
+      },
     ]);
     expect(container["resources"]).toMatchObject({
       requests: { cpu: expect.any(String), memory: expect.any(String) },

@@ -1,0 +1,106 @@
+/**
+ * `/debug/pprof/` on the metrics server, gated as Argo CD gates it: every request first asks
+ * whether the profiler is on (Argo CD reads its gate file, `ARGOCD_ENABLE_PROFILER_FILE_PATH`, each
+ * time), and answers 401 with Argo CD's message when it is not. When it is on, the profiles are
+ * Node's, not Go's (docs/configuration.md#profiler):
+ *
+ * - `heap`: a V8 heap snapshot (`.heapsnapshot`, for Chrome DevTools' Memory panel). Taking it
+ *   pauses the process and needs about as much memory again as the heap.
+ * - `profile?seconds=N`: a V8 CPU profile of N seconds (default 30, as Go's), `.cpuprofile`.
+ * - `cmdline`: the command line, NUL-separated, as Go's.
+ *
+ * Any other profile name is a 404 `Unknown profile`, as Go's handler answers.
+ */
+import type { ServerResponse } from "node:http";
+import { Session } from "node:inspector/promises";
+import { pipeline } from "node:stream/promises";
+import { readFile } from "node:fs/promises";
+import { getHeapSnapshot } from "node:v8";
+import type { Clock } from "../clock/index.js";
+import { sendText, type Handler } from "./http.js";
+
+/** Argo CD's answer on the profiler paths when the profiler is not enabled (Go's http.Error adds the newline). */
+export const PROFILER_DISABLED = "Profiler endpoint is not enabled in 'argocd-cmd-params-cm' ConfigMap\n";
+
+/** Go's default and this server's longest CPU profile, in seconds. */
+export const DEFAULT_PROFILE_SECONDS = 30;
+export const MAX_PROFILE_SECONDS = 300;
+
+/** What the profiler routes need. */
+export interface ProfilerOptions {
+  /** Whether the profiler is on now; asked on every request. */
+  enabled(): Promise<boolean>;
+  clock: Clock;
+  /** The command line `cmdline` answers with. */
+  argv: readonly string[];
+}
+
+const INDEX = [
+  "/debug/pprof/",
+  "",
+  "Profiles (V8's formats, for Chrome DevTools):",
+  "  heap      a heap snapshot (.heapsnapshot); pauses the process while it is taken",
+  `  profile   a CPU profile of ?seconds=N (default ${DEFAULT_PROFILE_SECONDS}, at most ${MAX_PROFILE_SECONDS}) (.cpuprofile)`,
+  "  cmdline   the command line, NUL-separated",
+  "",
+].join("\n");
+
+/** Argo CD's gate: on while `file` exists and holds exactly `true`. */
+export function profilerGate(file: string): () => Promise<boolean> {
+  return () =>
+    readFile(file, "utf8").then(
+      (text) => text === "true",
+      () => false,
+    );
+}
+
+/** The seconds of a CPU profile request: Go's rule (unparsable or ≤ 0 is the default), or an error above the cap. */
+export function profileSeconds(text: string | null): { ok: true; seconds: number } | { ok: false; message: string } {
+  const n = text !== null && /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+  const seconds = Number.isFinite(n) && n > 0 ? n : DEFAULT_PROFILE_SECONDS;
+  if (seconds > MAX_PROFILE_SECONDS)
+    return { ok: false, message: `profile duration exceeds the longest of ${MAX_PROFILE_SECONDS} seconds` };
+  return { ok: true, seconds };
+}
+
+/** The `/debug/pprof/` handler (a prefix route). */
+export function profilerHandler(options: ProfilerOptions): Handler {
+  return async (_req, res, url) => {
+    if (!(await options.enabled())) return sendText(res, 401, PROFILER_DISABLED);
+    const name = url.pathname.slice("/debug/pprof/".length);
+    if (name === "") return sendText(res, 200, INDEX);
+    if (name === "cmdline") return sendText(res, 200, options.argv.join("\0"));
+    if (name === "heap") return sendHeapSnapshot(res);
+    if (name === "profile") return sendCpuProfile(res, { clock: options.clock, seconds: profileSeconds(url.searchParams.get("seconds")) });
+    res.setHeader("X-Go-Pprof", "1");
+    return sendText(res, 404, "Unknown profile\n");
+  };
+}
+
+function attachment(res: ServerResponse, file: string): void {
+  res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Disposition": `attachment; filename="${file}"` });
+}
+
+async function sendHeapSnapshot(res: ServerResponse): Promise<void> {
+  attachment(res, "heap.heapsnapshot");
+  await pipeline(getHeapSnapshot(), res);
+}
+
+async function sendCpuProfile(res: ServerResponse, o: { clock: Clock; seconds: ReturnType<typeof profileSeconds> }): Promise<void> {
+  if (!o.seconds.ok) return sendText(res, 400, `${o.seconds.message}\n`);
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+    await o.clock.sleep(o.seconds.seconds * 1000, gone.signal).catch(() => undefined);
+    const { profile } = await session.post("Profiler.stop");
+    if (gone.signal.aborted) return;
+    attachment(res, "cpu.cpuprofile");
+    res.end(JSON.stringify(profile));
+  } finally {
+    session.disconnect();
+  }
+}
