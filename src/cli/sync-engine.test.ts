@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { selfHealBackoff, syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
+import { FakeClock } from "../clock/index.js";
+import { parseConfig } from "../config/index.js";
+import type { GitReader } from "../git/index.js";
+import { KubeApiClient } from "../kube/index.js";
+import { SharedCache } from "../manager/index.js";
+import { createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
+import { capturedLogger } from "../../test/support/captured-logger.js";
+import { ScriptedSource } from "../../test/support/scripted-informer.js";
+import { buildSyncEngine, selfHealBackoff, syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
 
 describe("waveDelayMs", () => {
   it.each([
@@ -72,5 +80,38 @@ describe("appset sync-engine", () => {
     expect(r.out).toContain("--enable-sync-engine");
     expect(r.out.split("\n")[0]).toBe("Usage: appset sync-engine [flags]");
     expect(r.out).not.toContain("appset controller");
+  });
+});
+
+describe("buildSyncEngine", () => {
+  it("registers client-go's rest_client_requests_total (for remote clusters' clients) beside the application metrics", async () => {
+    const parsed = parseConfig([], {});
+    if (parsed.kind !== "config") throw new Error("default flags refused");
+    const registry = createMetricsRegistry({ processMetrics: false });
+    const clock = new FakeClock(0);
+    const client = KubeApiClient.fromOptions({ server: "https://apiserver.invalid:6443" });
+    const deps = {
+      config: parsed.config,
+      env: {},
+      logger: capturedLogger().logger,
+      clock,
+      client,
+      namespace: "argocd",
+      cache: new SharedCache({ source: new ScriptedSource(), clock }),
+      git: {} as GitReader,
+      clusters: {
+        resolve: () => ({ ok: true as const, server: "https://kubernetes.default.svc", cluster: undefined }),
+        waitForSync: () => Promise.resolve(),
+      },
+      registry,
+    };
+    buildSyncEngine(deps);
+    // In the controller process the controller's client counts on the same registry: one counter.
+    new RestClientMetrics(registry).observe({ code: "200", host: "apiserver.invalid:6443", method: "GET" });
+    const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === "rest_client_requests_total");
+    expect(metric).toMatchObject({ type: "counter", help: "Number of HTTP requests, partitioned by status code, method, and host." });
+    expect(metric?.values).toEqual([{ value: 1, labels: { code: "200", host: "apiserver.invalid:6443", method: "GET" } }]);
+    expect(registry.getSingleMetric("argocd_app_sync_total")).toBeDefined();
+    await client.transport.close();
   });
 });

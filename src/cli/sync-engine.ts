@@ -15,7 +15,7 @@ import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js
 import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
-import { ControllerMetrics, createMetricsRegistry, SyncEngineMetrics, type Registry } from "../metrics/index.js";
+import { ControllerMetrics, createMetricsRegistry, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import type { SelfHealBackoff } from "../syncwaves/automated.js";
@@ -112,6 +112,8 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
   const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
   const local = { id: "local", client: d.client, resolve, facts: cachedClusterFacts(d.client.transport) };
+  // Remote clusters' requests are counted too, as client-go's global metrics count every client.
+  const observe = d.registry === undefined ? undefined : new RestClientMetrics(d.registry).observe;
   const allNamespaces = d.config.applicationSetNamespaces.length > 0;
   const deadlineMs = syncDeadlineMs(d.env);
   const engine: SyncEngine = new SyncEngine({
@@ -125,7 +127,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     source: new GitManifestSource(d.git, { tools: { env: d.env } }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
-    destinations: new ClusterSecretDestinations({ local, clusters: d.clusters }),
+    destinations: new ClusterSecretDestinations({ local, clusters: d.clusters, ...(observe === undefined ? {} : { observe }) }),
     waveDelayMs: waveDelayMs(d.env),
     selfHealBackoff: selfHealBackoff(d.env),
     concurrency: ENGINE_CONCURRENCY,
@@ -140,7 +142,10 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
 export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
     const { config, logger, clock } = rt;
-    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: "argocd-application-controller" });
+    const registry = createMetricsRegistry({ processMetrics: true });
+    // Argo CD's application controller serves client-go's rest_client_requests_total (controller-runtime's registry).
+    const observe = new RestClientMetrics(registry).observe;
+    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: "argocd-application-controller", observe });
     const namespace = controllerNamespace(config, rt.env);
     const cache = new SharedCache({
       source: client,
@@ -151,7 +156,6 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     // Repository credentials and clusters follow their Secrets live, as in the controller process.
     const git = gitService(rt, new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup);
     const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(namespace)));
-    const registry = createMetricsRegistry({ processMetrics: true });
     const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, clusters, registry });
     const ready = {
       name: "informers",

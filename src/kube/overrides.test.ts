@@ -1,7 +1,7 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { KubeApiError } from "./errors.js";
-import { applyKubeOverrides, impersonationHeaders } from "./overrides.js";
+import { applyKubeOverrides, impersonationHeaders, withKubeconfigUser } from "./overrides.js";
 
 function twoContexts(): KubeConfig {
   const kc = new KubeConfig();
@@ -99,5 +99,43 @@ describe("impersonationHeaders", () => {
 
   it("refuses groups or a uid without a user, as client-go does", () => {
     expect(() => impersonationHeaders({ user: "", groups: ["g"], uid: "" })).toThrow(/requires a username/);
+  });
+
+  it("gives each group a header of its own, in the order given, commas kept inside a group", () => {
+    expect(impersonationHeaders({ user: "alice", groups: ["devs", "ops", "a,b"], uid: "" })).toEqual([
+      ["Impersonate-User", "alice"],
+      ["Impersonate-Group", "devs"],
+      ["Impersonate-Group", "ops"],
+      ["Impersonate-Group", "a,b"],
+    ]);
+  });
+});
+
+describe("withKubeconfigUser", () => {
+  const kubeconfigAs = (as: string | undefined): KubeConfig => {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: "c", server: "https://x:6443", skipTLSVerify: false }],
+      users: [{ name: "u", ...(as === undefined ? {} : { impersonateUser: as }) }],
+      contexts: [{ name: "ctx", cluster: "c", user: "u" }],
+      currentContext: "ctx",
+    });
+    return kc;
+  };
+
+  it("takes the kubeconfig user's as when groups or a uid come without --as, as client-go merges them", () => {
+    const i = withKubeconfigUser({ user: "", groups: ["devs"], uid: "" }, kubeconfigAs("bob"));
+    expect(impersonationHeaders(i)).toEqual([
+      ["Impersonate-User", "bob"],
+      ["Impersonate-Group", "devs"],
+    ]);
+  });
+
+  it("keeps --as over the kubeconfig's, and changes nothing when nothing is impersonated", () => {
+    expect(withKubeconfigUser({ user: "alice", groups: ["g"], uid: "" }, kubeconfigAs("bob"))?.user).toBe("alice");
+    expect(withKubeconfigUser({ user: "", groups: [], uid: "" }, kubeconfigAs("bob"))?.user).toBe("");
+    expect(() => impersonationHeaders(withKubeconfigUser({ user: "", groups: ["g"], uid: "" }, kubeconfigAs(undefined)))).toThrow(
+      /requires a username/,
+    );
   });
 });

@@ -94,15 +94,26 @@ export function applyKubeOverrides(kc: KubeConfig, o: KubeOverrides): KubeConfig
   return out;
 }
 
-/** The impersonation headers (client-go's `Impersonate-*`); empty when nothing is impersonated. */
+/**
+ * The impersonation headers (client-go's `Impersonate-*`), one `Impersonate-Group` line per group
+ * (the transport sends them as separate lines); empty when nothing is impersonated.
+ */
 export function impersonationHeaders(i: Impersonation | undefined): Array<[string, string]> {
   if (i === undefined || (i.user === "" && i.groups.length === 0 && i.uid === "")) return [];
   if (i.user === "") throw overrideError("requesting uid or groups for impersonation requires a username (--as)");
-  // fetch joins repeated headers into one "a, b" value, which the apiserver reads as one group.
-  if (i.groups.length > 1) throw overrideError(`--as-group may be given once here, not ${i.groups.length} times`);
   return [
     ["Impersonate-User", i.user],
     ...i.groups.map((g): [string, string] => ["Impersonate-Group", g]),
     ...(i.uid === "" ? [] : ([["Impersonate-Uid", i.uid]] as Array<[string, string]>)),
   ];
+}
+
+/**
+ * `i` with the kubeconfig user's `as` when `--as` is not given: client-go merges the flags over the
+ * kubeconfig's fields, so `--as-group` or `--as-uid` with a kubeconfig `as` impersonates that user.
+ */
+export function withKubeconfigUser(i: Impersonation | undefined, kc: KubeConfig): Impersonation | undefined {
+  const fromKubeconfig = kc.getCurrentUser()?.impersonateUser ?? "";
+  if (i === undefined || i.user !== "" || fromKubeconfig === "" || (i.groups.length === 0 && i.uid === "")) return i;
+  return { ...i, user: fromKubeconfig };
 }

@@ -1,7 +1,7 @@
 /**
  * Raw HTTP to the apiserver on client-node's own machinery: `KubeConfig` authenticates the request
- * (bearer token, exec/OIDC plugins, client certificates, CA) onto a `RequestContext`, and
- * `IsomorphicFetchHttpLibrary` (undici) sends it. We go below the generated and
+ * (bearer token, exec/OIDC plugins, client certificates, CA) onto a `RequestContext`, and undici's
+ * `request` sends it (src/kube/wire.ts: fetch would join repeated `Impersonate-Group` lines). We go below the generated and
  * `KubernetesObjectApi` clients because they (a) run bodies through `ObjectSerializer`, which turns
  * timestamps into `Date`s and drops unknown fields of known kinds, (b) cannot address the status
  * subresource of an arbitrary kind, and (c) take no `AbortSignal` on streams.
@@ -13,11 +13,12 @@
  * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
-import { IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, type HttpMethod, type ResponseContext } from "@kubernetes/client-node";
+import { KubeConfig, RequestContext, type HttpMethod } from "@kubernetes/client-node";
 import type { RequestOptions } from "node:https";
 import { Agent } from "undici";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
-import { impersonationHeaders, type Impersonation } from "./overrides.js";
+import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
+import { sendContext, type WireResponse } from "./wire.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
 export interface HttpRequest {
@@ -82,7 +83,6 @@ export interface AgentSettings {
 
 /** JSON requests and line streams against one apiserver. */
 export class KubeTransport {
-  private readonly http = new IsomorphicFetchHttpLibrary();
   private dispatcher: Dispatcher;
 
   private readonly requestTimeoutMs: number;
@@ -94,7 +94,7 @@ export class KubeTransport {
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.headers = [
-      ...impersonationHeaders(options.impersonate),
+      ...impersonationHeaders(withKubeconfigUser(options.impersonate, kc)),
       ...(options.disableCompression === true ? [["Accept-Encoding", "identity"] as const] : []),
       ...(options.userAgent === undefined ? [] : [["User-Agent", options.userAgent] as const]),
     ];
@@ -115,7 +115,7 @@ export class KubeTransport {
   async request(req: HttpRequest): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
-    let res: ResponseContext;
+    let res: WireResponse;
     let text: string;
     try {
       await this.options.limiter?.wait(signal);
@@ -131,12 +131,12 @@ export class KubeTransport {
         cause: err,
       });
     }
-    if (res.httpStatusCode < 200 || res.httpStatusCode > 299) throw fromStatus(res.httpStatusCode, text);
+    if (res.status < 200 || res.status > 299) throw fromStatus(res.status, text);
     if (text === "") return undefined;
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      throw new KubeApiError({ status: res.httpStatusCode, reason: KubeReason.Unknown, message: "response is not JSON", cause: err });
+      throw new KubeApiError({ status: res.status, reason: KubeReason.Unknown, message: "response is not JSON", cause: err });
     }
   }
 
@@ -154,9 +154,8 @@ export class KubeTransport {
     await this.options.limiter?.wait(req.signal);
     const { res, dispatcher } = await this.sendOn(req, "dedicated");
     try {
-      if (res.httpStatusCode !== 200) throw fromStatus(res.httpStatusCode, await readText(res));
-      const body = res.body.stream();
-      if (body !== null) await readLines(body, onLine);
+      if (res.status !== 200) throw fromStatus(res.status, await readText(res));
+      await readLines(res.stream(), onLine);
     } catch (err) {
       throw toKubeApiError(err);
     } finally {
@@ -171,12 +170,12 @@ export class KubeTransport {
     await d?.destroy().catch(() => undefined);
   }
 
-  private async send(req: HttpRequest): Promise<ResponseContext> {
+  private async send(req: HttpRequest): Promise<WireResponse> {
     return (await this.sendOn(req, "pooled")).res;
   }
 
   /** Sends on the pooled connection, or on a dedicated one returned for the caller to destroy. */
-  private async sendOn(req: HttpRequest, connection: "pooled" | "dedicated"): Promise<{ res: ResponseContext; dispatcher: Dispatcher }> {
+  private async sendOn(req: HttpRequest, connection: "pooled" | "dedicated"): Promise<{ res: WireResponse; dispatcher: Dispatcher }> {
     const url = new URL(this.server + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v));
@@ -191,17 +190,13 @@ export class KubeTransport {
     let dedicated: Dispatcher;
     try {
       await this.kc.applySecurityAuthentication(ctx);
-      for (const [name, value] of this.headers) ctx.setHeaderParam(name, value);
       if (connection === "pooled") await this.reuseDispatcher(ctx);
       else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
-      const res = await this.http
-        .send(ctx)
-        .toPromise()
-        .catch((err: unknown) => {
-          this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
-          throw err;
-        });
-      this.options.observe?.({ code: String(res.httpStatusCode), host: url.host, method: req.method });
+      const res = await sendContext(ctx, this.headers).catch((err: unknown) => {
+        this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
+        throw err;
+      });
+      this.options.observe?.({ code: String(res.status), host: url.host, method: req.method });
       return { res, dispatcher: dedicated };
     } catch (err) {
       await dedicated?.destroy().catch(() => undefined);
@@ -272,16 +267,16 @@ function boundedBody(req: HttpRequest): string {
   return text;
 }
 
-async function readText(res: ResponseContext): Promise<string> {
+async function readText(res: WireResponse): Promise<string> {
   try {
-    return await res.body.text();
+    return await res.text();
   } catch (err) {
     throw toKubeApiError(err);
   }
 }
 
 /** Splits a byte stream into lines (without the newline) and hands each non-empty one to `onLine`. */
-export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+export async function readLines(stream: AsyncIterable<Uint8Array>, onLine: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   let buffered = "";
   for await (const chunk of stream) {

@@ -19,6 +19,7 @@ import {
   Discovery,
   KubeApiClient,
   type ClusterFacts,
+  type KubeApiClientOptions,
   type KubeClient,
   type KubeObject,
   type ListWatchSource,
@@ -89,6 +90,8 @@ export interface ClusterLookup {
 export interface ClusterSecretOptions {
   readonly local: ClusterAccess;
   readonly clusters: ClusterLookup;
+  /** Told of every request of a remote cluster's client (`rest_client_requests_total`). */
+  readonly observe?: KubeApiClientOptions["observe"];
 }
 
 /** Destinations from cluster Secrets, with the local cluster for the in-cluster server. */
@@ -109,7 +112,8 @@ export class ClusterSecretDestinations implements DestinationResolver {
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
       access = Promise.resolve(cluster).then((c) => {
-        const client = KubeApiClient.fromOptions(clusterConfigFor(c));
+        const observe = this.opts.observe;
+        const client = KubeApiClient.fromOptions(clusterConfigFor(c), observe === undefined ? {} : { observe });
         const discovery = new Discovery(client.transport);
         return {
           id: c.server,

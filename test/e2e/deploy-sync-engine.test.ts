@@ -2,8 +2,9 @@
  * The sync engine's RBAC of deploy/ on a real apiserver: the ServiceAccount and ClusterRole of
  * deploy/install-with-sync-engine are applied, and `appset sync-engine` runs as its own process
  * with nothing but that ServiceAccount's token (TokenRequest API). It must sync an Application of
- * its namespace whose manifests go to another namespace, and report it on /metrics. Without the
- * ClusterRole, the controller's ServiceAccount cannot write there (the rights really come from it).
+ * its namespace whose manifests go to another namespace, and report it on /metrics (its sync and its
+ * requests to the apiserver). Without the ClusterRole, the controller's ServiceAccount cannot write
+ * there (the rights really come from it).
  */
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -100,6 +101,12 @@ describe("the sync engine with the ServiceAccount of deploy/sync-engine", () => 
     expect(scrape).toContain(
       `argocd_app_sync_total{namespace="${own}",name="rbac",project="default",dest_server="https://kubernetes.default.svc",phase="Succeeded"} 1`,
     );
+    // client-go's request counter, as Argo CD's application controller serves it: the engine's reads and writes.
+    const host = new URL(admin.transport.server).host.replace(/[.]/g, "\\.");
+    const requests = (method: string): RegExp =>
+      new RegExp(`^rest_client_requests_total\\{code="20[01]",host="${host}",method="${method}"\\} [1-9]\\d*$`, "m");
+    expect(scrape).toMatch(requests("GET"));
+    expect(scrape).toMatch(requests("PATCH"));
   });
 
   it("owes those rights to its ClusterRole: the controller's ServiceAccount may not write there", async () => {
