@@ -16,6 +16,7 @@ import { renderToolsDir } from "../../support/render-tools.js";
 import { gitReader, repoSecret, TempDirs } from "../support/git-repos.js";
 import { HelmRepoDir, serveHelmRepo, type HelmRepoServer } from "../support/helm-repo.js";
 import { makeTestCa, type TestCa } from "../support/test-ca.js";
+import { silentServer, type Misbehaving } from "../http/stalling-servers.js";
 
 const helm = join(renderToolsDir(), "helm");
 const temp = new TempDirs();
@@ -234,5 +235,31 @@ describe("a Helm repository over HTTPS with a private CA and client certificates
     ]);
     const got = await read(manifestSource(insecure), { ...tlsSource(), targetRevision: "0.2.0" });
     expect(got.revision).toBe("0.2.0");
+  });
+});
+
+describe("a Helm repository that never answers", () => {
+  let silent: Misbehaving;
+  beforeAll(async () => {
+    silent = await silentServer();
+  });
+  afterAll(() => silent.close());
+  const stalled = (timeoutMs: number): GitManifestSource =>
+    new GitManifestSource(gitReader(temp), { tools: { helm, env: {}, timeoutMs }, charts: { indexCacheMs: 0 } });
+
+  it("fails the index request at the time limit", async () => {
+    const started = Date.now();
+    await expect(read(stalled(500), { repoURL: silent.url, chart: "web", targetRevision: "*" })).rejects.toMatchObject({
+      reason: MANIFEST_ERROR,
+      message: `error loading repo index: error making HTTP request: Get "${silent.url}/index.yaml": timeout after 0.5s`,
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("kills helm pull at the time limit", async () => {
+    await expect(read(stalled(1000), { repoURL: silent.url, chart: "web", targetRevision: "1.0.0" })).rejects.toMatchObject({
+      reason: MANIFEST_ERROR,
+      message: /^error fetching chart: failed to fetch chart: failed running helm: `.*helm pull .*` failed timeout after 1s/,
+    });
   });
 });
