@@ -201,7 +201,8 @@ describe("a rendered guestbook under RollingSync with the sync engine", () => {
     const rec = await RolloutRecorder.start(client, ns);
     try {
       const args = processArgs(ns, "--enable-progressive-syncs", "--enable-sync-engine", "--refresh-grace-period-seconds", "5");
-      const proc = spawnController(args, "controller", undefined, withRenderTools());
+      // Its temporary directory (where pulled charts are kept) is the test's, removed with it.
+      const proc = spawnController(args, "controller", undefined, { ...withRenderTools(), TMPDIR: temp.make("appset-e2e-tmp-") });
       procs.push(proc);
       await proc.waitForLog("caches synced, starting workers");
       const chartSource = {

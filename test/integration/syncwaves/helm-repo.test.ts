@@ -44,7 +44,12 @@ const facts = { kubeVersion: "v1.36.3", apiVersions: ["v1"] };
 function manifestSource(credentials?: CredentialsLookup, tlsCertsDir?: string): GitManifestSource {
   return new GitManifestSource(gitReader(temp), {
     tools: { helm, env: {} },
-    charts: { ...(credentials ? { credentials } : {}), ...(tlsCertsDir ? { tlsCertsDir } : {}), indexCacheMs: 0 },
+    charts: {
+      ...(credentials ? { credentials } : {}),
+      ...(tlsCertsDir ? { tlsCertsDir } : {}),
+      indexCacheMs: 0,
+      cacheDir: temp.make("appset-helm-charts-"),
+    },
   });
 }
 
@@ -245,7 +250,10 @@ describe("a Helm repository that never answers", () => {
   });
   afterAll(() => silent.close());
   const stalled = (timeoutMs: number): GitManifestSource =>
-    new GitManifestSource(gitReader(temp), { tools: { helm, env: {}, timeoutMs }, charts: { indexCacheMs: 0 } });
+    new GitManifestSource(gitReader(temp), {
+      tools: { helm, env: {}, timeoutMs },
+      charts: { indexCacheMs: 0, cacheDir: temp.make("appset-helm-charts-") },
+    });
 
   it("fails the index request at the time limit", async () => {
     const started = Date.now();
