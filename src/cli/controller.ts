@@ -174,7 +174,7 @@ async function build(rt: Runtime): Promise<Process> {
     "applicationset controller starting",
   );
   const engine = config.enableSyncEngine
-    ? buildSyncEngine({ ...rt, client, namespace, cache, git, clusters: controller.clusters, registry })
+    ? buildSyncEngine({ ...rt, client, namespace, cache, git, credentials, clusters: controller.clusters, registry })
     : undefined;
   const manager = new Manager({
     cache,

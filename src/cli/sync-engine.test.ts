@@ -99,6 +99,7 @@ describe("buildSyncEngine", () => {
       namespace: "argocd",
       cache: new SharedCache({ source: new ScriptedSource(), clock }),
       git: {} as GitReader,
+      credentials: () => Promise.resolve(undefined),
       clusters: {
         resolve: () => ({ ok: true as const, server: "https://kubernetes.default.svc", cluster: undefined }),
         waitForSync: () => Promise.resolve(),

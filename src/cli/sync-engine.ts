@@ -2,14 +2,15 @@
  * The sync engine as the process runs it: inside `appset controller` with `--enable-sync-engine`, or
  * alone as `appset sync-engine` (same flags, logging, probes and leader election, on a Lease of its
  * own). It syncs the Applications of the controller's namespace (every namespace when
- * ApplicationSets in other namespaces are allowed), reads their manifests from Git with the
- * repository Secrets' credentials, and reaches destinations through cluster Secrets.
+ * ApplicationSets in other namespaces are allowed), reads their manifests from Git and Helm chart
+ * repositories with the repository Secrets' credentials, and reaches destinations through cluster
+ * Secrets.
  */
 import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import type { Config, Env } from "../config/index.js";
-import type { GitReader } from "../git/index.js";
+import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
 import { LeaderElector, newIdentity } from "../leader/index.js";
@@ -20,8 +21,9 @@ import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/dest
 import { SyncEngine } from "../syncwaves/engine.js";
 import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
+import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
-import { gitService } from "./git.js";
+import { gitHostFiles, gitService } from "./git.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
@@ -87,6 +89,8 @@ export interface SyncEngineDeps {
   readonly namespace: string;
   readonly cache: SharedCache;
   readonly git: GitReader;
+  /** Repository credentials (the repository Secrets'), for `chart` sources from Helm repositories. */
+  readonly credentials: CredentialsLookup;
   readonly clusters: ClusterLookup;
   /** Where the engine's metrics are registered (none when absent). */
   readonly registry?: Registry;
@@ -107,6 +111,19 @@ function engineMetrics(
 /** Reconciles the engine runs at once. */
 const ENGINE_CONCURRENCY = 10;
 
+/**
+ * How `chart` sources reach Helm repositories: the repository Secrets' credentials, the CA bundles
+ * of `argocd-tls-certs-cm` (`ARGOCD_TLS_DATA_PATH`), and the index kept as long as Git revisions.
+ */
+function chartOptions(d: SyncEngineDeps): HelmChartSourceOptions {
+  return {
+    credentials: d.credentials,
+    tlsCertsDir: gitHostFiles(d.env).tlsCertsDir,
+    indexCacheMs: d.config.gitRevisionCacheSeconds * 1000,
+    clock: d.clock,
+  };
+}
+
 /** Builds (does not start) the sync engine; its metrics go to `d.registry`. */
 export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
@@ -124,7 +141,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     argoCdNamespace: d.namespace,
     client: d.client,
     resolve,
-    source: new GitManifestSource(d.git, { tools: { env: d.env } }),
+    source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d) }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({ local, clusters: d.clusters, ...(observe === undefined ? {} : { observe }) }),
@@ -154,9 +171,10 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
       resyncPeriodMs: config.cacheSyncPeriodMs,
     });
     // Repository credentials and clusters follow their Secrets live, as in the controller process.
-    const git = gitService(rt, new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup);
+    const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
+    const git = gitService(rt, credentials);
     const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(namespace)));
-    const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, clusters, registry });
+    const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, credentials, clusters, registry });
     const ready = {
       name: "informers",
       check: () => {

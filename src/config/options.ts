@@ -58,7 +58,7 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     min: 0,
     max: MAX_INT32,
     description:
-      "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time).",
+      "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time); the sync engine keeps a Helm chart repository's index.yaml as long.",
     origin: "appset",
   },
   {

@@ -8,7 +8,9 @@
  * certificate, PEM), `githubAppID`/`githubAppInstallationID`/`githubAppPrivateKey`/
  * `githubAppEnterpriseBaseUrl` (a GitHub App whose installation token authenticates HTTPS),
  * `proxy`/`noProxy` (the HTTP(S) proxy of this repository), `insecure` ("true": skip TLS / host
- * key checks), `project` (a `repository` Secret scoped to one AppProject).
+ * key checks), `project` (a `repository` Secret scoped to one AppProject), `enableOCI` (a `type:
+ * helm` repository that is an OCI registry, which the sync engine refuses). The same lookup serves
+ * `type: helm` repositories (chart sources), as Argo CD matches both kinds by URL alike.
  *
  * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the
  * Secrets scoped to P and the unscoped ones, a scoped one winning for the same URL; a reader with
@@ -42,6 +44,8 @@ export interface RepoCredentials {
   readonly noProxy?: string;
   /** A GitHub App whose installation token authenticates HTTPS (as user `x-access-token`). */
   readonly githubApp?: GitHubAppCredentials;
+  /** `enableOCI: "true"` (a `type: helm` repository that is an OCI registry); git ignores it. */
+  readonly enableOCI?: boolean;
 }
 
 /** The GitHub App keys of a repository or repo-creds Secret. */
@@ -84,6 +88,7 @@ function credsOf(secret: Secret): RepoCredentials {
   }
   if (get("insecure") === "true") out["insecure"] = true;
   if (get("forceHttpBasicAuth") === "true") out["forceHttpBasicAuth"] = true;
+  if (get("enableOCI") === "true") out["enableOCI"] = true;
   const app = githubAppOf(get);
   if (app !== undefined) out["githubApp"] = app;
   return out;

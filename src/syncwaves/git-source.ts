@@ -6,7 +6,8 @@
  * selected files are read in one batch and parsed as plain YAML/JSON manifests; a Helm chart or a
  * kustomization is rendered by the real `helm` or `kustomize` (render/renderer.ts). Manifests
  * are kept per (repository, commit, path, type, options, Application, destination, cluster
- * facts), so many Applications on one commit render it once.
+ * facts), so many Applications on one commit render it once. A source with `chart` comes from a
+ * Helm repository instead (helm-repo/chart-source.ts).
  *
  * I/O boundary: the injected GitReader (the real `git` program behind it) and the renderer.
  */
@@ -16,6 +17,8 @@ import type { GitReader, TreeEntry } from "../git/index.js";
 import type { ClusterFacts, KubeObject } from "../kube/index.js";
 import { ToolRenderer, type ToolRendererOptions } from "./render/renderer.js";
 import { SourceType, sourceTypeOf } from "./render/source-type.js";
+import { TOOL_TIMEOUT_MS } from "./render/tool.js";
+import { HelmChartSource, type HelmChartSourceOptions } from "./helm-repo/chart-source.js";
 import {
   MANIFEST_ERROR,
   parseDirectory,
@@ -64,6 +67,8 @@ export interface GitManifestSourceOptions {
   readonly maxParsed?: number;
   /** How Helm and Kustomize sources are rendered (the programs, their limits). */
   readonly tools?: ToolRendererOptions;
+  /** How `chart` sources reach Helm repositories (credentials, CA bundles, caches). */
+  readonly charts?: HelmChartSourceOptions;
 }
 
 /** The names of the files directly in the source's directory. */
@@ -99,16 +104,21 @@ const NO_FACTS: ClusterFacts = { kubeVersion: "", apiVersions: [] };
 export class GitManifestSource implements ManifestSource {
   private readonly parsed = new Map<string, { type: SourceType; objects: readonly KubeObject[] }>();
   private readonly renderer: ToolRenderer;
+  private readonly charts: HelmChartSource;
 
   constructor(
     private readonly git: GitReader,
     private readonly options: GitManifestSourceOptions = {},
   ) {
     this.renderer = new ToolRenderer(git, options.tools);
+    const tools = options.tools ?? {};
+    const program = { helm: tools.helm ?? "helm", timeoutMs: tools.timeoutMs ?? TOOL_TIMEOUT_MS, env: tools.env ?? {} };
+    this.charts = new HelmChartSource(this.renderer, program, options.charts);
   }
 
   async read(app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
-    rejectUnsupported(source);
+    if (source.chart !== undefined && source.chart !== "")
+      return this.charts.read(app, { ...source, chart: source.chart }, revision, options);
     const { signal } = options;
     if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
     const commit = await this.git.resolveRevision(source.repoURL, revision ?? source.targetRevision ?? "HEAD", signal);
@@ -179,14 +189,4 @@ async function factsFor(type: SourceType, options: ReadOptions): Promise<Cluster
 /** The options that change what a source renders to. */
 function sourceOptions(source: ApplicationSource): unknown {
   return [source.directory ?? null, source.helm ?? null, source.kustomize ?? null];
-}
-
-/** Sources from a Helm repository or OCI registry (`chart`) are not rendered. */
-function rejectUnsupported(source: ApplicationSource): void {
-  if (source.chart !== undefined && source.chart !== "") {
-    throw new AppSetError(
-      MANIFEST_ERROR,
-      "Helm chart repository sources (spec.source.chart) are not supported; use a chart in a Git repository",
-    );
-  }
 }

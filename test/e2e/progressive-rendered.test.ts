@@ -4,11 +4,13 @@
  * real helm and kustomize (the programs Argo CD's repo-server runs). Dev first, then prod one
  * Application at a time; a second version is pushed and rolls out in the same order. The deployed
  * objects carry what each tool rendered: Helm's release name and values, Kustomize's name prefix,
- * labels, image and patches.
+ * labels, image and patches. The chart also comes from a Helm chart repository (packaged and
+ * indexed by the real helm, served over HTTP), its semver constraint following a new version.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
 import { commit, git, makeRepo } from "../integration/support/git-repos.js";
+import { HelmRepoDir, serveHelmRepo } from "../integration/support/helm-repo.js";
 import { withRenderTools } from "../support/render-tools.js";
 import { controllerNamespace, processArgs, spawnController } from "./support/controller.js";
 import { clusters, envSettled, maxUpdating, outOfOrderSyncs, type Sizes } from "./support/guestbook-rollout.js";
@@ -66,6 +68,12 @@ function chartFiles(version: string): Record<string, string> {
   };
 }
 
+/** The chart's files as a Helm repository packages them (its Chart.yaml comes with the version). */
+function packagedChart(version: string): Record<string, string> {
+  const files = Object.entries(chartFiles(version)).filter(([path]) => path !== "chart/Chart.yaml");
+  return Object.fromEntries(files.map(([path, content]) => [path.slice("chart/".length), content]));
+}
+
 /** A base and one overlay per environment that patches the ConfigMap. */
 function kustomizeFiles(version: string): Record<string, string> {
   const files: Record<string, string> = {
@@ -112,7 +120,7 @@ function source(tool: Tool, repoURL: string): Record<string, unknown> {
   };
 }
 
-function appSet(ns: string, tool: Tool, repoURL: string): KubeObject {
+function appSet(ns: string, appSource: Record<string, unknown>): KubeObject {
   const step = (env: string, maxUpdate?: number) => ({
     matchExpressions: [{ key: "envLabel", operator: "In", values: [env] }],
     ...(maxUpdate !== undefined ? { maxUpdate } : {}),
@@ -130,7 +138,7 @@ function appSet(ns: string, tool: Tool, repoURL: string): KubeObject {
         metadata: { name: "{{.cluster}}-guestbook", labels: { envLabel: "{{.env}}" } },
         spec: {
           project: "default",
-          source: source(tool, repoURL),
+          source: appSource,
           destination: { server: "https://kubernetes.default.svc", namespace: ns },
         },
       },
@@ -165,7 +173,7 @@ describe("a rendered guestbook under RollingSync with the sync engine", () => {
       const proc = spawnController(args, "controller", undefined, withRenderTools());
       procs.push(proc);
       await proc.waitForLog("caches synced, starting workers");
-      await client.create(resources.ApplicationSets, appSet(ns, tool, `file://${dir}`));
+      await client.create(resources.ApplicationSets, appSet(ns, source(tool, `file://${dir}`)));
       await envSettled(rec, "env-dev", 1, first);
       await envSettled(rec, "env-prod", 2, first, 90_000);
       await expectRendered(ns, tool, "1");
@@ -182,6 +190,46 @@ describe("a rendered guestbook under RollingSync with the sync engine", () => {
       expect(maxUpdating(rec, "env-prod")).toBe(1);
     } finally {
       rec.stop();
+    }
+  });
+
+  it("rolls the guestbook out from a Helm chart repository, its semver constraint following a new chart version", async () => {
+    const ns = await controllerNamespace(client, "ps-helm-repo");
+    namespaces.push(ns);
+    const charts = new HelmRepoDir(temp).add("guestbook", "0.1.0", packagedChart("1"));
+    const server = await serveHelmRepo(charts.dir);
+    const rec = await RolloutRecorder.start(client, ns);
+    try {
+      const args = processArgs(ns, "--enable-progressive-syncs", "--enable-sync-engine", "--refresh-grace-period-seconds", "5");
+      // Its temporary directory (where pulled charts are kept) is the test's, removed with it.
+      const proc = spawnController(args, "controller", undefined, { ...withRenderTools(), TMPDIR: temp.make("appset-e2e-tmp-") });
+      procs.push(proc);
+      await proc.waitForLog("caches synced, starting workers");
+      const chartSource = {
+        repoURL: server.url,
+        chart: "guestbook",
+        targetRevision: "0.*",
+        helm: { releaseName: "{{.cluster}}", valuesObject: { env: "{{.env}}" } },
+      };
+      await client.create(resources.ApplicationSets, appSet(ns, chartSource));
+      // The revision of a chart source is the chart's version.
+      await envSettled(rec, "env-dev", 1, "0.1.0");
+      await envSettled(rec, "env-prod", 2, "0.1.0", 90_000);
+      await expectRendered(ns, "helm", "1");
+
+      // A new version in the repository: a refresh resolves the constraint to it and it rolls out.
+      charts.add("guestbook", "0.2.0", packagedChart("2"));
+      const body = { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } };
+      const names = clusters(SIZES).map((c) => `${c.cluster}-guestbook`);
+      await Promise.all(names.map((name) => client.patch(resources.Applications, { namespace: ns, name }, { type: "merge", body })));
+      await envSettled(rec, "env-dev", 1, "0.2.0", 90_000);
+      await envSettled(rec, "env-prod", 2, "0.2.0", 90_000);
+      await expectRendered(ns, "helm", "2");
+      expect(outOfOrderSyncs(rec)).toEqual([]);
+      expect(server.requests.filter((r) => r.endsWith(".tgz")).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      rec.stop();
+      await server.stop();
     }
   });
 });

@@ -19,7 +19,7 @@ import { helmTemplateCommand } from "./helm-args.js";
 import { buildArgs, componentCommand, editCommands, withPatches, type KustomizeInput } from "./kustomize-args.js";
 import { KUSTOMIZATION_NAMES, SourceType } from "./source-type.js";
 import { runTool, TOOL_TIMEOUT_MS } from "./tool.js";
-import { writeWorkspace, type Workspace } from "./workspace.js";
+import { copyWorkspace, writeWorkspace, type Workspace } from "./workspace.js";
 
 /** Options of {@link ToolRenderer}. */
 export interface ToolRendererOptions {
@@ -53,10 +53,48 @@ export interface RenderRequest {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** A chart from a Helm repository to render. */
+export interface ChartRenderRequest {
+  readonly app: Application;
+  readonly source: ApplicationSource;
+  /** The unpacked chart (left as it is: the render works on a copy). */
+  readonly chartDir: string;
+  /** The chart's version: the source's revision. */
+  readonly version: string;
+  readonly instanceName: string;
+  readonly facts: ClusterFacts;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What one `helm template` needs: the source, the chart's path in the work directory, the files around it. */
+interface HelmRun {
+  readonly app: Application;
+  readonly source: ApplicationSource;
+  readonly root: string;
+  /** The work directory's files, relative to it. */
+  readonly files: readonly string[];
+  readonly instanceName: string;
+  readonly facts: ClusterFacts;
+  readonly signal?: AbortSignal | undefined;
+}
+
 const HELM_MISSING_DEPENDENCY = [
   "found in requirements.yaml, but missing in charts",
   "found in Chart.yaml, but missing in charts/ directory",
 ];
+
+/** The build environment (`ARGOCD_APP_*`) of a source rendered at `revision`. */
+function sourceEnv(req: { app: Application; source: ApplicationSource; instanceName: string }, revision: string): EnvEntry[] {
+  return buildEnv({
+    appName: req.instanceName,
+    namespace: req.app.spec.destination.namespace ?? "",
+    project: req.app.spec.project ?? "",
+    revision,
+    repoURL: req.source.repoURL,
+    path: req.source.path ?? "",
+    targetRevision: req.source.targetRevision ?? "",
+  });
+}
 
 /** The manifests of a program's output, Lists expanded. */
 export function parseRendered(out: string): KubeObject[] {
@@ -79,17 +117,28 @@ export class ToolRenderer {
       signal: req.signal,
     });
     try {
-      const env = buildEnv({
-        appName: req.instanceName,
-        namespace: req.app.spec.destination.namespace ?? "",
-        project: req.app.spec.project ?? "",
-        revision: req.commit,
-        repoURL: req.repoURL,
-        path: req.source.path ?? "",
-        targetRevision: req.source.targetRevision ?? "",
-      });
-      const out = req.type === SourceType.Helm ? await this.helm(req, ws, env) : await this.kustomize(req, ws, env);
+      const env = sourceEnv(req, req.commit);
+      const files = req.tree.filter((e) => e.type === "blob").map((e) => e.path);
+      const out = req.type === SourceType.Helm ? await this.helm({ ...req, files }, ws, env) : await this.kustomize(req, ws, env);
       return parseRendered(out);
+    } catch (err) {
+      throw withCachedSourcePath(err, ws.dir);
+    } finally {
+      await ws.dispose();
+    }
+  }
+
+  /**
+   * Renders a chart pulled from a Helm repository (`chartDir`, unpacked) at `version`: the chart
+   * is copied to a fresh directory and rendered like a chart of a repository whose root it is, so
+   * value files are relative to the chart, as Argo CD renders a chart source.
+   */
+  async renderChart(req: ChartRenderRequest): Promise<KubeObject[]> {
+    const ws = await copyWorkspace(req.chartDir);
+    try {
+      const env = sourceEnv(req, req.version);
+      const run: HelmRun = { ...req, root: "", files: ws.files };
+      return parseRendered(await this.helm(run, ws, env));
     } catch (err) {
       throw withCachedSourcePath(err, ws.dir);
     } finally {
@@ -102,7 +151,7 @@ export class ToolRenderer {
     return runTool({ program, args, cwd, env, timeoutMs: this.options.timeoutMs ?? TOOL_TIMEOUT_MS, ...(signal ? { signal } : {}) });
   }
 
-  private async helm(req: RenderRequest, ws: Workspace, env: readonly EnvEntry[]): Promise<string> {
+  private async helm(req: HelmRun, ws: Workspace, env: readonly EnvEntry[]): Promise<string> {
     const program = this.options.helm ?? "helm";
     const valuesPath = join(ws.scratch, "values.yaml");
     const cmd = helmTemplateCommand({
@@ -113,7 +162,7 @@ export class ToolRenderer {
       kubeVersion: req.facts.kubeVersion,
       apiVersions: req.facts.apiVersions,
       env,
-      files: req.tree.filter((e) => e.type === "blob").map((e) => e.path),
+      files: req.files,
       workDir: ws.dir,
       valuesPath,
       ...(this.options.valueFileSchemes ? { valueFileSchemes: this.options.valueFileSchemes } : {}),

@@ -17,6 +17,8 @@ export interface ToolRun {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Masks secrets of the command line and output in the error message (default none). */
+  readonly redact?: (text: string) => string;
 }
 
 /** The default limit of one program run (Argo CD's exec timeout is 90 s). */
@@ -55,7 +57,8 @@ export function runTool(run: ToolRun): Promise<string> {
         else if (typeof e.code === "number") cause = `exit status ${String(e.code)}`;
         else cause = e.message;
         const detail = stderr.trim();
-        reject(new AppSetError(MANIFEST_ERROR, `\`${line}\` failed ${cause}${detail === "" ? "" : `: ${detail}`}`));
+        const message = `\`${line}\` failed ${cause}${detail === "" ? "" : `: ${detail}`}`;
+        reject(new AppSetError(MANIFEST_ERROR, run.redact ? run.redact(message) : message));
       },
     );
   });

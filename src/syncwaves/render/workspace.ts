@@ -7,7 +7,7 @@
  *
  * I/O boundary: the file system and the injected GitReader.
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, resolve } from "node:path";
 import type { GitReader, TreeEntry } from "../../git/index.js";
@@ -69,4 +69,30 @@ export async function writeWorkspace({ git, repoURL, commit, tree, signal }: Wor
     throw err;
   }
   return { dir, scratch, dispose };
+}
+
+/**
+ * A copy of a directory on disk (an unpacked chart) in a new temporary directory, with the paths
+ * of its files relative to the copy's root.
+ */
+export async function copyWorkspace(source: string): Promise<Workspace & { readonly files: readonly string[] }> {
+  const base = await mkdtemp(join(tmpdir(), "appset-render-"));
+  const dir = join(base, "repo");
+  const scratch = join(base, "scratch");
+  const dispose = (): Promise<void> => rm(base, { recursive: true, force: true });
+  try {
+    await cp(source, dir, { recursive: true, verbatimSymlinks: true });
+    await mkdir(scratch);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => posix.join(relativeTo(dir, e.parentPath), e.name));
+    return { dir, scratch, dispose, files: files.sort() };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}
+
+/** `path` relative to `root`, with forward slashes ("" for the root itself). */
+function relativeTo(root: string, path: string): string {
+  return path === root ? "" : path.slice(root.length + 1);
 }

@@ -4,10 +4,10 @@
  * remote repositories for tests.
  */
 import { spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createTlsServer, type ServerOptions as TlsServerOptions } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerOptions as TlsServerOptions } from "node:https";
 import { gitEnv } from "./git-repos.js";
+import { listenLocal } from "./local-server.js";
 
 /** A running server; `stop` closes it. */
 export interface GitHttpServer {
@@ -97,17 +97,6 @@ export async function serveGitHttp(
     }
     cgi(root, req, res);
   };
-  const server: Server = opts.tls === undefined ? createServer(handler) : createTlsServer(opts.tls, handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: opts.tls === undefined ? `http://127.0.0.1:${String(port)}` : `https://localhost:${String(port)}`,
-    requests,
-    authorizations,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await listenLocal(handler, opts.tls);
+  return { ...server, requests, authorizations };
 }

@@ -111,9 +111,9 @@ describe("reading an Application's manifests from Git", () => {
       message: /^config management plugin sources are not supported$/,
     },
     {
-      name: "a chart from a Helm repository",
-      source: { repoURL: "https://charts.example.com", chart: "web", targetRevision: "1.0.0" },
-      message: /Helm chart repository sources \(spec.source.chart\) are not supported/,
+      name: "a chart from an OCI registry (a repoURL without a scheme)",
+      source: { repoURL: "registry.example.com/charts", chart: "web", targetRevision: "1.0.0" },
+      message: /^Helm OCI registries are not supported \(registry\.example\.com\/charts\); use an HTTP\(S\) Helm chart repository or Git$/,
     },
     {
       name: "a source with two option blocks",

@@ -1,0 +1,134 @@
+/**
+ * A Helm repository's `index.yaml`, fetched as Argo CD's repo-server fetches it (`GetIndex`): one
+ * GET of `<repoURL>/index.yaml` with basic auth when the repository has credentials, its CA bundle,
+ * client certificate, `insecure` and proxy, within a time limit; its chart entries parsed. Errors
+ * carry Argo CD's words (`error loading repo index: failed to get index: 401 Unauthorized`).
+ *
+ * I/O boundary: the HTTP request (undici) and the CA file.
+ */
+import { readFile } from "node:fs/promises";
+import { STATUS_CODES } from "node:http";
+import { posix } from "node:path";
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
+import { parse } from "yaml";
+import { AppSetError } from "../../errors.js";
+import { MANIFEST_ERROR } from "../manifests.js";
+import type { HelmAccess } from "./access.js";
+
+/** The chart versions an index lists, by chart name. */
+export interface HelmIndex {
+  readonly entries: ReadonlyMap<string, readonly string[]>;
+}
+
+/** `<repoURL>/index.yaml`, joined as Go's path.Join joins it. */
+export function indexURL(repoURL: string): string {
+  const u = new URL(repoURL);
+  u.pathname = posix.join(u.pathname === "" ? "/" : u.pathname, "index.yaml");
+  return u.toString();
+}
+
+/** The versions of one chart (Argo CD's `GetEntries`), or Argo CD's error when the index has none. */
+export function chartVersions(index: HelmIndex, chart: string): readonly string[] {
+  const versions = index.entries.get(chart);
+  if (versions === undefined) throw new AppSetError(MANIFEST_ERROR, `chart '${chart}' not found in index`);
+  return versions;
+}
+
+/** The version of an index entry, as text ("" when it has none). */
+function versionOf(entry: unknown): string {
+  const v = (entry as { version?: unknown } | null)?.version;
+  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+}
+
+/** Parses an index file's text. */
+export function parseIndex(text: string): HelmIndex {
+  let doc: unknown;
+  try {
+    // Every scalar as text, as Go decodes a version into a string: 1.10 stays "1.10".
+    doc = parse(text, { schema: "failsafe" });
+  } catch (err) {
+    throw new AppSetError(MANIFEST_ERROR, `error decoding index: ${(err as Error).message}`);
+  }
+  const raw = (doc as { entries?: unknown } | null)?.entries;
+  const entries = new Map<string, string[]>();
+  if (raw !== null && typeof raw === "object") {
+    for (const [name, list] of Object.entries(raw as Record<string, unknown>)) {
+      const versions = Array.isArray(list) ? list.map(versionOf) : [];
+      entries.set(name, versions);
+    }
+  }
+  return { entries };
+}
+
+/** The TLS options of the repository's connections. */
+async function tlsOptions(access: HelmAccess): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { rejectUnauthorized: !access.insecure };
+  if (access.caFile !== undefined && !access.insecure) out["ca"] = await readFile(access.caFile, "utf8");
+  if (access.certData !== undefined && access.keyData !== undefined) {
+    out["cert"] = access.certData;
+    out["key"] = access.keyData;
+  }
+  return out;
+}
+
+/** A dispatcher with the repository's TLS settings and proxy. */
+async function dispatcherFor(access: HelmAccess): Promise<Dispatcher> {
+  const tls = await tlsOptions(access);
+  if (access.proxy === "") return new Agent({ connect: tls });
+  return new EnvHttpProxyAgent({
+    httpProxy: access.proxy,
+    httpsProxy: access.proxy,
+    noProxy: access.noProxy,
+    connect: tls,
+    requestTls: tls,
+  });
+}
+
+/** The basic auth header when the repository has a username or password (Argo CD sends it on the first request). */
+function authHeaders(access: HelmAccess): Record<string, string> {
+  if (access.username === undefined && access.password === undefined) return {};
+  const basic = Buffer.from(`${access.username ?? ""}:${access.password ?? ""}`, "utf8").toString("base64");
+  return { authorization: `Basic ${basic}` };
+}
+
+/** What fetching an index needs. */
+export interface IndexFetch {
+  readonly repoURL: string;
+  readonly access: HelmAccess;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Why a request did not complete, as a short cause. */
+function causeOf(err: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timeout after ${String(timeoutMs / 1000)}s`;
+  const e = err as Error & { cause?: { message?: string } };
+  return e.cause?.message ?? e.message;
+}
+
+/** Fetches and parses the repository's index. */
+export async function fetchIndex(f: IndexFetch): Promise<HelmIndex> {
+  const url = indexURL(f.repoURL);
+  const dispatcher = await dispatcherFor(f.access);
+  const timeout = AbortSignal.timeout(f.timeoutMs);
+  const signal = f.signal === undefined ? timeout : AbortSignal.any([f.signal, timeout]);
+  try {
+    let text: string;
+    try {
+      const res = await request(url, { method: "GET", headers: authHeaders(f.access), dispatcher, signal });
+      if (res.statusCode !== 200) {
+        await res.body.dump();
+        const status = `${String(res.statusCode)} ${STATUS_CODES[res.statusCode] ?? ""}`.trim();
+        throw new AppSetError(MANIFEST_ERROR, `error loading repo index: failed to get index: ${status}`);
+      }
+      text = await res.body.text();
+    } catch (err) {
+      if (err instanceof AppSetError) throw err;
+      const cause = causeOf(err, timeout.aborted, f.timeoutMs);
+      throw new AppSetError(MANIFEST_ERROR, `error loading repo index: error making HTTP request: Get "${url}": ${cause}`);
+    }
+    return parseIndex(text);
+  } finally {
+    await dispatcher.close();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `helm pull` of one chart version, with the arguments Argo CD's repo-server gives it (`Fetch`):
+ * `--destination`, `--version`, `--username`/`--password`, `--insecure-skip-tls-verify`, `--repo`,
+ * the chart, `--ca-file`, `--cert-file`/`--key-file` (written to 0600 files for the run) and
+ * `--pass-credentials`; then `--untar`, so the real helm also unpacks the chart (Argo CD unpacks
+ * the archive itself). The credentials are masked in errors as Argo CD masks them
+ * (`--password ******`). The repository's proxy is set in helm's environment.
+ *
+ * I/O boundary: the helm process and its temporary files.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppSetError } from "../../errors.js";
+import { MANIFEST_ERROR } from "../manifests.js";
+import { runTool } from "../render/tool.js";
+import type { HelmAccess } from "./access.js";
+
+/** One pull. */
+export interface ChartPull {
+  /** The helm program. */
+  readonly helm: string;
+  readonly repoURL: string;
+  readonly chart: string;
+  readonly version: string;
+  readonly access: HelmAccess;
+  /** `helm.passCredentials`: send the credentials to every host the chart is downloaded from. */
+  readonly passCredentials: boolean;
+  readonly timeoutMs: number;
+  /** The environment helm inherits (PATH, HOME). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Argo CD's redactor of helm command lines. */
+export function redactHelm(text: string): string {
+  return text.replace(/(--username|--password) [^ ]*/g, "$1 ******");
+}
+
+/** The arguments of the pull into `destination`, in Argo CD's order; `files` are the client certificate files. */
+export function pullArgs(p: ChartPull, destination: string, files: { cert?: string; key?: string }): string[] {
+  const { access } = p;
+  const args = ["pull", "--destination", destination];
+  if (p.version !== "") args.push("--version", p.version);
+  if (access.username !== undefined && access.username !== "") args.push("--username", access.username);
+  if (access.password !== undefined && access.password !== "") args.push("--password", access.password);
+  if (access.insecure) args.push("--insecure-skip-tls-verify");
+  args.push("--repo", p.repoURL, p.chart);
+  if (access.caFile !== undefined) args.push("--ca-file", access.caFile);
+  if (files.cert !== undefined) args.push("--cert-file", files.cert);
+  if (files.key !== undefined) args.push("--key-file", files.key);
+  if (p.passCredentials) args.push("--pass-credentials");
+  args.push("--untar");
+  return args;
+}
+
+/** The proxy variables of helm's environment when the repository has a proxy (Argo CD's `proxy.UpsertEnv`). */
+function proxyEnv(access: HelmAccess): Record<string, string> {
+  if (access.proxy === "") return {};
+  const env: Record<string, string> = {
+    HTTPS_PROXY: access.proxy,
+    HTTP_PROXY: access.proxy,
+    https_proxy: access.proxy,
+    http_proxy: access.proxy,
+  };
+  if (access.noProxy !== "") Object.assign(env, { NO_PROXY: access.noProxy, no_proxy: access.noProxy });
+  return env;
+}
+
+/** Pulls the chart into `destination` (made if missing), unpacked. */
+export async function pullChart(p: ChartPull, destination: string): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), "appset-helm-pull-"));
+  try {
+    const files: { cert?: string; key?: string } = {};
+    if (p.access.certData !== undefined) await writeFile((files.cert = join(home, "client.crt")), p.access.certData, { mode: 0o600 });
+    if (p.access.keyData !== undefined) await writeFile((files.key = join(home, "client.key")), p.access.keyData, { mode: 0o600 });
+    await mkdir(destination, { recursive: true });
+    const env = {
+      ...p.env,
+      ...proxyEnv(p.access),
+      XDG_CACHE_HOME: join(home, "cache"),
+      XDG_CONFIG_HOME: join(home, "config"),
+      XDG_DATA_HOME: join(home, "data"),
+      HELM_CONFIG_HOME: join(home, "config"),
+    };
+    await runTool({
+      program: p.helm,
+      args: pullArgs(p, destination, files),
+      cwd: home,
+      env,
+      timeoutMs: p.timeoutMs,
+      redact: redactHelm,
+      ...(p.signal ? { signal: p.signal } : {}),
+    }).catch((err: unknown) => {
+      throw new AppSetError(MANIFEST_ERROR, `error fetching chart: failed to fetch chart: failed running helm: ${(err as Error).message}`);
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
