@@ -1,7 +1,8 @@
 /**
  * The User-Agent of SCM provider requests, as the controller builds its SCM services: every
  * request of the SCM Provider and Pull Request generators names the controller, its version and
- * platform, seen by a real local server that records the headers it gets.
+ * platform, seen by a real local server that records the headers it gets; the AWS SDK's STS calls
+ * carry the SCM client's User-Agent too.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { giteaRepo, githubBranch, githubPull, githubRepo, gitlabProject, sha } f
 import { appSet } from "../../unit/generators/builders.js";
 import { harness } from "../../unit/scm/support.js";
 import { ControllerScm } from "../support/scm-controller.js";
+import { BASE_CREDS, fakeAws, serveAws, staticCredentials } from "../support/scm-aws.js";
 import { FakeApi } from "../support/scm-server.js";
 
 const api = new FakeApi();
@@ -28,6 +30,8 @@ const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta
 const OURS = new RegExp(
   `^argocd-applicationset-controller/v${pkg.version.replace(/\./g, "\\.")} \\((linux|darwin|windows|freebsd)/(amd64|arm64|386|arm|ppc64le|s390x|riscv64)\\)$`,
 );
+
+const ROLE = "arn:aws:iam::210987654321:role/discovery";
 
 type Run = (services: ScmServices) => Promise<unknown[]>;
 const scm =
@@ -78,5 +82,30 @@ describe("the User-Agent of SCM requests", () => {
     expect(got).toHaveLength(1);
     expect(api.seen.length).toBeGreaterThan(0);
     for (const s of api.seen) expect(s.headers["user-agent"]).toMatch(OURS);
+  });
+});
+
+describe("the User-Agent of the AWS SDK's STS calls", () => {
+  it("is the SCM client's, the SDK naming itself in X-Amz-User-Agent only", async () => {
+    const agent = "argocd-applicationset-controller/v9.9.9 (linux/amd64)";
+    const h = harness({
+      settings: {
+        aws: {
+          credentials: staticCredentials(BASE_CREDS),
+          region: "eu-west-1",
+          endpoints: { codecommit: api.url, tagging: api.url, sts: `${api.url}/sts` },
+        },
+      },
+      extra: { userAgent: agent },
+    });
+    const aws = fakeAws([{ name: "r", defaultBranch: "main" }], () => h.clock.now());
+    aws.roles.add(ROLE);
+    serveAws(api, aws);
+    const got = await createScmProviderGenerator(h.services).generate({ awsCodeCommit: { role: ROLE } }, appSet([]), h.ctx);
+    expect(got).toHaveLength(1);
+    const sts = api.calls("/sts");
+    expect(sts).toHaveLength(1);
+    expect(sts[0]?.headers["x-amz-user-agent"]).toMatch(/^aws-sdk-js\//);
+    expect(api.seen.map((s) => s.headers["user-agent"])).toEqual(api.seen.map(() => agent));
   });
 });
