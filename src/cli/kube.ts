@@ -3,11 +3,10 @@
  * (`--kubeconfig`, else the default chain), kubectl's overrides (`--context`, `--server`, `--token`,
  * `--as` …) and the transport settings, and the controller's namespace.
  */
-import { arch, platform } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { parseRequestTimeout } from "../config/values.js";
-import { userAgent, version } from "./version.js";
+import { processUserAgent } from "./version.js";
 import {
   applyKubeOverrides,
   KubeApiClient,
@@ -60,7 +59,7 @@ export function kubeClient(
     ...kubeClientOptions(config),
     fieldManager,
     ...(how.observe === undefined ? {} : { observe: how.observe }),
-    userAgent: userAgent(program, version(), platform(), arch()),
+    userAgent: processUserAgent(program),
     limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
     agent: {
       connectTimeoutMs: config.k8sTcpTimeoutMs + config.k8sTlsHandshakeTimeoutMs,

@@ -3,7 +3,7 @@
  */
 import { text } from "node:stream/consumers";
 import { controllerCommand } from "./controller.js";
-import { version } from "./version.js";
+import { ARGOCD_APPSET_PROGRAM, version } from "./version.js";
 import { processSignals } from "./process.js";
 import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
@@ -19,9 +19,6 @@ Commands:
   sync-engine run only the sync engine (takes the controller's flags)
   help        print this help
 `;
-
-/** The program name Argo CD's manifests and the argo-helm chart start the controller image with. */
-export const ARGOCD_APPSET_PROGRAM = "argocd-applicationset-controller";
 
 function isArgoProgram(arg: string | undefined): boolean {
   return arg !== undefined && (arg === ARGOCD_APPSET_PROGRAM || arg.endsWith(`/${ARGOCD_APPSET_PROGRAM}`));

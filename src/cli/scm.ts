@@ -2,7 +2,7 @@
  * The SCM Provider and Pull Request generators' services as the controller process configures
  * them: the flags (`--enable-scm-providers`, `--allowed-scm-providers`, `--token-ref-strict-mode`,
  * `--scm-root-ca-path`, `--scm-proxy-url`, `--scm-no-proxy`), the `GITHUB_TOKEN`/`GITLAB_TOKEN`/
- * `GITEA_TOKEN` fallbacks, AWS credentials (the AWS SDK's default chain), region and endpoints
+ * `GITEA_TOKEN` fallbacks, the controller's User-Agent, AWS credentials (the AWS SDK's default chain), region and endpoints
  * from the standard `AWS_*` variables, token and CA references read from the ApplicationSet's namespace, the provider-neutral
  * SCM API metrics, and GitHub API metrics when enabled.
  */
@@ -22,6 +22,7 @@ import {
   type NamespacedObjects,
   type ScmRequestSink,
 } from "../scm/index.js";
+import { ARGOCD_APPSET_PROGRAM, processUserAgent } from "./version.js";
 
 const SECRET = { group: "", version: "v1", plural: "secrets", kind: "Secret", namespaced: true } as const;
 const CONFIGMAP = { group: "", version: "v1", plural: "configmaps", kind: "ConfigMap", namespaced: true } as const;
@@ -118,6 +119,7 @@ export function scmServices(config: Config, env: Env, reader: KubeReader, report
       aws: awsSettings(env),
     },
     objects: namespacedObjects(reader),
+    userAgent: processUserAgent(ARGOCD_APPSET_PROGRAM),
     ...(config.scmProxyUrl === "" ? {} : { transport: proxyTransport({ url: config.scmProxyUrl, noProxy: config.scmNoProxy }) }),
     ...(rootCa === undefined ? {} : { rootCa }),
     ...(metrics === undefined ? {} : { observer: scmMetricsObserver(metrics, config.enableGithubApiMetrics ? metrics : undefined) }),

@@ -236,7 +236,7 @@ export const ARGO_OPTIONS: readonly OptionDef[] = [
     env: `${ACS}SCM_PROXY_URL`,
     kind: "string",
     default: "",
-    description: "HTTP proxy for SCM provider requests.",
+    description: "Proxy for SCM provider requests: http://, https://, socks5:// or socks5h:// (a bare host:port is http).",
   }),
   argo({
     key: "scmNoProxy",

@@ -1,177 +1,110 @@
 /**
- * `--scm-proxy-url` / `--scm-no-proxy`: a {@link Transport} that sends SCM provider requests through
- * an HTTP proxy: plain-HTTP requests in absolute form (`GET http://host/path`), HTTPS ones through
- * a `CONNECT host:port` tunnel with TLS end to end. The bypass list follows Go's NO_PROXY rules,
- * which Argo CD uses: `*` bypasses everything; an IP or CIDR matches addresses; `example.com`
- * matches the domain and its subdomains, `.example.com` (or `*.example.com`) only subdomains; an
- * entry with `:port` matches that port only; `localhost` and loopback addresses are never proxied.
+ * `--scm-proxy-url` / `--scm-no-proxy` as a {@link Transport}. A request that {@link proxyFor} sends
+ * through the proxy gets a proxy agent of its own (no proxy connection is reused):
+ * - `http://` and `https://` proxies (`https://`: TLS to the proxy itself): plain-HTTP targets in
+ *   absolute form (http-proxy-agent), HTTPS targets through a `CONNECT` tunnel with TLS end to end
+ *   (https-proxy-agent);
+ * - `socks5://` and `socks5h://` proxies (socks-proxy-agent): a SOCKS5 tunnel. Both hand the host
+ *   name to the proxy, which resolves it, as Go's transport does for Argo CD.
+ * The request's TLS settings (the `--scm-root-ca-path` roots, a provider's `caRef`, `insecure`)
+ * apply to the provider's certificate and to an `https://` proxy's alike, as Go's single tls.Config
+ * does. Credentials in the proxy URL go to the proxy only (`Proxy-Authorization`, or SOCKS5
+ * username/password). The connect limit covers the proxy connection, the tunnel and the TLS
+ * handshake with the provider.
  */
-import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type Socket } from "node:net";
-import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { isIPv6, type Socket } from "node:net";
+import { TLSSocket } from "node:tls";
+import { HttpProxyAgent } from "http-proxy-agent";
+import { HttpsProxyAgent } from "https-proxy-agent";
+import { SocksProxyAgent } from "socks-proxy-agent";
+import { AppSetError } from "../errors.js";
+import { portOf, proxyFor, type ProxySettings } from "./proxy-rules.js";
 import { ScmTimeoutError } from "./timeouts.js";
-import {
-  directOptions,
-  exchange,
-  hostnameOf,
-  nodeTransport,
-  tlsSettings,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from "./transport.js";
+import { directOptions, exchange, hostnameOf, nodeTransport, tlsSettings, type Transport, type TransportRequest } from "./transport.js";
 
-/** The proxy settings of the controller process. */
-export interface ProxySettings {
-  /** `--scm-proxy-url` (`http://[user:pass@]host:port`; a bare `host:port` means http). */
-  readonly url: string;
-  /** `--scm-no-proxy`: comma-separated hosts, domains, IPs and CIDRs that go direct. */
-  readonly noProxy: string;
-}
-
-function defaultPort(url: URL): string {
-  return url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
-}
-
-function loopback(host: string): boolean {
-  if (host === "localhost") return true;
-  const v = isIP(host);
-  return (v === 4 && host.startsWith("127.")) || (v === 6 && (host === "::1" || host === "0:0:0:0:0:0:0:1"));
-}
-
-function inCidr(cidr: string, host: string): boolean {
-  const [net = "", bits = ""] = cidr.split("/");
-  if (isIP(host) === 0 || isIP(net) === 0) return false;
-  const list = new BlockList();
-  list.addSubnet(net, Number(bits), isIP(net) === 6 ? "ipv6" : "ipv4");
-  return list.check(host, isIP(host) === 6 ? "ipv6" : "ipv4");
-}
-
-function entryMatches(entry: string, host: string, port: string): boolean {
-  if (entry === "*") return true;
-  if (entry.includes("/")) return inCidr(entry, host);
-  const bare = entry.replace(/^\[|\]$/g, "");
-  if (isIP(bare) !== 0) return bare === host;
-  const m = /^(.*?)(?::(\d+))?$/.exec(entry);
-  let domain = m?.[1] ?? entry;
-  const wantPort = m?.[2];
-  if (wantPort !== undefined && wantPort !== port) return false;
-  if (domain.startsWith("*.")) domain = domain.slice(1);
-  if (domain.startsWith(".")) return host.endsWith(domain);
-  return host === domain || host.endsWith(`.${domain}`);
-}
-
-/** The proxy a request to `target` goes through, or undefined when it goes direct. */
-export function proxyFor(target: URL, settings: ProxySettings): URL | undefined {
-  if (settings.url.trim() === "") return undefined;
-  const host = hostnameOf(target).toLowerCase();
-  if (loopback(host)) return undefined;
-  const port = defaultPort(target);
-  const entries = settings.noProxy
-    .split(",")
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== "");
-  if (entries.some((e) => entryMatches(e, host, port))) return undefined;
-  const raw = settings.url.trim();
-  return new URL(raw.includes("://") ? raw : `http://${raw}`);
-}
-
-function proxyAuth(proxy: URL): Record<string, string> {
-  if (proxy.username === "") return {};
-  const cred = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-  return { "Proxy-Authorization": `Basic ${Buffer.from(cred, "utf8").toString("base64")}` };
-}
-
-function proxyEndpoint(proxy: URL): RequestOptions {
-  if (proxy.protocol !== "http:")
-    throw new Error(`unsupported SCM proxy scheme ${proxy.protocol.replace(/:$/, "")}: only http proxies are supported`);
-  return { hostname: hostnameOf(proxy), port: defaultPort(proxy) };
-}
-
-/**
- * Opens a `CONNECT` tunnel to `target` and resolves with its socket. `signal` aborts the setup
- * only: once the tunnel is open it no longer touches the socket.
- */
-function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<Socket> {
-  const authority = `${hostnameOf(target).includes(":") ? `[${hostnameOf(target)}]` : hostnameOf(target)}:${defaultPort(target)}`;
-  return new Promise<Socket>((resolve, reject) => {
-    const r = httpRequest({
-      ...proxyEndpoint(proxy),
-      method: "CONNECT",
-      path: authority,
-      headers: { Host: authority, ...proxyAuth(proxy) },
-    });
-    const onAbort = (): void => void r.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-    r.on("close", () => signal.removeEventListener("abort", onAbort));
-    r.on("connect", (res, socket) => {
-      signal.removeEventListener("abort", onAbort);
-      if (res.statusCode === 200) resolve(socket);
-      else {
-        socket.destroy();
-        reject(
-          new Error(`SCM proxy ${proxy.host} refused CONNECT ${authority}: ${String(res.statusCode)} ${res.statusMessage ?? ""}`.trim()),
-        );
-      }
-    });
-    r.on("error", reject);
-    r.end();
-  });
-}
-
-/** Resolves once `secure` has finished its handshake; rejects on a TLS error or when `signal` aborts. */
-function handshake(secure: TLSSocket, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => void secure.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    secure.once("secureConnect", () => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    });
-    secure.once("error", (err: Error) => {
-      signal.removeEventListener("abort", onAbort);
-      reject(err);
-    });
-  });
-}
-
-/**
- * The TLS connection to `target` through a `CONNECT` tunnel. The connect limit covers the
- * connection to the proxy, its answer and the TLS handshake over the tunnel.
- */
-async function secureTunnel(req: TransportRequest, target: URL, proxy: URL): Promise<TLSSocket> {
-  const limit = req.connectTimeoutMs === undefined ? undefined : AbortSignal.timeout(req.connectTimeoutMs);
-  const signals = [req.signal, limit].filter((s): s is AbortSignal => s !== undefined);
-  const signal = AbortSignal.any(signals);
-  try {
-    const socket = await tunnel(proxy, target, signal);
-    const host = hostnameOf(target);
-    const secure = tlsConnect({ socket, ...(isIP(host) === 0 ? { servername: host } : {}), ...tlsSettings(req.tls) });
-    await handshake(secure, signal);
-    return secure;
-  } catch (err) {
-    if (limit?.aborted === true && req.signal?.aborted !== true)
-      throw new ScmTimeoutError({ phase: "connect", url: req.url, limitMs: req.connectTimeoutMs ?? 0 });
-    throw err;
+/** The proxy answered a `CONNECT` with something other than 200. */
+export class ScmProxyRefusedError extends AppSetError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super("ScmProxyRefused", message);
   }
 }
 
-async function viaProxy(req: TransportRequest, target: URL, proxy: URL): Promise<TransportResponse> {
-  if (target.protocol === "http:") {
-    const options: RequestOptions = { ...proxyEndpoint(proxy), path: target.href, headers: { Host: target.host, ...proxyAuth(proxy) } };
-    return exchange(req, options, httpRequest);
+/** `host:port` of a target as a `CONNECT` line names it. */
+function authorityOf(target: URL): string {
+  const host = hostnameOf(target);
+  return `${isIPv6(host) ? `[${host}]` : host}:${portOf(target)}`;
+}
+
+/**
+ * The agent that reaches `target` through `proxy`. For an HTTP(S) proxy, `signal` closes the proxy
+ * connection while it is being set up; the SOCKS client gives up a stalled handshake by itself
+ * (after 30 s). The provider's TLS settings travel with the request's options.
+ */
+function agentFor(proxy: URL, target: URL, o: { req: TransportRequest; signal: AbortSignal }): Agent {
+  if (proxy.protocol === "socks5:" || proxy.protocol === "socks5h:") {
+    const remote = new URL(proxy.href);
+    remote.protocol = "socks5h:";
+    return new SocksProxyAgent(remote);
   }
-  const secure = await secureTunnel(req, target, proxy);
-  const options = { ...directOptions(target, req.tls), createConnection: () => secure };
-  return exchange(req, options, httpsRequest);
+  const options = { ...tlsSettings(o.req.tls), signal: o.signal };
+  return target.protocol === "https:" ? new HttpsProxyAgent(proxy, options) : new HttpProxyAgent(proxy, options);
+}
+
+/** Whether a socket handed to a request still has its TLS handshake ahead. */
+function handshaking(socket: Socket): boolean {
+  return socket instanceof TLSSocket && (socket as TLSSocket & { secureConnecting?: boolean }).secureConnecting === true;
+}
+
+/**
+ * Fails the request with a connect {@link ScmTimeoutError} unless its proxied connection is ready
+ * (the tunnel open and, for TLS, past the provider's handshake) within the connect limit, and with
+ * {@link ScmProxyRefusedError} when the proxy refuses the `CONNECT`. It fails through `reject`,
+ * so no later error of the aborted connection replaces the cause, and aborts `setup`, which
+ * closes the proxy connection if it is still being opened.
+ */
+function guardSetup(
+  r: ClientRequest,
+  reject: (err: Error) => void,
+  o: { req: TransportRequest; proxy: URL; target: URL; setup: AbortController },
+): void {
+  const fail = (err: Error): void => {
+    reject(err);
+    r.destroy(err);
+    o.setup.abort(err);
+  };
+  const ms = o.req.connectTimeoutMs;
+  const limit = ms === undefined ? undefined : AbortSignal.timeout(ms);
+  const onTimeout = (): void => fail(new ScmTimeoutError({ phase: "connect", url: o.req.url, limitMs: ms ?? 0 }));
+  limit?.addEventListener("abort", onTimeout, { once: true });
+  const disarm = (): void => limit?.removeEventListener("abort", onTimeout);
+  r.once("close", disarm);
+  r.once("socket", (socket: Socket) => {
+    if (handshaking(socket)) socket.once("secureConnect", disarm);
+    else disarm();
+  });
+  r.once("proxyConnect", (answer: { statusCode?: number; statusText?: string }) => {
+    if (answer.statusCode === undefined || answer.statusCode === 200) return;
+    const status = `${String(answer.statusCode)} ${answer.statusText ?? ""}`.trim();
+    fail(new ScmProxyRefusedError(answer.statusCode, `SCM proxy ${o.proxy.host} refused CONNECT ${authorityOf(o.target)}: ${status}`));
+  });
+}
+
+function viaProxy(req: TransportRequest, target: URL, proxy: URL): ReturnType<Transport> {
+  const setup = new AbortController();
+  const signal = req.signal === undefined ? setup.signal : AbortSignal.any([req.signal, setup.signal]);
+  const options = { ...directOptions(target, req.tls), agent: agentFor(proxy, target, { req, signal }) };
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return exchange(req, options, send, (r, reject) => guardSetup(r, reject, { req, proxy, target, setup }));
 }
 
 /** A transport that honours the proxy settings, sending the rest through `direct`. */
 export function proxyTransport(settings: ProxySettings, direct: Transport = nodeTransport): Transport {
-  return (req) => {
+  return async (req) => {
     const target = new URL(req.url);
     const proxy = proxyFor(target, settings);
     return proxy === undefined ? direct(req) : viaProxy(req, target, proxy);

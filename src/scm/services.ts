@@ -54,6 +54,8 @@ export interface ScmServicesOptions {
   readonly rootCa?: string;
   /** Connect and total limits of every provider request (default 10 s and 60 s). */
   readonly timeouts?: Partial<HttpTimeouts>;
+  /** `User-Agent` of every provider request (the controller's, `argocd-applicationset-controller/v<version> (<os>/<arch>)`). */
+  readonly userAgent?: string;
 }
 
 /** The SCM services (create one per controller; both generators share it). */
@@ -76,6 +78,7 @@ export class ScmServices {
       ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
       ...(this.options.rootCa === undefined ? {} : { rootCa: this.options.rootCa }),
       ...(this.options.timeouts === undefined ? {} : { timeouts: this.options.timeouts }),
+      ...(this.options.userAgent === undefined ? {} : { userAgent: this.options.userAgent }),
     });
     return this.client;
   }

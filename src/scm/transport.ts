@@ -82,8 +82,16 @@ function guardConnect(r: ClientRequest, url: string, ms: number | undefined): vo
   });
 }
 
-/** Sends `req` with `send` and `options` (host, port, path, TLS), and collects the whole answer. */
-export function exchange(req: TransportRequest, options: RequestOptions, send: RequestFn): Promise<TransportResponse> {
+/**
+ * Sends `req` with `send` and `options` (host, port, path, TLS, agent), and collects the whole
+ * answer; `watch` sees the request before it is sent and may fail it (a proxy's connection guard).
+ */
+export function exchange(
+  req: TransportRequest,
+  options: RequestOptions,
+  send: RequestFn,
+  watch?: (r: ClientRequest, reject: (err: Error) => void) => void,
+): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined), ...req.headers };
     if (req.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(req.body));
@@ -99,6 +107,7 @@ export function exchange(req: TransportRequest, options: RequestOptions, send: R
       });
     });
     guardConnect(r, req.url, req.connectTimeoutMs);
+    watch?.(r, reject);
     r.on("error", reject);
     if (req.body !== undefined) r.write(req.body);
     r.end();

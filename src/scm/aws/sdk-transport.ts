@@ -1,8 +1,8 @@
 /**
  * The AWS SDK clients the credential providers make (STS for AssumeRole and
  * AssumeRoleWithWebIdentity, SSO) send through {@link ScmHttpClient} with this request handler, so
- * their calls are counted, time out, paused after throttling and go through the SCM proxy like the
- * CodeCommit calls. SDK service errors become {@link AwsApiError}s (`Code: message`).
+ * their calls are counted, time out, paused after throttling, carry the controller's User-Agent and
+ * go through the SCM proxy like the CodeCommit calls. SDK service errors become {@link AwsApiError}s (`Code: message`).
  */
 import { Readable } from "node:stream";
 import { HttpResponse, type HttpRequest } from "@smithy/protocol-http";
@@ -30,6 +30,12 @@ function bodyOf(body: unknown): string {
   throw new Error("AWS SDK request body is a stream; only buffered bodies are sent");
 }
 
+/**
+ * SDK headers the SCM client sets itself: `Host`, and `User-Agent`, so STS calls name the controller
+ * like every SCM request (the SDK still names itself in `X-Amz-User-Agent`; neither is signed).
+ */
+const DROPPED = new Set(["host", "user-agent"]);
+
 /** What the SDK clients call to send a request (`clientConfig.requestHandler`). */
 export interface SdkRequestHandler {
   handle(req: HttpRequest): Promise<{ response: HttpResponse }>;
@@ -40,7 +46,7 @@ export function sdkRequestHandler(t: SdkCallTarget, service: string): SdkRequest
   return {
     async handle(req: HttpRequest): Promise<{ response: HttpResponse }> {
       const body = bodyOf(req.body);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.toLowerCase() !== "host"));
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED.has(k.toLowerCase())));
       const action = new URLSearchParams(body).get("Action");
       const res = await t.http.request({
         provider: "awsCodeCommit",

@@ -128,10 +128,21 @@ describe("the SCM HTTP client's limits", () => {
     expect(chain(err)).toContain(reason);
   });
 
-  it("bounds the CONNECT tunnel of --scm-proxy-url by the connect limit", async () => {
-    const http = client({ connectMs: 200, totalMs: 30_000 }, proxyTransport({ url: silent.url, noProxy: "" }));
-    const err = await failure(http.request({ provider: "github", url: "https://scm.test/orgs/acme/repos" }));
-    expect(err).toMatchObject({ message: "connection to https://scm.test timed out after 200ms", detail: { phase: "connect" } });
+  it.each([
+    // name; proxy URL scheme on the silent server; target
+    { name: "the CONNECT tunnel of an http:// proxy", scheme: "http", target: "https://scm.test/orgs/acme/repos" },
+    { name: "the TLS handshake with an https:// proxy", scheme: "https", target: "http://scm.test/orgs/acme/repos" },
+    { name: "the SOCKS5 handshake of a socks5:// proxy", scheme: "socks5", target: "https://scm.test/orgs/acme/repos" },
+    { name: "the SOCKS5 handshake of a socks5h:// proxy, plain HTTP", scheme: "socks5h", target: "http://scm.test/orgs/acme/repos" },
+  ])("bounds $name by the connect limit", async (row) => {
+    const url = silent.url.replace("http:", `${row.scheme}:`);
+    const http = client({ connectMs: 200, totalMs: 30_000 }, proxyTransport({ url, noProxy: "" }));
+    const err = await failure(http.request({ provider: "github", url: row.target }));
+    expect(err).toBeInstanceOf(ScmTimeoutError);
+    expect(err).toMatchObject({
+      message: `connection to ${new URL(row.target).origin} timed out after 200ms`,
+      detail: { phase: "connect" },
+    });
   });
 
   it("bounds a plain-HTTP request through a proxy that never answers by the total limit", async () => {

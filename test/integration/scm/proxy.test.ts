@@ -1,7 +1,8 @@
 /**
  * `--scm-proxy-url` / `--scm-no-proxy` against a real local forward proxy that resolves every host
  * to 127.0.0.1: a provider addressed as `scm.test` is only reachable through it. Which targets
- * `--scm-no-proxy` sends direct is tested in src/scm/proxy.test.ts.
+ * `--scm-no-proxy` sends direct is tested in src/scm/proxy-rules.test.ts; the other proxy kinds
+ * (https://, socks5://) in proxy-schemes.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
@@ -114,16 +115,6 @@ describe("SCM requests through --scm-proxy-url", () => {
       h.ctx,
     );
     await expect(run).rejects.toThrow(/SCM proxy 127\.0\.0\.1:\d+ refused CONNECT scm\.test:\d+: 407/);
-  });
-
-  it("refuses a proxy URL that is not http", async () => {
-    const h = withProxy("https://proxy.corp:3128");
-    const run = createScmProviderGenerator(h.services).generate(
-      { github: { organization: "acme", api: `http://scm.test:${apiPort()}` } },
-      appSet([]),
-      h.ctx,
-    );
-    await expect(run).rejects.toThrow("unsupported SCM proxy scheme https: only http proxies are supported");
   });
 
   it("sends loopback providers direct", async () => {

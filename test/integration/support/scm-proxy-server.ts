@@ -2,8 +2,11 @@
  * A real HTTP forward proxy on 127.0.0.1 (node:http): absolute-form requests are forwarded, `CONNECT`
  * opens a TCP tunnel. Every host name resolves to 127.0.0.1, so a request for `scm.test` only works
  * when it went through the proxy. It counts what it relayed and can require proxy credentials.
+ * Given a certificate it is an HTTPS proxy (node:https): clients speak TLS to the proxy itself,
+ * addressed as `localhost`.
  */
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 
@@ -23,8 +26,11 @@ export class FakeProxy {
   private server: Server | undefined;
   private readonly tunnels = new Set<{ destroy(): void }>();
 
+  /** `tls`: the proxy's own certificate and key (PEM), making it an HTTPS proxy. */
+  constructor(private readonly tls?: { cert: string; key: string }) {}
+
   async start(): Promise<void> {
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       const auth = req.headers["proxy-authorization"];
       this.relayed.push({ method: req.method ?? "", target: req.url ?? "", auth });
       if (this.requireAuth !== undefined && auth !== this.requireAuth) {
@@ -43,7 +49,8 @@ export class FakeProxy {
       );
       up.on("error", () => res.writeHead(502).end());
       req.pipe(up);
-    });
+    };
+    const server: Server = this.tls === undefined ? createServer(handler) : createTlsServer(this.tls, handler);
     server.on("connect", (req, client) => {
       const auth = req.headers["proxy-authorization"];
       this.relayed.push({ method: "CONNECT", target: req.url ?? "", auth });
@@ -64,7 +71,8 @@ export class FakeProxy {
     });
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    const port = String((server.address() as AddressInfo).port);
+    this.url = this.tls === undefined ? `http://127.0.0.1:${port}` : `https://localhost:${port}`;
   }
 
   async stop(): Promise<void> {

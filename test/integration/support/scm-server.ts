@@ -1,10 +1,12 @@
 /**
  * A real HTTP server on 127.0.0.1 that answers as an SCM provider's REST API does: JSON bodies,
  * strong ETags with `If-None-Match` → 304, pagination helpers (Link header, page numbers), and a
- * switch to refuse requests with a rate-limit answer. Every request is logged for assertions.
+ * switch to refuse requests with a rate-limit answer. Every request is logged for assertions. Given
+ * a certificate it answers over HTTPS.
  */
 import { createHash } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 /** One request as the server saw it. */
@@ -57,8 +59,11 @@ export class FakeApi {
     return this.seen.filter((s) => s.path.startsWith(prefix));
   }
 
+  /** `tls`: a certificate and key (PEM) to answer over HTTPS instead of HTTP. */
+  constructor(private readonly tls?: { cert: string; key: string }) {}
+
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString("utf8")));
       req.on("end", () => void answer());
@@ -87,9 +92,10 @@ export class FakeApi {
         }
         res.writeHead(status, headers).end(text);
       };
-    });
+    };
+    this.server = this.tls === undefined ? createServer(handler) : createTlsServer(this.tls, handler);
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${String((this.server.address() as AddressInfo).port)}`;
+    this.url = `${this.tls === undefined ? "http" : "https"}://127.0.0.1:${String((this.server.address() as AddressInfo).port)}`;
   }
 
   async stop(): Promise<void> {

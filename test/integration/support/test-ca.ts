@@ -1,6 +1,6 @@
 /**
  * A private certificate authority for tests, made with the real `openssl`: a CA, a server
- * certificate for `localhost` and 127.0.0.1, and a client certificate, all PEM.
+ * certificate for `localhost` (or the names asked for) and 127.0.0.1, and a client certificate, all PEM.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -42,8 +42,8 @@ function signed(dir: string, name: string, subject: string, ext: string): void {
   );
 }
 
-/** Makes a CA and its certificates in `dir`. */
-export function makeTestCa(dir: string): TestCa {
+/** Makes a CA and its certificates in `dir`; the server certificate names 127.0.0.1 and `serverNames`. */
+export function makeTestCa(dir: string, serverNames: readonly string[] = ["localhost"]): TestCa {
   openssl(
     dir,
     "req",
@@ -60,7 +60,8 @@ export function makeTestCa(dir: string): TestCa {
     "-subj",
     "/CN=appset test CA",
   );
-  signed(dir, "server", "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
+  const names = [...serverNames.map((n) => `DNS:${n}`), "IP:127.0.0.1"].join(",");
+  signed(dir, "server", `/CN=${serverNames[0] ?? "localhost"}`, `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`);
   signed(dir, "client", "/CN=appset-client", "extendedKeyUsage=clientAuth\n");
   const read = (f: string): string => readFileSync(join(dir, f), "utf8");
   return {

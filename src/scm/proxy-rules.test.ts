@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { proxyFor } from "./proxy.js";
+import { parseProxyUrl, proxyFor, UnsupportedProxySchemeError } from "./proxy-rules.js";
 
-// Requests through a real forward proxy are tested in test/integration/scm/proxy.test.ts.
+// Requests through real proxies are tested in test/integration/scm/proxy.test.ts and proxy-schemes.test.ts.
 
 describe("which requests --scm-no-proxy sends direct", () => {
   it.each([
@@ -34,5 +34,36 @@ describe("which requests --scm-no-proxy sends direct", () => {
   it("reads a proxy without a scheme as http and no proxy URL as none", () => {
     expect(proxyFor(new URL("https://github.com"), { url: "proxy.corp:3128", noProxy: "" })?.href).toBe("http://proxy.corp:3128/");
     expect(proxyFor(new URL("https://github.com"), { url: "", noProxy: "" })).toBeUndefined();
+  });
+});
+
+describe("which proxy URLs --scm-proxy-url takes", () => {
+  it.each([
+    // given; the proxy read from it
+    { given: "http://proxy.corp:3128", want: "http://proxy.corp:3128/" },
+    { given: "https://me:p%40ss@proxy.corp", want: "https://me:p%40ss@proxy.corp/" },
+    { given: "socks5://proxy.corp:1080", want: "socks5://proxy.corp:1080" },
+    { given: "socks5h://proxy.corp", want: "socks5h://proxy.corp" },
+    { given: "10.0.0.1:3128", want: "http://10.0.0.1:3128/" },
+    { given: " proxy.corp:3128 ", want: "http://proxy.corp:3128/" },
+  ])("$given", ({ given, want }) => {
+    expect(parseProxyUrl(given).href).toBe(want);
+  });
+
+  it.each(["ftp://proxy.corp:21", "socks4://proxy.corp:1080", "SOCKS://proxy.corp"])("refuses %s, naming the schemes it takes", (given) => {
+    expect(() => parseProxyUrl(given)).toThrow(UnsupportedProxySchemeError);
+    expect(() => parseProxyUrl(given)).toThrow(
+      /^unsupported SCM proxy scheme "\w+" in --scm-proxy-url: use one of http:\/\/, https:\/\/, socks5:\/\/, socks5h:\/\/$/,
+    );
+  });
+
+  it("gives the refusal a stable reason", () => {
+    expect(new UnsupportedProxySchemeError("ftp")).toMatchObject({ reason: "UnsupportedProxyScheme", scheme: "ftp" });
+  });
+
+  it("never reads the proxy URL for a bypassed target, so a bad one fails only proxied requests", () => {
+    const settings = { url: "ftp://proxy.corp:21", noProxy: "ghe.corp" };
+    expect(proxyFor(new URL("https://ghe.corp/x"), settings)).toBeUndefined();
+    expect(() => proxyFor(new URL("https://github.com/x"), settings)).toThrow(UnsupportedProxySchemeError);
   });
 });
