@@ -81,9 +81,32 @@ function keyOfObj(obj: KubeObject): { namespace?: string; name: string } {
   return { name: obj.metadata?.name ?? "", ...(ns ? { namespace: ns } : {}) };
 }
 
+/** How long a kind of a just-applied CRD's group is looked up again before it counts as unknown. */
+const NEW_KIND_WAIT_MS = 10_000;
+
 /** Applies tasks and deletes objects for a sync operation. */
 export class SyncExecutor {
+  /** The groups of the CRDs this executor applied: their kinds may take a moment to be served. */
+  private readonly newGroups = new Set<string>();
+
   constructor(private readonly deps: ExecutorDeps) {}
+
+  /**
+   * Resolves a target's resource. A kind of a group whose CRD this executor just applied is looked
+   * up again for up to {@link NEW_KIND_WAIT_MS}: an Established CRD's group-version can reach
+   * discovery a moment later under load, where kubectl's mapper would look again too.
+   */
+  private async resolveTarget(target: KubeObject): Promise<ResourceDescriptor> {
+    for (let waited = 0; ; waited += 200) {
+      try {
+        return await this.deps.resolve(target);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        if (!this.newGroups.has(groupOf(target)) || waited >= NEW_KIND_WAIT_MS) throw new Error(noKindMessage(target), { cause: err });
+        await sleep(200);
+      }
+    }
+  }
 
   /**
    * Writes one target as its sync options say ({@link applyMode}): a server-side apply, or with
@@ -97,16 +120,18 @@ export class SyncExecutor {
     const target = task.target;
     if (target === undefined) return task;
     try {
-      const resource = await this.deps.resolve(target).catch((err: unknown) => {
-        throw isNotFound(err) ? new Error(noKindMessage(target), { cause: err }) : err;
-      });
+      const resource = await this.resolveTarget(target);
       const dryRun = options.dryRun || options.validateOnly === true;
       const mode = applyMode(target, task.live, options.appOptions ?? [], options.force === true);
       const write = this.writeOptions(dryRun, mode.validate);
       const result = mode.replace
         ? await this.replace(resource, task, write, mode.force)
         : await this.serverSideApply(resource, task, write, { force: mode.force, csa: options.csaManager });
-      if (!dryRun && isCrd(target)) await this.established(resource, keyOfObj(target));
+      if (!dryRun && isCrd(target)) {
+        await this.established(resource, keyOfObj(target));
+        const group = (target.spec as { group?: unknown } | undefined)?.group;
+        if (typeof group === "string") this.newGroups.add(group);
+      }
       const message = `${describeObject(target)} ${appliedVerb(task, result, mode)}${dryRun ? " (dry run)" : ""}`;
       return withState({ ...task, live: dryRun ? task.live : result }, applied(message, options.dryRun));
     } catch (err) {
