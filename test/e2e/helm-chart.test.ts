@@ -220,6 +220,14 @@ describe("the Helm chart with non-default values", () => {
         { name: "tmp", emptyDir: {} },
         { name: "ssh-known-hosts", configMap: { name: "argocd-ssh-known-hosts-cm", optional: true } },
         { name: "tls-certs", configMap: { name: "argocd-tls-certs-cm", optional: true } },
+        {
+          name: "argocd-cmd-params-cm",
+          configMap: {
+            name: "argocd-cmd-params-cm",
+            optional: true,
+            items: [{ key: "applicationsetcontroller.profile.enabled", path: "profiler.enabled" }],
+          },
+        },
       ],
     });
     const template = (deployment["spec"] as { template: { metadata: Obj } }).template.metadata;
