@@ -23,8 +23,12 @@ import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
+import { processUserAgent } from "./version.js";
 import { gitHostFiles, gitService } from "./git.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
+
+/** Argo CD's program name the sync engine's clients carry in their User-Agent. */
+const SYNC_ENGINE_PROGRAM = "argocd-application-controller";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
@@ -144,7 +148,12 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d) }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
-    destinations: new ClusterSecretDestinations({ local, clusters: d.clusters, ...(observe === undefined ? {} : { observe }) }),
+    destinations: new ClusterSecretDestinations({
+      local,
+      clusters: d.clusters,
+      userAgent: processUserAgent(SYNC_ENGINE_PROGRAM),
+      ...(observe === undefined ? {} : { observe }),
+    }),
     waveDelayMs: waveDelayMs(d.env),
     selfHealBackoff: selfHealBackoff(d.env),
     concurrency: ENGINE_CONCURRENCY,
@@ -162,7 +171,7 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const registry = createMetricsRegistry({ processMetrics: true });
     // Argo CD's application controller serves client-go's rest_client_requests_total (controller-runtime's registry).
     const observe = new RestClientMetrics(registry).observe;
-    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: "argocd-application-controller", observe });
+    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: SYNC_ENGINE_PROGRAM, observe });
     const namespace = controllerNamespace(config, rt.env);
     const cache = new SharedCache({
       source: client,

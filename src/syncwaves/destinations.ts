@@ -92,6 +92,8 @@ export interface ClusterSecretOptions {
   readonly clusters: ClusterLookup;
   /** Told of every request of a remote cluster's client (`rest_client_requests_total`). */
   readonly observe?: KubeApiClientOptions["observe"];
+  /** The User-Agent of remote clusters' clients. */
+  readonly userAgent?: string;
 }
 
 /** Destinations from cluster Secrets, with the local cluster for the in-cluster server. */
@@ -112,8 +114,11 @@ export class ClusterSecretDestinations implements DestinationResolver {
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
       access = Promise.resolve(cluster).then((c) => {
-        const observe = this.opts.observe;
-        const client = KubeApiClient.fromOptions(clusterConfigFor(c), observe === undefined ? {} : { observe });
+        const { observe, userAgent } = this.opts;
+        const client = KubeApiClient.fromOptions(clusterConfigFor(c), {
+          ...(observe === undefined ? {} : { observe }),
+          ...(userAgent === undefined ? {} : { userAgent }),
+        });
         const discovery = new Discovery(client.transport);
         return {
           id: c.server,

@@ -16,9 +16,11 @@ import { list, ScriptedSource } from "../../support/scripted-informer.js";
 
 let server: Server;
 let remote: string;
+const agents: Array<string | undefined> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    agents.push(req.headers["user-agent"]);
     res.statusCode = req.url === "/api/v1/namespaces/default" ? 200 : 404;
     res.setHeader("Content-Type", "application/json");
     res.end(JSON.stringify(res.statusCode === 200 ? { apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } } : {}));
@@ -32,7 +34,7 @@ afterAll(async () => {
 });
 
 describe("the clients of remote clusters", () => {
-  it("count every request by code, host and method on the engine's counter", async () => {
+  it("count every request by code, host and method on the engine's counter, and carry the engine's User-Agent", async () => {
     const secrets = new ScriptedSource();
     const secret: KubeObject = {
       apiVersion: "v1",
@@ -46,7 +48,12 @@ describe("the clients of remote clusters", () => {
     cache.start();
     const registry = new Registry();
     const local = { id: "local", client: {} as ClusterAccess["client"], resolve: () => Promise.reject(new Error("unused")) };
-    const destinations = new ClusterSecretDestinations({ local, clusters, observe: new RestClientMetrics(registry).observe });
+    const destinations = new ClusterSecretDestinations({
+      local,
+      clusters,
+      observe: new RestClientMetrics(registry).observe,
+      userAgent: "argocd-application-controller/v0.0.0 (linux/amd64)",
+    });
     try {
       const app: Application = { metadata: { name: "a" }, spec: { project: "default", destination: { name: "remote" } } };
       const access = await destinations.access(app);
@@ -56,6 +63,7 @@ describe("the clients of remote clusters", () => {
       const text = await registry.getSingleMetricAsString("rest_client_requests_total");
       expect(text).toContain(`rest_client_requests_total{code="200",host="${host}",method="GET"} 1`);
       expect(text).toContain(`rest_client_requests_total{code="404",host="${host}",method="GET"} 1`);
+      expect(agents).toEqual(["argocd-application-controller/v0.0.0 (linux/amd64)", "argocd-application-controller/v0.0.0 (linux/amd64)"]);
       if (access.client instanceof KubeApiClient) await access.client.transport.close();
     } finally {
       await cache.stop();
