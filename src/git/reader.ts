@@ -19,26 +19,17 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
-import {
-  noCredentials,
-  prepareGitAuth,
-  TOKEN_USER,
-  type CredentialsLookup,
-  type GitHostOptions,
-  type GitHubAppCredentials,
-  type RepoAccess,
-  type RepoCredentials,
-} from "./credentials.js";
-import { abortedError, GitCommandError, redact, runGit } from "./exec.js";
+import { noCredentials, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
+import { abortedError, GitCommandError, redact } from "./exec.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
 import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } from "./git-output.js";
-import { existing, remoteOf, tlsServerName, withHostKeyHint } from "./host-access.js";
 import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
-import { sameGitURL } from "./url.js";
+import { GitRunner, type GitHubAppTokenSource } from "./runner.js";
+import { isRelativeLocalPath, sameGitURL } from "./url.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
 export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
@@ -124,12 +115,6 @@ export interface GitRepoReaderOptions {
   readonly clock?: Clock;
 }
 
-/** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
-export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
-
-/** Reason of GitHub App credentials that cannot be exchanged for a token. */
-export const GITHUB_APP_REASON = "GitHubAppTokenError";
-
 /** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
 export const DEFAULT_REVISION_CACHE_MS = 3000;
 
@@ -148,11 +133,13 @@ export class GitRepoReader implements GitReader {
   private readonly clock: Clock;
   /** What `ls-remote` advertised, by `repoURL \0 credentials fingerprint`. */
   private readonly refs: RevisionCache<ReadonlyMap<string, string>>;
+  private readonly runner: GitRunner;
 
   constructor(private readonly opts: GitRepoReaderOptions) {
     this.credentials = opts.credentials ?? noCredentials;
     this.clock = opts.clock ?? new SystemClock();
     this.refs = new RevisionCache({ clock: this.clock, ttlMs: opts.revisionCacheMs ?? DEFAULT_REVISION_CACHE_MS });
+    this.runner = new GitRunner({ ...opts, clock: this.clock });
   }
 
   async resolveRevision(url: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
@@ -368,64 +355,12 @@ export class GitRepoReader implements GitReader {
     return next;
   }
 
-  /** The host files that exist now: known hosts, and the CA bundle of the command's HTTPS remote. */
-  private async hostOptions(args: readonly string[]): Promise<GitHostOptions> {
-    const remote = remoteOf(args);
-    // Commands on the cache repository alone (init, ls-tree, cat-file) reach no host.
-    if (remote === "") return {};
-    const knownHostsFile = await existing(this.opts.knownHostsFile);
-    const server = tlsServerName(remote);
-    const caFile = await existing(
-      server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
-    );
-    return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
-  }
-
-  /** GitHub App credentials exchanged for an installation token (user `x-access-token`); others unchanged. */
-  private async tokenCreds(
-    creds: RepoCredentials | undefined,
-    args: readonly string[],
-    signal?: AbortSignal,
-  ): Promise<RepoCredentials | undefined> {
-    const app = creds?.githubApp;
-    if (app === undefined) return creds;
-    const repoURL = remoteOf(args);
-    if (this.opts.githubAppToken === undefined) {
-      throw new AppSetError(GITHUB_APP_REASON, `GitHub App credentials for ${redact(repoURL)} cannot be used here: no token exchange`);
-    }
-    let token: string;
-    try {
-      token = await this.opts.githubAppToken(app, repoURL, signal);
-    } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err);
-      throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);
-    }
-    const { githubApp: _app, ...rest } = creds!;
-    return { ...rest, username: TOKEN_USER, password: token };
-  }
-
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
   private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
-    const { cwd, input } = at;
-    const creds = await this.tokenCreds(at.auth?.creds, args, signal);
-    const env = await prepareGitAuth(creds, await this.hostOptions(args));
-    try {
-      const out = await runGit(this.opts.env, args, {
-        env: env.env,
-        secrets: env.secrets,
-        clock: this.clock,
-        ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }),
-        ...(cwd === undefined ? {} : { cwd }),
-        ...(signal === undefined ? {} : { signal }),
-        ...(input === undefined ? {} : { input }),
-      });
-      if (at.auth !== undefined) this.verified.add(at.auth.key);
-      return out;
-    } catch (err) {
-      throw withHostKeyHint(err);
-    } finally {
-      await env.cleanup();
-    }
+    const { auth, ...rest } = at;
+    const out = await this.runner.run(args, signal, { ...rest, creds: auth?.creds });
+    if (auth !== undefined) this.verified.add(auth.key);
+    return out;
   }
 }
 
@@ -443,16 +378,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
   map.set(key, value);
 }
 
-/**
- * Whether git reads `repoURL` as a path relative to its working directory: not a `scheme://` URL,
- * not absolute, and not scp-like (`host:path`, a colon before any slash).
- */
-export function isRelativeLocalPath(repoURL: string): boolean {
-  if (repoURL === "" || isAbsolute(repoURL) || /^[a-z][a-z0-9+.-]*:\/\//i.test(repoURL)) return false;
-  const colon = repoURL.indexOf(":");
-  const slash = repoURL.indexOf("/");
-  return colon < 0 || (slash >= 0 && slash < colon);
-}
-
 export { parseBatch, parseLsRemote, parseLsTree, pickRef, type TreeEntry } from "./git-output.js";
 export { HOST_KEY_HINT, tlsServerName } from "./host-access.js";
+export { GITHUB_APP_REASON, type GitHubAppTokenSource } from "./runner.js";
+export { isRelativeLocalPath } from "./url.js";

@@ -10,6 +10,7 @@
  * The webhook matches pushed repositories by a looser rule of its own (`src/webhook/repourl.ts`).
  * Pure.
  */
+import { isAbsolute } from "node:path";
 
 /** Argo CD's `IsSSHURL`: an optional `ssh://`, then a user, `@` and the rest. */
 const SSH_URL = /^(ssh:\/\/)?([^/:]*?)@[^@]+$/;
@@ -166,4 +167,15 @@ function mainString(s: string): string | undefined {
   }
   const tail = rest.startsWith("//") && (scheme !== "" || !rest.startsWith("///")) ? withAuthority(rest) : rewritten(rest, "path");
   return tail === undefined ? undefined : scheme + tail;
+}
+
+/**
+ * Whether git reads `repoURL` as a path relative to its working directory: not a `scheme://` URL,
+ * not absolute, and not scp-like (`host:path`, a colon before any slash).
+ */
+export function isRelativeLocalPath(repoURL: string): boolean {
+  if (repoURL === "" || isAbsolute(repoURL) || /^[a-z][a-z0-9+.-]*:\/\//i.test(repoURL)) return false;
+  const colon = repoURL.indexOf(":");
+  const slash = repoURL.indexOf("/");
+  return colon < 0 || (slash >= 0 && slash < colon);
 }

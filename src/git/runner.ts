@@ -1,0 +1,101 @@
+/**
+ * One git command with what reaching its remote takes: the host files that exist at that moment
+ * (the known hosts file and the CA bundle of an HTTPS remote, so an update of Argo CD's mounted
+ * ConfigMaps applies at once), the caller's credentials (GitHub App credentials exchanged for an
+ * installation token first), the time limit and the caller's signal. A refused host key gets a hint
+ * of where host keys come from. Commands on the cache repository alone reach no host and get no
+ * host files.
+ */
+import { join } from "node:path";
+import type { Clock } from "../clock/index.js";
+import { AppSetError } from "../errors.js";
+import { prepareGitAuth, TOKEN_USER, type GitHostOptions, type GitHubAppCredentials, type RepoCredentials } from "./credentials.js";
+import { redact, runGit } from "./exec.js";
+import { existing, remoteOf, tlsServerName, withHostKeyHint } from "./host-access.js";
+
+/** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
+export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
+
+/** Reason of GitHub App credentials that cannot be exchanged for a token. */
+export const GITHUB_APP_REASON = "GitHubAppTokenError";
+
+/** What {@link GitRunner} needs (the reader's options of the same names). */
+export interface GitRunnerOptions {
+  /** The scrubbed base environment of every git command. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly knownHostsFile?: string;
+  readonly tlsCertsDir?: string;
+  readonly githubAppToken?: GitHubAppTokenSource;
+  readonly timeoutMs?: number;
+  readonly clock: Clock;
+}
+
+/** Where and with what a command runs. */
+export interface RunAt {
+  readonly cwd?: string;
+  readonly input?: string;
+  /** The credentials of the command's remote (none: anonymous, or a command that reaches no remote). */
+  readonly creds?: RepoCredentials | undefined;
+}
+
+/** Runs git commands as {@link GitRunnerOptions} say. */
+export class GitRunner {
+  constructor(private readonly opts: GitRunnerOptions) {}
+
+  async run(args: string[], signal: AbortSignal | undefined, at: RunAt = {}): Promise<Buffer> {
+    const { cwd, input } = at;
+    const creds = await this.tokenCreds(at.creds, args, signal);
+    const env = await prepareGitAuth(creds, await this.hostOptions(args));
+    try {
+      return await runGit(this.opts.env, args, {
+        env: env.env,
+        secrets: env.secrets,
+        clock: this.opts.clock,
+        ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }),
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(signal === undefined ? {} : { signal }),
+        ...(input === undefined ? {} : { input }),
+      });
+    } catch (err) {
+      throw withHostKeyHint(err);
+    } finally {
+      await env.cleanup();
+    }
+  }
+
+  /** The host files that exist now: known hosts, and the CA bundle of the command's HTTPS remote. */
+  private async hostOptions(args: readonly string[]): Promise<GitHostOptions> {
+    const remote = remoteOf(args);
+    // Commands on the cache repository alone (init, ls-tree, cat-file) reach no host.
+    if (remote === "") return {};
+    const knownHostsFile = await existing(this.opts.knownHostsFile);
+    const server = tlsServerName(remote);
+    const caFile = await existing(
+      server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
+    );
+    return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
+  }
+
+  /** GitHub App credentials exchanged for an installation token (user `x-access-token`); others unchanged. */
+  private async tokenCreds(
+    creds: RepoCredentials | undefined,
+    args: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<RepoCredentials | undefined> {
+    const app = creds?.githubApp;
+    if (app === undefined) return creds;
+    const repoURL = remoteOf(args);
+    if (this.opts.githubAppToken === undefined) {
+      throw new AppSetError(GITHUB_APP_REASON, `GitHub App credentials for ${redact(repoURL)} cannot be used here: no token exchange`);
+    }
+    let token: string;
+    try {
+      token = await this.opts.githubAppToken(app, repoURL, signal);
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);
+    }
+    const { githubApp: _app, ...rest } = creds!;
+    return { ...rest, username: TOKEN_USER, password: token };
+  }
+}
