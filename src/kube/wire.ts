@@ -23,6 +23,18 @@ export interface WireResponse {
 
 const decompress = interceptors.decompress({ skipErrorResponses: false });
 
+/** Each dispatcher composed with {@link decompress} once, not on every request. */
+const decompressing = new WeakMap<Dispatcher, Dispatcher>();
+
+function withDecompress(d: Dispatcher): Dispatcher {
+  let composed = decompressing.get(d);
+  if (composed === undefined) {
+    composed = d.compose(decompress);
+    decompressing.set(d, composed);
+  }
+  return composed;
+}
+
 /**
  * The header lines of `ctx` (set by the kubeconfig's authentication) with `extra` replacing those of
  * the same names; repeated names in `extra` stay separate lines, in order.
@@ -40,7 +52,7 @@ export function headerLines(ctx: RequestContext, extra: ReadonlyArray<readonly [
 
 /** Sends `ctx` with `extra` headers on its dispatcher (undici's global one when it has none). */
 export async function sendContext(ctx: RequestContext, extra: ReadonlyArray<readonly [string, string]>): Promise<WireResponse> {
-  const dispatcher: Dispatcher = (ctx.getDispatcher() ?? getGlobalDispatcher()).compose(decompress);
+  const dispatcher = withDecompress(ctx.getDispatcher() ?? getGlobalDispatcher());
   const signal = ctx.getSignal();
   const headers = headerLines(ctx, extra);
   const options: Parameters<typeof request>[1] & { allowH2?: boolean } = {
