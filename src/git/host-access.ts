@@ -4,6 +4,7 @@
  * the hint added to a refused host key.
  */
 import { access } from "node:fs/promises";
+import { join } from "node:path";
 import { GitCommandError } from "./exec.js";
 
 /** What to do about a refused SSH host key, appended to ssh's own words. */
@@ -34,6 +35,12 @@ export function tlsServerName(repoURL: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The CA bundle mounted now for an `https://` URL's host in `tlsCertsDir` (Argo CD's `argocd-tls-certs-cm`), if any. */
+export function caBundleFile(tlsCertsDir: string | undefined, url: string): Promise<string | undefined> {
+  const server = tlsServerName(url);
+  return existing(server === undefined || tlsCertsDir === undefined ? undefined : join(tlsCertsDir, server));
 }
 
 /** The remote URL of a `ls-remote`/`fetch` argument vector: the argument after `--`. */

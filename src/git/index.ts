@@ -36,5 +36,5 @@ export {
   type GitStats,
   type TreeEntry,
 } from "./reader.js";
-export { existing } from "./host-access.js";
+export { caBundleFile } from "./host-access.js";
 export { BadPatternError, compileDoublestar, compilePathMatch, compilePathspec } from "./glob.js";

@@ -20,6 +20,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { remember } from "../bounded-map.js";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import { noCredentials, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
@@ -368,14 +369,6 @@ export class GitRepoReader implements GitReader {
 interface RemoteAuth {
   readonly creds: RepoCredentials | undefined;
   readonly key: string;
-}
-
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  if (map.size >= max) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-  map.set(key, value);
 }
 
 export { parseBatch, parseLsRemote, parseLsTree, pickRef, type TreeEntry } from "./git-output.js";

@@ -6,12 +6,11 @@
  * of where host keys come from. Commands on the cache repository alone reach no host and get no
  * host files.
  */
-import { join } from "node:path";
 import type { Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import { prepareGitAuth, TOKEN_USER, type GitHostOptions, type GitHubAppCredentials, type RepoCredentials } from "./credentials.js";
 import { redact, runGit } from "./exec.js";
-import { existing, remoteOf, tlsServerName, withHostKeyHint } from "./host-access.js";
+import { caBundleFile, existing, remoteOf, withHostKeyHint } from "./host-access.js";
 
 /** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
 export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
@@ -69,10 +68,7 @@ export class GitRunner {
     // Commands on the cache repository alone (init, ls-tree, cat-file) reach no host.
     if (remote === "") return {};
     const knownHostsFile = await existing(this.opts.knownHostsFile);
-    const server = tlsServerName(remote);
-    const caFile = await existing(
-      server === undefined || this.opts.tlsCertsDir === undefined ? undefined : join(this.opts.tlsCertsDir, server),
-    );
+    const caFile = await caBundleFile(this.opts.tlsCertsDir, remote);
     return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
   }
 

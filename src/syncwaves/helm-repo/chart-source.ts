@@ -11,11 +11,11 @@
  *
  * I/O boundary: the index request, helm, the chart cache and the renderer.
  */
-import { join } from "node:path";
 import type { Application, ApplicationSource } from "../../api/index.js";
 import { SystemClock, type Clock } from "../../clock/index.js";
 import { AppSetError } from "../../errors.js";
-import { existing, noCredentials, tlsServerName, type CredentialsLookup, type RepoCredentials } from "../../git/index.js";
+import { remember } from "../../bounded-map.js";
+import { caBundleFile, noCredentials, type CredentialsLookup, type RepoCredentials } from "../../git/index.js";
 import type { ClusterFacts, KubeObject } from "../../kube/index.js";
 import { MANIFEST_ERROR, type Manifests, type ReadOptions } from "../manifests.js";
 import type { ToolRenderer } from "../render/renderer.js";
@@ -88,17 +88,10 @@ export class HelmChartSource {
     const project = app.spec.project === undefined || app.spec.project === "" ? undefined : app.spec.project;
     const creds = await lookup(source.repoURL, project);
     refuseOci(source.repoURL, creds);
-    const access = helmAccess(source.repoURL, creds, await this.caFile(source.repoURL), this.program.env);
+    const access = helmAccess(source.repoURL, creds, await caBundleFile(this.options.tlsCertsDir, source.repoURL), this.program.env);
     const version = await this.resolve({ source, access, revision: revision ?? source.targetRevision ?? "", options });
     const objects = await this.rendered({ app, source, version, access, creds, options });
     return { revision: version, objects, sourceType: SourceType.Helm };
-  }
-
-  /** The CA bundle of the repository's host, if one is mounted now. */
-  private async caFile(repoURL: string): Promise<string | undefined> {
-    const host = tlsServerName(repoURL);
-    if (host === undefined || this.options.tlsCertsDir === undefined) return undefined;
-    return existing(join(this.options.tlsCertsDir, host));
   }
 
   /** The version a revision names: itself when it is one, else the index's highest match. */
@@ -162,12 +155,4 @@ export class HelmChartSource {
     remember(this.parsed, key, objects, this.options.maxParsed ?? 512);
     return objects;
   }
-}
-
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  if (map.size >= max) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-  map.set(key, value);
 }
