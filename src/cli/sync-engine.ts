@@ -1,8 +1,9 @@
 /**
  * The sync engine as the process runs it: inside `appset controller` with `--enable-sync-engine`, or
  * alone as `appset sync-engine` (same flags, logging, probes and leader election, on a Lease of its
- * own). It syncs the Applications of the controller's namespace (every namespace when
- * ApplicationSets in other namespaces are allowed), reads their manifests from Git and Helm chart
+ * own). It syncs the Applications of the controller's namespace and of the namespaces Argo CD's
+ * `application.namespaces` allows (never others: `--applicationset-namespaces` is a separate
+ * setting, as in Argo CD), reads their manifests from Git and Helm chart
  * repositories with the repository Secrets' credentials, and reaches destinations through cluster
  * Secrets.
  */
@@ -24,6 +25,7 @@ import { GitManifestSource } from "../syncwaves/git-source.js";
 import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
 import { processUserAgent } from "./version.js";
+import { patternListMatcher } from "../glob/index.js";
 import { gitHostFiles, gitService } from "./git.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 
@@ -135,12 +137,13 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const local = { id: "local", client: d.client, resolve, facts: cachedClusterFacts(d.client.transport) };
   // Remote clusters' requests are counted too, as client-go's global metrics count every client.
   const observe = d.registry === undefined ? undefined : new RestClientMetrics(d.registry).observe;
-  const allNamespaces = d.config.applicationSetNamespaces.length > 0;
+  const others = d.config.applicationNamespaces;
   const deadlineMs = syncDeadlineMs(d.env);
   const engine: SyncEngine = new SyncEngine({
     watch: d.client,
     cache: d.cache,
-    ...(allNamespaces ? {} : { namespace: d.namespace }),
+    // Argo CD's application controller: its own namespace, plus those application.namespaces allows.
+    ...(others.length > 0 ? { namespaceAllowed: patternListMatcher([d.namespace, ...others]) } : { namespace: d.namespace }),
     // Argo CD's settings live in its namespace, the controller's: argocd-cm's customizations apply.
     argoCdNamespace: d.namespace,
     client: d.client,
@@ -204,22 +207,25 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
   });
 }
 
+/**
+ * Runs the engine until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). With leader
+ * election every replica keeps its cache warm (the probes read it), but only the leader starts the
+ * workers: a follower never reconciles.
+ */
 async function runEngine(
   manager: Manager,
   d: { config: Config; client: KubeApiClient; namespace: string; logger: Logger; clock: Clock },
   signal: AbortSignal,
 ): Promise<"stopped" | "lost"> {
-  const started = (s: AbortSignal): void => {
-    manager.startLoops(s).catch((err: unknown) => {
-      if (!s.aborted) d.logger.error({ error: errorMessage(err) }, "sync engine failed to start");
-    });
+  const failed = (s: AbortSignal) => (err: unknown) => {
+    if (!s.aborted) d.logger.error({ error: errorMessage(err) }, "sync engine failed to start");
   };
   if (!d.config.enableLeaderElection) {
-    started(signal);
+    manager.startLoops(signal).catch(failed(signal));
     await untilAborted(signal);
     return "stopped";
   }
-  started(new AbortController().signal);
+  manager.startCache(signal).catch(failed(signal));
   const elector = new LeaderElector({
     client: d.client,
     namespace: d.namespace,
@@ -227,7 +233,9 @@ async function runEngine(
     identity: newIdentity(hostname()),
     clock: d.clock,
     logger: d.logger,
-    onStartedLeading: (leading) => started(leading),
+    onStartedLeading: (leading) => {
+      manager.startLoops(leading).catch(failed(leading));
+    },
   });
   return elector.run(signal);
 }

@@ -42,6 +42,7 @@ describe("parseConfig defaults", () => {
       requeueAfterMs: 180_000,
       repoServerTimeoutSeconds: 60,
       enableSyncEngine: false,
+      applicationNamespaces: [],
       refreshGracePeriodSeconds: 30,
       gitCacheDir: "",
       gitRevisionCacheSeconds: 3,

@@ -104,6 +104,7 @@ export const ConfigSchema = z
     user: z.string(),
     username: z.string(),
     enableSyncEngine: z.boolean(),
+    applicationNamespaces: list,
     refreshGracePeriodSeconds: int.min(0),
     gitCacheDir: z.string(),
     gitRevisionCacheSeconds: int.min(0),

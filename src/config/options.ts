@@ -26,6 +26,17 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     origin: "appset",
   },
   {
+    key: "applicationNamespaces",
+    flag: "application-namespaces",
+    env: "ARGOCD_APPLICATION_NAMESPACES",
+    cmKey: "application.namespaces",
+    kind: "list",
+    default: [],
+    description:
+      "Argo CD's application controller setting, read by the sync engine: namespaces (globs or /regex/) whose Applications it syncs, besides the controller's own; Applications elsewhere are left alone.",
+    origin: "appset",
+  },
+  {
     key: "refreshGracePeriodSeconds",
     flag: "refresh-grace-period-seconds",
     env: `${ACS}REFRESH_GRACE_PERIOD_SECONDS`,

@@ -27,7 +27,8 @@ import { RepoCredentialsCache, repoSecretsSpec } from "../manager/credentials.js
 import type { Loop } from "../manager/manager.js";
 import { KubeEventSink, type EventSink } from "./events.js";
 import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type HandlerOptions } from "./handlers.js";
-import { namespaceMatcher, ownerKey } from "./predicates.js";
+import { ownerKey } from "./predicates.js";
+import { patternListMatcher } from "../glob/index.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
 import type { PlanSettings } from "./snapshot.js";
 import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
@@ -100,7 +101,7 @@ export class AppSetController {
   constructor(private readonly opts: ControllerOptions) {
     this.progressiveSyncs = opts.progressiveSyncs || opts.settings.progressiveSyncs === true;
     const patterns = [...opts.appSetNamespaces, opts.namespace];
-    this.allowed = namespaceMatcher(patterns);
+    this.allowed = patternListMatcher(patterns);
     const scope = opts.appSetNamespaces.length === 0 ? opts.namespace : undefined;
     const log = opts.logger.child({ component: "informer" });
     this.ownsCache = opts.cache === undefined;

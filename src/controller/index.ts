@@ -12,5 +12,4 @@ export { DEFAULT_PLAN_SETTINGS, type AppSetSnapshot, type Generation, type PlanS
 export { generatorFn } from "./generation.js";
 export { KubeEventSink, MemoryEventSink, type EventSink } from "./events.js";
 export { effectivePolicy, resolvePolicy, allowsDelete, allowsUpdate } from "./policy.js";
-export { namespaceMatcher } from "./predicates.js";
 export { REQUEUE_ON_ERROR_MS } from "./requeue.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
-import { affectedByCluster, affectedByProject, appChanged, appSetChanged, namespaceMatcher, ownerKey } from "./predicates.js";
+import { affectedByCluster, affectedByProject, appChanged, appSetChanged, ownerKey } from "./predicates.js";
 import { appSet, live } from "../../test/support/controller-builders.js";
 
 const base = appSet("guestbook");
@@ -80,17 +80,6 @@ describe("appChanged", () => {
   it("maps an Application to its controller owner", () => {
     expect(ownerKey(a)).toBe("argocd/guestbook");
     expect(ownerKey(live("b", null))).toBeUndefined();
-  });
-});
-
-describe("namespaceMatcher", () => {
-  it.each([
-    { name: "a glob", patterns: ["team-*"], ns: "team-a", want: true },
-    { name: "a glob that does not match", patterns: ["team-*"], ns: "other", want: false },
-    { name: "a regex with a lookahead", patterns: ["/^((?!not-allowed).)*$/"], ns: "allowed", want: true },
-    { name: "a regex that rejects", patterns: ["/^((?!not-allowed).)*$/"], ns: "is-not-allowed", want: false },
-  ])("matches $name", ({ patterns, ns, want }) => {
-    expect(namespaceMatcher(patterns)(ns)).toBe(want);
   });
 });
 

@@ -5,7 +5,6 @@
  * generator whose selector matches the Secret's labels before or after the change; Argo CD requeues
  * them all).
  */
-import { minimatch } from "minimatch";
 import {
   Annotation,
   ConditionStatus,
@@ -106,18 +105,6 @@ export function appChanged(oldApp: Application, newApp: Application, progressive
   if (!jsonEqual(oldApp.spec, newApp.spec) || metaChanged(oldApp.metadata, newApp.metadata, ["annotations", "labels", "finalizers"]))
     return true;
   return progressiveSyncs && progressChanged(oldApp, newApp);
-}
-
-/** A compiled allowed-namespace list: `/regex/` entries are regular expressions, others globs. */
-export function namespaceMatcher(patterns: readonly string[]): (namespace: string) => boolean {
-  const tests = patterns.map((p): ((ns: string) => boolean) => {
-    if (p.length > 1 && p.startsWith("/") && p.endsWith("/")) {
-      const re = new RegExp(p.slice(1, -1));
-      return (ns) => re.test(ns);
-    }
-    return (ns) => minimatch(ns, p);
-  });
-  return (ns) => tests.some((t) => t(ns));
 }
 
 /** The selectors of every Cluster generator in an entry list, nested matrix/merge included. */

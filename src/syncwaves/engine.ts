@@ -54,6 +54,12 @@ export interface SyncEngineOptions extends ReconcilerDeps {
   readonly cache?: SharedCache;
   /** Watch Applications of one namespace only. */
   readonly namespace?: string;
+  /**
+   * Which namespaces' Applications the engine serves (Argo CD's application controller: its own
+   * namespace and those `application.namespaces` matches); Applications elsewhere are neither
+   * queued nor written. Absent: every namespace watched.
+   */
+  readonly namespaceAllowed?: (namespace: string) => boolean;
   /** Reconciles running at once (default 10). */
   readonly concurrency?: number;
   /**
@@ -95,9 +101,11 @@ export class SyncEngine {
   /** Tracking name → Application keys. */
   private readonly byTrackingName = new Map<string, Set<string>>();
   private readonly trackingName: (app: Application) => string;
+  private readonly namespaceAllowed: (namespace: string) => boolean;
 
   constructor(options: SyncEngineOptions) {
     this.clock = options.clock;
+    this.namespaceAllowed = options.namespaceAllowed ?? (() => true);
     this.trackingName = (app) => options.trackingName?.(app) ?? app.metadata.name ?? "";
     const watch = options.watchResources !== false;
     this.ownsCache = options.cache === undefined;
@@ -135,20 +143,26 @@ export class SyncEngine {
       // An Application with an operation to run goes first: after a restart, syncs already asked
       // for do not wait behind the comparison of every other Application.
       add: (app) => {
+        if (!this.allowed(app)) return;
         this.index(app, true);
         this.queue.add(objectKey(app), app.operation != null);
       },
       update: (old, app) => {
+        if (!this.allowed(app)) return;
         this.index(old, false);
         this.index(app, true);
         if (!statusOnlyChange(old, app)) this.queue.add(objectKey(app), app.operation != null);
       },
       delete: (app) => {
+        if (!this.allowed(app)) return;
         this.index(app, false);
         this.queue.add(objectKey(app));
       },
     });
   }
+
+  /** Whether the engine serves `app`'s namespace. */
+  private readonly allowed = (app: Application): boolean => this.namespaceAllowed(app.metadata.namespace ?? "");
 
   private index(app: Application, present: boolean): void {
     const name = this.trackingName(app);
@@ -168,7 +182,7 @@ export class SyncEngine {
 
   /** The Applications the engine sees now (its informer cache). */
   applications(): Application[] {
-    return this.informer.list();
+    return this.informer.list().filter(this.allowed);
   }
 
   /** Starts the engine's own cache (a shared one is the manager's) and the workers. */
@@ -194,8 +208,10 @@ export class SyncEngine {
     return report;
   }
 
-  /** Queues a key now. */
+  /** Queues a key now (a key of a namespace the engine does not serve is ignored). */
   add(key: string): void {
+    const namespace = key.includes("/") ? key.slice(0, key.indexOf("/")) : "";
+    if (!this.namespaceAllowed(namespace)) return;
     this.queue.add(key);
   }
 

@@ -7,7 +7,7 @@
  * exclusions always apply); otherwise it is kept when an inclusion matches it, and excluded when
  * inclusions exist for its cluster but none matches it.
  */
-import { globMatch } from "./glob.js";
+import { globMatch } from "../../glob/index.js";
 import type { FilteredResource, ResourceCustomizations } from "./types.js";
 
 /**

@@ -2,7 +2,7 @@
  * Argo CD's resource customizations from `argocd-cm` (docs/sync-engine.md#custom-health): parsing,
  * the glob dialect, exclusions and inclusions, and the lookups the engine makes. Pure.
  */
-export { globMatch } from "./glob.js";
+export { globMatch } from "../../glob/index.js";
 export { CUSTOMIZATIONS_KEY, overrideKeyOf, parseSplitKey, type CustomizationType, type SplitKey } from "./keys.js";
 export { EXCLUSIONS_KEY, INCLUSIONS_KEY, parseArgoCdConfigMap } from "./parse.js";
 export { CORE_EXCLUSIONS, isExcluded, matchesResource } from "./filter.js";

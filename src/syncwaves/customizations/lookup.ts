@@ -3,7 +3,7 @@
  * system-level ignore rules. Pure.
  */
 import type { ResourceIgnoreDifferences } from "../../api/index.js";
-import { globMatch } from "./glob.js";
+import { globMatch } from "../../glob/index.js";
 import type { IgnoreDiffOverride, ResourceCustomizations } from "./types.js";
 
 /** A kind's Lua health check. */
