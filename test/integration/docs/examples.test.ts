@@ -28,6 +28,7 @@ const COVERED = [
   "docs/webhooks.md",
   "docs/progressive-syncs.md",
   "docs/sync-engine.md",
+  "docs/sync-windows.md",
   "docs/migrate.md",
   "docs/spec-equivalence.md",
   "docs/differential.md",
