@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AppProjectSpec } from "../api/appproject.js";
 import { filepathMatch, isGroupKindNamePermitted } from "./resources.js";
@@ -170,5 +171,18 @@ describe("isGroupKindNamePermitted (a project's resource lists)", () => {
     { name: "a malformed pattern matches nothing", pattern: "[", text: "[", match: false },
   ])("$name", ({ pattern, text, match }) => {
     expect(filepathMatch(pattern, text)).toBe(match);
+  });
+
+  it("lets a blacklist entry naming the kind win over any whitelist", () => {
+    const word = fc.stringMatching(/^[a-z][a-zA-Z]{0,8}$/);
+    const allow = fc.constantFrom({ group: "*", kind: "*" }, { group: "*", kind: "[A-Za-z]*" });
+    fc.assert(
+      fc.property(word, word, fc.array(allow, { maxLength: 3 }), fc.boolean(), (group, kind, whitelist, namespaced) => {
+        const spec: AppProjectSpec = namespaced
+          ? { namespaceResourceWhitelist: whitelist, namespaceResourceBlacklist: [{ group, kind }] }
+          : { clusterResourceWhitelist: whitelist, clusterResourceBlacklist: [{ group, kind }] };
+        expect(isGroupKindNamePermitted({ spec }, { group, kind }, "any", namespaced)).toBe(false);
+      }),
+    );
   });
 });
