@@ -18,7 +18,9 @@ import { isSourcePermitted } from "./source-repos.js";
 
 /** An Application condition this check reports. */
 export interface ProjectCondition {
+  /** The Application condition type. */
   readonly type: "InvalidSpecError" | "UnknownError";
+  /** Argo CD's message. */
   readonly message: string;
 }
 

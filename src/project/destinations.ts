@@ -15,14 +15,19 @@ import { isDenyPattern, negatableMatch } from "./patterns.js";
 
 /** The cluster a destination resolved to: its server URL, its name, and the project it is scoped to. */
 export interface DestinationCluster {
+  /** The API server URL, without trailing slashes. */
   readonly server: string;
+  /** The cluster's name ("" when unnamed). */
   readonly name: string;
+  /** The project the cluster is scoped to, if any. */
   readonly project?: string;
 }
 
 /** A resolved destination: its cluster and the namespace deployed to ("" for cluster-scoped resources). */
 export interface ResolvedDestination {
+  /** The cluster, or undefined when the destination did not resolve. */
   readonly cluster: DestinationCluster | undefined;
+  /** The namespace deployed to. */
   readonly namespace: string;
 }
 

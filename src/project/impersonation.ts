@@ -21,7 +21,9 @@ const DISALLOWED = /[!*[\]{}\\/]/;
 
 /** The account chosen (a `system:serviceaccount:…` user), the error met, or neither when no entry matches. */
 export interface ImpersonationAccount {
+  /** The user to impersonate (`system:serviceaccount:<namespace>:<name>`). */
   readonly account?: string;
+  /** Why no account could be derived. */
   readonly error?: string;
 }
 
@@ -70,7 +72,9 @@ export function serviceAccountToImpersonate(
  * or neither (the sync goes on as the controller itself).
  */
 export interface ImpersonationDecision {
+  /** The user the sync impersonates. */
   readonly user?: string;
+  /** The message the operation ends with (phase Error). */
   readonly operationError?: string;
 }
 

@@ -14,7 +14,9 @@ import { compilePathMatch } from "../git/glob.js";
 
 /** A kind as the apiserver serves it: its API group ("" for the core group) and its kind. */
 export interface ResourceGroupKind {
+  /** The API group ("" for the core group). */
   readonly group: string;
+  /** The kind. */
   readonly kind: string;
 }
 

@@ -15,7 +15,9 @@ import { isGroupKindNamePermitted } from "./resources.js";
 export interface SyncResource {
   /** Its API group ("" for the core group). */
   readonly group: string;
+  /** Its kind. */
   readonly kind: string;
+  /** Its name (cluster-scoped names are checked against named list entries). */
   readonly name: string;
   /** Its namespace ("" for a cluster-scoped resource). */
   readonly namespace: string;
