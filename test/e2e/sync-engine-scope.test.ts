@@ -235,6 +235,15 @@ describe("the namespaces appset sync-engine serves", () => {
     const rx = await plainNamespace(`rx-${run}-y`);
     const other = await plainNamespace(`other-${run}-y`);
     const repo = repoOf(["in-home", "in-team", "in-rx", "in-other"]);
+    // The project takes Applications from the team namespaces (and, to show the namespace rule is
+    // the engine's own, from the other one too), as Argo CD's sourceNamespaces rule asks.
+    await suite
+      .client()
+      .patch(
+        resources.AppProjects,
+        { namespace: home, name: "default" },
+        { type: "merge", body: { spec: { sourceNamespaces: [team, rx, other] } } },
+      );
     // Created before the engine starts, and first: the engine lists it with the others.
     const otherVersion = (await suite.client().create<KubeObject>(resources.Applications, application(other, "in-other", repo))).metadata
       ?.resourceVersion;
