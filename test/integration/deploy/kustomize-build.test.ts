@@ -29,7 +29,7 @@ async function kustomizeBuild(dir: string): Promise<Manifest[]> {
 const byId = (objs: readonly Manifest[]): Manifest[] => [...objs].sort((a, b) => manifestId(a).localeCompare(manifestId(b)));
 
 describe("the real kustomize", () => {
-  it.each(["install", "install-cluster-wide", "install-with-sync-engine", "beside-argocd"])(
+  it.each(["install", "install-cluster-wide", "install-with-sync-engine", "install-with-sync-engine-namespaced", "beside-argocd"])(
     "builds deploy/%s to the objects of its committed bundle",
     async (dir) => {
       expect(byId(await kustomizeBuild(join(REPO_ROOT, "deploy", dir)))).toEqual(byId(renderKustomization(join("deploy", dir))));

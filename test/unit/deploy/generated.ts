@@ -80,7 +80,7 @@ export function withGeneratedTables(markdown: string): string {
 /** Every generated file. */
 export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: "deploy/base/deployment.yaml", expected: withGeneratedEnv },
-  { path: "deploy/sync-engine/deployment.yaml", expected: withGeneratedEnv },
+  { path: "deploy/sync-engine-workload/deployment.yaml", expected: withGeneratedEnv },
   { path: "deploy/install.yaml", expected: () => renderBundle("install") },
   { path: "deploy/install-with-sync-engine.yaml", expected: () => renderBundle("install-with-sync-engine") },
   { path: "deploy/install-cluster-wide.yaml", expected: () => renderBundle("install-cluster-wide") },

@@ -1,6 +1,6 @@
 /**
  * The sync engine's manifests (deploy/sync-engine-rbac, sync-engine, sync-engine-in-controller,
- * install-with-sync-engine) hold together without an apiserver: the install adds exactly the
+ * install-with-sync-engine, and the team install's sync-engine-namespaced) hold together without an apiserver: the install adds exactly the
  * engine's objects to the namespaced install, the engine's ClusterRole is bound to the right
  * ServiceAccount in each variant, and the engine's Deployment runs `appset sync-engine` with the
  * controller's settings, probes and lock-down, selected apart from the controller's pods.
@@ -30,10 +30,36 @@ describe("the install with the sync engine", () => {
       ...install.map(manifestId),
       `ClusterRole/${ENGINE}`,
       `ServiceAccount/argocd/${ENGINE}`,
-      `ClusterRoleBinding/${ENGINE}`,
       `Deployment/argocd/${ENGINE}`,
       `Service/argocd/${ENGINE}-metrics`,
+      `ClusterRoleBinding/${ENGINE}`,
     ]);
+  });
+
+  it("for a team install, reads everywhere but may write only where a RoleBinding allows", () => {
+    const team = renderKustomization("deploy/install-with-sync-engine-namespaced");
+    expect(team.map(manifestId)).toEqual([
+      ...install.map(manifestId),
+      `ServiceAccount/argocd/${ENGINE}`,
+      `Deployment/argocd/${ENGINE}`,
+      `Service/argocd/${ENGINE}-metrics`,
+      `ClusterRole/${ENGINE}-read`,
+      `ClusterRoleBinding/${ENGINE}-read`,
+      `ClusterRole/${ENGINE}-write`,
+      `RoleBinding/argocd/${ENGINE}`,
+    ]);
+    expect(find(team, "ClusterRole", `${ENGINE}-read`)["rules"]).toContainEqual({
+      apiGroups: ["*"],
+      resources: ["*"],
+      verbs: ["get", "list", "watch"],
+    });
+    // The write role is bound in the install's namespace only: no ClusterRoleBinding grants it.
+    const bindings = team.filter((o) => o.kind === "ClusterRoleBinding" || o.kind === "RoleBinding");
+    const writes = bindings.filter((b) => (b["roleRef"] as { name: string }).name === `${ENGINE}-write`);
+    expect(writes.map(manifestId)).toEqual([`RoleBinding/argocd/${ENGINE}`]);
+    expect(writes[0]!["subjects"]).toEqual([{ kind: "ServiceAccount", name: ENGINE, namespace: "argocd" }]);
+    // The same workload as the install with Argo CD's rights.
+    expect(find(team, "Deployment", ENGINE)).toEqual(find(withEngine, "Deployment", ENGINE));
   });
 
   it.each([
