@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 //   sockets or servers, no waiting on the real clock (time moves through FakeClock). ESLint keeps
 //   node:child_process, node:net, node:http(s), ssh2 and the oracle and cluster helpers out of it.
 // - "integration" (test/integration): real git, ssh and HTTP servers, the Go oracle, CLI runs.
-// - "e2e": one real control plane for the whole run, started by the global setup. The only real
+// - "e2e": one real control plane for the whole run, started by the global setup; it also runs
+//   the security suite (test/security: tenants' attacks on the engine). The only real
 //   times asserted are contracts, not speed: a leader does not take over before the lease allows
 //   it, steps down within its renew deadline, a released lease is taken at the next retry, a
 //   SIGTERM'd process exits within its stop grace. Speed goals live in bench/ and print figures.
@@ -43,7 +44,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           setupFiles,
-          include: ["test/e2e/**/*.test.ts"],
+          // test/security: the tenancy suite, attacks on the real control plane with the engine running.
+          include: ["test/e2e/**/*.test.ts", "test/security/**/*.test.ts"],
           globalSetup: ["test/cluster/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -177,7 +177,7 @@ async function main(): Promise<void> {
       apiVersion: "argoproj.io/v1alpha1",
       kind: "AppProject",
       metadata: { name: "default", namespace: ns },
-      spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }] },
+      spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }], clusterResourceWhitelist: [{ group: "*", kind: "*" }] },
     });
     const source = new StaticManifestSource();
     const discovery = new Discovery(client.transport);

@@ -103,6 +103,7 @@ describe("buildSyncEngine", () => {
       clusters: {
         resolve: () => ({ ok: true as const, server: "https://kubernetes.default.svc", cluster: undefined }),
         waitForSync: () => Promise.resolve(),
+        clusters: () => [],
       },
       registry,
     };

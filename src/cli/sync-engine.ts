@@ -9,6 +9,7 @@
  */
 import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
+import type { Cluster } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import type { Config, Env } from "../config/index.js";
 import type { CredentialsLookup, GitReader } from "../git/index.js";
@@ -97,7 +98,7 @@ export interface SyncEngineDeps {
   readonly git: GitReader;
   /** Repository credentials (the repository Secrets'), for `chart` sources from Helm repositories. */
   readonly credentials: CredentialsLookup;
-  readonly clusters: ClusterLookup;
+  readonly clusters: ClusterLookup & { clusters(): readonly Cluster[] };
   /** Where the engine's metrics are registered (none when absent). */
   readonly registry?: Registry;
 }
@@ -146,6 +147,8 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     ...(others.length > 0 ? { namespaceAllowed: patternListMatcher([d.namespace, ...others]) } : { namespace: d.namespace }),
     // Argo CD's settings live in its namespace, the controller's: argocd-cm's customizations apply.
     argoCdNamespace: d.namespace,
+    // AppProjects are enforced as Argo CD's application controller enforces them (docs/projects.md).
+    projectClusters: () => d.clusters.clusters(),
     client: d.client,
     resolve,
     source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d) }),

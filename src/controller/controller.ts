@@ -5,15 +5,7 @@
  * the controller namespace unless other namespaces are allowed (docs/controller.md#namespaces).
  * `start` resolves once every cache has synced and the workers run; `stop` drains gracefully.
  */
-import {
-  isClusterSecret,
-  parseAppProject,
-  parseApplicationSet,
-  type Application,
-  type ApplicationSet,
-  type AppProject,
-  type Secret,
-} from "../api/index.js";
+import { isClusterSecret, parseApplicationSet, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
@@ -21,7 +13,7 @@ import { isApiserverUnreachable, resources, type Informer, type KubeClient, type
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { informerWriteThrough } from "./apply-cache.js";
-import { applicationsSpec, parserOf, SharedCache } from "../manager/cache.js";
+import { appProjectsSpec, applicationsSpec, parserOf, SharedCache } from "../manager/cache.js";
 import { ClusterDirectory, clusterSecretsSpec } from "../manager/clusters.js";
 import { RepoCredentialsCache, repoSecretsSpec } from "../manager/credentials.js";
 import type { Loop } from "../manager/manager.js";
@@ -115,7 +107,7 @@ export class AppSetController {
     });
     this.apps = cache.informer(applicationsSpec(scope));
     this.secrets = cache.informer(clusterSecretsSpec(opts.namespace));
-    this.projects = cache.informer({ resource: resources.AppProjects, namespace: opts.namespace, parse: parserOf(parseAppProject) });
+    this.projects = cache.informer(appProjectsSpec(opts.namespace));
     this.repoSecrets = cache.informer(repoSecretsSpec(opts.namespace));
     this.credentials = opts.credentials ?? new RepoCredentialsCache(this.repoSecrets).lookup;
     this.clusters = new ClusterDirectory(this.secrets, opts.settings.inClusterEnabled);

@@ -39,3 +39,29 @@ describe("Argo CD's glob dialect", () => {
     expect(globSource("a*")).toBe("a(?s:.)*");
   });
 });
+
+describe("Argo CD's glob dialect with separators", () => {
+  it.each([
+    // pattern, text, separators, expected match
+    { name: "* stops at a separator", pattern: "https://github.com/*", text: "https://github.com/o/r", separators: "/", match: false },
+    {
+      name: "* matches within one segment",
+      pattern: "https://github.com/o/*",
+      text: "https://github.com/o/r",
+      separators: "/",
+      match: true,
+    },
+    { name: "** crosses separators", pattern: "https://github.com/**", text: "https://github.com/o/r/s", separators: "/", match: true },
+    { name: "? does not match a separator", pattern: "a?b", text: "a/b", separators: "/", match: false },
+    { name: "? matches another character", pattern: "a?b", text: "a-b", separators: "/", match: true },
+    { name: "a class may match a separator", pattern: "a[/]b", text: "a/b", separators: "/", match: true },
+    { name: "without separators * crosses a slash", pattern: "a*", text: "a/b", separators: "", match: true },
+  ])("$name", ({ pattern, text, separators, match }) => {
+    expect(globMatch(pattern, text, separators)).toBe(match);
+  });
+
+  it("keeps the compiled globs of one pattern apart per separators", () => {
+    expect(globMatch("x*", "x/y", "/")).toBe(false);
+    expect(globMatch("x*", "x/y")).toBe(true);
+  });
+});

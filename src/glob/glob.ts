@@ -3,8 +3,10 @@
  * customizations, exclusions and ignore rules, AppProject source repositories, destinations and
  * resource lists, sync windows, allowed namespaces. `*` matches any run of characters, `/`
  * included; `?` one character; `[abc]`, `[a-z]` and `[!abc]` a class; `{a,b}` alternatives; `\`
- * escapes the next character. A malformed pattern matches nothing, as Argo CD's `glob.Match`
- * returns false when the pattern does not compile. Patterns compile to RE2 (re2js), so a match
+ * escapes the next character. With separators (Argo CD passes `/` for AppProject source
+ * repositories), `*` and `?` do not match a separator and `**` matches any run, separators
+ * included. A malformed pattern matches nothing, as Argo CD's `glob.Match` returns false when the
+ * pattern does not compile. Patterns compile to RE2 (re2js), so a match
  * takes linear time in the text whatever the pattern; compiled patterns are memoised (at most
  * 10,000, as Argo CD's cache). Pure.
  */
@@ -38,6 +40,23 @@ function classSource(pattern: string, i: number, end: number): string {
 interface Cursor {
   i: number;
   depth: number;
+  /** The separators `*` and `?` stop at, as a regex class body ("" for none). */
+  readonly sep: string;
+}
+
+/** The regex of `*` (or of `**` when `cur.i` is at its second star) under the cursor's separators. */
+function star(pattern: string, cur: Cursor): string {
+  if (cur.sep === "") return "(?s:.)*";
+  if (pattern[cur.i] === "*") {
+    cur.i++;
+    return "(?s:.)*";
+  }
+  return `[^${cur.sep}]*`;
+}
+
+/** The regex of `?` under the cursor's separators. */
+function single(cur: Cursor): string {
+  return cur.sep === "" ? "(?s:.)" : `[^${cur.sep}]`;
 }
 
 /** Translates one token at `cur.i`; returns its regex source, or undefined when the pattern is malformed. */
@@ -46,9 +65,9 @@ function token(pattern: string, cur: Cursor): string | undefined {
   cur.i++;
   switch (c) {
     case "*":
-      return "(?s:.)*";
+      return star(pattern, cur);
     case "?":
-      return "(?s:.)";
+      return single(cur);
     case "\\":
       if (cur.i >= pattern.length) return undefined;
       return escape(pattern[cur.i++]!);
@@ -73,9 +92,17 @@ function token(pattern: string, cur: Cursor): string | undefined {
   }
 }
 
-/** The RE2 source of a glob (matched whole), or undefined when the glob is malformed. */
-export function globSource(pattern: string): string | undefined {
-  const cur: Cursor = { i: 0, depth: 0 };
+/** The body of a regex class holding each separator. */
+function separatorClass(separators: string): string {
+  return [...separators].map((c) => (/[\\\]^-]/.test(c) ? `\\${c}` : c)).join("");
+}
+
+/**
+ * The RE2 source of a glob (matched whole), or undefined when the glob is malformed. `separators`
+ * (none by default) are the characters `*` and `?` do not match.
+ */
+export function globSource(pattern: string, separators = ""): string | undefined {
+  const cur: Cursor = { i: 0, depth: 0, sep: separatorClass(separators) };
   let src = "";
   while (cur.i < pattern.length) {
     const part = token(pattern, cur);
@@ -99,16 +126,20 @@ function compileSource(src: string | undefined): RE2JS | null {
   }
 }
 
-/** The compiled glob (memoised), or null when the glob is malformed. */
-function compileGlob(pattern: string): RE2JS | null {
-  const hit = compiled.get(pattern);
+/** The compiled glob (memoised per pattern and separators), or null when the glob is malformed. */
+function compileGlob(pattern: string, separators: string): RE2JS | null {
+  const key = separators === "" ? pattern : `${pattern}\u0000${separators}`;
+  const hit = compiled.get(key);
   if (hit !== undefined) return hit;
-  const re = compileSource(globSource(pattern));
-  remember(compiled, pattern, re, CACHE_SIZE);
+  const re = compileSource(globSource(pattern, separators));
+  remember(compiled, key, re, CACHE_SIZE);
   return re;
 }
 
-/** True when all of `text` matches the glob `pattern` (Argo CD's `glob.Match`). */
-export function globMatch(pattern: string, text: string): boolean {
-  return compileGlob(pattern)?.matches(text) ?? false;
+/**
+ * True when all of `text` matches the glob `pattern` (Argo CD's `glob.Match`). `separators` (none
+ * by default) are the characters `*` and `?` do not match; `**` matches them too.
+ */
+export function globMatch(pattern: string, text: string, separators = ""): boolean {
+  return compileGlob(pattern, separators)?.matches(text) ?? false;
 }

@@ -6,7 +6,7 @@
  *
  * I/O boundary: the informers' list/watch through the injected source.
  */
-import { parseApplication, type Application, type ParseResult } from "../api/index.js";
+import { parseApplication, parseAppProject, type Application, type AppProject, type ParseResult } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import { Informer, resources, type InformerLog, type KubeObject, type ListWatchSource, type ResourceDescriptor } from "../kube/index.js";
 
@@ -46,6 +46,11 @@ export function parserOf<T>(parse: (raw: unknown) => ParseResult<T>): (raw: Kube
  */
 export function applicationsSpec(namespace: string | undefined): InformerSpec<Application> {
   return { resource: resources.Applications, ...(namespace !== undefined ? { namespace } : {}), parse: parserOf(parseApplication) };
+}
+
+/** The AppProjects' informer of Argo CD's namespace, as every loop asks the shared cache for it. */
+export function appProjectsSpec(namespace: string): InformerSpec<AppProject> {
+  return { resource: resources.AppProjects, namespace, parse: parserOf(parseAppProject) };
 }
 
 /** The identity of an informer: resource, scope and selectors. */

@@ -63,7 +63,8 @@ function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
 }
 
 /**
- * The conditions after a comparison: ComparisonError gone, RepeatedResourceWarning,
+ * The conditions after a comparison: ComparisonError and the project gate's InvalidSpecError and
+ * UnknownError gone, RepeatedResourceWarning,
  * ExcludedResourceWarning and SyncError as this comparison and automated sync decided (a transition
  * time kept while its message holds).
  */
@@ -71,6 +72,9 @@ function nextConditions(app: Application, u: AppUpdate, now: string): NonNullabl
   const current = app.status?.conditions ?? [];
   const decided = new Set<string>([
     AppConditionType.ComparisonError,
+    // The project gate's: an Application that reaches a comparison passed it.
+    AppConditionType.InvalidSpecError,
+    AppConditionType.UnknownError,
     AppConditionType.SyncError,
     AppConditionType.RepeatedResourceWarning,
     AppConditionType.ExcludedResourceWarning,

@@ -11,10 +11,15 @@
  *
  * I/O boundary: the informers' list/watch, the reconciler's requests, timers on the injected Clock.
  */
-import { type Application } from "../api/index.js";
+import { type AppProject, type Application, type Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import { isApiserverUnreachable, objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
-import { applicationsSpec, SharedCache } from "../manager/cache.js";
+import { appProjectsSpec, applicationsSpec, SharedCache } from "../manager/cache.js";
+import { repoSecretsSpec } from "../manager/credentials.js";
+import type { ProjectSettings } from "./project-gate.js";
+import { InformerProjectSettings } from "./project-settings.js";
+import { ensureDefaultProject } from "./default-project.js";
+import { errorMessage } from "../errors.js";
 import type { Loop } from "../manager/manager.js";
 import { ExponentialFailureRateLimiter } from "../manager/ratelimit.js";
 import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
@@ -27,6 +32,8 @@ import { ResourceWatches } from "./watches.js";
 /** The engine's backoff after a failed reconcile: 100 ms doubling to at most 60 s. */
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 60_000;
+/** How long the workers wait, at most, for the cache to hold the `default` project the engine created. */
+const DEFAULT_PROJECT_WAIT_MS = 10_000;
 /** How long `stop()` waits for running reconciles by default. */
 const STOP_GRACE_MS = 10_000;
 
@@ -77,6 +84,12 @@ export interface SyncEngineOptions extends ReconcilerDeps {
    * reconcile on. Ignored when `customizations` is given; none when both are absent.
    */
   readonly argoCdNamespace?: string;
+  /**
+   * The clusters of the cluster Secrets now: with `argoCdNamespace`, turns on the AppProject gate
+   * (docs/projects.md), which follows the AppProjects, `argocd-cm` and the repository Secrets of
+   * Argo CD's namespace through the cache; an AppProject's change requeues its Applications.
+   */
+  readonly projectClusters?: () => readonly Cluster[];
 }
 
 /** The customizations the reconciler asks for: those given, else `argocd-cm`'s followed through the cache. */
@@ -86,6 +99,43 @@ function customizationsOf(options: SyncEngineOptions, cache: SharedCache): (() =
   const informer = cache.informer(argoCdConfigMapSpec(namespace));
   const settings = new CustomizationsCache({ get: (ns, name) => informer.get(ns, name), namespace, log: options.log });
   return () => settings.current();
+}
+
+/** The project gate's settings over the cache, when the options turn it on. */
+function projectsOf(
+  options: SyncEngineOptions,
+  cache: SharedCache,
+): { settings: ProjectSettings; projects: Informer<AppProject> } | undefined {
+  if (options.projects !== undefined || options.argoCdNamespace === undefined || options.projectClusters === undefined) return undefined;
+  const namespace = options.argoCdNamespace;
+  const projects = cache.informer(appProjectsSpec(namespace));
+  const settings = new InformerProjectSettings({
+    namespace,
+    projects,
+    argoCdConfigMap: cache.informer(argoCdConfigMapSpec(namespace)),
+    repoSecrets: cache.informer(repoSecretsSpec(namespace)),
+    clusters: options.projectClusters,
+  });
+  return { settings, projects };
+}
+
+/** The engine's reconciler: the options, with the customizations, the project gate and the resource watches. */
+function reconcilerOf(
+  options: SyncEngineOptions,
+  made: { customizations: (() => ResourceCustomizations) | undefined; gate: { settings: ProjectSettings } | undefined; watch: boolean },
+  ensureWatches: NonNullable<ReconcilerDeps["onManaged"]>,
+): AppReconciler {
+  const { customizations, gate, watch } = made;
+  return new AppReconciler({
+    ...options,
+    ...(customizations ? { customizations } : {}),
+    ...(gate ? { projects: gate.settings } : {}),
+    ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
+    onManaged: (access, descriptors) => {
+      ensureWatches(access, descriptors);
+      options.onManaged?.(access, descriptors);
+    },
+  });
 }
 
 /** Runs the sync engine until stopped. */
@@ -102,6 +152,12 @@ export class SyncEngine {
   private readonly byTrackingName = new Map<string, Set<string>>();
   private readonly trackingName: (app: Application) => string;
   private readonly namespaceAllowed: (namespace: string) => boolean;
+  private readonly client: SyncEngineOptions["client"];
+  private readonly log: SyncEngineOptions["log"];
+  /** Argo CD's namespace when the project gate is on. */
+  private readonly projectsNamespace: string | undefined;
+  private readonly gateProjects: Informer<AppProject> | undefined;
+  private stopping = false;
 
   constructor(options: SyncEngineOptions) {
     this.clock = options.clock;
@@ -111,16 +167,15 @@ export class SyncEngine {
     this.ownsCache = options.cache === undefined;
     this.cache = options.cache ?? new SharedCache({ source: options.watch, clock: options.clock });
     const customizations = customizationsOf(options, this.cache);
+    const gate = projectsOf(options, this.cache);
+    this.client = options.client;
+    this.log = options.log;
+    this.projectsNamespace = gate === undefined ? undefined : options.argoCdNamespace;
+    this.gateProjects = gate?.projects;
     this.watches = watch ? new ResourceWatches({ clock: options.clock, onChange: (name) => this.changed(name) }) : undefined;
-    this.reconciler = new AppReconciler({
-      ...options,
-      ...(customizations ? { customizations } : {}),
-      ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
-      onManaged: (access, descriptors) => {
-        this.watches?.ensure(access, descriptors);
-        options.onManaged?.(access, descriptors);
-      },
-    });
+    this.reconciler = reconcilerOf(options, { customizations, gate, watch }, (access, descriptors) =>
+      this.watches?.ensure(access, descriptors),
+    );
     const metrics = options.loopMetrics;
     this.queue = new WorkQueue({
       clock: options.clock,
@@ -139,6 +194,13 @@ export class SyncEngine {
       unreachable: isApiserverUnreachable,
     });
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
+    const changed = (p: AppProject): void => this.projectChanged(p);
+    gate?.projects.on({ add: changed, update: (_, p) => changed(p), delete: changed });
+    this.watchApplications();
+  }
+
+  /** Queues the Applications the engine serves as they change (those with an operation to run first). */
+  private watchApplications(): void {
     this.informer.on({
       // An Application with an operation to run goes first: after a restart, syncs already asked
       // for do not wait behind the comparison of every other Application.
@@ -164,6 +226,14 @@ export class SyncEngine {
   /** Whether the engine serves `app`'s namespace. */
   private readonly allowed = (app: Application): boolean => this.namespaceAllowed(app.metadata.namespace ?? "");
 
+  /** An AppProject changed: its Applications are judged again at once. */
+  private projectChanged(project: AppProject): void {
+    const name = project.metadata.name ?? "";
+    for (const app of this.informer.list()) {
+      if (this.allowed(app) && (app.spec.project || "default") === name) this.queue.add(objectKey(app));
+    }
+  }
+
   private index(app: Application, present: boolean): void {
     const name = this.trackingName(app);
     const keys = this.byTrackingName.get(name) ?? new Set<string>();
@@ -188,12 +258,38 @@ export class SyncEngine {
   /** Starts the engine's own cache (a shared one is the manager's) and the workers. */
   start(): void {
     if (this.ownsCache) this.cache.start();
-    this.pool.start();
+    this.startWorkers();
   }
 
   /** The engine as one loop of the manager. */
   loop(): Loop {
-    return { name: "sync-engine", start: () => this.pool.start(), stop: (graceMs) => this.stop(graceMs) };
+    return { name: "sync-engine", start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+  }
+
+  /**
+   * Starts the workers; with the project gate on, first makes sure Argo CD's `default` project
+   * exists and the cache holds it (at most {@link DEFAULT_PROJECT_WAIT_MS}), so no Application of
+   * that project is refused for a project being created.
+   */
+  private startWorkers(): void {
+    const namespace = this.projectsNamespace;
+    if (namespace === undefined || this.gateProjects === undefined) {
+      this.pool.start();
+      return;
+    }
+    const projects = this.gateProjects;
+    void ensureDefaultProject(this.client, namespace)
+      .then(async (created) => {
+        if (created) this.log.info({ namespace }, "created the default AppProject");
+        const deadline = this.clock.now() + DEFAULT_PROJECT_WAIT_MS;
+        while (projects.get(namespace, "default") === undefined && this.clock.now() < deadline && !this.stopping) {
+          await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 50));
+        }
+      })
+      .catch((err: unknown) => this.log.warn({ namespace, err: errorMessage(err) }, "could not create the default AppProject"))
+      .finally(() => {
+        if (!this.stopping) this.pool.start();
+      });
   }
 
   /**
@@ -202,6 +298,7 @@ export class SyncEngine {
    * own cache.
    */
   async stop(graceMs = STOP_GRACE_MS): Promise<StopReport> {
+    this.stopping = true;
     const report = await this.pool.stop(graceMs);
     if (report.unfinished === 0) await this.pool.stopped();
     await Promise.all([this.watches?.stop(), this.ownsCache ? this.cache.stop() : undefined]);

@@ -24,6 +24,7 @@ import { candidateOf, candidatesFrom, readLive } from "./live.js";
 import type { ManifestSource } from "./manifests.js";
 import { observe } from "./observe.js";
 import type { AppRequeue } from "./reconcile.js";
+import type { ProjectVerdict } from "./project-gate.js";
 
 /** Our finalizers on Applications. */
 const OURS: ReadonlySet<string> = new Set([
@@ -54,6 +55,12 @@ export interface FinalizerDeps {
   readonly operationPollMs?: number;
   /** The customizations of `argocd-cm` as they are now (custom health checks of the deletion hooks). */
   readonly customizations?: () => ResourceCustomizations;
+  /**
+   * The AppProject gate: a deletion whose project cannot be loaded waits with a `DeletionError`,
+   * only live objects the project permits are deleted, and a deletion hook it does not permit is
+   * never created. Absent: no project rules (tests of the deletion alone).
+   */
+  readonly project?: (app: Application) => ProjectVerdict;
 }
 
 /** What one pass read. */
@@ -85,6 +92,19 @@ function nameHooks(
   });
 }
 
+/**
+ * What a deletion may touch: the live objects the project permits; a deletion hook it does not
+ * permit fails the deletion with the project's message.
+ */
+function permittedView(view: DeletionView, verdict: ProjectVerdict | undefined): DeletionView {
+  if (verdict === undefined) return view;
+  for (const hook of [...view.preHooks, ...view.postHooks]) {
+    const refused = verdict.objectError(hook, (hook.metadata?.namespace ?? "") !== "");
+    if (refused !== undefined) throw new Error(refused);
+  }
+  return { ...view, live: view.live.filter(verdict.livePermitted) };
+}
+
 /** Runs the deletion of Applications. */
 export class AppFinalizer {
   constructor(private readonly deps: FinalizerDeps) {}
@@ -97,9 +117,11 @@ export class AppFinalizer {
       this.deps.log.warn({ app: app.metadata.name }, "destination unknown; resources left in place");
       return this.removeFinalizers(app, ours);
     }
+    const verdict = this.deps.project?.(app);
+    if (verdict?.loadError !== undefined) return this.deletionError(app, verdict.loadError);
     let view: DeletionView;
     try {
-      view = await this.read(app, access);
+      view = permittedView(await this.read(app, access), verdict);
     } catch (err) {
       return this.deletionError(app, errorMessage(err));
     }

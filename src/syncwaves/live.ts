@@ -47,7 +47,8 @@ export function candidateOf(obj: KubeObject): Candidate {
   };
 }
 
-function asObject(c: Candidate): KubeObject {
+/** A candidate as the object it names (no fields but its identity). */
+export function candidateObject(c: Candidate): KubeObject {
   return { apiVersion: c.apiVersion, kind: c.kind, metadata: { name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}) } };
 }
 
@@ -65,7 +66,7 @@ async function resolveAll(deps: LiveDeps, candidates: readonly Candidate[]): Pro
     candidates.map((c) =>
       limit(async () => {
         try {
-          return { candidate: c, resource: await deps.resolve(asObject(c)) };
+          return { candidate: c, resource: await deps.resolve(candidateObject(c)) };
         } catch (err) {
           if (isNotFound(err)) return undefined;
           throw err;
@@ -109,7 +110,7 @@ async function listGroup(deps: LiveDeps, group: readonly Resolved[]): Promise<Ku
 export async function readLive(deps: LiveDeps, candidates: readonly Candidate[]): Promise<KubeObject[]> {
   const seen = new Map<string, Candidate>();
   for (const c of candidates) {
-    if (c.name !== "") seen.set(keyString(resourceKeyOf(asObject(c))), c);
+    if (c.name !== "") seen.set(keyString(resourceKeyOf(candidateObject(c))), c);
   }
   const groups = new Map<string, Resolved[]>();
   for (const r of await resolveAll(deps, [...seen.values()])) {

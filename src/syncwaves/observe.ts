@@ -14,7 +14,7 @@ import { compare, type Comparison } from "./compare.js";
 import { isExcluded, systemIgnoreRules, type ResourceCustomizations } from "./customizations/index.js";
 import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
-import { candidateOf, candidatesFrom, readLive } from "./live.js";
+import { candidateObject, candidateOf, candidatesFrom, readLive } from "./live.js";
 import { OptionKey, optionIs } from "./options.js";
 import type { ManifestSource, Manifests, ReadOptions } from "./manifests.js";
 import { groupOf, resourceKeyOf, keyString } from "./objects.js";
@@ -102,6 +102,11 @@ export interface ObserveInput {
   readonly signal?: AbortSignal;
   /** The customizations of `argocd-cm`: exclusions, system-level ignore rules, custom health. */
   readonly customizations?: ResourceCustomizations | undefined;
+  /**
+   * Whether the Application's project permits a live object (kind, name, namespace): others are
+   * neither read nor counted as the Application's, so they are never pruned. Absent: all are.
+   */
+  readonly livePermitted?: (obj: KubeObject) => boolean;
 }
 
 /** The server URL exclusions name a cluster by (the local cluster is Argo CD's in-cluster URL). */
@@ -170,8 +175,12 @@ export async function observe(input: ObserveInput): Promise<Observed> {
     ...candidatesFrom(app.status?.operationState?.syncResult?.resources ?? []),
   ];
   const targetKeys = new Set(targets.map((t) => keyString(resourceKeyOf(t))));
-  const found = await readLive({ client: access.client, resolve: access.resolve }, candidates);
-  const live = found.filter((o) => !excluded(o) && (isTrackedBy(o, trackingName) || targetKeys.has(keyString(resourceKeyOf(o)))));
+  const permitted = input.livePermitted ?? ((): boolean => true);
+  const readable = candidates.filter((c) => permitted(candidateObject(c)));
+  const found = await readLive({ client: access.client, resolve: access.resolve }, readable);
+  const live = found.filter(
+    (o) => !excluded(o) && permitted(o) && (isTrackedBy(o, trackingName) || targetKeys.has(keyString(resourceKeyOf(o)))),
+  );
   const ignoreDifferences = [...(app.spec.ignoreDifferences ?? []), ...systemIgnoreRules(input.customizations)];
   const nsExists = await namespaceExists(app, access);
   return {

@@ -9,7 +9,15 @@
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
  */
-import { Annotation, AppConditionType, OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
+import {
+  Annotation,
+  AppConditionType,
+  OperationPhase,
+  type Application,
+  type Operation,
+  type OperationState,
+  type SyncWindow,
+} from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
@@ -33,6 +41,15 @@ import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
+import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectSettings, type ProjectVerdict } from "./project-gate.js";
+import type { ObjectPermission } from "./step-inputs.js";
+import {
+  AUTO_SYNC_PREVENTED_MESSAGE,
+  blockedOperationMessage,
+  syncWindowPreventsSync,
+  windowsPermitAutoSync,
+} from "../project/sync-windows-gate.js";
+import type { SyncWindowApplication } from "../project/sync-windows-match.js";
 
 /** What the reconciler needs. */
 export interface ReconcilerDeps {
@@ -65,6 +82,11 @@ export interface ReconcilerDeps {
    * exclusions), asked once per reconcile; none when absent.
    */
   readonly customizations?: () => ResourceCustomizations;
+  /**
+   * The AppProjects, clusters and settings the project gate reads (docs/projects.md); absent: no
+   * project rules at all (tests of the sync machinery alone; the processes always give them).
+   */
+  readonly projects?: ProjectSettings;
 }
 
 /**
@@ -74,6 +96,43 @@ export interface ReconcilerDeps {
 export interface AppRequeue {
   readonly requeueAfterMs?: number;
   readonly holdMs?: number;
+}
+
+/** What a reconcile read, with the project's verdict on each object of a sync. */
+type Gated = Observed & {
+  readonly permission?: ObjectPermission | undefined;
+  /** The project's sync windows; undefined without the project gate. */
+  readonly windows?: readonly SyncWindow[] | undefined;
+};
+
+/** How often an operation held by a sync window is looked at again. */
+const WINDOW_POLL_MS = 10_000;
+
+/** The destination as sync windows match it. */
+function windowTarget(app: Application): SyncWindowApplication {
+  const d = app.spec.destination;
+  return { name: app.metadata.name ?? "", namespace: d.namespace, server: d.server, clusterName: d.name };
+}
+
+/**
+ * The state of a running operation its project's sync windows hold (Argo CD's
+ * `syncWindowPreventsSync`): left as it is, with "Sync operation blocked by sync window"; undefined
+ * when the windows let it run.
+ */
+function windowHold(
+  app: Application,
+  state: OperationState,
+  windows: readonly SyncWindow[] | undefined,
+  nowMs: number,
+): OperationState | undefined {
+  if (windows === undefined || windows.length === 0) return undefined;
+  const startedAt = Date.parse(state.startedAt);
+  const gate = syncWindowPreventsSync(windows, windowTarget(app), {
+    nowMs,
+    manual: state.operation.initiatedBy?.automated !== true,
+    operationStartedAtMs: Number.isNaN(startedAt) ? undefined : startedAt,
+  });
+  return gate.blocked ? { ...state, message: blockedOperationMessage(gate.error) } : undefined;
 }
 
 /** What a reconcile decided about the operation. */
@@ -123,7 +182,12 @@ export class AppReconciler implements Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {
     this.destinations =
       deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
-    this.finalizer = new AppFinalizer({ ...deps, trackingName: (app) => this.trackingName(app) });
+    const projects = deps.projects;
+    this.finalizer = new AppFinalizer({
+      ...deps,
+      trackingName: (app) => this.trackingName(app),
+      ...(projects ? { project: (app: Application) => judgeProject(app, projects) } : {}),
+    });
   }
 
   /** How often an idle Application is re-compared. */
@@ -202,9 +266,11 @@ export class AppReconciler implements Reconciler {
   private async reconcileApp(app: Application, ctx: ReconcileContext): Promise<AppRequeue> {
     const now = this.deps.clock.now();
     const state = currentOperation(app, now);
+    const verdict = this.deps.projects === undefined ? undefined : judgeProject(app, this.deps.projects);
+    if (verdict !== undefined && verdict.conditions.length > 0) return this.refuse(app, state, verdict);
     let seen: { observed: Observed; shared: ClusterAccess };
     try {
-      seen = await this.observeApp(app, state, ctx.signal);
+      seen = await this.observeApp(app, state, ctx.signal, verdict);
     } catch (err) {
       return this.observeFailed(app, state, ctx, err);
     }
@@ -212,7 +278,12 @@ export class AppReconciler implements Reconciler {
     if (ctx.stopping.aborted) throw ctx.stopping.reason;
     const { observed, shared } = seen;
     this.deps.onManaged?.(shared, observed.descriptors);
-    const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed, now);
+    const permission = verdict?.objectError;
+    const windows = verdict?.syncWindows;
+    const next =
+      state !== undefined
+        ? await this.advance(app, state, { ...observed, permission, windows }, now)
+        : this.idle(app, { ...observed, windows }, now);
     await this.write(app, { ...next, observed, now });
     if (state !== undefined) this.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
@@ -223,6 +294,7 @@ export class AppReconciler implements Reconciler {
     app: Application,
     state: OperationState | undefined,
     signal: AbortSignal,
+    verdict: ProjectVerdict | undefined,
   ): Promise<{ observed: Observed; shared: ClusterAccess }> {
     const shared = await this.destinations.access(app);
     const access = accessFor(shared, app, this.deps.metrics);
@@ -234,6 +306,7 @@ export class AppReconciler implements Reconciler {
       trackingName: this.trackingName(app),
       signal,
       customizations: this.deps.customizations?.(),
+      ...(verdict ? { livePermitted: verdict.livePermitted } : {}),
     };
     return { observed: await observe({ ...input, ...(pinned ? { revision: pinned } : {}) }), shared };
   }
@@ -270,7 +343,7 @@ export class AppReconciler implements Reconciler {
   }
 
   /** Moves an active operation on by one step, or terminates it. */
-  private async advance(app: Application, state: OperationState, observed: Observed, now: number): Promise<Outcome> {
+  private async advance(app: Application, state: OperationState, observed: Gated, now: number): Promise<Outcome> {
     const stepped =
       state.phase === OperationPhase.Terminating
         ? await this.terminate(app, state, observed, now)
@@ -279,7 +352,7 @@ export class AppReconciler implements Reconciler {
   }
 
   /** No operation runs: start an automated sync when one is due, wait out a self-heal back-off, or report why not. */
-  private idle(app: Application, observed: Observed, now: number): Outcome {
+  private idle(app: Application, observed: Gated, now: number): Outcome {
     const last = app.status?.operationState;
     const poll = this.pollMs;
     const decision = autoSync({
@@ -292,6 +365,10 @@ export class AppReconciler implements Reconciler {
     });
     switch (decision.kind) {
       case "start":
+        if (observed.windows !== undefined && !windowsPermitAutoSync(observed.windows, windowTarget(app), now)) {
+          this.deps.log.info({ app: app.metadata.name }, AUTO_SYNC_PREVENTED_MESSAGE);
+          return { state: last, operation: app.operation, requeueAfterMs: Math.min(WINDOW_POLL_MS, poll) };
+        }
         return { state: last, operation: decision.operation, requeueAfterMs: 0 };
       case "wait":
         return { state: last, operation: app.operation, requeueAfterMs: Math.min(Math.ceil(decision.afterMs), poll) };
@@ -303,16 +380,18 @@ export class AppReconciler implements Reconciler {
   }
 
   /** The operation's tasks with their recorded states, validity and diff. */
-  private tasksOf(app: Application, state: OperationState, observed: Observed): SyncTask[] {
+  private tasksOf(app: Application, state: OperationState, observed: Gated): SyncTask[] {
     const input = taskInput(app, state, observed, this.trackingName(app));
     const built = buildTasks(input);
-    return restoreStates(built, state.syncResult?.resources ?? []).map((t) => withFindings(t, observed, input.appOptions));
+    return restoreStates(built, state.syncResult?.resources ?? []).map((t) =>
+      withFindings(t, observed, input.appOptions, observed.permission),
+    );
   }
 
   private async terminate(
     app: Application,
     state: OperationState,
-    observed: Observed,
+    observed: Gated,
     now: number,
   ): Promise<{ state: OperationState; requeueAfterMs: number }> {
     const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
@@ -328,7 +407,7 @@ export class AppReconciler implements Reconciler {
   private async step(
     app: Application,
     initial: OperationState,
-    observed: Observed,
+    observed: Gated,
     now: number,
   ): Promise<Omit<Outcome, "operation"> & { state: OperationState }> {
     let state = initial;
@@ -337,6 +416,8 @@ export class AppReconciler implements Reconciler {
       if (restarted === undefined) return { state, requeueAfterMs: retryDelayMs(state, now) };
       return { state: restarted, requeueAfterMs: 0 };
     }
+    const held = windowHold(app, state, observed.windows, now);
+    if (held !== undefined) return { state: held, requeueAfterMs: WINDOW_POLL_MS };
     const sync = state.operation.sync ?? {};
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const stored = state.syncResult?.resources ?? [];
@@ -357,7 +438,7 @@ export class AppReconciler implements Reconciler {
   }
 
   /** What one step of a running operation is given. */
-  private stepInput(app: Application, state: OperationState, observed: Observed, now: number): Parameters<typeof runSyncStep>[0] {
+  private stepInput(app: Application, state: OperationState, observed: Gated, now: number): Parameters<typeof runSyncStep>[0] {
     const sync = state.operation.sync ?? {};
     const approved = Date.parse(app.metadata.annotations?.[Annotation.DeletionApproved] ?? "");
     return {
@@ -414,6 +495,30 @@ export class AppReconciler implements Reconciler {
     await this.deps.client.update(resources.Applications, next);
     this.deps.metrics?.syncCompleted(app, finished);
     return { requeueAfterMs: 0 };
+  }
+
+  /**
+   * The project stops the Application (Argo CD's refresh with error conditions): its conditions,
+   * sync and health Unknown, nothing read or applied; a running operation ends in Error (its retry
+   * policy applies), a terminating one too.
+   */
+  private async refuse(app: Application, state: OperationState | undefined, verdict: ProjectVerdict): Promise<AppRequeue> {
+    const now = this.deps.clock.now();
+    const next: Application = { ...app, status: projectErrorStatus(app, verdict, now) };
+    let ended: OperationState | undefined;
+    if (state !== undefined) {
+      const current = isAwaitingRetry(state) ? restartIfDue(state, now) : state;
+      if (current !== undefined) {
+        ended = recordOutcome(current, { phase: OperationPhase.Error, message: projectOperationMessage(verdict) }, now);
+        next.status = { ...next.status, operationState: ended };
+        if (isCompletedPhase(ended.phase)) delete next.operation;
+      }
+    }
+    this.deps.log.info({ app: app.metadata.name, conditions: verdict.conditions.map((c) => c.message) }, "refused by its project");
+    if (needsWrite(app, next, this.pollMs / 2)) await this.deps.client.update(resources.Applications, next);
+    if (ended !== undefined) this.countCompleted(app, ended);
+    if (ended !== undefined && isAwaitingRetry(ended)) return { requeueAfterMs: retryDelayMs(ended, now) };
+    return { requeueAfterMs: this.pollMs };
   }
 
   private async writeComparisonError(app: Application, message: string, operationState?: OperationState): Promise<AppRequeue> {

@@ -11,15 +11,36 @@ import { keyString, resourceKeyOf } from "./objects.js";
 import type { Observed } from "./observe.js";
 import { OptionKey, optionIs, propagationPolicy } from "./options.js";
 import type { SyncTask } from "./types.js";
+import type { KubeObject } from "../kube/index.js";
+
+const kindOf = (obj: KubeObject): string => `${obj.apiVersion ?? ""}/${obj.kind ?? ""}`;
+
+/** Why the task's kind cannot be used (unknown to the cluster), unless the dry-run is skipped for it. */
+function unknownKind(t: SyncTask, observed: Observed, appOptions: readonly string[]): string | undefined {
+  if (t.target !== undefined && optionIs(appOptions, OptionKey.SkipDryRunOnMissingResource, "true", t.target)) return undefined;
+  return observed.invalid.get(kindOf(t.target ?? t.live ?? {}));
+}
+
+/**
+ * Why the project refuses the object; a kind not served yet (its CRD comes with the sync) is
+ * namespaced when the object has a namespace.
+ */
+function refusal(obj: KubeObject, observed: Observed, permission: ObjectPermission | undefined): string | undefined {
+  if (permission === undefined) return undefined;
+  return permission(obj, observed.scope.get(kindOf(obj)) ?? Boolean(obj.metadata?.namespace));
+}
+
+/** Why the project refuses an object of a sync, given whether its kind is namespaced. */
+export type ObjectPermission = (obj: KubeObject, namespaced: boolean | undefined) => string | undefined;
 
 /**
  * A task with what the comparison found about its object: a kind the cluster does not know (unless
- * `SkipDryRunOnMissingResource=true`, for the operation or on the object), a diff.
+ * `SkipDryRunOnMissingResource=true`, for the operation or on the object), then a kind, name or
+ * namespace its project does not permit (every task: hooks, prunes, the namespace to create), a diff.
  */
-export function withFindings(t: SyncTask, observed: Observed, appOptions: readonly string[]): SyncTask {
+export function withFindings(t: SyncTask, observed: Observed, appOptions: readonly string[], permission?: ObjectPermission): SyncTask {
   const obj = t.target ?? t.live ?? {};
-  const skip = t.target !== undefined && optionIs(appOptions, OptionKey.SkipDryRunOnMissingResource, "true", t.target);
-  const invalid = skip ? undefined : observed.invalid.get(`${obj.apiVersion ?? ""}/${obj.kind ?? ""}`);
+  const invalid = unknownKind(t, observed, appOptions) ?? refusal(obj, observed, permission);
   const modified = observed.comparison.modified.get(keyString(resourceKeyOf(obj)));
   return { ...t, ...(invalid !== undefined ? { invalid } : {}), ...(modified !== undefined ? { modified } : {}) };
 }

@@ -45,7 +45,10 @@ beforeAll(async () => {
   applier = new Applier(admin);
   await applier.apply(installed);
   await admin.create(resources.Namespaces, { metadata: { name: target } });
-  await admin.create(resources.AppProjects, { metadata: { name: "default", namespace: own }, spec: {} });
+  await admin.create(resources.AppProjects, {
+    metadata: { name: "default", namespace: own },
+    spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: target }] },
+  });
   const path = await serviceAccountKubeconfig(kubeconfig, own, ENGINE);
   engine = spawnController(["--namespace", own, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"], "sync-engine", path);
 }, 120_000);

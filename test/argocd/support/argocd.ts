@@ -5,6 +5,7 @@
  * (`ARGOCD_FAKE_IN_CLUSTER=true`: the in-cluster destination is the kubeconfig's server). Each
  * process runs in its own process group under a watchdog, and `stop()` removes everything.
  */
+import { defaultProject } from "../../../src/syncwaves/default-project.js";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -82,16 +83,7 @@ async function waitTcp(name: string, port: number, proc: Managed, dataDir: strin
 
 /** The `default` AppProject in `namespace`, allowing every repository, destination and cluster-scoped kind. */
 export async function createDefaultProject(client: KubeClient, namespace: string): Promise<void> {
-  await client.create(resources.AppProjects, {
-    apiVersion: "argoproj.io/v1alpha1",
-    kind: "AppProject",
-    metadata: { name: "default", namespace },
-    spec: {
-      sourceRepos: ["*"],
-      destinations: [{ server: "*", namespace: "*" }],
-      clusterResourceWhitelist: [{ group: "*", kind: "*" }],
-    },
-  });
+  await client.create(resources.AppProjects, defaultProject(namespace));
 }
 
 /** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`; `argocdCm` adds keys to argocd-cm. */

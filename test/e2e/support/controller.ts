@@ -19,7 +19,7 @@ export function sharedClient(): KubeApiClient {
   return KubeApiClient.fromConfig({ kind: "file", path: inject("kubeconfigPath") });
 }
 
-/** Creates `<prefix>-<random>` with the `default` AppProject in it. */
+/** Creates `<prefix>-<random>` with the `default` AppProject in it (Argo CD's: everything allowed). */
 export async function controllerNamespace(client: KubeClient, prefix: string): Promise<string> {
   const ns = `${prefix}-${randomBytes(3).toString("hex")}`;
   await client.create(resources.Namespaces, { metadata: { name: ns } });
@@ -27,7 +27,7 @@ export async function controllerNamespace(client: KubeClient, prefix: string): P
     apiVersion: "argoproj.io/v1alpha1",
     kind: "AppProject",
     metadata: { name: "default", namespace: ns },
-    spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }] },
+    spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }], clusterResourceWhitelist: [{ group: "*", kind: "*" }] },
   });
   return ns;
 }

@@ -1,0 +1,63 @@
+/**
+ * The project gate's settings as the shared cache holds them now (docs/projects.md): the AppProjects
+ * of Argo CD's namespace, its `argocd-cm` (`cluster.inClusterEnabled`), the clusters of the cluster
+ * Secrets, and the repositories scoped to a project (`repository` Secrets with a `project`), which
+ * Argo CD adds to that project's `sourceRepos`. Read on every call, so an edit applies at the next
+ * reconcile without a restart.
+ *
+ * I/O boundary: none of its own; it reads informers' caches.
+ */
+import { Label, SecretType, secretValue, type AppProject, type Cluster, type Secret } from "../api/index.js";
+import type { Informer, KubeObject } from "../kube/index.js";
+import { ARGOCD_CM } from "./customizations/index.js";
+import type { ProjectSettings } from "./project-gate.js";
+
+/** What {@link InformerProjectSettings} reads. */
+export interface ProjectSources {
+  /** Argo CD's namespace. */
+  readonly namespace: string;
+  readonly projects: Informer<AppProject>;
+  /** The informer of `argocd-cm` (the engine's). */
+  readonly argoCdConfigMap: Pick<Informer<KubeObject>, "get">;
+  /** Repository Secrets of Argo CD's namespace. */
+  readonly repoSecrets: Pick<Informer<Secret>, "list">;
+  /** The clusters of the cluster Secrets now. */
+  readonly clusters: () => readonly Cluster[];
+}
+
+/** `cluster.inClusterEnabled` of argocd-cm: on unless it says "false" (Argo CD's `IsInClusterEnabled`). */
+export function inClusterEnabled(cm: KubeObject | undefined): boolean {
+  const data = cm?.["data"] as Record<string, unknown> | undefined;
+  const value = data?.["cluster.inClusterEnabled"];
+  return typeof value !== "string" || value !== "false";
+}
+
+/** {@link ProjectSettings} over the shared cache's informers. */
+export class InformerProjectSettings implements ProjectSettings {
+  constructor(private readonly sources: ProjectSources) {}
+
+  get namespace(): string {
+    return this.sources.namespace;
+  }
+
+  project(name: string): AppProject | undefined {
+    return this.sources.projects.get(this.sources.namespace, name);
+  }
+
+  clusters(): readonly Cluster[] {
+    return this.sources.clusters();
+  }
+
+  inClusterEnabled(): boolean {
+    return inClusterEnabled(this.sources.argoCdConfigMap.get(this.sources.namespace, ARGOCD_CM));
+  }
+
+  /** The URLs of the `repository` Secrets scoped to project `name`. */
+  projectRepositories(name: string): string[] {
+    return this.sources.repoSecrets
+      .list()
+      .filter((s) => s.metadata.labels?.[Label.SecretType] === SecretType.Repository && secretValue(s, "project") === name)
+      .map((s) => secretValue(s, "url") ?? "")
+      .filter((url) => url !== "");
+  }
+}
