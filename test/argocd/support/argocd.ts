@@ -86,15 +86,15 @@ export async function createDefaultProject(client: KubeClient, namespace: string
   await client.create(resources.AppProjects, defaultProject(namespace));
 }
 
-/** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`. */
-export async function createSettings(client: KubeClient, namespace: string): Promise<void> {
+/** The ConfigMaps and Secret Argo CD's settings manager reads, in `namespace`; `argocdCm` adds keys to argocd-cm. */
+export async function createSettings(client: KubeClient, namespace: string, argocdCm: Record<string, string> = {}): Promise<void> {
   const labels = { "app.kubernetes.io/part-of": "argocd" };
   const cm = (name: string, data: Record<string, string> = {}) => ({
     metadata: { name, namespace, labels: { ...labels, "app.kubernetes.io/name": name } },
     data,
   });
   // An installation ID of its own: objects another instance deployed are not this one's.
-  await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s", installationID: namespace }));
+  await client.create(resources.ConfigMaps, cm("argocd-cm", { "timeout.reconciliation": "180s", installationID: namespace, ...argocdCm }));
   await client.create(resources.ConfigMaps, cm("argocd-rbac-cm"));
   await client.create(resources.ConfigMaps, cm("argocd-cmd-params-cm"));
   await client.create(resources.Secrets, {

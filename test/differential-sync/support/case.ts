@@ -49,6 +49,8 @@ export const CaseFile = z.strictObject({
   app: KubeObject.default({}),
   /** The Application's finalizers (`resources-finalizer.argocd.argoproj.io`: deletion cascades). */
   finalizers: z.array(z.string()).default([]),
+  /** Keys added to the side's argocd-cm (`cluster.inClusterEnabled`, say). */
+  argocdCm: z.record(z.string(), z.string()).default({}),
   /** Objects created in the side's namespace (or cluster-wide) before the Application. */
   setup: z.array(KubeObject).default([]),
   /** Kinds whose writes in the destination are recorded (core and apps/batch kinds, or the case's own CRD kinds). */

@@ -2,7 +2,8 @@
  * What a user can observe of one side after a step, normalised so the two sides compare: the
  * Application's status (operation, per-resource results, sync status, health, history,
  * conditions), the objects that exist in the destination, and what was written there since the
- * previous step, from a watch. The side's namespace becomes `$NS`, commit SHAs `c0`, `c1`… (by
+ * previous step, from a watch. The side's namespace becomes `$NS`, the path of its Git repository
+ * (in a repository URL a project refuses) `$REPO`, commit SHAs `c0`, `c1`… (by
  * the case's commit order), timestamps and clock times placeholders, and the random suffix of a
  * generated hook name `*`. Pure: the runner reads and watches, these functions shape.
  */
@@ -22,6 +23,8 @@ export interface Observation {
 /** What the normaliser needs of a side. */
 export interface Context {
   readonly ns: string;
+  /** The path of the side's Git repository. */
+  readonly repo: string;
   /** The side's commit SHAs, in the case's commit order. */
   readonly commits: readonly string[];
   /** The `generateName` prefixes of the case's manifests. */
@@ -50,14 +53,18 @@ function present(o: Record<string, Json | undefined>): Obj {
   return Object.fromEntries(Object.entries(o).filter((e): e is [string, Json] => e[1] !== undefined && e[1] !== null && e[1] !== ""));
 }
 
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Normalises one string of a side. */
 export function normaliseText(s: string, c: Context): string {
-  let out = s.replace(KUBECTL_FILE, "").replace(GRPC_FRAME, "").split(c.ns).join("$NS");
+  // Argo CD writes a repository URL as given or normalised (lower case).
+  const repo = new RegExp(escapeRegExp(c.repo), "gi");
+  let out = s.replace(KUBECTL_FILE, "").replace(GRPC_FRAME, "").replace(repo, "$$REPO").split(c.ns).join("$NS");
   c.commits.forEach((sha, i) => {
     out = out.split(sha).join(`c${String(i)}`);
     out = out.split(sha.slice(0, 7)).join(`c${String(i)}`);
   });
-  for (const g of c.generated) out = out.replace(new RegExp(`\\b${g.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[a-z0-9]{5}\\b`, "g"), `${g}*`);
+  for (const g of c.generated) out = out.replace(new RegExp(`\\b${escapeRegExp(g)}[a-z0-9]{5}\\b`, "g"), `${g}*`);
   return out.replace(TIME, "<time>").replace(CLOCK, "<clock>").replace(DURATION, "<duration>");
 }
 
@@ -80,6 +87,20 @@ const syncedResource = (r: Json): Obj => pick(r, [...RESOURCE_KEYS, "message", "
 /** One entry of `status.resources` as compared (its health by status). */
 const resourceStatus = (r: Json): Obj =>
   present({ ...pick(r, [...RESOURCE_KEYS, "hook", "requiresPruning"]), health: obj(obj(r)["health"])["status"] });
+
+/** Condition types of a refresh its AppProject stopped (Argo CD's `refreshAppConditions`). */
+const PROJECT_CONDITIONS = new Set(["InvalidSpecError", "UnknownError"]);
+
+/**
+ * Whether the Application has been refreshed at least once: compared (`status.reconciledAt`), or
+ * stopped by its project's conditions, after which Argo CD writes sync and health Unknown but no
+ * `reconciledAt`.
+ */
+export function refreshed(app: Obj): boolean {
+  const st = obj(app["status"]);
+  if (st["reconciledAt"] !== undefined) return true;
+  return obj(st["sync"])["status"] === "Unknown" && list(st["conditions"]).some((x) => PROJECT_CONDITIONS.has(text(obj(x)["type"])));
+}
 
 /** The compared part of an Application (undefined: it does not exist). */
 export function appObservation(app: Obj | undefined, c: Context): Json {

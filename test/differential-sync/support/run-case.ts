@@ -16,7 +16,7 @@ import { createDefaultProject, createSettings } from "../../argocd/support/argoc
 import { text, type Json } from "../../differential/support/observe.js";
 import { commit, git, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
 import { caseFiles, isChartTemplate, substitute, type Case, type Step } from "./case.js";
-import { appObservation, slotOfObject, timeline, writesOf, type Context, type Observation, type Write } from "./observe.js";
+import { appObservation, refreshed, slotOfObject, timeline, writesOf, type Context, type Observation, type Write } from "./observe.js";
 import { SIDES, startEngine, type Engine, type SideEnv, type SideName } from "./sides.js";
 
 /** What one side gave: an observation per step (the first after the Application was created). */
@@ -49,6 +49,14 @@ const KINDS: Record<string, ResourceDescriptor> = {
   ServiceAccount: core("ServiceAccount", "serviceaccounts"),
   Pod: core("Pod", "pods"),
   Namespace: resources.Namespaces,
+  AppProject: resources.AppProjects,
+  ClusterRole: {
+    group: "rbac.authorization.k8s.io",
+    version: "v1",
+    plural: "clusterroles",
+    kind: "ClusterRole",
+    namespaced: false,
+  },
   Job: batch("Job", "jobs"),
   Deployment: apps("Deployment", "deployments"),
   StatefulSet: apps("StatefulSet", "statefulsets"),
@@ -122,7 +130,7 @@ function context(s: Side, c: Case): Context {
   const slots = slotsOf(c, s.ns);
   const slot = (kindName: string): string =>
     slots.get(kindName) ?? [...slots].find(([k]) => k.endsWith("-") && kindName.startsWith(k))?.[1] ?? "sync@0";
-  return { ns: s.ns, commits: s.commits, generated: generatedPrefixes(c), slot };
+  return { ns: s.ns, repo: s.repo, commits: s.commits, generated: generatedPrefixes(c), slot };
 }
 
 /** Objects of the namespace that neither engine writes: the apiserver's CA bundle, the harness's Argo CD settings. */
@@ -178,7 +186,7 @@ async function settle(client: KubeClient, s: Side, c: Case, running = false): Pr
     // An Application being deleted has not settled until it is gone (or the time is up).
     const deleting = (app?.["metadata"] as Obj | undefined)?.["deletionTimestamp"] !== undefined;
     // An Application never compared yet (a Helm chart's first render takes seconds) has not settled.
-    const compared = app === undefined || (app["status"] as Obj | undefined)?.["reconciledAt"] !== undefined;
+    const compared = app === undefined || refreshed(app);
     const idle =
       compared &&
       !deleting &&
@@ -274,7 +282,7 @@ async function cleanup(client: KubeClient, s: Side): Promise<void> {
     const l = await client.list(descriptor(kind), {}).catch(() => ({ items: [] as KubeObject[] }));
     return l.items.map((o) => o.metadata?.name ?? "").filter((n) => n.includes(s.ns));
   };
-  for (const kind of ["CustomResourceDefinition", "Namespace"]) {
+  for (const kind of ["CustomResourceDefinition", "ClusterRole", "Namespace"]) {
     for (const name of await mine(kind)) await client.delete(descriptor(kind), { name }).catch(() => undefined);
   }
   // A CRD still being deleted is still discovered: the next case's Argo CD would fail to list it.
@@ -326,7 +334,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
       result[name] = { observations: [], unsettled: [], crashed: false };
       await client.create(resources.Namespaces, { metadata: { name: ns } });
       await createDefaultProject(client, ns);
-      await createSettings(client, ns);
+      await createSettings(client, ns, substitute(c.argocdCm, ns));
       for (const o of substitute(c.setup, ns)) await applyObject(client, ns, o);
       watchDestination(client, s, c, watches.signal);
     }

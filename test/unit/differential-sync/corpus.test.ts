@@ -19,6 +19,8 @@ const KNOWN = [
   "ServiceAccount",
   "Pod",
   "Namespace",
+  "AppProject",
+  "ClusterRole",
   "Job",
   "Deployment",
   "StatefulSet",

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normaliseText, orderWithinSlots, timeline, writesOf, type Context } from "../../differential-sync/support/observe.js";
+import { normaliseText, orderWithinSlots, refreshed, timeline, writesOf, type Context } from "../../differential-sync/support/observe.js";
 
 const ctx: Context = {
   ns: "ds-1-argo",
+  repo: "/tmp/appset-repo-Ab12Cd",
   commits: ["a".repeat(40), "b".repeat(40)],
   generated: ["post-"],
   slot: (n) => (n.startsWith("Job/") ? "PostSync@0" : "sync@0"),
@@ -19,7 +20,26 @@ describe("normaliseText", () => {
     ['error when patching "/dev/shm/3074521690": ConfigMap "x" is invalid', 'ConfigMap "x" is invalid'],
     ["source 1 of 1: rpc error: code = Unknown desc = app: app path does not exist", "source 1 of 1: app: app path does not exist"],
     ['resource mapping not found for name: "w" from "/dev/shm/12": no matches', 'resource mapping not found for name: "w": no matches'],
+    [
+      "application repo file:///tmp/appset-repo-Ab12Cd is not permitted in project 'p'",
+      "application repo file://$REPO is not permitted in project 'p'",
+    ],
+    ["application repo file:///tmp/appset-repo-ab12cd is not permitted", "application repo file://$REPO is not permitted"],
   ])("%s", (raw, want) => expect(normaliseText(raw, ctx)).toBe(want));
+});
+
+describe("refreshed", () => {
+  it.each([
+    ["compared", { status: { reconciledAt: "2026-12-06T06:00:00Z" } }, true],
+    ["never looked at", {}, false],
+    ["stopped by its project", { status: { sync: { status: "Unknown" }, conditions: [{ type: "InvalidSpecError", message: "m" }] } }, true],
+    [
+      "an UnknownError from its project",
+      { status: { sync: { status: "Unknown" }, conditions: [{ type: "UnknownError", message: "m" }] } },
+      true,
+    ],
+    ["a warning only", { status: { sync: { status: "Unknown" }, conditions: [{ type: "SyncError", message: "m" }] } }, false],
+  ])("%s", (_, app, want) => expect(refreshed(app)).toBe(want));
 });
 
 describe("orderWithinSlots", () => {
