@@ -145,6 +145,11 @@ describe("the project gate on each object of a sync", () => {
     expect(verdict.objectError(o, namespaced)).toBe(want);
   });
 
+  it("reports a compared resource of a kind the lists refuse as Unknown, whatever its namespace", () => {
+    expect(verdict.kindPermitted({ group: "", kind: "Secret" }, "x", true)).toBe(false);
+    expect(verdict.kindPermitted({ group: "", kind: "ConfigMap" }, "x", true)).toBe(true);
+  });
+
   it("counts a live object as the Application's only where the project permits it", () => {
     expect(verdict.livePermitted(obj("ConfigMap", "team-ns"))).toBe(true);
     expect(verdict.livePermitted(obj("ConfigMap", "kube-system"))).toBe(false);
@@ -195,6 +200,11 @@ describe("what an Application its project stops records", () => {
       name: "a spec the project refuses",
       a: app({ destination: { server: IN_CLUSTER, namespace: "kube-system" } }),
       want: `InvalidSpecError: application destination server '${IN_CLUSTER}' and namespace 'kube-system' do not match any of the allowed destinations in project 'team'`,
+    },
+    {
+      name: "a destination that names no known cluster (the lookup's own words, as Argo CD's comparison fails)",
+      a: app({ destination: { name: "nowhere", namespace: "team-ns" } }),
+      want: "there are no clusters with this name: nowhere",
     },
   ])("ends a running operation with Argo CD's message for $name", ({ a, want }) => {
     expect(projectOperationMessage(judgeProject(a, settings()))).toBe(want);

@@ -61,6 +61,13 @@ export interface ProjectVerdict {
   readonly objectError: (obj: KubeObject, namespaced: boolean | undefined) => string | undefined;
   /** Whether a live object belongs to what the project permits. */
   readonly livePermitted: (obj: KubeObject) => boolean;
+  /** Why the destination does not resolve to a known cluster, when it does not. */
+  readonly destinationError?: string;
+  /**
+   * Whether the project's resource lists permit a kind (and, cluster-scoped, a name): a compared
+   * resource they refuse is reported with sync status Unknown, as Argo CD reports it.
+   */
+  readonly kindPermitted: (gk: { group: string; kind: string }, name: string, namespaced: boolean) => boolean;
   /** The project's sync windows (none when the project could not be loaded). */
   readonly syncWindows?: readonly SyncWindow[] | undefined;
 }
@@ -83,7 +90,11 @@ function loadErrorOf(app: Application, project: AppProject | undefined, name: st
 }
 
 /** Refuses everything: the Application is not compared, so nothing is read or written. */
-const REFUSED = { objectError: (): undefined => undefined, livePermitted: (): boolean => false } as const;
+const REFUSED = {
+  objectError: (): undefined => undefined,
+  livePermitted: (): boolean => false,
+  kindPermitted: (): boolean => true,
+} as const;
 
 /** Judges an Application against its AppProject as the settings are now. */
 export function judgeProject(app: Application, settings: ProjectSettings): ProjectVerdict {
@@ -102,13 +113,20 @@ export function judgeProject(app: Application, settings: ProjectSettings): Proje
   const loadError = loadErrorOf(app, stored, name, settings.namespace);
   const resolved = resolveDestinationCluster(app.spec.destination, lookup);
   if (stored === undefined || conditions.length > 0 || !resolved.ok) {
-    return { conditions, ...(loadError !== undefined ? { loadError } : {}), ...REFUSED };
+    const destinationError = resolved.ok ? undefined : resolved.error;
+    return {
+      conditions,
+      ...(loadError !== undefined ? { loadError } : {}),
+      ...(destinationError !== undefined ? { destinationError } : {}),
+      ...REFUSED,
+    };
   }
   const project = projectWithScopedResources(stored, { clusters, repositories });
   const cluster = resolved.cluster;
   return {
     conditions: [],
     syncWindows: project.spec.syncWindows,
+    kindPermitted: (gk, objName, namespaced) => isGroupKindNamePermitted(project, gk, objName, namespaced),
     objectError: (obj, namespaced) =>
       syncPermissionError(
         project,
@@ -152,11 +170,13 @@ export function projectErrorStatus(app: Application, verdict: ProjectVerdict, no
 
 /**
  * The message a running operation ends with when the project stops it: Argo CD's "Failed to load
- * application project: …" when the project cannot be loaded, else its conditions as Argo CD formats
- * them (`<type>: <message>` joined by `;`).
+ * application project: …" when the project cannot be loaded, the lookup error of a destination that
+ * does not resolve, else its conditions as Argo CD formats them (`<type>: <message>` joined by `;`).
  */
 export function projectOperationMessage(verdict: ProjectVerdict): string {
   if (verdict.loadError !== undefined) return `Failed to load application project: ${verdict.loadError}`;
+  // Argo CD's comparison fails on a destination it cannot look up, with the lookup's own words.
+  if (verdict.destinationError !== undefined) return verdict.destinationError;
   return verdict.conditions
     .filter((c) => c.type === AppConditionType.InvalidSpecError || c.type === AppConditionType.ComparisonError)
     .map((c) => `${c.type}: ${c.message}`)

@@ -13,6 +13,7 @@ import {
   Annotation,
   AppConditionType,
   OperationPhase,
+  SyncStatus,
   type Application,
   type Operation,
   type OperationState,
@@ -104,6 +105,23 @@ type Gated = Observed & {
   /** The project's sync windows; undefined without the project gate. */
   readonly windows?: readonly SyncWindow[] | undefined;
 };
+
+/** The comparison with the resources the project's lists refuse marked Unknown (Argo CD's `CompareAppState`). */
+function withProjectStatuses(observed: Observed, verdict: ProjectVerdict): Observed {
+  const resources = observed.comparison.resources.map((r) => {
+    const apiVersion = r.group ? `${r.group}/${r.version ?? ""}` : (r.version ?? "");
+    const namespaced = observed.scope.get(`${apiVersion}/${r.kind ?? ""}`) ?? false;
+    const permitted = verdict.kindPermitted({ group: r.group ?? "", kind: r.kind ?? "" }, r.name ?? "", namespaced);
+    return permitted || r.status === undefined ? r : { ...r, status: SyncStatus.Unknown };
+  });
+  return { ...observed, comparison: { ...observed.comparison, resources } };
+}
+
+/** What a reconcile read, with the project's verdict on its objects, resources and windows. */
+function gatedOf(observed: Observed, verdict: ProjectVerdict | undefined): Gated {
+  if (verdict === undefined) return observed;
+  return { ...withProjectStatuses(observed, verdict), permission: verdict.objectError, windows: verdict.syncWindows };
+}
 
 /** How often an operation held by a sync window is looked at again. */
 const WINDOW_POLL_MS = 10_000;
@@ -276,14 +294,10 @@ export class AppReconciler implements Reconciler {
     }
     // Stopped while reading: start nothing. From here on the step and its record run to the end.
     if (ctx.stopping.aborted) throw ctx.stopping.reason;
-    const { observed, shared } = seen;
+    const { shared } = seen;
+    const observed = gatedOf(seen.observed, verdict);
     this.deps.onManaged?.(shared, observed.descriptors);
-    const permission = verdict?.objectError;
-    const windows = verdict?.syncWindows;
-    const next =
-      state !== undefined
-        ? await this.advance(app, state, { ...observed, permission, windows }, now)
-        : this.idle(app, { ...observed, windows }, now);
+    const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed, now);
     await this.write(app, { ...next, observed, now });
     if (state !== undefined) this.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
@@ -395,7 +409,9 @@ export class AppReconciler implements Reconciler {
     now: number,
   ): Promise<{ state: OperationState; requeueAfterMs: number }> {
     const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
-    const done = await terminate(state, this.tasksOf(app, state, observed), this.executor(observed.access), {
+    // As Argo CD, the sources are compared before terminating: the result names the revision.
+    const compared = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: state.syncResult?.revision || observed.revision } };
+    const done = await terminate(compared, this.tasksOf(app, compared, observed), this.executor(observed.access), {
       nowMs: now,
       options: { dryRun: false, propagation: propagationPolicy(appOptions) },
       customizations: observed.customizations,
