@@ -46,17 +46,25 @@ export function kubeClientOptions(config: Config): KubeApiClientOptions {
   };
 }
 
+/** How {@link kubeClient} builds the process's client. */
+export interface KubeClientHow {
+  readonly fieldManager: string;
+  readonly clock: Clock;
+  readonly program: string;
+  readonly observe?: KubeApiClientOptions["observe"];
+  /** A user every request impersonates instead of `--as` (sync impersonation's service account). */
+  readonly impersonate?: string;
+}
+
 /**
  * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`, its
  * User-Agent naming `program` (Argo CD's name of the process), each request told to `observe`.
  */
-export function kubeClient(
-  config: Config,
-  how: { fieldManager: string; clock: Clock; program: string; observe?: KubeApiClientOptions["observe"] },
-): KubeApiClient {
+export function kubeClient(config: Config, how: KubeClientHow): KubeApiClient {
   const { fieldManager, clock, program } = how;
   return KubeApiClient.fromConfig(kubeSource(config), {
     ...kubeClientOptions(config),
+    ...(how.impersonate === undefined ? {} : { impersonate: { user: how.impersonate, groups: [], uid: "" } }),
     fieldManager,
     ...(how.observe === undefined ? {} : { observe: how.observe }),
     userAgent: processUserAgent(program),

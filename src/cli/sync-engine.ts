@@ -156,6 +156,15 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({
       local,
+      // Sync impersonation on the local cluster: the engine's kubeconfig and options, as the account.
+      localImpersonating: (user) =>
+        kubeClient(d.config, {
+          fieldManager: "argocd-controller",
+          clock: d.clock,
+          program: SYNC_ENGINE_PROGRAM,
+          observe,
+          impersonate: user,
+        }),
       clusters: d.clusters,
       userAgent: processUserAgent(SYNC_ENGINE_PROGRAM),
       ...(observe === undefined ? {} : { observe }),

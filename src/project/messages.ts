@@ -84,6 +84,8 @@ export const ImpersonationMessage = {
   invalidAccount: (account: string): string => `default service account contains invalid chars '${account}'`,
   /** The operation message when the account cannot be derived. */
   deriveFailed: (cause: string): string => `failed to derive service account to impersonate: ${cause}`,
+  /** The `DeletionError` of an Application whose deletion cannot derive the account. */
+  deletionFailed: (cause: string): string => `cannot apply impersonation: error deriving service account to impersonate: ${cause}`,
   /** The operation message when no entry matches and impersonation is enforced. */
   noMatch: (server: string, namespace: string): string =>
     `no matching service account found for destination server ${server} and namespace ${namespace}`,

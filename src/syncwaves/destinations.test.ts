@@ -6,7 +6,7 @@ import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
 import { list, ScriptedSource } from "../../test/support/scripted-informer.js";
 import { SharedCache } from "../manager/cache.js";
 import { ClusterDirectory, clusterSecretsSpec } from "../manager/clusters.js";
-import { ClusterSecretDestinations, INVALID_DESTINATION, clusterConfigFor, type ClusterAccess } from "./destinations.js";
+import { ClusterSecretDestinations, INVALID_DESTINATION, LocalDestinations, clusterConfigFor, type ClusterAccess } from "./destinations.js";
 import { trackedName } from "./watches.js";
 
 const cluster = (config: Cluster["config"]): Cluster => ({
@@ -129,6 +129,49 @@ describe("finding an Application's destination", () => {
     },
   ])("rejects $name", async ({ destination, message }) => {
     await expect(destinations.access(appTo(destination))).rejects.toMatchObject({ reason: INVALID_DESTINATION, message });
+  });
+});
+
+describe("reaching the local cluster as a service account (sync impersonation)", () => {
+  const engine = {
+    id: "local",
+    client: new FakeKubeClient() as unknown as ClusterAccess["client"],
+    resolve: () => Promise.reject(new Error("x")),
+  };
+  const app: Application = { metadata: { name: "a" }, spec: { project: "default", destination: { name: "in-cluster", namespace: "ns" } } };
+  const directory: ConstructorParameters<typeof ClusterSecretDestinations>[0]["clusters"] = {
+    waitForSync: () => Promise.resolve(),
+    resolve: () => ({ ok: true, server: "https://kubernetes.default.svc", cluster: undefined }),
+  };
+  const user = "system:serviceaccount:ns:deployer";
+
+  it("reaches the local cluster through the factory the process gives, once per account", async () => {
+    const made: string[] = [];
+    const factory = (u: string): ClusterAccess["client"] => {
+      made.push(u);
+      return new FakeKubeClient() as unknown as ClusterAccess["client"];
+    };
+    const local = new ClusterSecretDestinations({
+      local: engine,
+      clusters: directory,
+      localImpersonating: factory,
+    });
+    const a = await local.access(app, { impersonate: user });
+    expect(await local.access(app, { impersonate: user })).toBe(a);
+    expect(await local.access(app)).toBe(engine);
+    expect(a).toMatchObject({ id: "local", resolve: engine.resolve });
+    expect(made).toEqual([user]);
+    expect((await new LocalDestinations(engine, factory).access(app, { impersonate: user })).client).not.toBe(engine.client);
+  });
+
+  it("refuses to impersonate on the local cluster without a factory", async () => {
+    const message = "cluster local: impersonation is not available";
+    await expect(new LocalDestinations(engine).access(app, { impersonate: user })).rejects.toMatchObject({
+      reason: INVALID_DESTINATION,
+      message,
+    });
+    const secrets = new ClusterSecretDestinations({ local: engine, clusters: directory });
+    await expect(secrets.access(app, { impersonate: user })).rejects.toMatchObject({ message });
   });
 });
 

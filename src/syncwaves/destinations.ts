@@ -8,6 +8,10 @@
  * are not supported. The directory follows the cluster Secrets live through the shared cache.
  *
  * A cluster's client is built in memory from the Secret's fields (no kubeconfig file is written).
+ * With sync impersonation a destination is also reached as a service account: a client of the
+ * same cluster that sends `Impersonate-User`, cached per cluster and account; discovery stays the
+ * engine's. The local cluster's impersonating client comes from a factory the process provides
+ * (the engine's own kubeconfig and options).
  *
  * I/O boundary: the clients built for remote clusters.
  */
@@ -37,10 +41,48 @@ export interface ClusterAccess {
   readonly facts?: () => Promise<ClusterFacts>;
 }
 
+/** How an Application's destination is reached. */
+export interface AccessOptions {
+  /** The user every request impersonates (a `system:serviceaccount:…`); absent: the engine's own identity. */
+  readonly impersonate?: string;
+}
+
 /** Finds the cluster of an Application's destination. */
 export interface DestinationResolver {
-  /** The cluster; fails with an AppSetError (reason `InvalidDestination`) when it is unknown. */
-  access(app: Application): Promise<ClusterAccess>;
+  /**
+   * The cluster; fails with an AppSetError (reason `InvalidDestination`) when it is unknown, or
+   * when it cannot be reached as the user to impersonate.
+   */
+  access(app: Application, options?: AccessOptions): Promise<ClusterAccess>;
+}
+
+/** Builds a client of the local cluster that impersonates `user` (the engine's kubeconfig and options). */
+export type ImpersonatingClientFactory = (user: string) => ClusterAccess["client"];
+
+/** The error when a destination cannot be reached as another user. */
+function cannotImpersonate(id: string): AppSetError {
+  return new AppSetError(INVALID_DESTINATION, `cluster ${id}: impersonation is not available`);
+}
+
+/** The local cluster as `user`, cached per user (none without a factory). */
+class LocalImpersonation {
+  private readonly accesses = new Map<string, ClusterAccess>();
+
+  constructor(
+    private readonly local: ClusterAccess,
+    private readonly factory: ImpersonatingClientFactory | undefined,
+  ) {}
+
+  access(user: string | undefined): ClusterAccess {
+    if (user === undefined) return this.local;
+    if (this.factory === undefined) throw cannotImpersonate(this.local.id);
+    let access = this.accesses.get(user);
+    if (access === undefined) {
+      access = { ...this.local, client: this.factory(user) };
+      this.accesses.set(user, access);
+    }
+    return access;
+  }
 }
 
 /** The reason of an unknown destination. */
@@ -48,9 +90,14 @@ export const INVALID_DESTINATION = "InvalidDestination";
 
 /** Every destination is the local cluster. */
 export class LocalDestinations implements DestinationResolver {
-  constructor(private readonly local: ClusterAccess) {}
-  access(): Promise<ClusterAccess> {
-    return Promise.resolve(this.local);
+  private readonly local: LocalImpersonation;
+
+  constructor(local: ClusterAccess, impersonating?: ImpersonatingClientFactory) {
+    this.local = new LocalImpersonation(local, impersonating);
+  }
+
+  access(_app: Application, options: AccessOptions = {}): Promise<ClusterAccess> {
+    return Promise.resolve().then(() => this.local.access(options.impersonate));
   }
 }
 
@@ -94,42 +141,63 @@ export interface ClusterSecretOptions {
   readonly observe?: KubeApiClientOptions["observe"];
   /** The User-Agent of remote clusters' clients. */
   readonly userAgent?: string;
+  /** Builds the local cluster's impersonating clients; absent: the local cluster cannot be impersonated. */
+  readonly localImpersonating?: ImpersonatingClientFactory;
 }
 
 /** Destinations from cluster Secrets, with the local cluster for the in-cluster server. */
 export class ClusterSecretDestinations implements DestinationResolver {
+  /** Fingerprint of the cluster (and the user impersonated) → its access. */
   private readonly accesses = new Map<string, Promise<ClusterAccess>>();
+  private readonly local: LocalImpersonation;
 
-  constructor(private readonly opts: ClusterSecretOptions) {}
+  constructor(private readonly opts: ClusterSecretOptions) {
+    this.local = new LocalImpersonation(opts.local, opts.localImpersonating);
+  }
 
-  async access(app: Application): Promise<ClusterAccess> {
+  async access(app: Application, options: AccessOptions = {}): Promise<ClusterAccess> {
     await this.opts.clusters.waitForSync();
     const found = this.opts.clusters.resolve(app.spec.destination);
     if (!found.ok) throw new AppSetError(INVALID_DESTINATION, found.error);
     const cluster = found.cluster;
-    if (cluster === undefined || found.server === InCluster.server) return this.opts.local;
-    const fingerprint = createHash("sha256")
-      .update(JSON.stringify([cluster.server, cluster.config]))
-      .digest("hex");
+    if (cluster === undefined || found.server === InCluster.server) return this.local.access(options.impersonate);
+    const base = await this.cached([cluster.server, cluster.config], () => this.remote(cluster));
+    const user = options.impersonate;
+    if (user === undefined) return base;
+    return this.cached([cluster.server, cluster.config, user], () => Promise.resolve({ ...base, client: this.client(cluster, user) }));
+  }
+
+  /** The access cached under `key`'s fingerprint, built once (again after a failure). */
+  private cached(key: unknown[], build: () => Promise<ClusterAccess>): Promise<ClusterAccess> {
+    const fingerprint = createHash("sha256").update(JSON.stringify(key)).digest("hex");
     let access = this.accesses.get(fingerprint);
     if (access === undefined) {
-      access = Promise.resolve(cluster).then((c) => {
-        const { observe, userAgent } = this.opts;
-        const client = KubeApiClient.fromOptions(clusterConfigFor(c), {
-          ...(observe === undefined ? {} : { observe }),
-          ...(userAgent === undefined ? {} : { userAgent }),
-        });
-        const discovery = new Discovery(client.transport);
-        return {
-          id: c.server,
-          client,
-          resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""),
-          facts: cachedClusterFacts(client.transport),
-        };
-      });
+      access = Promise.resolve().then(build);
       access.catch(() => this.accesses.delete(fingerprint));
       this.accesses.set(fingerprint, access);
     }
     return access;
+  }
+
+  /** A client of a remote cluster, as the engine or impersonating `user`. */
+  private client(cluster: Cluster, user: string | undefined): KubeApiClient {
+    const { observe, userAgent } = this.opts;
+    return KubeApiClient.fromOptions(clusterConfigFor(cluster), {
+      ...(observe === undefined ? {} : { observe }),
+      ...(userAgent === undefined ? {} : { userAgent }),
+      ...(user === undefined ? {} : { impersonate: { user, groups: [], uid: "" } }),
+    });
+  }
+
+  /** A remote cluster's access: its client, discovery and facts. */
+  private remote(cluster: Cluster): Promise<ClusterAccess> {
+    const client = this.client(cluster, undefined);
+    const discovery = new Discovery(client.transport);
+    return Promise.resolve({
+      id: cluster.server,
+      client,
+      resolve: (o: KubeObject) => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? ""),
+      facts: cachedClusterFacts(client.transport),
+    });
   }
 }

@@ -25,6 +25,7 @@ import type { ManifestSource } from "./manifests.js";
 import { observe } from "./observe.js";
 import type { AppRequeue } from "./reconcile.js";
 import type { ProjectVerdict } from "./project-gate.js";
+import type { Writer } from "./impersonation.js";
 
 /** Our finalizers on Applications. */
 const OURS: ReadonlySet<string> = new Set([
@@ -61,6 +62,11 @@ export interface FinalizerDeps {
    * never created. Absent: no project rules (tests of the deletion alone).
    */
   readonly project?: (app: Application) => ProjectVerdict;
+  /**
+   * The access the deletion's writes go through (sync impersonation: the project's service
+   * account), or the `DeletionError` that stops it; absent: the engine's own access.
+   */
+  readonly writer?: (app: Application, access: ClusterAccess, verdict: ProjectVerdict | undefined) => Promise<Writer>;
 }
 
 /** What one pass read. */
@@ -119,6 +125,8 @@ export class AppFinalizer {
     }
     const verdict = this.deps.project?.(app);
     if (verdict?.loadError !== undefined) return this.deletionError(app, verdict.loadError);
+    const writer = await this.writer(app, access, verdict);
+    if ("error" in writer) return this.deletionError(app, writer.error);
     let view: DeletionView;
     try {
       view = permittedView(await this.read(app, access), verdict);
@@ -129,7 +137,12 @@ export class AppFinalizer {
     const customizations = this.deps.customizations?.();
     const step = planAppDeletion({ app, preHooks: view.preHooks, postHooks: view.postHooks, live: view.live, appOptions, customizations });
     this.deps.log.info({ app: app.metadata.name, step: step.kind }, "deletion step");
-    return this.carryOut(app, access, step);
+    return this.carryOut(app, writer.access, step);
+  }
+
+  /** The access the deletion writes through (the engine's own, unless impersonation says otherwise). */
+  private async writer(app: Application, access: ClusterAccess, verdict: ProjectVerdict | undefined): Promise<Writer> {
+    return this.deps.writer === undefined ? { access } : this.deps.writer(app, access, verdict);
   }
 
   /**

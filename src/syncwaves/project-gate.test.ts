@@ -40,6 +40,8 @@ const settings = (
   project: (name) => (over.projects ?? [TEAM]).find((p) => p.metadata.name === name),
   clusters: () => over.clusters ?? [],
   inClusterEnabled: () => over.inCluster ?? true,
+  impersonationEnabled: () => false,
+  impersonationEnforced: () => true,
   projectRepositories: () => over.repos ?? [],
 });
 

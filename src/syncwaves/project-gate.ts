@@ -6,8 +6,9 @@
  * object of a sync (hooks, the namespace `CreateNamespace=true` creates, prunes) must be of a kind
  * and in a namespace the project permits (else the sync fails before anything is applied); live
  * objects the project does not permit are neither read as the Application's nor pruned. The project
- * is looked up live, so an edit applies at the next reconcile. Pure: the settings are read through
- * the injected {@link ProjectSettings}.
+ * is looked up live, so an edit applies at the next reconcile. With sync impersonation on, the
+ * verdict also says which service account a sync or a deletion writes as. Pure: the settings are
+ * read through the injected {@link ProjectSettings}.
  */
 import {
   AppConditionType,
@@ -30,9 +31,11 @@ import {
   projectWithScopedResources,
   resolveDestinationCluster,
   syncPermissionError,
+  type ClusterResolution,
   type ProjectCluster,
 } from "../project/index.js";
 import { groupOf } from "./objects.js";
+import { appImpersonation, type AppImpersonation } from "./impersonation.js";
 
 /** Where the gate reads the projects and clusters from (the shared cache, read live). */
 export interface ProjectSettings {
@@ -44,6 +47,10 @@ export interface ProjectSettings {
   clusters(): readonly Cluster[];
   /** Argo CD's `cluster.inClusterEnabled` (argocd-cm) now. */
   inClusterEnabled(): boolean;
+  /** Argo CD's `application.sync.impersonation.enabled` (argocd-cm) now. */
+  impersonationEnabled(): boolean;
+  /** Argo CD's `application.sync.impersonation.enforced` (argocd-cm) now. */
+  impersonationEnforced(): boolean;
   /** The URLs of the repositories scoped to project `name` (repository Secrets with its `project`). */
   projectRepositories(name: string): readonly string[];
 }
@@ -70,6 +77,11 @@ export interface ProjectVerdict {
   readonly kindPermitted: (gk: { group: string; kind: string }, name: string, namespaced: boolean) => boolean;
   /** The project's sync windows (none when the project could not be loaded). */
   readonly syncWindows?: readonly SyncWindow[] | undefined;
+  /**
+   * Who a sync or a deletion writes as, while impersonation is enabled and the project and the
+   * destination cluster are known; undefined otherwise (the engine's own identity).
+   */
+  readonly impersonation?: AppImpersonation | undefined;
 }
 
 /** The clusters as the project rules see them. */
@@ -96,6 +108,17 @@ const REFUSED = {
   kindPermitted: (): boolean => true,
 } as const;
 
+/** The impersonation of `app` while it is enabled, when the project and the cluster are known. */
+function impersonationOf(
+  app: Application,
+  project: AppProject | undefined,
+  resolved: ClusterResolution,
+  settings: ProjectSettings,
+): { impersonation?: AppImpersonation } {
+  if (project === undefined || !resolved.ok || !settings.impersonationEnabled()) return {};
+  return { impersonation: appImpersonation({ project, app, cluster: resolved.cluster, enforced: settings.impersonationEnforced() }) };
+}
+
 /** Judges an Application against its AppProject as the settings are now. */
 export function judgeProject(app: Application, settings: ProjectSettings): ProjectVerdict {
   const name = app.spec.project || "default";
@@ -112,6 +135,7 @@ export function judgeProject(app: Application, settings: ProjectSettings): Proje
   });
   const loadError = loadErrorOf(app, stored, name, settings.namespace);
   const resolved = resolveDestinationCluster(app.spec.destination, lookup);
+  const impersonation = impersonationOf(app, stored, resolved, settings);
   if (stored === undefined || conditions.length > 0 || !resolved.ok) {
     const destinationError = resolved.ok ? undefined : resolved.error;
     return {
@@ -119,6 +143,7 @@ export function judgeProject(app: Application, settings: ProjectSettings): Proje
       ...(loadError !== undefined ? { loadError } : {}),
       ...(destinationError !== undefined ? { destinationError } : {}),
       ...REFUSED,
+      ...impersonation,
     };
   }
   const project = projectWithScopedResources(stored, { clusters, repositories });
@@ -127,6 +152,7 @@ export function judgeProject(app: Application, settings: ProjectSettings): Proje
     conditions: [],
     syncWindows: project.spec.syncWindows,
     kindPermitted: (gk, objName, namespaced) => isGroupKindNamePermitted(project, gk, objName, namespaced),
+    ...impersonation,
     objectError: (obj, namespaced) =>
       syncPermissionError(
         project,

@@ -1,6 +1,7 @@
 /**
  * The project gate's settings as the shared cache holds them now (docs/projects.md): the AppProjects
- * of Argo CD's namespace, its `argocd-cm` (`cluster.inClusterEnabled`), the clusters of the cluster
+ * of Argo CD's namespace, its `argocd-cm` (`cluster.inClusterEnabled`,
+ * `application.sync.impersonation.enabled` and `.enforced`), the clusters of the cluster
  * Secrets, and the repositories scoped to a project (`repository` Secrets with a `project`), which
  * Argo CD adds to that project's `sourceRepos`. Read on every call, so an edit applies at the next
  * reconcile without a restart.
@@ -32,6 +33,22 @@ export function inClusterEnabled(cm: KubeObject | undefined): boolean {
   return typeof value !== "string" || value !== "false";
 }
 
+/** A string value of argocd-cm's `data`, or undefined. */
+function cmValue(cm: KubeObject | undefined, key: string): string | undefined {
+  const value = (cm?.["data"] as Record<string, unknown> | undefined)?.[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** `application.sync.impersonation.enabled` of argocd-cm: on only when it says "true" (Argo CD's `IsImpersonationEnabled`). */
+export function impersonationEnabled(cm: KubeObject | undefined): boolean {
+  return cmValue(cm, "application.sync.impersonation.enabled") === "true";
+}
+
+/** `application.sync.impersonation.enforced` of argocd-cm: on unless it says "false" (Argo CD's `IsImpersonationEnforced`). */
+export function impersonationEnforced(cm: KubeObject | undefined): boolean {
+  return cmValue(cm, "application.sync.impersonation.enforced") !== "false";
+}
+
 /** {@link ProjectSettings} over the shared cache's informers. */
 export class InformerProjectSettings implements ProjectSettings {
   constructor(private readonly sources: ProjectSources) {}
@@ -49,7 +66,19 @@ export class InformerProjectSettings implements ProjectSettings {
   }
 
   inClusterEnabled(): boolean {
-    return inClusterEnabled(this.sources.argoCdConfigMap.get(this.sources.namespace, ARGOCD_CM));
+    return inClusterEnabled(this.configMap());
+  }
+
+  impersonationEnabled(): boolean {
+    return impersonationEnabled(this.configMap());
+  }
+
+  impersonationEnforced(): boolean {
+    return impersonationEnforced(this.configMap());
+  }
+
+  private configMap(): KubeObject | undefined {
+    return this.sources.argoCdConfigMap.get(this.sources.namespace, ARGOCD_CM);
   }
 
   /** The URLs of the `repository` Secrets scoped to project `name`. */

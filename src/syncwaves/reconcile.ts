@@ -42,6 +42,7 @@ import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
+import { deletionIdentity, Impersonator, syncIdentity, type AppImpersonation } from "./impersonation.js";
 import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectSettings, type ProjectVerdict } from "./project-gate.js";
 import type { ObjectPermission } from "./step-inputs.js";
 import {
@@ -104,6 +105,8 @@ type Gated = Observed & {
   readonly permission?: ObjectPermission | undefined;
   /** The project's sync windows; undefined without the project gate. */
   readonly windows?: readonly SyncWindow[] | undefined;
+  /** Who the operation writes as (sync impersonation); undefined: the engine itself. */
+  readonly impersonation?: AppImpersonation | undefined;
 };
 
 /** The comparison with the resources the project's lists refuse marked Unknown (Argo CD's `CompareAppState`). */
@@ -120,7 +123,12 @@ function withProjectStatuses(observed: Observed, verdict: ProjectVerdict): Obser
 /** What a reconcile read, with the project's verdict on its objects, resources and windows. */
 function gatedOf(observed: Observed, verdict: ProjectVerdict | undefined): Gated {
   if (verdict === undefined) return observed;
-  return { ...withProjectStatuses(observed, verdict), permission: verdict.objectError, windows: verdict.syncWindows };
+  return {
+    ...withProjectStatuses(observed, verdict),
+    permission: verdict.objectError,
+    windows: verdict.syncWindows,
+    impersonation: verdict.impersonation,
+  };
 }
 
 /** How often an operation held by a sync window is looked at again. */
@@ -194,6 +202,7 @@ export class AppReconciler implements Reconciler {
   private readonly executors = new WeakMap<ClusterAccess, SyncExecutor>();
   private readonly destinations: DestinationResolver;
   private readonly finalizer: AppFinalizer;
+  private readonly impersonator: Impersonator;
   /** Keys in a wave delay → when it ends (Clock ms). */
   private readonly holds = new Map<string, number>();
 
@@ -201,9 +210,11 @@ export class AppReconciler implements Reconciler {
     this.destinations =
       deps.destinations ?? new LocalDestinations({ id: "local", client: deps.client as ClusterAccess["client"], resolve: deps.resolve });
     const projects = deps.projects;
+    this.impersonator = new Impersonator({ destinations: this.destinations, log: deps.log, metrics: deps.metrics });
     this.finalizer = new AppFinalizer({
       ...deps,
       trackingName: (app) => this.trackingName(app),
+      writer: (app, access, verdict) => this.impersonator.writer(app, access, deletionIdentity(verdict?.impersonation)),
       ...(projects ? { project: (app: Application) => judgeProject(app, projects) } : {}),
     });
   }
@@ -411,7 +422,11 @@ export class AppReconciler implements Reconciler {
     const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     // As Argo CD, the sources are compared before terminating: the result names the revision.
     const compared = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: state.syncResult?.revision || observed.revision } };
-    const done = await terminate(compared, this.tasksOf(app, compared, observed), this.executor(observed.access), {
+    const writer = await this.impersonator.writer(app, observed.access, syncIdentity(observed.impersonation));
+    if ("error" in writer) {
+      return { state: { ...compared, phase: OperationPhase.Error, message: writer.error, finishedAt: rfc3339(now) }, requeueAfterMs: 0 };
+    }
+    const done = await terminate(compared, this.tasksOf(app, compared, observed), this.executor(writer.access), {
       nowMs: now,
       options: { dryRun: false, propagation: propagationPolicy(appOptions) },
       customizations: observed.customizations,
@@ -432,14 +447,14 @@ export class AppReconciler implements Reconciler {
       if (restarted === undefined) return { state, requeueAfterMs: retryDelayMs(state, now) };
       return { state: restarted, requeueAfterMs: 0 };
     }
-    const held = windowHold(app, state, observed.windows, now);
-    if (held !== undefined) return { state: held, requeueAfterMs: WINDOW_POLL_MS };
+    const writer = await this.beforeStep(app, state, observed, now);
+    if ("stop" in writer) return writer.stop;
     const sync = state.operation.sync ?? {};
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const stored = state.syncResult?.resources ?? [];
     const result = await runSyncStep(
       this.stepInput(app, state, observed, now),
-      this.executor(observed.access),
+      this.executor(writer.access),
       executeOptions(app, sync, appOptions),
     );
     const source = sourceOf(app);
@@ -451,6 +466,25 @@ export class AppReconciler implements Reconciler {
     );
     this.deps.log.info({ app: app.metadata.name, phase: state.phase, message: state.message }, "sync step");
     return { state, ...this.afterStep(state, result.waveDelay) };
+  }
+
+  /**
+   * What stops a step before it runs, as Argo CD checks it: a sync window that holds the operation,
+   * then the service account it cannot write as (the operation ends in Error); else the access
+   * its writes go through.
+   */
+  private async beforeStep(
+    app: Application,
+    state: OperationState,
+    observed: Gated,
+    now: number,
+  ): Promise<{ stop: { state: OperationState; requeueAfterMs: number; holdMs?: number } } | { access: ClusterAccess }> {
+    const held = windowHold(app, state, observed.windows, now);
+    if (held !== undefined) return { stop: { state: held, requeueAfterMs: WINDOW_POLL_MS } };
+    const writer = await this.impersonator.writer(app, observed.access, syncIdentity(observed.impersonation));
+    if ("access" in writer) return writer;
+    const ended = recordOutcome(state, { phase: OperationPhase.Error, message: writer.error }, this.deps.clock.now());
+    return { stop: { state: ended, ...this.afterStep(ended, undefined) } };
   }
 
   /** What one step of a running operation is given. */

@@ -98,9 +98,9 @@ export class Tenancy {
     return created as unknown as Application;
   }
 
-  /** Team A's Application `name` of `repoURL` into team A's namespace, synced once; the Application then. */
-  async teamASync(name: string, repoURL: string): Promise<Application> {
-    await this.application({ name, namespace: this.teamA, project: "team-a", repoURL, destinationNamespace: this.teamATarget });
+  /** Team A's Application `name` of `repoURL` into `destinationNamespace` (team A's), synced once; the Application then. */
+  async teamASync(name: string, repoURL: string, destinationNamespace = this.teamATarget): Promise<Application> {
+    await this.application({ name, namespace: this.teamA, project: "team-a", repoURL, destinationNamespace });
     return this.finished(this.teamA, name);
   }
 
