@@ -9,16 +9,7 @@
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
  */
-import {
-  Annotation,
-  AppConditionType,
-  OperationPhase,
-  SyncStatus,
-  type Application,
-  type Operation,
-  type OperationState,
-  type SyncWindow,
-} from "../api/index.js";
+import { Annotation, AppConditionType, OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
@@ -42,16 +33,10 @@ import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
-import { deletionIdentity, Impersonator, syncIdentity, type AppImpersonation } from "./impersonation.js";
+import { deletionIdentity, Impersonator, syncIdentity } from "./impersonation.js";
+import { gatedOf, WINDOW_POLL_MS, windowHold, windowTarget, type Gated } from "./gated.js";
 import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectSettings, type ProjectVerdict } from "./project-gate.js";
-import type { ObjectPermission } from "./step-inputs.js";
-import {
-  AUTO_SYNC_PREVENTED_MESSAGE,
-  blockedOperationMessage,
-  syncWindowPreventsSync,
-  windowsPermitAutoSync,
-} from "../project/sync-windows-gate.js";
-import type { SyncWindowApplication } from "../project/sync-windows-match.js";
+import { AUTO_SYNC_PREVENTED_MESSAGE, windowsPermitAutoSync } from "../project/sync-windows-gate.js";
 
 /** What the reconciler needs. */
 export interface ReconcilerDeps {
@@ -98,67 +83,6 @@ export interface ReconcilerDeps {
 export interface AppRequeue {
   readonly requeueAfterMs?: number;
   readonly holdMs?: number;
-}
-
-/** What a reconcile read, with the project's verdict on each object of a sync. */
-type Gated = Observed & {
-  readonly permission?: ObjectPermission | undefined;
-  /** The project's sync windows; undefined without the project gate. */
-  readonly windows?: readonly SyncWindow[] | undefined;
-  /** Who the operation writes as (sync impersonation); undefined: the engine itself. */
-  readonly impersonation?: AppImpersonation | undefined;
-};
-
-/** The comparison with the resources the project's lists refuse marked Unknown (Argo CD's `CompareAppState`). */
-function withProjectStatuses(observed: Observed, verdict: ProjectVerdict): Observed {
-  const resources = observed.comparison.resources.map((r) => {
-    const apiVersion = r.group ? `${r.group}/${r.version ?? ""}` : (r.version ?? "");
-    const namespaced = observed.scope.get(`${apiVersion}/${r.kind ?? ""}`) ?? false;
-    const permitted = verdict.kindPermitted({ group: r.group ?? "", kind: r.kind ?? "" }, r.name ?? "", namespaced);
-    return permitted || r.status === undefined ? r : { ...r, status: SyncStatus.Unknown };
-  });
-  return { ...observed, comparison: { ...observed.comparison, resources } };
-}
-
-/** What a reconcile read, with the project's verdict on its objects, resources and windows. */
-function gatedOf(observed: Observed, verdict: ProjectVerdict | undefined): Gated {
-  if (verdict === undefined) return observed;
-  return {
-    ...withProjectStatuses(observed, verdict),
-    permission: verdict.objectError,
-    windows: verdict.syncWindows,
-    impersonation: verdict.impersonation,
-  };
-}
-
-/** How often an operation held by a sync window is looked at again. */
-const WINDOW_POLL_MS = 10_000;
-
-/** The destination as sync windows match it. */
-function windowTarget(app: Application): SyncWindowApplication {
-  const d = app.spec.destination;
-  return { name: app.metadata.name ?? "", namespace: d.namespace, server: d.server, clusterName: d.name };
-}
-
-/**
- * The state of a running operation its project's sync windows hold (Argo CD's
- * `syncWindowPreventsSync`): left as it is, with "Sync operation blocked by sync window"; undefined
- * when the windows let it run.
- */
-function windowHold(
-  app: Application,
-  state: OperationState,
-  windows: readonly SyncWindow[] | undefined,
-  nowMs: number,
-): OperationState | undefined {
-  if (windows === undefined || windows.length === 0) return undefined;
-  const startedAt = Date.parse(state.startedAt);
-  const gate = syncWindowPreventsSync(windows, windowTarget(app), {
-    nowMs,
-    manual: state.operation.initiatedBy?.automated !== true,
-    operationStartedAtMs: Number.isNaN(startedAt) ? undefined : startedAt,
-  });
-  return gate.blocked ? { ...state, message: blockedOperationMessage(gate.error) } : undefined;
 }
 
 /** What a reconcile decided about the operation. */
