@@ -1,0 +1,132 @@
+/**
+ * Side-by-side benchmark: Argo CD's ApplicationSet controller (the reference binary of the
+ * beside-Argo-CD harness, `APPSET_ARGOCD_HOME`) and ours (compiled, as the image runs it), one after
+ * the other on one local control plane with Argo CD's CRDs, at equal settings. Runs alternate the
+ * order of the two. Prints, per scenario and size, both controllers' times, writes and reads of
+ * `argoproj.io` the apiserver served, peak and settled memory (`VmHWM`, `VmRSS`) and CPU, the
+ * floor, and the ratios (ours / Argo CD's, ours / floor).
+ *
+ *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,clusters,idle]
+ *     [--idle-seconds 600] [--updates 1] [--qps 10000] [--burst 20000]
+ *
+ * - fanout: one List ApplicationSet of N Applications; the floor is the same N creates issued directly,
+ *   `--updates` at a time (1: one after the other), from this process;
+ * - many: N/100 List ApplicationSets of 100 each;
+ * - clusters: 1,000 Cluster ApplicationSets over 200 cluster Secrets; one Secret's label changes;
+ * - idle: both controllers, converged on the largest fan-out, left alone for `--idle-seconds`.
+ *
+ * `--qps 50 --burst 100` runs at Argo CD's default client limit (where both meet the limiter's floor).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
+import { KubeApiClient } from "../src/kube/index.js";
+import { argocdCrdDir } from "../test/argocd/support/argocd.js";
+import { startControlPlane } from "../test/cluster/control-plane.js";
+import { buildOurs, type Side } from "./side-by-side/controllers.js";
+import { argoRequests, procSample, requestDelta } from "./side-by-side/measure.js";
+import { printSummary, type Row } from "./side-by-side/report.js";
+import { clusterChange, dropNamespace, fanOut, floor, type BenchEnv, type Kept } from "./side-by-side/scenarios.js";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1000,5000" },
+    runs: { type: "string", default: "2" },
+    scenarios: { type: "string", default: "fanout,many,clusters,idle" },
+    "idle-seconds": { type: "string", default: "600" },
+    updates: { type: "string", default: "1" },
+    qps: { type: "string", default: "10000" },
+    burst: { type: "string", default: "20000" },
+  },
+});
+const sizes = values.sizes.split(",").map(Number);
+const runs = Number(values.runs);
+const scenarios = new Set(values.scenarios.split(","));
+const updates = Number(values.updates);
+
+/** The order of the two controllers in run `i`: alternated. */
+const order = (i: number): Side[] => (i % 2 === 0 ? ["argo", "ours"] : ["ours", "argo"]);
+
+async function fanOuts(env: BenchEnv, rows: Row[]): Promise<void> {
+  for (const size of sizes) {
+    if (scenarios.has("fanout")) {
+      for (let i = 0; i < runs; i++) rows.push({ scenario: "floor", size, side: "floor", ...(await floor(env, size, updates)) });
+    }
+    for (let i = 0; i < runs; i++) {
+      for (const side of order(i)) {
+        if (scenarios.has("fanout")) rows.push({ scenario: "fanout", size, side, ...(await fanOut(env, side, size, size)) });
+        if (scenarios.has("many")) rows.push({ scenario: "many", size, side, ...(await fanOut(env, side, size, 100)) });
+        console.log(`.. ${rows.at(-1)!.scenario} ${String(size)} ${side} run ${String(i + 1)}: ${rows.at(-1)!.seconds.toFixed(1)} s`);
+      }
+    }
+  }
+}
+
+/** Both controllers converge on the largest fan-out (one more run each), then idle side by side. */
+async function idle(env: BenchEnv, rows: Row[], kept: Kept[]): Promise<void> {
+  const size = Math.max(...sizes);
+  for (const side of order(runs))
+    rows.push({ scenario: "fanout", size, side, ...(await fanOut(env, side, size, size, (k) => kept.push(k))) });
+  const seconds = Number(values["idle-seconds"]);
+  const before = kept.map((k) => procSample(k.running.pid));
+  const req = await argoRequests(env.server, env.token);
+  await sleep(seconds * 1000);
+  const d = requestDelta(req, await argoRequests(env.server, env.token));
+  kept.forEach((k, i) => {
+    const after = procSample(k.running.pid);
+    rows.push({
+      scenario: `idle ${String(seconds)} s`,
+      size,
+      side: k.running.side,
+      seconds,
+      // Both controllers idle at once: the apiserver's counters are their sum.
+      writes: d.writes,
+      reads: d.reads,
+      settledRssMiB: after.rssMiB,
+      cpuSeconds: after.cpuSeconds - before[i]!.cpuSeconds,
+    });
+  });
+  for (const k of kept.splice(0)) {
+    await k.running.stop();
+    await dropNamespace(env, k.namespace);
+  }
+}
+
+async function main(): Promise<void> {
+  buildOurs();
+  const cp = await startControlPlane({ crdDir: argocdCrdDir() });
+  const client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  const env: BenchEnv = {
+    client,
+    server: cp.server,
+    token: cp.token,
+    settings: {
+      kubeconfigPath: cp.kubeconfigPath,
+      dataDir: mkdtempSync(join(tmpdir(), "appset-bench-")),
+      concurrentApplicationUpdates: updates,
+      qps: Number(values.qps),
+      burst: Number(values.burst),
+    },
+  };
+  const rows: Row[] = [];
+  const kept: Kept[] = [];
+  try {
+    await fanOuts(env, rows);
+    if (scenarios.has("clusters"))
+      for (let i = 0; i < runs; i++)
+        for (const side of order(i)) rows.push({ scenario: "clusters", size: 1000, side, ...(await clusterChange(env, side)) });
+    if (scenarios.has("idle")) await idle(env, rows, kept);
+  } finally {
+    for (const k of kept) await k.running.stop().catch(() => undefined);
+    await client.transport.close();
+    await cp.stop();
+  }
+  console.log(
+    `settings: --concurrent-application-updates ${String(updates)}, client QPS ${values.qps} / burst ${values.burst}; logs in ${env.settings.dataDir}`,
+  );
+  printSummary(rows);
+}
+
+await main();

@@ -1,0 +1,109 @@
+/**
+ * The two controllers of the side-by-side benchmark, each a process of its own for one namespace:
+ * Argo CD's `argocd-applicationset-controller` (the reference binary of the beside-Argo-CD harness)
+ * and ours as the image runs it (`node dist/cli/main.js controller`, compiled JavaScript, no loader).
+ * Both get the same flags and the same client limits (`ARGOCD_K8S_CLIENT_QPS` / `_BURST`).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { argoCommand, argocdHome } from "../../test/argocd/support/argocd.js";
+import { freePort } from "../../test/cluster/control-plane.js";
+import { startProcessWith, stopProcess, type Managed } from "../../test/cluster/processes.js";
+
+/** Which controller. */
+export type Side = "argo" | "ours";
+
+/** A running controller. */
+export interface RunningSide {
+  readonly side: Side;
+  readonly pid: number;
+  readonly logPath: string;
+  /** Milliseconds from the spawn to its workers running. */
+  readonly startMs: number;
+  stop(): Promise<void>;
+}
+
+/** What both controllers share. */
+export interface SideSettings {
+  readonly kubeconfigPath: string;
+  readonly dataDir: string;
+  /** `--concurrent-application-updates`. */
+  readonly concurrentApplicationUpdates: number;
+  /** Client QPS and burst (`ARGOCD_K8S_CLIENT_QPS` / `ARGOCD_K8S_CLIENT_BURST`). */
+  readonly qps: number;
+  readonly burst: number;
+}
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const READY: Record<Side, RegExp> = { argo: /"msg":"Starting workers"/, ours: /"msg":"caches synced, starting workers"/ };
+
+/** Compiles the product into `dist/` (what the image ships). */
+export function buildOurs(): void {
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json")], {
+    stdio: "inherit",
+  });
+}
+
+function environment(s: SideSettings): NodeJS.ProcessEnv {
+  const tmp = join(s.dataDir, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  return {
+    PATH: process.env["PATH"] ?? "",
+    HOME: s.dataDir,
+    TMPDIR: tmp,
+    KUBECONFIG: s.kubeconfigPath,
+    ARGOCD_FAKE_IN_CLUSTER: "true",
+    ARGOCD_K8S_CLIENT_QPS: String(s.qps),
+    ARGOCD_K8S_CLIENT_BURST: String(s.burst),
+  };
+}
+
+async function command(side: Side, namespace: string, s: SideSettings): Promise<[string, string[]]> {
+  const common = [
+    "--kubeconfig",
+    s.kubeconfigPath,
+    "--namespace",
+    namespace,
+    "--metrics-addr",
+    "127.0.0.1:0",
+    "--probe-addr",
+    "127.0.0.1:0",
+    "--webhook-addr",
+    "127.0.0.1:0",
+    "--loglevel",
+    "info",
+    "--logformat",
+    "json",
+    "--concurrent-application-updates",
+    String(s.concurrentApplicationUpdates),
+  ];
+  if (side === "ours") return [process.execPath, [join(ROOT, "dist", "cli", "main.js"), "controller", ...common]];
+  argocdHome();
+  // No generator of the benchmark asks the repo-server; Argo CD's controller dials it lazily.
+  const repo = `127.0.0.1:${String(await freePort())}`;
+  return ["env", argoCommand("argocd-applicationset-controller", {}, [...common, "--argocd-repo-server", repo, "--repo-server-plaintext"])];
+}
+
+/** Starts `side` for `namespace`; resolves once its workers run. */
+export async function startSide(side: Side, namespace: string, s: SideSettings): Promise<RunningSide> {
+  const [program, args] = await command(side, namespace, s);
+  const name = `${side}-${namespace}`;
+  const t0 = performance.now();
+  const proc: Managed = startProcessWith(name, program, args, { dataDir: s.dataDir, env: environment(s) });
+  const logPath = join(s.dataDir, `${name}.log`);
+  for (;;) {
+    if (!proc.isRunning()) throw new Error(`${name} exited before its workers ran; see ${logPath}`);
+    let text = "";
+    try {
+      text = readFileSync(logPath, "utf8");
+    } catch {
+      // not written yet
+    }
+    if (READY[side].test(text)) break;
+    if (performance.now() - t0 > 60_000) throw new Error(`${name} did not start its workers within 60 s; see ${logPath}`);
+    await sleep(20);
+  }
+  return { side, pid: proc.pid, logPath, startMs: performance.now() - t0, stop: () => stopProcess(proc, 10_000) };
+}

@@ -1,0 +1,188 @@
+/**
+ * The runs of the side-by-side benchmark, each in a fresh namespace with a fresh controller process:
+ * the floor (the Applications created directly), a fan-out (one ApplicationSet of N, or N/100 of
+ * 100), and a cluster Secret change among 1,000 Cluster ApplicationSets. Each run returns what it
+ * measured; the namespace is deleted after it (the controller first).
+ */
+import pLimit from "p-limit";
+import { setTimeout as sleep } from "node:timers/promises";
+import { isNotFound, resources, type KubeApiClient, type KubeObject } from "../../src/kube/index.js";
+import { startSide, type RunningSide, type Side, type SideSettings } from "./controllers.js";
+import { argoRequests, procSample, requestDelta, watchApps, type RequestCounts } from "./measure.js";
+import { clusterAppSet, clusterSecret, defaultProject, ENV_LABEL, floorApp, listAppSet, numbered } from "./objects.js";
+
+/** Where the runs go. */
+export interface BenchEnv {
+  readonly client: KubeApiClient;
+  readonly server: string;
+  readonly token: string;
+  readonly settings: SideSettings;
+}
+
+/** What one run measured. */
+export interface Measured {
+  /** Seconds to the last Application (or, for a Secret change, the last updated one). */
+  readonly seconds: number;
+  /** Seconds until every ApplicationSet said ResourcesUpToDate=True (fan-outs). */
+  readonly statusSeconds?: number;
+  /** Writes and reads of `argoproj.io` the controller sent (the benchmark's own subtracted). */
+  readonly writes: number;
+  readonly reads: number;
+  readonly startRssMiB?: number;
+  readonly hwmMiB?: number;
+  readonly settledRssMiB?: number;
+  readonly cpuSeconds?: number;
+}
+
+let serial = 0;
+
+async function freshNamespace(env: BenchEnv, prefix: string): Promise<string> {
+  const ns = `${prefix}-${String(++serial)}-${String(process.pid % 1000)}`;
+  await env.client.create(resources.Namespaces, { metadata: { name: ns } });
+  await env.client.create(resources.AppProjects, defaultProject(ns));
+  return ns;
+}
+
+/** Deletes `ns` and waits until it is gone. */
+export async function dropNamespace(env: BenchEnv, ns: string): Promise<void> {
+  await env.client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
+  const deadline = performance.now() + 900_000;
+  while (performance.now() < deadline) {
+    try {
+      await env.client.get(resources.Namespaces, { name: ns });
+    } catch (err) {
+      if (isNotFound(err)) return;
+    }
+    await sleep(500);
+  }
+  throw new Error(`namespace ${ns} was not deleted within 15 min`);
+}
+
+const budgetMs = (apps: number): number => 120_000 + apps * 60;
+
+/** `size` Applications created directly, `concurrency` at a time (1: one after the other). */
+export async function floor(env: BenchEnv, size: number, concurrency: number): Promise<Measured> {
+  const ns = await freshNamespace(env, "floor");
+  const before = await argoRequests(env.server, env.token);
+  const limit = pLimit(concurrency);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: size }, (_, i) => limit(() => env.client.create(resources.Applications, floorApp(numbered("a", i), ns)))),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const d = requestDelta(before, await argoRequests(env.server, env.token));
+  await dropNamespace(env, ns);
+  return { seconds, writes: d.writes - size, reads: d.reads };
+}
+
+async function allUpToDate(env: BenchEnv, ns: string, count: number, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  const upToDate = (s: KubeObject): boolean =>
+    ((s["status"] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some(
+      (c) => c.type === "ResourcesUpToDate" && c.status === "True",
+    );
+  while (performance.now() < deadline) {
+    const sets = await env.client.list(resources.ApplicationSets, { namespace: ns });
+    if (sets.items.length >= count && sets.items.every(upToDate)) return performance.now();
+    await sleep(250);
+  }
+  throw new Error(`ApplicationSets of ${ns} not ResourcesUpToDate within ${String(timeoutMs)} ms`);
+}
+
+async function createAll(env: BenchEnv, objects: readonly KubeObject[], r: typeof resources.ApplicationSets): Promise<void> {
+  const limit = pLimit(4);
+  await Promise.all(objects.map((o) => limit(() => env.client.create(r, o))));
+}
+
+/** A controller kept running after its run (for the idle measure), with its namespace. */
+export interface Kept {
+  readonly running: RunningSide;
+  readonly namespace: string;
+}
+
+/** One fan-out to `size` Applications: one ApplicationSet (`perSet` = size) or size/perSet of them. */
+export async function fanOut(env: BenchEnv, side: Side, size: number, perSet: number, keep?: (k: Kept) => void): Promise<Measured> {
+  const ns = await freshNamespace(env, `fan-${side}`);
+  const running = await startSide(side, ns, env.settings);
+  await sleep(2_000);
+  const start = procSample(running.pid);
+  const sets = Array.from({ length: Math.ceil(size / perSet) }, (_, j) =>
+    listAppSet(numbered("s", j), ns, "a", j * perSet, Math.min(size, (j + 1) * perSet)),
+  );
+  const watch = await watchApps(env.client, ns);
+  const before: RequestCounts = await argoRequests(env.server, env.token);
+  const t0 = performance.now();
+  await createAll(env, sets, resources.ApplicationSets);
+  const tApps = await watch.added(size, budgetMs(size));
+  const tStatus = await allUpToDate(env, ns, sets.length, budgetMs(size));
+  const at = procSample(running.pid);
+  const d = requestDelta(before, await argoRequests(env.server, env.token));
+  watch.stop();
+  await sleep(10_000);
+  const settled = procSample(running.pid);
+  if (keep !== undefined) keep({ running, namespace: ns });
+  else {
+    await running.stop();
+    await dropNamespace(env, ns);
+  }
+  return {
+    seconds: (tApps - t0) / 1000,
+    statusSeconds: (tStatus - t0) / 1000,
+    // The benchmark's own: the ApplicationSet creates and its status LISTs.
+    writes: d.writes - sets.length,
+    reads: d.reads - Math.ceil((tStatus - tApps) / 250) - 2,
+    startRssMiB: start.rssMiB,
+    hwmMiB: at.hwmMiB,
+    settledRssMiB: settled.rssMiB,
+    cpuSeconds: at.cpuSeconds - start.cpuSeconds,
+  };
+}
+
+/** Cluster Secrets, groups of them, and Cluster ApplicationSets of the Secret-change run. */
+const CLUSTERS = 200;
+const CLUSTER_SETS = 1_000;
+/** How long after the last updated Application the writes and CPU are still counted. */
+const TAIL_MS = 15_000;
+
+/**
+ * 1,000 Cluster ApplicationSets over 200 cluster Secrets (five per Secret); one Secret's label
+ * changes: the time until its five Applications carry it, and the writes and CPU of the change.
+ */
+export async function clusterChange(env: BenchEnv, side: Side): Promise<Measured> {
+  const ns = await freshNamespace(env, `clu-${side}`);
+  await createAll(
+    env,
+    Array.from({ length: CLUSTERS }, (_, i) => clusterSecret(ns, i, "before")),
+    resources.Secrets,
+  );
+  const running = await startSide(side, ns, env.settings);
+  const watch = await watchApps(env.client, ns);
+  await createAll(
+    env,
+    Array.from({ length: CLUSTER_SETS }, (_, j) => clusterAppSet(ns, j, CLUSTERS)),
+    resources.ApplicationSets,
+  );
+  await watch.added(CLUSTER_SETS, budgetMs(CLUSTER_SETS));
+  await allUpToDate(env, ns, CLUSTER_SETS, budgetMs(CLUSTER_SETS));
+  await sleep(5_000);
+  const start = procSample(running.pid);
+  const before = await argoRequests(env.server, env.token);
+  const t0 = performance.now();
+  const changed = clusterSecret(ns, 7, "after");
+  await env.client.patch(
+    resources.Secrets,
+    { namespace: ns, name: changed.metadata!.name! },
+    {
+      type: "merge",
+      body: { metadata: { labels: { [ENV_LABEL]: "after" } } },
+    },
+  );
+  const t1 = await watch.labelled(ENV_LABEL, "after", CLUSTER_SETS / CLUSTERS, 120_000);
+  await sleep(TAIL_MS);
+  const end = procSample(running.pid);
+  const d = requestDelta(before, await argoRequests(env.server, env.token));
+  watch.stop();
+  await running.stop();
+  await dropNamespace(env, ns);
+  return { seconds: (t1 - t0) / 1000, writes: d.writes, reads: d.reads, cpuSeconds: end.cpuSeconds - start.cpuSeconds };
+}
