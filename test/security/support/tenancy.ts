@@ -79,11 +79,12 @@ export class Tenancy {
     destinationNamespace: string;
     server?: string;
     syncOptions?: string[];
+    finalizers?: string[];
   }): Promise<Application> {
     const created = await this.admin.create<KubeObject>(resources.Applications, {
       apiVersion: "argoproj.io/v1alpha1",
       kind: "Application",
-      metadata: { name: o.name, namespace: o.namespace },
+      metadata: { name: o.name, namespace: o.namespace, ...(o.finalizers ? { finalizers: o.finalizers } : {}) },
       spec: {
         project: o.project,
         source: { repoURL: o.repoURL, targetRevision: "main", path: "." },
@@ -102,6 +103,23 @@ export class Tenancy {
   async teamASync(name: string, repoURL: string, destinationNamespace = this.teamATarget): Promise<Application> {
     await this.application({ name, namespace: this.teamA, project: "team-a", repoURL, destinationNamespace });
     return this.finished(this.teamA, name);
+  }
+
+  /** Creates an Argo CD Secret (`repository` or `cluster`) in Argo CD's namespace. */
+  async argoSecret(name: string, type: "repository" | "cluster", stringData: Record<string, string>): Promise<void> {
+    await this.admin.create(resources.Secrets, {
+      metadata: { name, namespace: this.argocd, labels: { "argocd.argoproj.io/secret-type": type } },
+      stringData,
+    });
+  }
+
+  /** Asks for another sync of an Application (a new operation). */
+  async syncAgain(namespace: string, name: string, username: string): Promise<void> {
+    await this.admin.patch(
+      resources.Applications,
+      { namespace, name },
+      { type: "merge", body: { operation: { sync: { revision: "main" }, initiatedBy: { username } } } },
+    );
   }
 
   /** The Application now. */
