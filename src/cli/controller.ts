@@ -30,6 +30,9 @@ import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } fro
 import { scmServices } from "./scm.js";
 import { gitService } from "./git.js";
 import { buildSyncEngine } from "./sync-engine.js";
+import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
+import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
+import { inClusterEnabled } from "../syncwaves/project-settings.js";
 import { startControllerWebhook } from "../webhook/index.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
@@ -109,6 +112,8 @@ async function build(rt: Runtime): Promise<Process> {
   });
   const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
   const git = gitService(rt, credentials);
+  // Argo CD's argocd-cm: whether the implicit in-cluster destination exists, read live.
+  const argoCdConfigMap = cache.informer(argoCdConfigMapSpec(namespace));
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
     registry,
@@ -132,6 +137,7 @@ async function build(rt: Runtime): Promise<Process> {
       refreshGracePeriodMs: config.refreshGracePeriodSeconds * 1000,
       inClusterEnabled: true,
     },
+    inClusterEnabled: () => inClusterEnabled(argoCdConfigMap.get(namespace, ARGOCD_CM)),
     generate: generation(rt, { client, namespace, metrics: appSetMetrics, git }),
     cache,
     credentials,

@@ -39,6 +39,11 @@ export interface ControllerOptions {
   readonly appSetNamespaces: readonly string[];
   readonly settings: PlanSettings;
   /**
+   * Argo CD's `cluster.inClusterEnabled` read live from argocd-cm (the implicit in-cluster
+   * destination; off only when it says "false"); absent: `settings.inClusterEnabled`.
+   */
+  readonly inClusterEnabled?: () => boolean;
+  /**
    * Runs the generators. Receives the cache-backed cluster Secret lister, so the Cluster generator
    * reads the same cache the controller watches, and repository credentials that follow the
    * repository Secrets.
@@ -110,30 +115,13 @@ export class AppSetController {
     this.projects = cache.informer(appProjectsSpec(opts.namespace));
     this.repoSecrets = cache.informer(repoSecretsSpec(opts.namespace));
     this.credentials = opts.credentials ?? new RepoCredentialsCache(this.repoSecrets).lookup;
-    this.clusters = new ClusterDirectory(this.secrets, opts.settings.inClusterEnabled);
+    this.clusters = new ClusterDirectory(this.secrets, opts.inClusterEnabled ?? opts.settings.inClusterEnabled);
     this.apps.addIndex(OWNER_INDEX, (a) => {
       const k = ownerKey(a);
       return k === undefined ? [] : [k];
     });
     this.queue = new WorkQueue({ clock: opts.clock, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
-    const executor = new PlanExecutor({
-      client: opts.client,
-      events: opts.events ?? new KubeEventSink({ writer: opts.client, clock: opts.clock, logger: opts.logger }),
-      clock: opts.clock,
-      logger: opts.logger,
-      concurrency: opts.concurrentApplicationUpdates,
-      dryRun: opts.dryRun,
-      cache: informerWriteThrough(this.apps),
-      appSetWritten: (obj) => this.appSets.written(obj),
-    });
-    const reconciler = new AppSetReconciler({
-      caches: this.caches(),
-      generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }, this.credentials),
-      executor,
-      settings: { ...opts.settings, progressiveSyncs: this.progressiveSyncs },
-      clock: opts.clock,
-      ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
-    });
+    const reconciler = this.reconcilerOf(opts);
     this.pool = new WorkerPool({
       queue: this.queue,
       reconciler,
@@ -145,6 +133,29 @@ export class AppSetController {
       unreachable: isApiserverUnreachable,
     });
     this.registerHandlers();
+  }
+
+  /** The reconciler over the caches, with its executor. */
+  private reconcilerOf(opts: ControllerOptions): AppSetReconciler {
+    const executor = new PlanExecutor({
+      client: opts.client,
+      events: opts.events ?? new KubeEventSink({ writer: opts.client, clock: opts.clock, logger: opts.logger }),
+      clock: opts.clock,
+      logger: opts.logger,
+      concurrency: opts.concurrentApplicationUpdates,
+      dryRun: opts.dryRun,
+      cache: informerWriteThrough(this.apps),
+      appSetWritten: (obj) => this.appSets.written(obj),
+    });
+    return new AppSetReconciler({
+      caches: this.caches(),
+      generate: opts.generate({ listClusterSecrets: () => Promise.resolve(this.secrets.list().filter(isClusterSecret)) }, this.credentials),
+      executor,
+      settings: { ...opts.settings, progressiveSyncs: this.progressiveSyncs },
+      ...(opts.inClusterEnabled ? { inClusterEnabled: opts.inClusterEnabled } : {}),
+      clock: opts.clock,
+      ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
+    });
   }
 
   /** The read side of the caches, as the reconciler sees it. */

@@ -1,10 +1,12 @@
 /**
  * Resolving an Application destination against the known clusters (Argo CD's
- * `GetDestinationCluster`, docs/controller.md#destinations): cluster Secrets of the controller namespace plus the implicit in-cluster
- * destination when no Secret claims its server. Pure.
+ * `GetDestinationCluster`, docs/controller.md#destinations): the cluster Secrets of the controller
+ * namespace plus the implicit in-cluster destination, unless `cluster.inClusterEnabled` is "false"
+ * in argocd-cm. One rule for the ApplicationSet controller and the sync engine: the resolver of
+ * src/project, with Argo CD's error texts. Pure.
  */
-import { InCluster, type ApplicationDestination, type Cluster } from "../api/index.js";
-import { DestinationMessage } from "./messages.js";
+import type { ApplicationDestination, Cluster } from "../api/index.js";
+import { resolveDestinationCluster, trimSlashes, type ClusterLookup } from "../project/index.js";
 
 /** A cluster as destination lookups see it. */
 export interface KnownCluster {
@@ -12,41 +14,19 @@ export interface KnownCluster {
   readonly server: string;
 }
 
-/** The clusters destinations may name: the Secrets, plus in-cluster unless a Secret has its server. */
-export function knownClusters(clusters: readonly Cluster[], inClusterEnabled: boolean): KnownCluster[] {
-  const out: KnownCluster[] = clusters.map((c) => ({ name: c.name, server: trimSlash(c.server) }));
-  if (inClusterEnabled && !out.some((c) => c.server === InCluster.server)) out.push({ name: InCluster.name, server: InCluster.server });
-  return out;
-}
+/** The clusters destinations may name, and whether the implicit in-cluster one is among them. */
+export type KnownClusters = ClusterLookup;
 
-function trimSlash(server: string): string {
-  return server.replace(/\/+$/, "");
+/** The clusters of the cluster Secrets, with the in-cluster rule. */
+export function knownClusters(clusters: readonly Cluster[], inClusterEnabled: boolean): KnownClusters {
+  return { clusters: clusters.map((c) => ({ name: c.name, server: c.server })), inClusterEnabled };
 }
 
 /** Resolves a destination to a cluster; returns the error text when it does not resolve. */
 export function resolveDestination(
   dest: ApplicationDestination | undefined,
-  known: readonly KnownCluster[],
+  known: KnownClusters,
 ): { ok: true; cluster: KnownCluster } | { ok: false; error: string } {
-  const name = dest?.name ?? "";
-  const server = dest?.server ?? "";
-  if (name !== "" && server !== "") return { ok: false, error: DestinationMessage.bothNameAndServer(name, server) };
-  if (server !== "") {
-    const found = known.find((c) => c.server === trimSlash(server));
-    return found === undefined
-      ? { ok: false, error: DestinationMessage.byServer(server, DestinationMessage.clusterNotFound(trimSlash(server))) }
-      : { ok: true, cluster: found };
-  }
-  if (name === "") return { ok: false, error: DestinationMessage.serverMissing };
-  const named = known.filter((c) => c.name === name);
-  if (named.length === 0) return { ok: false, error: DestinationMessage.noClusterWithName(name) };
-  if (named.length > 1)
-    return {
-      ok: false,
-      error: DestinationMessage.sameName(
-        named.length,
-        named.map((c) => c.server),
-      ),
-    };
-  return { ok: true, cluster: named[0]! };
+  const found = resolveDestinationCluster(dest ?? {}, known);
+  return found.ok ? { ok: true, cluster: { name: found.cluster.name, server: trimSlashes(found.cluster.server) } } : found;
 }

@@ -17,19 +17,6 @@ export const ValidationMessage = {
     `application ${name} is ${String(bytes)} bytes as JSON, more than the ${String(max)} an Application may have (with room left for its status); make the template produce less`,
 } as const;
 
-/** Destination resolution errors (Argo CD's `GetDestinationCluster`). */
-export const DestinationMessage = {
-  bothNameAndServer: (name: string, server: string): string =>
-    `application destination can't have both name and server defined: ${name} ${server}`,
-  serverMissing: "Destination server missing from app spec",
-  byServer: (server: string, cause: string): string => `error getting cluster by server ${JSON.stringify(server)}: ${cause}`,
-  noClusterWithName: (name: string): string => `there are no clusters with this name: ${name}`,
-  sameName: (count: number, servers: readonly string[]): string =>
-    `there are ${String(count)} clusters with the same name: [${servers.join(" ")}]`,
-  /** Argo CD's database answers an unknown server with a gRPC NotFound status. */
-  clusterNotFound: (server: string): string => `rpc error: code = NotFound desc = cluster ${JSON.stringify(server)} not found`,
-} as const;
-
 /** An existing Application's update refused because an ignore rule's jq expression does not parse. */
 export function ignoreDifferencesError(parseError: string): string {
   return `failed to apply ignore differences: failed to normalize application spec: ${parseError}`;

@@ -338,6 +338,32 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'refuses the in-cluster destination while argocd-cm turns it off (cluster.inClusterEnabled: "false")',
+    snap: snapshot({
+      appSet: owner,
+      generation: generated([rendered("a", { spec: { destination: { server: "https://kubernetes.default.svc" } } })]),
+    }),
+    cfg: { inClusterEnabled: false },
+    want: {
+      updates: [],
+      conditions: [
+        [
+          "ErrorOccurred",
+          "True",
+          "ApplicationValidationError",
+          'application destination spec is invalid: error getting cluster by server "https://kubernetes.default.svc": rpc error: code = NotFound desc = cluster "https://kubernetes.default.svc" is disabled',
+        ],
+        ["ParametersGenerated", "True", "ParametersGenerated", params],
+        [
+          "ResourcesUpToDate",
+          "False",
+          "ErrorOccurred",
+          'application destination spec is invalid: error getting cluster by server "https://kubernetes.default.svc": rpc error: code = NotFound desc = cluster "https://kubernetes.default.svc" is disabled',
+        ],
+      ],
+    },
+  },
+  {
     name: "accepts a destination named after a cluster Secret and a server with a trailing slash",
     snap: snapshot({
       appSet: owner,

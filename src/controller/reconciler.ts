@@ -36,6 +36,8 @@ export interface ReconcilerOptions {
   readonly generate: GenerateFn;
   readonly executor: PlanExecutor;
   readonly settings: PlanSettings;
+  /** Argo CD's `cluster.inClusterEnabled` now (argocd-cm, read live); absent: `settings.inClusterEnabled`. */
+  readonly inClusterEnabled?: () => boolean;
   readonly clock: Clock;
   /** Reports the duration of each reconcile (`argocd_appset_reconcile`). */
   readonly observe?: (appSet: ApplicationSet, seconds: number) => void;
@@ -66,6 +68,12 @@ export class AppSetReconciler implements Reconciler {
     }
   }
 
+  /** The plan settings with the live `cluster.inClusterEnabled`. */
+  private settingsNow(): PlanSettings {
+    const live = this.opts.inClusterEnabled;
+    return live === undefined ? this.opts.settings : { ...this.opts.settings, inClusterEnabled: live() };
+  }
+
   /**
    * One pass; a status write refused because the ApplicationSet changed since it was read re-reads
    * it from the apiserver and plans again (the generators' output is kept while the spec's
@@ -88,7 +96,7 @@ export class AppSetReconciler implements Reconciler {
               );
         const snapshot = await this.snapshot(planned, ctx.signal, generation);
         generation = snapshot.generation;
-        const plan = planAppSet(snapshot, this.opts.clock.now(), this.opts.settings);
+        const plan = planAppSet(snapshot, this.opts.clock.now(), this.settingsNow());
         ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
         await this.opts.executor.apply(snapshot.appSet, plan, ctx.stopping, snapshot.live);
         return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};

@@ -5,21 +5,15 @@
  * its deletion does not hang on a cluster that is gone. Pure.
  */
 import { Finalizer, type Application } from "../api/index.js";
-import { resolveDestination, type KnownCluster } from "./destination.js";
+import { resolveDestination, type KnownClusters } from "./destination.js";
 import type { AppDelete } from "./plan-types.js";
 
-function hasKnownDestination(app: Application, known: readonly KnownCluster[]): boolean {
-  const dest = app.spec.destination;
-  if (!resolveDestination(dest, known).ok) return false;
-  return known.some(
-    (c) =>
-      (dest.server !== undefined && dest.server !== "" && c.server === dest.server.replace(/\/+$/, "")) ||
-      (dest.name !== undefined && dest.name !== "" && c.name === dest.name),
-  );
+function hasKnownDestination(app: Application, known: KnownClusters): boolean {
+  return resolveDestination(app.spec.destination, known).ok;
 }
 
 /** The deletes for owned Applications not among `generatedNames`, sorted by name. */
-export function planStale(owned: readonly Application[], generatedNames: ReadonlySet<string>, known: readonly KnownCluster[]): AppDelete[] {
+export function planStale(owned: readonly Application[], generatedNames: ReadonlySet<string>, known: KnownClusters): AppDelete[] {
   const out: AppDelete[] = [];
   for (const app of owned) {
     const name = app.metadata.name ?? "";

@@ -8,7 +8,7 @@
  */
 import { andMoreSuffix, type ApplicationSet } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { resolveDestination, type KnownCluster } from "./destination.js";
+import { resolveDestination, type KnownClusters } from "./destination.js";
 import { ValidationMessage } from "./messages.js";
 
 /**
@@ -38,7 +38,7 @@ function appSetName(appSet: ApplicationSet): string {
   return appSet.metadata.name ?? "";
 }
 
-function checkOne(app: RenderedApplication, projects: ReadonlySet<string>, known: readonly KnownCluster[]): string | undefined {
+function checkOne(app: RenderedApplication, projects: ReadonlySet<string>, known: KnownClusters): string | undefined {
   const spec = (app.spec ?? {}) as RenderedSpec;
   const project = typeof spec.project === "string" ? spec.project : "";
   // Looked up by the name as written: an empty project is not `default` here (Argo CD reports it missing).
@@ -51,7 +51,7 @@ function checkOne(app: RenderedApplication, projects: ReadonlySet<string>, known
 export function validateApplications(
   appSet: ApplicationSet,
   apps: readonly RenderedApplication[],
-  ctx: { readonly projects: ReadonlySet<string>; readonly clusters: readonly KnownCluster[]; readonly maxBytes?: number },
+  ctx: { readonly projects: ReadonlySet<string>; readonly clusters: KnownClusters; readonly maxBytes?: number },
 ): Validation {
   const errors = checkApplications(appSet, apps, (app) => checkOne(app, ctx.projects, ctx.clusters), ctx.maxBytes);
   return { valid: apps.filter((a) => !errors.has(qualified(a))), errors };

@@ -42,7 +42,7 @@ export class ClusterDirectory {
 
   constructor(
     private readonly informer: Informer<Secret>,
-    private readonly inClusterEnabled = true,
+    private readonly inClusterEnabled: boolean | (() => boolean) = true,
   ) {
     const changed = (): void => {
       this.changes++;
@@ -80,7 +80,8 @@ export class ClusterDirectory {
   /** Resolves a destination with the controller's rules; `cluster` is undefined for the implicit in-cluster one. */
   resolve(dest: ApplicationDestination | undefined): ResolvedCluster {
     const clusters = this.clusters();
-    const found = resolveDestination(dest, knownClusters(clusters, this.inClusterEnabled));
+    const enabled = typeof this.inClusterEnabled === "function" ? this.inClusterEnabled() : this.inClusterEnabled;
+    const found = resolveDestination(dest, knownClusters(clusters, enabled));
     if (!found.ok) return found;
     const server = found.cluster.server;
     return { ok: true, server, cluster: clusters.find((c) => c.server.replace(/\/+$/, "") === server) };
