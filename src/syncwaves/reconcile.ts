@@ -85,6 +85,12 @@ export interface AppRequeue {
   readonly holdMs?: number;
 }
 
+/** The operation state with the revision and source this reconcile compared in its sync result. */
+function withCompared(app: Application, state: OperationState, observed: Observed): OperationState {
+  const source = sourceOf(app);
+  return { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
+}
+
 /** What a reconcile decided about the operation. */
 interface Outcome {
   readonly state: OperationState | undefined;
@@ -381,8 +387,7 @@ export class AppReconciler implements Reconciler {
       this.executor(writer.access),
       executeOptions(app, sync, appOptions),
     );
-    const source = sourceOf(app);
-    state = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
+    state = withCompared(app, state, observed);
     state = recordOutcome(
       state,
       { phase: result.phase, message: result.message, resources: mergeResults(stored, result.tasks) },
@@ -407,7 +412,12 @@ export class AppReconciler implements Reconciler {
     if (held !== undefined) return { stop: { state: held, requeueAfterMs: WINDOW_POLL_MS } };
     const writer = await this.impersonator.writer(app, observed.access, syncIdentity(observed.impersonation));
     if ("access" in writer) return writer;
-    const ended = recordOutcome(state, { phase: OperationPhase.Error, message: writer.error }, this.deps.clock.now());
+    // Argo CD compares before it derives the account: the result names the revision.
+    const ended = recordOutcome(
+      withCompared(app, state, observed),
+      { phase: OperationPhase.Error, message: writer.error },
+      this.deps.clock.now(),
+    );
     return { stop: { state: ended, ...this.afterStep(ended, undefined) } };
   }
 
