@@ -51,6 +51,11 @@ export const CaseFile = z.strictObject({
   finalizers: z.array(z.string()).default([]),
   /** Keys added to the side's argocd-cm (`cluster.inClusterEnabled`, say). */
   argocdCm: z.record(z.string(), z.string()).default({}),
+  /**
+   * The Application's own namespace (default `${ns}`, Argo CD's namespace): another one is created
+   * for the case, and both engines serve it through `application.namespaces`.
+   */
+  appNamespace: z.string().optional(),
   /** Objects created in the side's namespace (or cluster-wide) before the Application. */
   setup: z.array(KubeObject).default([]),
   /** Kinds whose writes in the destination are recorded (core and apps/batch kinds, or the case's own CRD kinds). */

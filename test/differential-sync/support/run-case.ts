@@ -102,6 +102,8 @@ function generatedPrefixes(c: Case): string[] {
 interface Side {
   readonly name: SideName;
   readonly ns: string;
+  /** The Application's namespace (`ns` unless the case names another). */
+  readonly appNs: string;
   readonly repo: string;
   readonly commits: string[];
   readonly writes: Write[];
@@ -180,7 +182,7 @@ async function settle(client: KubeClient, s: Side, c: Case, running = false): Pr
   let last = "";
   let since = performance.now();
   for (;;) {
-    const app = (await client.get(resources.Applications, { namespace: s.ns, name: "app" }).catch(() => undefined)) as Obj | undefined;
+    const app = (await client.get(resources.Applications, { namespace: s.appNs, name: "app" }).catch(() => undefined)) as Obj | undefined;
     const state = ((app?.["status"] as Obj | undefined)?.["operationState"] as Obj | undefined)?.["phase"];
     const annotations = ((app?.["metadata"] as Obj | undefined)?.["annotations"] ?? {}) as Obj;
     // An Application being deleted has not settled until it is gone (or the time is up).
@@ -212,7 +214,7 @@ async function settle(client: KubeClient, s: Side, c: Case, running = false): Pr
 }
 
 async function patchApp(client: KubeClient, s: Side, body: Record<string, unknown>): Promise<void> {
-  await client.patch(resources.Applications, { namespace: s.ns, name: "app" }, { type: "merge", body });
+  await client.patch(resources.Applications, { namespace: s.appNs, name: "app" }, { type: "merge", body });
 }
 
 const refresh = { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } };
@@ -222,7 +224,7 @@ async function runStep(client: KubeClient, s: Side, step: Step): Promise<void> {
   if ("sync" in step) {
     // As Argo CD's API server starts a sync: the app's sync options and retry policy unless the
     // request gives its own (the application controller reads only the operation's).
-    const app = await client.get(resources.Applications, { namespace: s.ns, name: "app" });
+    const app = await client.get(resources.Applications, { namespace: s.appNs, name: "app" });
     const policy = (app.spec as { syncPolicy?: { syncOptions?: unknown; retry?: unknown } }).syncPolicy;
     const { retry = policy?.retry, ...given } = step.sync;
     const syncOptions = given.syncOptions ?? policy?.syncOptions;
@@ -254,7 +256,7 @@ async function runStep(client: KubeClient, s: Side, step: Step): Promise<void> {
     const r = descriptor(step.delete.kind);
     await client.delete(r, { ...(r.namespaced ? { namespace: s.ns } : {}), name: step.delete.name });
   } else if ("deleteApp" in step) {
-    await client.delete(resources.Applications, { namespace: s.ns, name: "app" });
+    await client.delete(resources.Applications, { namespace: s.appNs, name: "app" });
   } else {
     await sleep(step.wait * 1000);
   }
@@ -276,7 +278,7 @@ async function applyObject(client: KubeClient, ns: string, o: KubeObject): Promi
 /** Removes what a side left: the Application (finalizers dropped), its cluster-scoped objects, the namespace. */
 async function cleanup(client: KubeClient, s: Side): Promise<void> {
   await client
-    .patch(resources.Applications, { namespace: s.ns, name: "app" }, { type: "merge", body: { metadata: { finalizers: null } } })
+    .patch(resources.Applications, { namespace: s.appNs, name: "app" }, { type: "merge", body: { metadata: { finalizers: null } } })
     .catch(() => undefined);
   const mine = async (kind: string): Promise<string[]> => {
     const l = await client.list(descriptor(kind), {}).catch(() => ({ items: [] as KubeObject[] }));
@@ -313,7 +315,7 @@ function application(c: Case, s: Side): KubeObject {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
-    metadata: { name: "app", namespace: s.ns, ...(c.finalizers.length > 0 ? { finalizers: c.finalizers } : {}) },
+    metadata: { name: "app", namespace: s.appNs, ...(c.finalizers.length > 0 ? { finalizers: c.finalizers } : {}) },
     spec,
   };
 }
@@ -329,16 +331,19 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
     for (const name of SIDES) {
       const ns = `ds-${id}-${name}`;
       const repo = makeRepo(temp, substitute(c.files, ns));
-      const s: Side = { name, ns, repo, commits: [git(repo, "rev-parse", "HEAD").trim()], writes: [], seen: new Map(), consumed: 0 };
+      const appNs = c.appNamespace === undefined ? ns : substitute(c.appNamespace, ns);
+      const commits = [git(repo, "rev-parse", "HEAD").trim()];
+      const s: Side = { name, ns, appNs, repo, commits, writes: [], seen: new Map(), consumed: 0 };
       sides.push(s);
       result[name] = { observations: [], unsettled: [], crashed: false };
       await client.create(resources.Namespaces, { metadata: { name: ns } });
+      if (appNs !== ns) await client.create(resources.Namespaces, { metadata: { name: appNs } });
       await createDefaultProject(client, ns);
       await createSettings(client, ns, substitute(c.argocdCm, ns));
       for (const o of substitute(c.setup, ns)) await applyObject(client, ns, o);
       watchDestination(client, s, c, watches.signal);
     }
-    engines.push(...(await Promise.all(sides.map((s) => startEngine(s.name, s.ns, env)))));
+    engines.push(...(await Promise.all(sides.map((s) => startEngine(s.name, s.ns, env, s.appNs === s.ns ? [] : [s.appNs])))));
     for (const s of sides) await client.create(resources.Applications, application(c, s));
     const observe = async (step: number): Promise<void> => {
       const settled = await Promise.all(sides.map((s) => settle(client, s, c, c.runningAfter.includes(step))));

@@ -30,14 +30,15 @@ export interface SideEnv {
 }
 
 /** Starts `side`'s engine for `namespace`; resolves once it runs its workers (or after 30 s). */
-export async function startEngine(side: SideName, namespace: string, env: SideEnv): Promise<Engine> {
+export async function startEngine(side: SideName, namespace: string, env: SideEnv, appNamespaces: readonly string[] = []): Promise<Engine> {
+  const served = appNamespaces.length > 0 ? ["--application-namespaces", appNamespaces.join(",")] : [];
   const name = `${side}-${namespace}`;
   const logPath = join(env.dataDir, `${name}.log`);
   if (side === "argo") {
     const procs: Managed[] = [];
     // Our engine always stores each resource's health in the Application's status; Argo CD 3.6
     // does so only with --persist-resource-health (docs/differential.md#the-sync-engine-suite).
-    const controllerFlags = ["--persist-resource-health"];
+    const controllerFlags = ["--persist-resource-health", ...served];
     const opts = { kubeconfigPath: env.kubeconfigPath, namespace, logName: name, controllerFlags };
     await startApplicationController(env.repoServer, opts, env.dataDir, procs);
     const proc = procs[0]!;
@@ -65,6 +66,7 @@ export async function startEngine(side: SideName, namespace: string, env: SideEn
       "info",
       "--logformat",
       "json",
+      ...served,
     ],
     { dataDir: env.dataDir, env: { ...process.env, PATH: path } },
   );
