@@ -3,7 +3,8 @@
  * what the Application's Git repository holds, how the Application is set up and which steps to
  * run, once under Argo CD's application controller and once under our sync engine. The file is
  * plain data; `${ns}` stands for the side's namespace (the Application's and its destination's),
- * so cluster-scoped names (`${ns}-extra`, `widgets.${ns}.example.com`) are the side's own too.
+ * so cluster-scoped names (`${ns}-extra`, `widgets.${ns}.example.com`) are the side's own too; in
+ * `setup` objects `${repo}` stands for the side's repository URL.
  */
 import { join } from "node:path";
 import { z } from "zod";

@@ -340,7 +340,9 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
       if (appNs !== ns) await client.create(resources.Namespaces, { metadata: { name: appNs } });
       await createDefaultProject(client, ns);
       await createSettings(client, ns, substitute(c.argocdCm, ns));
-      for (const o of substitute(c.setup, ns)) await applyObject(client, ns, o);
+      // In setup objects `${repo}` is the side's repository URL (a repository Secret names it).
+      const setup = JSON.parse(JSON.stringify(substitute(c.setup, ns)).split("${repo}").join(`file://${repo}`)) as typeof c.setup;
+      for (const o of setup) await applyObject(client, ns, o);
       watchDestination(client, s, c, watches.signal);
     }
     engines.push(...(await Promise.all(sides.map((s) => startEngine(s.name, s.ns, env, s.appNs === s.ns ? [] : [s.appNs])))));
