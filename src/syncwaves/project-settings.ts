@@ -21,16 +21,14 @@ export interface ProjectSources {
   /** The informer of `argocd-cm` (the engine's). */
   readonly argoCdConfigMap: Pick<Informer<KubeObject>, "get">;
   /** Repository Secrets of Argo CD's namespace. */
-  readonly repoSecrets: Pick<Informer<Secret>, "list">;
+  readonly repoSecrets: Pick<Informer<Secret>, "list" | "on">;
   /** The clusters of the cluster Secrets now. */
   readonly clusters: () => readonly Cluster[];
 }
 
 /** `cluster.inClusterEnabled` of argocd-cm: on unless it says "false" (Argo CD's `IsInClusterEnabled`). */
 export function inClusterEnabled(cm: KubeObject | undefined): boolean {
-  const data = cm?.["data"] as Record<string, unknown> | undefined;
-  const value = data?.["cluster.inClusterEnabled"];
-  return typeof value !== "string" || value !== "false";
+  return cmValue(cm, "cluster.inClusterEnabled") !== "false";
 }
 
 /** A string value of argocd-cm's `data`, or undefined. */
@@ -51,7 +49,15 @@ export function impersonationEnforced(cm: KubeObject | undefined): boolean {
 
 /** {@link ProjectSettings} over the shared cache's informers. */
 export class InformerProjectSettings implements ProjectSettings {
-  constructor(private readonly sources: ProjectSources) {}
+  /** Project → the URLs of its repositories, rebuilt after a repository Secret changed. */
+  private scoped: Map<string, string[]> | undefined;
+
+  constructor(private readonly sources: ProjectSources) {
+    const changed = (): void => {
+      this.scoped = undefined;
+    };
+    sources.repoSecrets.on({ add: changed, update: changed, delete: changed });
+  }
 
   get namespace(): string {
     return this.sources.namespace;
@@ -82,11 +88,20 @@ export class InformerProjectSettings implements ProjectSettings {
   }
 
   /** The URLs of the `repository` Secrets scoped to project `name`. */
-  projectRepositories(name: string): string[] {
-    return this.sources.repoSecrets
-      .list()
-      .filter((s) => s.metadata.labels?.[Label.SecretType] === SecretType.Repository && secretValue(s, "project") === name)
-      .map((s) => secretValue(s, "url") ?? "")
-      .filter((url) => url !== "");
+  projectRepositories(name: string): readonly string[] {
+    this.scoped ??= scopedRepositories(this.sources.repoSecrets.list());
+    return this.scoped.get(name) ?? [];
   }
+}
+
+/** Project → the URLs of the `repository` Secrets scoped to it. */
+function scopedRepositories(secrets: readonly Secret[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of secrets) {
+    const project = secretValue(s, "project") ?? "";
+    const url = secretValue(s, "url") ?? "";
+    if (s.metadata.labels?.[Label.SecretType] !== SecretType.Repository || project === "" || url === "") continue;
+    out.set(project, [...(out.get(project) ?? []), url]);
+  }
+  return out;
 }
