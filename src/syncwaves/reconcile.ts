@@ -9,117 +9,35 @@
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
  */
-import { Annotation, AppConditionType, OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
-import { rfc3339, type Clock } from "../clock/index.js";
+import { Annotation, AppConditionType, OperationPhase, type Application, type OperationState } from "../api/index.js";
+import { rfc3339 } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
-import { isNotFound, resources, type KubeClient, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
-import type { Logger } from "../log/logger.js";
+import { isNotFound, resources } from "../kube/index.js";
 import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
 import { comparisonErrorStatus, nextApplication, needsWrite } from "./app-status.js";
-import { autoSync, type SelfHealBackoff } from "./automated.js";
+import { autoSync } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
 import { SyncExecutor } from "./executor.js";
 import { executeOptions, taskInput, withFindings } from "./step-inputs.js";
 import { AppFinalizer } from "./finalize.js";
-import { isManifestError, type ManifestSource } from "./manifests.js";
-import { accessFor, type SyncMetrics } from "./metrics.js";
+import { isManifestError } from "./manifests.js";
+import { accessFor } from "./metrics.js";
 import { observe, sourceOf, type Observed } from "./observe.js";
-import { isAwaitingRetry, isCompletedPhase, newOperationState, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
+import { isAwaitingRetry, isCompletedPhase, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
 import { propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
-import type { ResourceCustomizations } from "./customizations/index.js";
 import { deletionIdentity, Impersonator, syncIdentity } from "./impersonation.js";
+import { currentOperation, resultOf, withCompared, type AppRequeue, type Outcome, type ReconcilerDeps } from "./reconcile-types.js";
 import { gatedOf, WINDOW_POLL_MS, windowHold, windowTarget, type Gated } from "./gated.js";
-import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectSettings, type ProjectVerdict } from "./project-gate.js";
+import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectVerdict } from "./project-gate.js";
 import { AUTO_SYNC_PREVENTED_MESSAGE, windowsPermitAutoSync } from "../project/sync-windows-gate.js";
 
-/** What the reconciler needs. */
-export interface ReconcilerDeps {
-  /** Reads and writes Applications (and, without `destinations`, the managed resources). */
-  readonly client: KubeClient;
-  readonly resolve: (obj: KubeObject) => Promise<ResourceDescriptor>;
-  readonly source: ManifestSource;
-  readonly clock: Clock;
-  readonly log: Logger;
-  /** Where each Application's resources live; default: the cluster of `client`. */
-  readonly destinations?: DestinationResolver;
-  /** Pause after a wave before the next step (ARGOCD_SYNC_WAVE_DELAY; 0 by default here). */
-  readonly waveDelayMs?: number;
-  /** How often an idle Application is re-compared (default 3 min). */
-  readonly pollMs?: number;
-  /** How often a running operation is re-checked while it waits (default 1 s). */
-  readonly operationPollMs?: number;
-  /** Optional per-operation deadline. */
-  readonly deadlineMs?: number;
-  /** The name tracking ids carry; defaults to the Application's name. */
-  readonly trackingName?: (app: Application) => string;
-  /** Told, after each comparison, which kinds of which cluster the Application uses. */
-  readonly onManaged?: (access: ClusterAccess, descriptors: readonly ResourceDescriptor[]) => void;
-  /** Argo CD's application-controller metrics; none when absent. */
-  readonly metrics?: SyncMetrics;
-  /** The back-off between self-heal syncs of one revision (default Argo CD's 2 s × 3, at most 300 s). */
-  readonly selfHealBackoff?: SelfHealBackoff;
-  /**
-   * The customizations of `argocd-cm` as they are now (custom health, system-level ignore rules,
-   * exclusions), asked once per reconcile; none when absent.
-   */
-  readonly customizations?: () => ResourceCustomizations;
-  /**
-   * The AppProjects, clusters and settings the project gate reads (docs/projects.md); absent: no
-   * project rules at all (tests of the sync machinery alone; the processes always give them).
-   */
-  readonly projects?: ProjectSettings;
-}
-
-/**
- * When to look at an Application again: after `requeueAfterMs` (0: at once; absent: only on a
- * change), and not before `holdMs` for changes of its managed resources (the wave delay).
- */
-export interface AppRequeue {
-  readonly requeueAfterMs?: number;
-  readonly holdMs?: number;
-}
-
-/** The operation state with the revision and source this reconcile compared in its sync result. */
-function withCompared(app: Application, state: OperationState, observed: Observed): OperationState {
-  const source = sourceOf(app);
-  return { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
-}
-
-/** What a reconcile decided about the operation. */
-interface Outcome {
-  readonly state: OperationState | undefined;
-  /** null clears the operation; undefined leaves it as it is. */
-  readonly operation: Operation | null | undefined;
-  readonly requeueAfterMs: number;
-  readonly holdMs?: number;
-  /** The message of the `SyncError` condition automated sync reports; absent clears it. */
-  readonly syncError?: string;
-}
-
-/**
- * The operation state to act on, when an operation is active: a newly requested operation starts,
- * and a running one of a deleted Application is terminated.
- */
-export function currentOperation(app: Application, nowMs: number): OperationState | undefined {
-  let state = app.status?.operationState;
-  if (app.operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase)))
-    state = newOperationState(app.operation, nowMs);
-  if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
-  return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
-}
-
-/** The worker pool's result of a requeue decision: 0 is "again at once". */
-function resultOf(next: AppRequeue): ReconcileResult {
-  const ms = next.requeueAfterMs;
-  if (ms === undefined) return {};
-  return ms > 0 ? { requeueAfterMs: ms } : { requeue: true };
-}
+export { currentOperation, type AppRequeue, type ReconcilerDeps } from "./reconcile-types.js";
 
 /**
  * Reconciles Applications (the worker pool's {@link Reconciler}: one key at a time). The signal

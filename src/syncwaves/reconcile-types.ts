@@ -1,0 +1,101 @@
+/**
+ * The reconciler's contract and its pure operation helpers: what it needs ({@link ReconcilerDeps}),
+ * when it looks again ({@link AppRequeue}), what one reconcile decides about the operation, which
+ * operation is active, and the sync result a comparison names. No I/O.
+ */
+import { OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
+import type { Clock } from "../clock/index.js";
+import type { KubeClient, KubeObject, ResourceDescriptor } from "../kube/index.js";
+import type { Logger } from "../log/logger.js";
+import type { ReconcileResult } from "../manager/worker.js";
+import type { SelfHealBackoff } from "./automated.js";
+import type { ResourceCustomizations } from "./customizations/index.js";
+import type { ClusterAccess, DestinationResolver } from "./destinations.js";
+import type { ManifestSource } from "./manifests.js";
+import type { SyncMetrics } from "./metrics.js";
+import { sourceOf, type Observed } from "./observe.js";
+import { isCompletedPhase, newOperationState } from "./operation.js";
+import type { ProjectSettings } from "./project-gate.js";
+
+/** What the reconciler needs. */
+export interface ReconcilerDeps {
+  /** Reads and writes Applications (and, without `destinations`, the managed resources). */
+  readonly client: KubeClient;
+  readonly resolve: (obj: KubeObject) => Promise<ResourceDescriptor>;
+  readonly source: ManifestSource;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Where each Application's resources live; default: the cluster of `client`. */
+  readonly destinations?: DestinationResolver;
+  /** Pause after a wave before the next step (ARGOCD_SYNC_WAVE_DELAY; 0 by default here). */
+  readonly waveDelayMs?: number;
+  /** How often an idle Application is re-compared (default 3 min). */
+  readonly pollMs?: number;
+  /** How often a running operation is re-checked while it waits (default 1 s). */
+  readonly operationPollMs?: number;
+  /** Optional per-operation deadline. */
+  readonly deadlineMs?: number;
+  /** The name tracking ids carry; defaults to the Application's name. */
+  readonly trackingName?: (app: Application) => string;
+  /** Told, after each comparison, which kinds of which cluster the Application uses. */
+  readonly onManaged?: (access: ClusterAccess, descriptors: readonly ResourceDescriptor[]) => void;
+  /** Argo CD's application-controller metrics; none when absent. */
+  readonly metrics?: SyncMetrics;
+  /** The back-off between self-heal syncs of one revision (default Argo CD's 2 s × 3, at most 300 s). */
+  readonly selfHealBackoff?: SelfHealBackoff;
+  /**
+   * The customizations of `argocd-cm` as they are now (custom health, system-level ignore rules,
+   * exclusions), asked once per reconcile; none when absent.
+   */
+  readonly customizations?: () => ResourceCustomizations;
+  /**
+   * The AppProjects, clusters and settings the project gate reads (docs/projects.md); absent: no
+   * project rules at all (tests of the sync machinery alone; the processes always give them).
+   */
+  readonly projects?: ProjectSettings;
+}
+
+/**
+ * When to look at an Application again: after `requeueAfterMs` (0: at once; absent: only on a
+ * change), and not before `holdMs` for changes of its managed resources (the wave delay).
+ */
+export interface AppRequeue {
+  readonly requeueAfterMs?: number;
+  readonly holdMs?: number;
+}
+
+/** The operation state with the revision and source this reconcile compared in its sync result. */
+export function withCompared(app: Application, state: OperationState, observed: Observed): OperationState {
+  const source = sourceOf(app);
+  return { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
+}
+
+/** What a reconcile decided about the operation. */
+export interface Outcome {
+  readonly state: OperationState | undefined;
+  /** null clears the operation; undefined leaves it as it is. */
+  readonly operation: Operation | null | undefined;
+  readonly requeueAfterMs: number;
+  readonly holdMs?: number;
+  /** The message of the `SyncError` condition automated sync reports; absent clears it. */
+  readonly syncError?: string;
+}
+
+/**
+ * The operation state to act on, when an operation is active: a newly requested operation starts,
+ * and a running one of a deleted Application is terminated.
+ */
+export function currentOperation(app: Application, nowMs: number): OperationState | undefined {
+  let state = app.status?.operationState;
+  if (app.operation?.sync !== undefined && (state === undefined || isCompletedPhase(state.phase)))
+    state = newOperationState(app.operation, nowMs);
+  if (app.metadata.deletionTimestamp && state?.phase === OperationPhase.Running) state = { ...state, phase: OperationPhase.Terminating };
+  return state !== undefined && (state.phase === OperationPhase.Running || state.phase === OperationPhase.Terminating) ? state : undefined;
+}
+
+/** The worker pool's result of a requeue decision: 0 is "again at once". */
+export function resultOf(next: AppRequeue): ReconcileResult {
+  const ms = next.requeueAfterMs;
+  if (ms === undefined) return {};
+  return ms > 0 ? { requeueAfterMs: ms } : { requeue: true };
+}
