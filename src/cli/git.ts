@@ -70,6 +70,7 @@ export function gitService(d: { config: Config; env: Env; clock: Clock }, creden
     clock: d.clock,
     ...gitReaderHosts(d.env, d.clock),
     submodules: config.gitSubmodules,
+    localRepositories: config.allowLocalRepositories,
     revisionCacheMs: config.gitRevisionCacheSeconds * 1000,
     ...(config.repoServerTimeoutSeconds > 0 ? { timeoutMs: config.repoServerTimeoutSeconds * 1000 } : {}),
   });
@@ -77,7 +78,8 @@ export function gitService(d: { config: Config; env: Env; clock: Clock }, creden
 
 /**
  * The Git reader of the offline commands (`appset generate`, the rollout preview): the host files
- * and GitHub App token exchange of {@link gitService}, relative paths resolved against `baseDir`.
+ * and GitHub App token exchange of {@link gitService}; local repositories read (the user's own
+ * disk), relative paths resolved against `baseDir`.
  */
 export function offlineGitReader(o: {
   env: Env;
@@ -87,7 +89,7 @@ export function offlineGitReader(o: {
   baseDir: string;
 }): GitRepoReader {
   const { env, clock, ...rest } = o;
-  return new GitRepoReader({ ...gitReaderHosts(env, clock), ...rest, env: baseGitEnv(env) });
+  return new GitRepoReader({ ...gitReaderHosts(env, clock), ...rest, env: baseGitEnv(env), localRepositories: true });
 }
 
 /** The host files and the GitHub App token exchange of a reader. */

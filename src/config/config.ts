@@ -107,6 +107,7 @@ export const ConfigSchema = z
     applicationNamespaces: list,
     refreshGracePeriodSeconds: int.min(0),
     gitCacheDir: z.string(),
+    allowLocalRepositories: z.boolean(),
     gitRevisionCacheSeconds: int.min(0),
     reconcileTimeoutSeconds: int.min(0),
     maxParameterSets: int.min(1),

@@ -60,6 +60,17 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     origin: "appset",
   },
   {
+    key: "allowLocalRepositories",
+    flag: "allow-local-repositories",
+    env: `${ACS}ALLOW_LOCAL_REPOSITORIES`,
+    cmKey: `${CM}allow.local.repositories`,
+    kind: "bool",
+    default: false,
+    description:
+      "Read repositories named by a local path or a file:// URL (demos and tests only: any ApplicationSet or Application could then read the process's disk and the Git cache of other teams).",
+    origin: "appset",
+  },
+  {
     key: "gitRevisionCacheSeconds",
     flag: "git-revision-cache-seconds",
     env: `${ACS}GIT_REVISION_CACHE_SECONDS`,

@@ -7,7 +7,7 @@
  * the network those reach. Used by the generators today and by the sync engine's sources later.
  */
 export { GitCommandError, GIT_ERROR_REASON, baseGitEnv, redact, runGit, type GitExecOptions, type GitFailure } from "./exec.js";
-export { gitCacheDir, GIT_CACHE_DIR_NAME } from "./cache-dir.js";
+export { CACHE_KEY_FILE, cacheFolderName, cacheKey, gitCacheDir, GIT_CACHE_DIR_NAME } from "./cache-dir.js";
 export {
   credentialsFromSecrets,
   noCredentials,
@@ -19,7 +19,8 @@ export {
   type RepoAccess,
   type RepoCredentials,
 } from "./credentials.js";
-export { normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.js";
+export { isLocalRepositoryURL, normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.js";
+export { assertSafeTree, UNSAFE_TREE_PATH_REASON, UnsafeTreePathError, unsafeSegment } from "./tree-paths.js";
 export {
   DEFAULT_REVISION_CACHE_MS,
   GitRepoReader,
@@ -27,6 +28,7 @@ export {
   tlsServerName,
   type GitHubAppTokenSource,
   isRelativeLocalPath,
+  LOCAL_REPOSITORY_REASON,
   REVISION_NOT_FOUND_REASON,
   parseLsRemote,
   parseLsTree,

@@ -1,7 +1,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GitRepoReader, isRelativeLocalPath } from "./reader.js";
+import { GitRepoReader, isRelativeLocalPath, LOCAL_REPOSITORY_REASON } from "./reader.js";
+import { isLocalRepositoryURL } from "./url.js";
 
 // Reading real repositories (local, and over smart HTTP) is tested in test/integration/git/reader.test.ts.
 
@@ -23,8 +24,34 @@ describe("relative local paths", () => {
     expect(isRelativeLocalPath(url)).toBe(relative);
   });
 
+  it.each(["./repo", "../other", "repo", "/var/run/secrets/repo", "file:///tmp/appset-git-cache/x", "FILE://localhost/x"])(
+    "refuses the local repository %s with a clear error and runs no git unless local repositories are read",
+    async (url) => {
+      const reader = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-cache-unused"), env: {} });
+      await expect(reader.resolveRevision(url, "main")).rejects.toMatchObject({
+        reason: LOCAL_REPOSITORY_REASON,
+        message: `repository URL ${JSON.stringify(url)} names a local path or a file:// URL, which this controller does not read; use an https, ssh or git URL`,
+      });
+      await expect(reader.listTree(url, "0".repeat(40))).rejects.toMatchObject({ reason: LOCAL_REPOSITORY_REASON });
+      expect(reader.stats).toEqual({ lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 });
+    },
+  );
+
+  it.each([
+    { url: "https://git.example/o/r", local: false },
+    { url: "git@git.example:o/r.git", local: false },
+    { url: "ssh://git@git.example/o/r", local: false },
+    { url: "git://git.example/o/r", local: false },
+    { url: " file:///srv/r", local: true },
+    { url: "/srv/r", local: true },
+    { url: "srv/r:x", local: true },
+    { url: "", local: false },
+  ])("$url is local: $local", ({ url, local }) => {
+    expect(isLocalRepositoryURL(url)).toBe(local);
+  });
+
   it("rejects a relative path with a clear error and runs no git when there is no base directory", async () => {
-    const reader = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-cache-unused"), env: {} });
+    const reader = new GitRepoReader({ cacheDir: join(tmpdir(), "appset-cache-unused"), env: {}, localRepositories: true });
     await expect(reader.resolveRevision("./repo", "main")).rejects.toThrow('repository URL "./repo" is a relative local path');
     expect(reader.stats).toEqual({ lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 });
   });

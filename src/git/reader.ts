@@ -25,12 +25,22 @@ import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import { noCredentials, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
 import { abortedError, GitCommandError, redact } from "./exec.js";
+import { cacheFolderName, cacheKey } from "./cache-dir.js";
 import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
 import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } from "./git-output.js";
 import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
 import { GitRunner, type GitHubAppTokenSource } from "./runner.js";
-import { isRelativeLocalPath, sameGitURL } from "./url.js";
+import { assertSafeTree } from "./tree-paths.js";
+import { isLocalRepositoryURL, isRelativeLocalPath, sameGitURL } from "./url.js";
+
+/** Reason of a repository URL that names this machine's disk, refused outside the offline commands. */
+export const LOCAL_REPOSITORY_REASON = "LocalRepositoryRefused";
+
+/** git's protocol allow-list (`GIT_ALLOW_PROTOCOL`): the network transports, and `file` where local repositories are read. */
+export function allowedProtocols(local: boolean): string {
+  return local ? "https:http:ssh:git:file" : "https:http:ssh:git";
+}
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
 export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
@@ -95,6 +105,13 @@ export interface GitRepoReaderOptions {
   /** Blobs kept in memory (default 50 000). */
   readonly maxBlobs?: number;
   /**
+   * Read repositories named by a local path or a `file://` URL (the offline commands, and
+   * `--allow-local-repositories`). Default false: such a URL is refused before git runs, and git's
+   * protocol allow-list leaves out `file`, so neither a repository nor a submodule of one can read
+   * this machine's disk (another team's Git cache included).
+   */
+  readonly localRepositories?: boolean;
+  /**
    * The directory relative local paths (`./repo`) are resolved against (the working directory of
    * `appset generate`). Unset (the controller): such a URL is refused, as git in Argo CD's repo
    * server would not find it either.
@@ -119,6 +136,30 @@ export interface GitRepoReaderOptions {
 /** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
 export const DEFAULT_REVISION_CACHE_MS = 3000;
 
+/**
+ * The configuration of every fetch: protocol v2, and every object received checked by git's fsck
+ * (a tree entry named `..`, `.` or `.git`, a malformed object: the fetch fails), except the
+ * cosmetic faults of old commits' author lines, which real repositories carry and which cannot
+ * reach a path.
+ */
+const FETCH_CONFIG: readonly string[] = [
+  "-c",
+  "protocol.version=2",
+  "-c",
+  "fetch.fsckObjects=true",
+  ...[
+    "badTimezone",
+    "badDate",
+    "badDateOverflow",
+    "badEmail",
+    "badName",
+    "missingEmail",
+    "missingSpaceBeforeDate",
+    "missingSpaceBeforeEmail",
+    "zeroPaddedDate",
+  ].flatMap((id) => ["-c", `fetch.fsck.${id}=ignore`]),
+];
+
 /** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
 export class GitRepoReader implements GitReader {
   readonly stats: GitStats = { lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 };
@@ -135,12 +176,15 @@ export class GitRepoReader implements GitReader {
   /** What `ls-remote` advertised, by `repoURL \0 credentials fingerprint`. */
   private readonly refs: RevisionCache<ReadonlyMap<string, string>>;
   private readonly runner: GitRunner;
+  /** The cache directory's key (see `cacheKey`), read or made on first use. */
+  private key: Promise<Buffer> | undefined;
 
   constructor(private readonly opts: GitRepoReaderOptions) {
     this.credentials = opts.credentials ?? noCredentials;
     this.clock = opts.clock ?? new SystemClock();
     this.refs = new RevisionCache({ clock: this.clock, ttlMs: opts.revisionCacheMs ?? DEFAULT_REVISION_CACHE_MS });
-    this.runner = new GitRunner({ ...opts, clock: this.clock });
+    const env = { ...opts.env, GIT_ALLOW_PROTOCOL: allowedProtocols(opts.localRepositories === true) };
+    this.runner = new GitRunner({ ...opts, env, clock: this.clock });
   }
 
   async resolveRevision(url: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
@@ -169,6 +213,7 @@ export class GitRepoReader implements GitReader {
     const out = await this.git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], signal, { cwd: dir });
     this.stats.lsTree++;
     let entries: readonly TreeEntry[] = parseLsTree(out);
+    assertSafeTree(entries, commit);
     if (this.opts.submodules === true && entries.some((e) => e.type === "commit")) {
       entries = await this.withSubmodules({ repoURL, commit, entries, ...(access === undefined ? {} : { access }) }, signal);
     }
@@ -267,7 +312,7 @@ export class GitRepoReader implements GitReader {
    * were accepted by the remote (else fetches with them); returns that repository's path.
    */
   private async ensureCommit(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
-    const dir = this.cachePath(repoURL);
+    const dir = await this.cachePath(repoURL);
     const key = `${repoURL}\u0000${commit}`;
     const auth = await this.auth(repoURL, access);
     if (this.present.has(key) && this.verified.has(auth.key)) return dir;
@@ -280,7 +325,7 @@ export class GitRepoReader implements GitReader {
           () => false,
         );
         if (!has || !this.verified.has(auth.key)) {
-          await this.git(["-c", "protocol.version=2", "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], sig, {
+          await this.git([...FETCH_CONFIG, "fetch", "--quiet", "--depth", "1", "--no-tags", "--", repoURL, commit], sig, {
             cwd: dir,
             auth,
           });
@@ -297,6 +342,12 @@ export class GitRepoReader implements GitReader {
    * `baseDir` (git runs some commands inside the cache); anything else unchanged.
    */
   private locate(repoURL: string): string {
+    if (this.opts.localRepositories !== true && isLocalRepositoryURL(repoURL)) {
+      throw new AppSetError(
+        LOCAL_REPOSITORY_REASON,
+        `repository URL ${JSON.stringify(repoURL)} names a local path or a file:// URL, which this controller does not read; use an https, ssh or git URL`,
+      );
+    }
     if (!isRelativeLocalPath(repoURL)) return repoURL;
     if (this.opts.baseDir === undefined) {
       throw new GitCommandError(
@@ -319,9 +370,12 @@ export class GitRepoReader implements GitReader {
     return { creds, key: `${repoURL}\u0000${fingerprint}` };
   }
 
-  private cachePath(repoURL: string): string {
-    const h = createHash("sha256").update(repoURL).digest("hex").slice(0, 24);
-    return join(this.opts.cacheDir, h);
+  private async cachePath(repoURL: string): Promise<string> {
+    this.key ??= cacheKey(this.opts.cacheDir).catch((err: unknown) => {
+      this.key = undefined;
+      throw err;
+    });
+    return join(this.opts.cacheDir, cacheFolderName(await this.key, repoURL));
   }
 
   /** Runs `fn` holding the cross-process lock of the cache repository `dir` of `repoURL`. */

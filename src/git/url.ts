@@ -179,3 +179,13 @@ export function isRelativeLocalPath(repoURL: string): boolean {
   const slash = repoURL.indexOf("/");
   return colon < 0 || (slash >= 0 && slash < colon);
 }
+
+/**
+ * Whether git reads `repoURL` from this machine's disk: a `file://` URL, an absolute path, or a
+ * relative one ({@link isRelativeLocalPath}). Blank is not a URL at all.
+ */
+export function isLocalRepositoryURL(repoURL: string): boolean {
+  const url = repoURL.trim();
+  if (url === "") return false;
+  return /^file:/i.test(url) || isAbsolute(url) || isRelativeLocalPath(url);
+}

@@ -31,6 +31,8 @@ export function controllerArgs(kubeconfigPath: string, namespace: string): strin
     namespace,
     "--enable-progressive-syncs",
     "--enable-sync-engine",
+    // the demo's guestbook repository is a folder of this machine
+    "--allow-local-repositories",
     "--probe-addr",
     "127.0.0.1:0",
     "--metrics-addr",

@@ -26,7 +26,9 @@ const engine = new SyncEngine({
   client,
   resolve,
   destinations: new LocalDestinations({ id: "local", client, resolve, facts: cachedClusterFacts(client.transport) }),
-  source: new GitManifestSource(new GitRepoReader({ cacheDir, env: baseGitEnv(process.env) }), { tools: { env: process.env } }),
+  source: new GitManifestSource(new GitRepoReader({ localRepositories: true, cacheDir, env: baseGitEnv(process.env) }), {
+    tools: { env: process.env },
+  }),
   clock: new SystemClock(),
   log: silentLogger(),
   waveDelayMs: 0,

@@ -221,7 +221,13 @@ describe("the Git generator and the revision cache", () => {
   it("resolves a revision afresh when the ApplicationSet asks for a refresh, and from the cache otherwise", async () => {
     const moving = makeRepo(temp, { "apps/one/x.yaml": "x: 1\n" });
     const clock = new FakeClock(0);
-    const cached = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), clock, revisionCacheMs: 60_000 });
+    const cached = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      clock,
+      revisionCacheMs: 60_000,
+    });
     const run = (freshRevisions: boolean) =>
       gitGenerator.generate({ repoURL: moving, revision: "main", directories: [{ path: "apps/*" }] }, appSet([]), {
         ...context({ git: cached }),

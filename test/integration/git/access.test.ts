@@ -33,6 +33,7 @@ beforeAll(() => {
 
 function reader(url: string, data: Record<string, string>, more: Partial<GitRepoReaderOptions> = {}): GitRepoReader {
   return new GitRepoReader({
+    localRepositories: true,
     cacheDir: temp.make("appset-cache-"),
     env: gitEnv(),
     credentials: credentialsFromSecrets([repoSecret(url, data)]),

@@ -13,7 +13,7 @@ const [cacheDir = "", url = "", roundsText = "1", ...pairs] = process.argv.slice
 const branches = pairs.map((p) => p.split("=") as [string, string]);
 const env = baseGitEnv(process.env);
 
-const fresh = (): GitRepoReader => new GitRepoReader({ cacheDir, env, revisionCacheMs: 0, timeoutMs: 120_000 });
+const fresh = (): GitRepoReader => new GitRepoReader({ localRepositories: true, cacheDir, env, revisionCacheMs: 0, timeoutMs: 120_000 });
 
 /**
  * Resolves one branch, then reads it with another fresh reader (which has seen no `ls-remote`

@@ -153,7 +153,12 @@ describe("smart HTTP with credentials from repository Secrets", () => {
 describe("relative local paths", () => {
   it("reads a repository named relative to the base directory, even though git runs in the cache", async () => {
     const repo = makeRepo(temp, { "apps/a.txt": "a\n" });
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), baseDir: dirname(repo) });
+    const reader = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      baseDir: dirname(repo),
+    });
     const url = `./${basename(repo)}`;
     const sha = await reader.resolveRevision(url, "main");
     const tree = await reader.listTree(url, sha);

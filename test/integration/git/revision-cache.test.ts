@@ -15,7 +15,14 @@ const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
 function reader(clock: FakeClock, opts: { revisionCacheMs?: number; credentials?: CredentialsLookup } = {}): GitRepoReader {
-  return new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), clock, timeoutMs: 60_000, ...opts });
+  return new GitRepoReader({
+    localRepositories: true,
+    cacheDir: temp.make("appset-cache-"),
+    env: gitEnv(),
+    clock,
+    timeoutMs: 60_000,
+    ...opts,
+  });
 }
 
 describe("the revision cache over a local repository", () => {

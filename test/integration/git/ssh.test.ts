@@ -37,6 +37,7 @@ describe("SSH repositories with a private key from a repository Secret", () => {
 
   const reader = (data: Record<string, string>, knownHostsFile?: string) =>
     new GitRepoReader({
+      localRepositories: true,
       cacheDir: temp.make("appset-cache-"),
       env: gitEnv(),
       credentials: credentialsFromSecrets([repoSecret(url, data)]),

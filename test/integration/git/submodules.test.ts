@@ -35,7 +35,8 @@ beforeAll(() => {
   superURL = join(root, "app.git");
 });
 
-const reader = (submodules: boolean) => new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), submodules });
+const reader = (submodules: boolean) =>
+  new GitRepoReader({ localRepositories: true, cacheDir: temp.make("appset-cache-"), env: gitEnv(), submodules });
 
 describe("submodules", () => {
   it("expands submodules recursively: their directories and files appear under their paths, and read", async () => {

@@ -31,7 +31,7 @@ function commandGroup(): { pgid: number; members: ProcessRow[] } {
   const pgids = [...new Set(rows.map((r) => r.pgid))];
   expect(pgids, JSON.stringify(rows)).toHaveLength(1);
   const leader = rows.find((r) => r.pid === pgids[0]);
-  expect(leader?.args, JSON.stringify(rows)).toMatch(/^git (ls-remote|-c protocol.version=2 fetch)/);
+  expect(leader?.args, JSON.stringify(rows)).toMatch(/^git (ls-remote|-c protocol.version=2 .* fetch )/);
   expect(
     rows.some((r) => /remote-https?/.test(r.args)),
     JSON.stringify(rows),
@@ -55,7 +55,13 @@ async function groupGone(pgid: number): Promise<boolean> {
 describe("the time limit of a git command", () => {
   it("rejects ls-remote at timeoutMs on the injected clock, not before, and kills its whole process group", async () => {
     const clock = new FakeClock(0);
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), timeoutMs: 500, clock });
+    const reader = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      timeoutMs: 500,
+      clock,
+    });
     const connected = server.nextConnection();
     let settled = false;
     const result = rejection(reader.resolveRevision(url, "main")).finally(() => (settled = true));
@@ -74,7 +80,7 @@ describe("the time limit of a git command", () => {
   });
 
   it("rejects ls-remote at timeoutMs of the system clock and leaves no process behind", async () => {
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), timeoutMs: 500 });
+    const reader = new GitRepoReader({ localRepositories: true, cacheDir: temp.make("appset-cache-"), env: gitEnv(), timeoutMs: 500 });
     const connected = server.nextConnection();
     const result = rejection(reader.resolveRevision(url, "main"));
     await connected;
@@ -87,7 +93,7 @@ describe("the time limit of a git command", () => {
   it("applies to a fetch too, and releases the cache repository's lock", async () => {
     const clock = new FakeClock(0);
     const cacheDir = temp.make("appset-cache-");
-    const reader = new GitRepoReader({ cacheDir, env: gitEnv(), timeoutMs: 2000, clock });
+    const reader = new GitRepoReader({ localRepositories: true, cacheDir, env: gitEnv(), timeoutMs: 2000, clock });
     const connected = server.nextConnection();
     const result = rejection(reader.listTree(url, "0123456789abcdef0123456789abcdef01234567"));
     await connected;
@@ -106,7 +112,13 @@ describe("aborting a git command", () => {
     { name: "a shared ls-remote whose only waiter gives up", revisionCacheMs: 3000 },
     { name: "the caller's own ls-remote (revision cache off)", revisionCacheMs: 0 },
   ])("kills the process group of $name and rejects as aborted", async ({ revisionCacheMs }) => {
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), revisionCacheMs, timeoutMs: 60_000 });
+    const reader = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      revisionCacheMs,
+      timeoutMs: 60_000,
+    });
     const ac = new AbortController();
     const connected = server.nextConnection();
     const result = rejection(reader.resolveRevision(url, "main", ac.signal));
@@ -119,7 +131,13 @@ describe("aborting a git command", () => {
 
   it("keeps a shared ls-remote running while another waiter still wants it", async () => {
     const clock = new FakeClock(0);
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), timeoutMs: 1000, clock });
+    const reader = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      timeoutMs: 1000,
+      clock,
+    });
     const first = new AbortController();
     const connected = server.nextConnection();
     const quitter = rejection(reader.resolveRevision(url, "main", first.signal));

@@ -69,6 +69,7 @@ export function makeRepo(temp: TempDirs, files: Record<string, FileSpec>): strin
  */
 export function gitReader(temp: TempDirs, credentials?: ConstructorParameters<typeof GitRepoReader>[0]["credentials"]): GitRepoReader {
   return new GitRepoReader({
+    localRepositories: true,
     cacheDir: temp.make("appset-cache-"),
     env: gitEnv(),
     revisionCacheMs: 0,

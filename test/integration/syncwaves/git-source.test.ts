@@ -149,6 +149,7 @@ describe("a refresh and the Git service's revision cache", () => {
   ])("$name", async ({ options, fresh }) => {
     const moving = makeRepo(temp, { "m/a.yaml": cm("one") });
     const reader = new GitRepoReader({
+      localRepositories: true,
       cacheDir: temp.make("appset-cache-"),
       env: gitEnv(),
       clock: new FakeClock(0),
