@@ -127,6 +127,7 @@ function chartOptions(d: SyncEngineDeps): HelmChartSourceOptions {
     credentials: d.credentials,
     tlsCertsDir: gitHostFiles(d.env).tlsCertsDir,
     indexCacheMs: d.config.gitRevisionCacheSeconds * 1000,
+    maxIndexBytes: d.config.helmIndexMaxBytes,
     clock: d.clock,
   };
 }
