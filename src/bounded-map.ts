@@ -43,6 +43,11 @@ export class SizedMemo<V> {
     return this.total;
   }
 
+  /** The keys kept, oldest first. */
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
   has(key: string): boolean {
     return this.entries.has(key);
   }

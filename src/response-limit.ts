@@ -69,9 +69,3 @@ export async function readBounded(body: AsyncIterable<Uint8Array>, detail: SizeL
   }
   return Buffer.concat(chunks, total);
 }
-
-/** Whether a declared `Content-Length` already says the answer is over `limitBytes`. */
-export function declaredTooLarge(contentLength: string | undefined, limitBytes: number): boolean {
-  if (contentLength === undefined || !/^\d+$/.test(contentLength.trim())) return false;
-  return Number(contentLength.trim()) > limitBytes;
-}

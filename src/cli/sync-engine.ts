@@ -128,6 +128,7 @@ function chartOptions(d: SyncEngineDeps): HelmChartSourceOptions {
     tlsCertsDir: gitHostFiles(d.env).tlsCertsDir,
     indexCacheMs: d.config.gitRevisionCacheSeconds * 1000,
     maxIndexBytes: d.config.helmIndexMaxBytes,
+    maxChartBytes: d.config.helmChartMaxBytes,
     clock: d.clock,
   };
 }

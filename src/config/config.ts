@@ -117,6 +117,7 @@ export const ConfigSchema = z
     scmMaxPages: int.min(1),
     pluginMaxResponseBytes: int.min(1),
     helmIndexMaxBytes: int.min(1),
+    helmChartMaxBytes: int.min(1),
     gitFileMaxBytes: int.min(1),
     gitFilesMaxBytes: int.min(1),
   })

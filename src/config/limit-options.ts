@@ -2,7 +2,8 @@
  * Size limits on what servers a tenant may point the controller at send back (docs/configuration.md#reference):
  * SCM provider answers and pages, plugin generator answers, Helm repository indexes and the files a
  * Git files generator reads. Settings this controller adds to Argo CD's, except the Helm index
- * limit, whose default is the repo-server's `--helm-registry-max-index-size` (1G). Data only.
+ * limits of Helm, whose defaults are the repo-server's `--helm-registry-max-index-size` and
+ * `--helm-manifest-max-extracted-size` (1G each). Data only.
  */
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 
@@ -52,6 +53,12 @@ export const LIMIT_OPTIONS: readonly OptionDef[] = [
     "helm-index-max-bytes",
     1_000_000_000,
     "Largest Helm repository index.yaml, in bytes, the sync engine reads (Argo CD's repo-server default, 1G); reading stops there and the sync fails.",
+  ),
+  limit(
+    "helmChartMaxBytes",
+    "helm-chart-max-bytes",
+    1_000_000_000,
+    "Most bytes a Helm chart pulled by the sync engine may hold once unpacked (Argo CD's repo-server default, 1G); a larger one fails the sync and is not kept.",
   ),
   limit(
     "gitFileMaxBytes",

@@ -42,6 +42,8 @@ export interface HelmChartSourceOptions {
   readonly maxParsed?: number;
   /** Largest `index.yaml` read, in bytes (default 1G, Argo CD's). */
   readonly maxIndexBytes?: number;
+  /** Most bytes an unpacked chart may hold (default 1G, Argo CD's). */
+  readonly maxChartBytes?: number;
 }
 
 /** How helm runs: the program, its limit, its environment (from the renderer's options). */
@@ -155,6 +157,7 @@ export class HelmChartSource {
           access: r.access,
           passCredentials: source.helm?.passCredentials === true,
           signal: options.signal,
+          maxBytes: this.options.maxChartBytes,
         },
         destination,
       ),
