@@ -60,6 +60,9 @@ function generation(
     defaultRequeueAfterMs: config.requeueAfterMs,
     newGitFileGlobbing: config.enableNewGitFileGlobbing,
     maxParameterSets: config.maxParameterSets,
+    pluginMaxResponseBytes: config.pluginMaxResponseBytes,
+    gitFileMaxBytes: config.gitFileMaxBytes,
+    gitFilesMaxBytes: config.gitFilesMaxBytes,
   };
   return (clusters) =>
     generatorFn({

@@ -120,6 +120,7 @@ export function scmServices(config: Config, env: Env, reader: KubeReader, report
     },
     objects: namespacedObjects(reader),
     userAgent: processUserAgent(ARGOCD_APPSET_PROGRAM),
+    limits: { maxResponseBytes: config.scmMaxResponseBytes, maxPages: config.scmMaxPages },
     ...(config.scmProxyUrl === "" ? {} : { transport: proxyTransport({ url: config.scmProxyUrl, noProxy: config.scmNoProxy }) }),
     ...(rootCa === undefined ? {} : { rootCa }),
     ...(metrics === undefined ? {} : { observer: scmMetricsObserver(metrics, config.enableGithubApiMetrics ? metrics : undefined) }),

@@ -127,6 +127,8 @@ function chartOptions(d: SyncEngineDeps): HelmChartSourceOptions {
     credentials: d.credentials,
     tlsCertsDir: gitHostFiles(d.env).tlsCertsDir,
     indexCacheMs: d.config.gitRevisionCacheSeconds * 1000,
+    maxIndexBytes: d.config.helmIndexMaxBytes,
+    maxChartBytes: d.config.helmChartMaxBytes,
     clock: d.clock,
   };
 }

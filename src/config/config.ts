@@ -114,6 +114,13 @@ export const ConfigSchema = z
     maxApplicationBytes: int.min(1),
     templateTimeoutMs: z.number().min(1),
     templateMaxListLength: int.min(1),
+    scmMaxResponseBytes: int.min(1),
+    scmMaxPages: int.min(1),
+    pluginMaxResponseBytes: int.min(1),
+    helmIndexMaxBytes: int.min(1),
+    helmChartMaxBytes: int.min(1),
+    gitFileMaxBytes: int.min(1),
+    gitFilesMaxBytes: int.min(1),
   })
   .strict();
 

@@ -9,6 +9,7 @@ import { ARGO_OPTIONS } from "./argo-cd-options.js";
 import { K8S_CLIENT_OPTIONS } from "./k8s-client-options.js";
 import { PROCESS_OPTIONS } from "./process-options.js";
 import { KUBECTL_OPTIONS } from "./kubectl-options.js";
+import { LIMIT_OPTIONS } from "./limit-options.js";
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 
 export { POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./option-def.js";
@@ -155,4 +156,5 @@ export const OPTIONS: readonly OptionDef[] = [
   ...PROCESS_OPTIONS,
   ...KUBECTL_OPTIONS,
   ...APPSET_OPTIONS,
+  ...LIMIT_OPTIONS,
 ];

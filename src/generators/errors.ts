@@ -6,6 +6,7 @@
  */
 import { Reason } from "../api/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
+import { bytesText } from "../response-limit.js";
 
 /** A generator could not do its work. Never replaced by an empty result. */
 export class GeneratorError extends AppSetError {
@@ -51,6 +52,10 @@ export const GeneratorMessage = {
 export const BudgetMessage = {
   tooManyParameterSets: (max: number): string =>
     `the generators produce more than ${String(max)} parameter sets, the most one ApplicationSet may have; split it, or narrow its generators`,
+  gitFileTooLarge: (o: { path: string; repoURL: string; size: number; max: number }): string =>
+    `file '${o.path}' in repository '${o.repoURL}' has ${String(o.size)} bytes, more than the ${bytesText(o.max)} a Git files generator reads from one file; raise --git-file-max-bytes to read it`,
+  gitFilesTooLarge: (o: { repoURL: string; max: number }): string =>
+    `the files matched in repository '${o.repoURL}' hold more than ${bytesText(o.max)} in all, the most a Git files generator reads in one pass; narrow files[].path, or raise --git-files-max-bytes`,
 } as const;
 
 /** Wrapping prefixes Argo CD adds (each followed by ": <cause>"). */

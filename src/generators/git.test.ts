@@ -2,7 +2,9 @@
 // the literal-project rule. The cases over real repositories are in test/integration/generators.
 import { describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/builders.js";
-import { gitGenerator, literalProject, treeDirectories } from "./git.js";
+import type { GitReader } from "../git/index.js";
+import { GeneratorError } from "./errors.js";
+import { checkFileSizes, gitGenerator, literalProject, treeDirectories } from "./git.js";
 
 describe("the Git generator without a repository", () => {
   it("fails when neither directories nor files are set, before asking for a Git reader", async () => {
@@ -64,5 +66,48 @@ describe("directories of a tree with submodules", () => {
     expect(
       treeDirectories([entry("apps", "tree"), entry("apps/lib", "commit"), entry(".github", "tree"), entry("a.json", "blob")]),
     ).toEqual(["apps", "apps/lib"]);
+  });
+});
+
+describe("the byte limits of the files a Git files generator reads", () => {
+  const file = (path: string) => ({ path, type: "blob" as const, mode: "100644", oid: path });
+  it.each<{ name: string; sizes: number[]; error?: string }>([
+    // name; sizes of the matched files in path order (limits: 10 bytes a file, 25 in all); expected error
+    { name: "files within both limits pass", sizes: [10, 10, 5] },
+    {
+      name: "one file over the per-file limit fails, naming it",
+      sizes: [3, 11],
+      error:
+        "file 'f1.yaml' in repository 'https://example.com/repo.git' has 11 bytes, more than the 10 bytes a Git files generator reads from one file; raise --git-file-max-bytes to read it",
+    },
+    {
+      name: "files together over the pass limit fail",
+      sizes: [10, 10, 6],
+      error:
+        "the files matched in repository 'https://example.com/repo.git' hold more than 25 bytes in all, the most a Git files generator reads in one pass; narrow files[].path, or raise --git-files-max-bytes",
+    },
+  ])("$name", ({ sizes, error }) => {
+    const files = sizes.map((_, i) => file(`f${String(i)}.yaml`));
+    const contents = sizes.map((n) => Buffer.alloc(n));
+    const check = (): void =>
+      checkFileSizes(files, contents, "https://example.com/repo.git", context({}, { gitFileMaxBytes: 10, gitFilesMaxBytes: 25 }));
+    if (error === undefined) expect(check).not.toThrow();
+    else expect(check).toThrow(new GeneratorError(error));
+  });
+
+  it("fails the generator with a condition's error, never with no results", async () => {
+    const files = [file("a/config.json"), file("b/config.json")];
+    const git: GitReader = {
+      resolveRevision: () => Promise.resolve("c0ffee"),
+      listTree: () => Promise.resolve(files),
+      readBlobs: () => Promise.resolve([Buffer.from('{"a":1}'), Buffer.alloc(40, 32)]),
+    };
+    const run = gitGenerator.generate(
+      { repoURL: "https://example.com/repo.git", revision: "HEAD", files: [{ path: "*/config.json" }] },
+      appSet([]),
+      context({ git }, { gitFilesMaxBytes: 30 }),
+    );
+    await expect(run).rejects.toBeInstanceOf(GeneratorError);
+    await expect(run).rejects.toThrow(/^error generating params from git: .*hold more than 30 bytes in all/);
   });
 });

@@ -5,7 +5,8 @@
  * use Go `path.Match`; file rules use git pathspecs, or doublestar with the new globbing. Files are
  * YAML or JSON: one object, or a list of objects. A literal spec-level project is checked first and
  * reads on its behalf (its scoped repository credentials apply); a templated one reads with global
- * credentials only.
+ * credentials only. The matched files are bounded in size: one file by `gitFileMaxBytes`, all of
+ * them in one pass by `gitFilesMaxBytes`; past either the generator fails (never "no results").
  */
 import { parseAllDocuments } from "yaml";
 import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.js";
@@ -19,7 +20,7 @@ import {
   type RepoAccess,
   type TreeEntry,
 } from "../git/index.js";
-import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
+import { BudgetMessage, GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { revisionError } from "./git-wording.js";
 import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
@@ -162,6 +163,24 @@ function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerat
   return { ...base, ...pathParams(info, mode.goTemplate) };
 }
 
+/** Fails when one matched file, or all of them together, are over the generator's byte limits. */
+export function checkFileSizes(
+  files: readonly TreeEntry[],
+  contents: readonly Buffer[],
+  repoURL: string,
+  ctx: Pick<GeneratorContext, "settings">,
+): void {
+  const { gitFileMaxBytes, gitFilesMaxBytes } = ctx.settings;
+  let total = 0;
+  files.forEach((f, i) => {
+    const size = contents[i]?.length ?? 0;
+    if (size > gitFileMaxBytes)
+      throw new GeneratorError(BudgetMessage.gitFileTooLarge({ path: f.path, repoURL, size, max: gitFileMaxBytes }));
+    total += size;
+    if (total > gitFilesMaxBytes) throw new GeneratorError(BudgetMessage.gitFilesTooLarge({ repoURL, max: gitFilesMaxBytes }));
+  });
+}
+
 async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, ctx: GeneratorContext): Promise<ParamSet[]> {
   let selection;
   let contents;
@@ -171,6 +190,7 @@ async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, c
   } catch (err) {
     throw wrapError("error retrieving Git files", err);
   }
+  checkFileSizes(selection.files, contents, spec.repoURL, ctx);
   const out: ParamSet[] = [];
   selection.files.forEach((f, i) => {
     let objects;

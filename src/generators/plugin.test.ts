@@ -68,3 +68,51 @@ describe("the Plugin generator before any request", () => {
     expect(pluginGenerator.requeueAfterMs({ ...spec, requeueAfterSeconds: 60 }, context().settings)).toBe(60_000);
   });
 });
+
+describe("the size of a plugin's answer", () => {
+  /** Ports whose fetch answers 200 with `chunks` chunks of 1 KiB of JSON-ish text (endless when Infinity). */
+  function answering(chunks: number): { ports: ReturnType<typeof ports>; pulled: () => number; aborted: () => boolean } {
+    let pulled = 0;
+    let signal: AbortSignal | undefined;
+    const cm = { baseUrl: "http://plugin.invalid", token: "$plugin.token" };
+    const base = ports(cm);
+    const body = (async function* () {
+      const head = '{"output":{"parameters":[{"pad":"';
+      yield new TextEncoder().encode(head);
+      for (; pulled < chunks; pulled++) {
+        await Promise.resolve();
+        yield new Uint8Array(1024).fill(97);
+      }
+      yield new TextEncoder().encode('"}]}}');
+    })();
+    const fetch = (_url: string, init: { signal: AbortSignal }) => {
+      signal = init.signal;
+      return Promise.resolve({ status: 200, body });
+    };
+    return {
+      ports: { ...base, fetch } as unknown as ReturnType<typeof ports>,
+      pulled: () => pulled,
+      aborted: () => signal?.aborted === true,
+    };
+  }
+
+  it("reads an answer within the limit", async () => {
+    const a = answering(4);
+    const params = await pluginGenerator.generate(spec, appSet([]), context(a.ports, { pluginMaxResponseBytes: 8 * 1024 }));
+    expect(params).toHaveLength(1);
+  });
+
+  it("stops reading an endless answer at the limit, aborts the call and fails with the limit named", async () => {
+    const a = answering(Number.POSITIVE_INFINITY);
+    const run = pluginGenerator.generate(spec, appSet([]), context(a.ports, { pluginMaxResponseBytes: 64 * 1024 }));
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      reason: "ApplicationGenerationFromParamsError",
+      message:
+        "error listing params: error get api 'test': plugin \"my-plugin\" answered more than 65536 bytes for http://plugin.invalid/api/v1/getparams.execute; raise --plugin-max-response-bytes to accept a larger answer",
+    });
+    expect((err as Error).cause).toMatchObject({ cause: { reason: "ResponseTooLarge" } });
+    expect(a.pulled()).toBeLessThanOrEqual(64);
+    expect(a.aborted()).toBe(true);
+  });
+});

@@ -9,8 +9,12 @@
  * caller's abort signal. Connection setup is also bounded by the fetch port itself (Node's fetch
  * gives up connecting after 10 s). Either running out is a {@link PluginTimeoutError}: the generator
  * fails with a condition and is retried, never read as "no parameters".
+ *
+ * Size limit: the answer is read up to `pluginMaxResponseBytes` (default 10 MiB; Argo CD reads it
+ * whole); past it the call is aborted and fails with a {@link ResponseTooLargeError}.
  */
 import { isRecord, secretValue, type PluginGenerator } from "../api/index.js";
+import { readBounded, ResponseTooLargeError } from "../response-limit.js";
 import { timeoutMessage, type TimeoutDetail } from "../scm/timeouts.js";
 import { GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { appendValues, cloneJson, flattenParams, requeueFrom } from "./params.js";
@@ -120,6 +124,7 @@ function connectLimitOf(err: unknown): number {
 
 /** The error a failed call surfaces: the caller's abort as is, a limit that ran out as a {@link PluginTimeoutError}. */
 function callFailure(cfg: PluginConfig, err: unknown, o: { deadline: AbortSignal; caller: AbortSignal | undefined }): unknown {
+  if (err instanceof ResponseTooLargeError) return err;
   if (o.caller?.aborted === true) return o.caller.reason;
   if (o.deadline.aborted) return new PluginTimeoutError(cfg.name, { phase: "request", url: cfg.url, limitMs: cfg.timeoutMs });
   if (isConnectTimeout(err)) return new PluginTimeoutError(cfg.name, { phase: "connect", url: cfg.url, limitMs: connectLimitOf(err) });
@@ -135,6 +140,25 @@ function unreachable(cfg: PluginConfig, err: unknown): Error | undefined {
   return new Error(`Post ${JSON.stringify(cfg.url)}: ${err.cause.message}`, { cause: err });
 }
 
+/** The setting that raises a plugin's answer limit (named in the error). */
+export const PLUGIN_LIMIT_SETTING = "--plugin-max-response-bytes";
+
+/** The answer's text, read up to `limitBytes`; past it the call is aborted (the connection closes). */
+async function readAnswer(
+  cfg: PluginConfig,
+  body: AsyncIterable<Uint8Array> | null,
+  o: { limitBytes: number; deadline: AbortController },
+): Promise<string> {
+  if (body === null) return "";
+  const source = `plugin ${JSON.stringify(cfg.name)}`;
+  try {
+    return (await readBounded(body, { source, url: cfg.url, limitBytes: o.limitBytes, setting: PLUGIN_LIMIT_SETTING })).toString("utf8");
+  } catch (err) {
+    if (err instanceof ResponseTooLargeError) o.deadline.abort(err);
+    throw err;
+  }
+}
+
 async function post(cfg: PluginConfig, token: string, body: string, ctx: GeneratorContext): Promise<string> {
   const http = ctx.ports.fetch;
   if (http === undefined) throw new Error("no HTTP client configured");
@@ -144,7 +168,7 @@ async function post(cfg: PluginConfig, token: string, body: string, ctx: Generat
   try {
     const headers = { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "User-Agent": "argocd-applicationset" };
     const res = await http(cfg.url, { method: "POST", headers, body, signal });
-    const text = await res.text();
+    const text = await readAnswer(cfg, res.body, { limitBytes: ctx.settings.pluginMaxResponseBytes, deadline });
     if (res.status < 200 || res.status > 299) throw new Error(apiErrorText(res.status, text));
     return text;
   } catch (err) {

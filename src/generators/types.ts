@@ -4,6 +4,7 @@
  * the reader interfaces here (the controller implements them over informers, `appset generate`
  * over files or the API), Git through {@link GitReader}, HTTP through a `fetch`.
  */
+import { MIB } from "../response-limit.js";
 import type { AppProject, ApplicationSet, GeneratorTemplate, LabelSelector, Secret } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { GitReader } from "../git/index.js";
@@ -63,7 +64,7 @@ export interface DuckResourceLister {
 export type HttpFetch = (
   url: string,
   init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<{ status: number; text(): Promise<string> }>;
+) => Promise<{ status: number; body: AsyncIterable<Uint8Array> | null }>;
 
 /** Renders one string with parameters (Argo's `Render.Replace`); throws on template errors. */
 export interface StringRenderer {
@@ -95,6 +96,12 @@ export interface GeneratorSettings {
   readonly newGitFileGlobbing: boolean;
   /** Most parameter sets one ApplicationSet may generate, a matrix's product included (ours; Argo CD has no limit). */
   readonly maxParameterSets: number;
+  /** Largest answer body of a plugin generator's service, in bytes (ours; Argo CD has no limit). */
+  readonly pluginMaxResponseBytes: number;
+  /** Largest file a Git files generator reads, in bytes (ours). */
+  readonly gitFileMaxBytes: number;
+  /** Most bytes of matched files one Git files generator reads in one pass (ours). */
+  readonly gitFilesMaxBytes: number;
 }
 
 /** Default settings: Argo CD's, except the nesting cap. */
@@ -103,6 +110,9 @@ export const DEFAULT_GENERATOR_SETTINGS: GeneratorSettings = {
   maxNestingDepth: 5,
   newGitFileGlobbing: false,
   maxParameterSets: 10_000,
+  pluginMaxResponseBytes: 10 * MIB,
+  gitFileMaxBytes: 16 * MIB,
+  gitFilesMaxBytes: 64 * MIB,
 };
 
 /** What every generator call receives. */

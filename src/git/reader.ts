@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { remember } from "../bounded-map.js";
+import { remember, SizedMemo } from "../bounded-map.js";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
 import { noCredentials, type CredentialsLookup, type RepoAccess, type RepoCredentials } from "./credentials.js";
@@ -104,6 +104,8 @@ export interface GitRepoReaderOptions {
   readonly maxTrees?: number;
   /** Blobs kept in memory (default 50 000). */
   readonly maxBlobs?: number;
+  /** Most bytes of blobs kept in memory (default 256 MiB); the oldest go first. */
+  readonly maxBlobBytes?: number;
   /**
    * Read repositories named by a local path or a `file://` URL (the offline commands, and
    * `--allow-local-repositories`). Default false: such a URL is refused before git runs, and git's
@@ -160,13 +162,16 @@ const FETCH_CONFIG: readonly string[] = [
   ].flatMap((id) => ["-c", `fetch.fsck.${id}=ignore`]),
 ];
 
+/** Default byte budget of the blob cache: 256 MiB. */
+export const DEFAULT_BLOB_CACHE_BYTES = 256 * 1024 * 1024;
+
 /** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
 export class GitRepoReader implements GitReader {
   readonly stats: GitStats = { lsRemote: 0, lsRemoteCached: 0, fetch: 0, lsTree: 0, catFile: 0 };
   private readonly trees = new Map<string, readonly TreeEntry[]>();
   /** Submodule URL → the superproject URL whose credentials apply when it has none of its own. */
   private readonly submoduleParents = new Map<string, string>();
-  private readonly blobs = new Map<string, Buffer>();
+  private readonly blobs: SizedMemo<Buffer>;
   private readonly present = new Set<string>();
   private readonly locks = new Map<string, Promise<unknown>>();
   /** `repoURL \0 credentials fingerprint` the remote has accepted. */
@@ -185,6 +190,8 @@ export class GitRepoReader implements GitReader {
     this.refs = new RevisionCache({ clock: this.clock, ttlMs: opts.revisionCacheMs ?? DEFAULT_REVISION_CACHE_MS });
     const env = { ...opts.env, GIT_ALLOW_PROTOCOL: allowedProtocols(opts.localRepositories === true) };
     this.runner = new GitRunner({ ...opts, env, clock: this.clock });
+    const maxBlobBytes = opts.maxBlobBytes ?? DEFAULT_BLOB_CACHE_BYTES;
+    this.blobs = new SizedMemo({ maxEntries: opts.maxBlobs ?? 50_000, maxSize: maxBlobBytes, sizeOf: (b) => b.length });
   }
 
   async resolveRevision(url: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string> {
@@ -261,9 +268,16 @@ export class GitRepoReader implements GitReader {
     signal?: AbortSignal,
     access?: RepoAccess,
   ): Promise<Buffer[]> {
-    const fromSubmodules = entries.filter((e) => e.origin !== undefined && !this.blobs.has(e.oid));
+    // What this call read, kept here too: the cache may drop it (its byte budget) before the answer is built.
+    const read = new Map<string, Buffer>();
+    for (const e of entries) {
+      const hit = this.blobs.get(e.oid);
+      if (hit !== undefined) read.set(e.oid, hit);
+    }
+    const fromSubmodules = entries.filter((e) => e.origin !== undefined && !read.has(e.oid));
     for (const group of groupByOrigin(fromSubmodules)) {
-      await this.readBlobs(group.repoURL, group.commit, group.entries.map(withoutOrigin), signal, access);
+      const got = await this.readBlobs(group.repoURL, group.commit, group.entries.map(withoutOrigin), signal, access);
+      group.entries.forEach((e, i) => read.set(e.oid, got[i]!));
     }
     const dir = await this.ensureCommit(this.locate(url), commit, signal, access);
     const missing = [
@@ -271,16 +285,19 @@ export class GitRepoReader implements GitReader {
         entries
           .filter((e) => e.origin === undefined)
           .map((e) => e.oid)
-          .filter((oid) => !this.blobs.has(oid)),
+          .filter((oid) => !read.has(oid)),
       ),
     ];
     if (missing.length > 0) {
       const out = await this.git(["cat-file", "--batch"], signal, { cwd: dir, input: `${missing.join("\n")}\n` });
       this.stats.catFile++;
-      for (const [oid, content] of parseBatch(out)) remember(this.blobs, oid, content, this.opts.maxBlobs ?? 50_000);
+      for (const [oid, content] of parseBatch(out)) {
+        read.set(oid, content);
+        this.blobs.set(oid, content);
+      }
     }
     return entries.map((e) => {
-      const b = this.blobs.get(e.oid);
+      const b = read.get(e.oid);
       if (b === undefined) throw new GitCommandError(`git cat-file: object ${e.oid} (${e.path}) missing`, undefined);
       return b;
     });

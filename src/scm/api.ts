@@ -7,6 +7,7 @@ import { isRecord } from "../api/index.js";
 import type { ScmCaller, ScmHttpClient, ScmResponse } from "./http.js";
 import type { TlsOptions } from "./transport.js";
 import { RateLimitedError } from "./ratelimit.js";
+import { PageWalk, rewrapLimit } from "./limits.js";
 import { ScmTimeoutError } from "./timeouts.js";
 import { ScmApiError, type Repository } from "./types.js";
 
@@ -106,17 +107,28 @@ export function nextLink(link: string | undefined): string | undefined {
   return undefined;
 }
 
-/** Follows Link-header pagination from `path`, collecting the array every page holds. */
+/** A walk over the pages of the listing that starts at `path` (same origin, at most the client's page limit). */
+export function pageWalk(t: ApiTarget, path: string): PageWalk {
+  return new PageWalk(joinUrl(t.baseUrl, path), t.http.sizeLimits.maxPages);
+}
+
+/**
+ * Follows Link-header pagination from `path`, collecting the array every page holds; a next page
+ * on another origin, or more pages than the limit, rejects (see `limits.ts`).
+ */
 export async function listByLink(t: ApiTarget, path: string, endpoint?: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (let next: string | undefined = path; next !== undefined;) {
-    const res = await get(t, next, endpoint);
-    const url = joinUrl(t.baseUrl, next);
+  const walk = pageWalk(t, path);
+  for (let next: string | undefined = joinUrl(t.baseUrl, path); next !== undefined;) {
+    walk.count();
+    const url: string = next;
+    const res = await get(t, url, endpoint);
     if (res.status < 200 || res.status > 299) throw apiError("GET", url, res);
     const page = parseJson(url, res.body);
     if (!Array.isArray(page)) throw new ScmApiError(res.status, `GET ${url}: expected a JSON array`);
     out.push(...(page as unknown[]));
-    next = nextLink(res.headers["link"]);
+    const link = nextLink(res.headers["link"]);
+    next = link === undefined ? undefined : walk.next(link, url);
   }
   return out;
 }
@@ -174,6 +186,8 @@ export function contentsPathExists(t: ApiTarget, scope: string, repo: Repository
 /** Argo CD's `fmt.Errorf(prefix + ": %w", err)`, keeping the type of API, timeout and rate-limit errors. */
 export function wrap(prefix: string, err: unknown): Error {
   if (err instanceof ScmTimeoutError) return new ScmTimeoutError(err.detail, `${prefix}: ${err.message}`);
+  const limit = rewrapLimit(prefix, err);
+  if (limit !== undefined) return limit;
   if (err instanceof ScmApiError) return new ScmApiError(err.status, `${prefix}: ${err.message}`);
   if (err instanceof RateLimitedError) return err;
   return new Error(`${prefix}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -11,11 +11,15 @@
  *   provider, for the figures and for tests.
  * - time limits: every request has a connect limit and a total limit ({@link HttpTimeouts}),
  *   combined with the caller's abort signal; running out rejects with {@link ScmTimeoutError}.
+ * - size limits ({@link ScmLimits}): a body past `maxResponseBytes` is abandoned and rejects with
+ *   {@link ScmResponseTooLargeError}; the page limit is the paginators' (`api.ts`).
  * It also keeps provider-derived results keyed by a fingerprint ({@link DerivedCache}), so a
  * provider can skip per-repository calls when a listing shows nothing changed.
  */
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock/index.js";
+import { ResponseTooLargeError } from "../response-limit.js";
+import { resolveScmLimits, SCM_LIMIT_SETTINGS, ScmResponseTooLargeError, type ScmLimits } from "./limits.js";
 import { rateLimitFigures, RateLimitedError, refusalBackoffMs, type RateLimitFigures } from "./ratelimit.js";
 import { resolveTimeouts, ScmTimeoutError, type HttpTimeouts } from "./timeouts.js";
 import { nodeTransport, type TlsOptions, type Transport, type TransportRequest, type TransportResponse } from "./transport.js";
@@ -93,6 +97,8 @@ export interface ScmHttpOptions {
   readonly userAgent?: string;
   /** Connect and total limits of every request (default 10 s to connect, 60 s in all). */
   readonly timeouts?: Partial<HttpTimeouts>;
+  /** Largest answer and most pages of a listing (default 10 MiB and 1,000). */
+  readonly limits?: Partial<ScmLimits>;
 }
 
 interface CacheEntry {
@@ -143,12 +149,15 @@ export class ScmHttpClient {
   private readonly maxEntries: number;
   /** The limits every request runs under. */
   readonly timeouts: HttpTimeouts;
+  /** The size limits every request and listing runs under. */
+  readonly sizeLimits: ScmLimits;
 
   constructor(private readonly options: ScmHttpOptions) {
     this.transport = options.transport ?? nodeTransport;
     this.maxEntries = options.maxCacheEntries ?? 10_000;
     this.derived = new DerivedCache(this.maxEntries);
     this.timeouts = resolveTimeouts(options.timeouts);
+    this.sizeLimits = resolveScmLimits(options.limits);
   }
 
   /** The clock the client runs on. */
@@ -248,6 +257,12 @@ export class ScmHttpClient {
       ...(req.body === undefined ? {} : { body: req.body }),
       tls: this.tlsOf(req),
       connectTimeoutMs: this.timeouts.connectMs,
+      bodyLimit: {
+        source: `SCM provider ${JSON.stringify(req.provider)}`,
+        url: req.url,
+        limitBytes: this.sizeLimits.maxResponseBytes,
+        setting: SCM_LIMIT_SETTINGS.maxResponseBytes,
+      },
     };
     return this.limited(request, req.signal);
   }
@@ -266,6 +281,7 @@ export class ScmHttpClient {
     try {
       return await this.transport({ ...request, signal });
     } catch (err) {
+      if (err instanceof ResponseTooLargeError) throw new ScmResponseTooLargeError(err.detail);
       if (err instanceof ScmTimeoutError || caller?.aborted === true || !deadline.aborted) throw err;
       throw new ScmTimeoutError({ phase: "request", url: request.url, limitMs: totalMs });
     }

@@ -5,6 +5,7 @@
  * ApplicationSet namespace's Secrets and ConfigMaps, and one {@link ScmHttpClient} whose caches and
  * backoffs outlive each reconcile. Also the gatekeeping both generators run before any API call.
  */
+import type { ScmLimits } from "./limits.js";
 import type { Clock } from "../clock/index.js";
 import type { AwsSettings } from "./aws/client.js";
 import type { NamespacedObjects } from "./credentials.js";
@@ -56,6 +57,8 @@ export interface ScmServicesOptions {
   readonly timeouts?: Partial<HttpTimeouts>;
   /** `User-Agent` of every provider request (the controller's, `argocd-applicationset-controller/v<version> (<os>/<arch>)`). */
   readonly userAgent?: string;
+  /** Largest answer and most pages of a listing (default 10 MiB and 1,000). */
+  readonly limits?: Partial<ScmLimits>;
 }
 
 /** The SCM services (create one per controller; both generators share it). */
@@ -79,6 +82,7 @@ export class ScmServices {
       ...(this.options.rootCa === undefined ? {} : { rootCa: this.options.rootCa }),
       ...(this.options.timeouts === undefined ? {} : { timeouts: this.options.timeouts }),
       ...(this.options.userAgent === undefined ? {} : { userAgent: this.options.userAgent }),
+      ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
     });
     return this.client;
   }

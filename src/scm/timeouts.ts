@@ -8,6 +8,7 @@
  * that runs out is a {@link ScmTimeoutError}. Argo CD's SCM clients set no total limit; these
  * defaults are ours.
  */
+import { urlShown } from "../response-limit.js";
 import { ScmApiError } from "./types.js";
 
 /** The limits of one request (milliseconds). */
@@ -27,14 +28,7 @@ export function formatLimit(ms: number): string {
 }
 
 /** A URL without its query, fragment and user info (what a timeout message names). */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
-}
+export const shownUrl = urlShown;
 
 /** What ran out: connection setup, or the whole exchange. */
 export type TimeoutPhase = "connect" | "request";

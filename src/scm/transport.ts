@@ -9,6 +9,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, t
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { rootCertificates, TLSSocket } from "node:tls";
+import { ResponseTooLargeError, type SizeLimitDetail } from "../response-limit.js";
 import { ScmTimeoutError } from "./timeouts.js";
 
 /** TLS settings of one request. */
@@ -30,6 +31,8 @@ export interface TransportRequest {
   readonly signal?: AbortSignal;
   /** Longest wait for a new connection (TCP and TLS; through a proxy, the tunnel too); none when absent. */
   readonly connectTimeoutMs?: number;
+  /** The largest body accepted: past it the request is destroyed with a {@link ResponseTooLargeError}. */
+  readonly bodyLimit?: SizeLimitDetail;
 }
 
 /** One HTTP response; header names are lower-case, repeated headers joined with ", ". */
@@ -41,7 +44,8 @@ export interface TransportResponse {
 
 /**
  * Sends one request; rejects only when no complete response arrived (network, TLS, abort, a body
- * cut short, or {@link ScmTimeoutError} when the connect limit ran out).
+ * cut short, {@link ScmTimeoutError} when the connect limit ran out, or
+ * {@link ResponseTooLargeError} when the body passed the request's limit).
  */
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
@@ -97,7 +101,17 @@ export function exchange(
     if (req.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(req.body));
     const r = send({ ...options, method: req.method, headers, ...(req.signal ? { signal: req.signal } : {}) }, (res) => {
       const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (req.bodyLimit !== undefined && size > req.bodyLimit.limitBytes) {
+          const err = new ResponseTooLargeError(req.bodyLimit);
+          reject(err);
+          r.destroy(err);
+          return;
+        }
+        chunks.push(c);
+      });
       res.on("error", reject);
       res.on("end", () =>
         resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString("utf8") }),

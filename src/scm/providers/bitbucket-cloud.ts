@@ -5,7 +5,7 @@
  * `updated_on` moves on every push, so branch answers are reused while it is unchanged, as on
  * GitHub.
  */
-import { apiError, arr, at, get, getJson, joinUrl, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
+import { apiError, arr, at, get, getJson, joinUrl, memoPath, pageWalk, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
 import {
   RepositoryNotFoundError,
@@ -16,13 +16,17 @@ import {
   type ScmProviderService,
 } from "../types.js";
 
-/** Collects every `values` item of a Bitbucket Cloud listing, following `next`. */
+/** Collects every `values` item of a Bitbucket Cloud listing, following `next` (same origin, within the page limit). */
 async function listNext(t: ApiTarget, path: string, endpoint: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (let next: string | undefined = path; next !== undefined && next !== "";) {
-    const page = await getJson(t, next, endpoint);
+  const walk = pageWalk(t, path);
+  for (let next: string | undefined = joinUrl(t.baseUrl, path); next !== undefined;) {
+    walk.count();
+    const url: string = next;
+    const page = await getJson(t, url, endpoint);
     out.push(...arr(page, "values"));
-    next = str(page, "next") || undefined;
+    const link = str(page, "next");
+    next = link === "" ? undefined : walk.next(link, url);
   }
   return out;
 }

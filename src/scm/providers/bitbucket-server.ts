@@ -4,7 +4,7 @@
  * with `isLastPage` / `nextPageStart` (limit 100). The configured `api` is normalised to end with
  * `/rest`.
  */
-import { arr, at, getJson, getJsonOr404, memoPath, seg, str, wrap, type ApiTarget } from "../api.js";
+import { arr, at, getJson, getJsonOr404, memoPath, pageWalk, seg, str, wrap, type ApiTarget } from "../api.js";
 import { credentialIdentity } from "../http.js";
 import {
   RepositoryNotFoundError,
@@ -25,7 +25,9 @@ export function bitbucketServerBase(api: string): string {
 export async function listPaged(t: ApiTarget, path: string, endpoint: string): Promise<unknown[]> {
   const out: unknown[] = [];
   const sep = path.includes("?") ? "&" : "?";
+  const walk = pageWalk(t, path);
   for (let start = 0; ;) {
+    walk.count();
     const page = await getJson(t, `${path}${sep}limit=100&start=${String(start)}`, endpoint);
     out.push(...arr(page, "values"));
     const next = at(page, "nextPageStart");

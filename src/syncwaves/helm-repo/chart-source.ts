@@ -40,6 +40,10 @@ export interface HelmChartSourceOptions {
   readonly clock?: Clock;
   /** Rendered manifest sets kept in memory (default 512). */
   readonly maxParsed?: number;
+  /** Largest `index.yaml` read, in bytes (default 1G, Argo CD's). */
+  readonly maxIndexBytes?: number;
+  /** Most bytes an unpacked chart may hold (default 1G, Argo CD's). */
+  readonly maxChartBytes?: number;
 }
 
 /** How helm runs: the program, its limit, its environment (from the renderer's options). */
@@ -118,7 +122,13 @@ export class HelmChartSource {
     const kept = this.indexes.get(key);
     const fresh = options.refresh !== true && options.hard !== true;
     if (fresh && kept !== undefined && this.clock.now() - kept.at < keepMs) return kept.index;
-    const index = await fetchIndex({ repoURL, access, timeoutMs: this.program.timeoutMs, signal: options.signal });
+    const index = await fetchIndex({
+      repoURL,
+      access,
+      timeoutMs: this.program.timeoutMs,
+      signal: options.signal,
+      maxBytes: this.options.maxIndexBytes,
+    });
     if (keepMs > 0) remember(this.indexes, key, { at: this.clock.now(), index }, 64);
     return index;
   }
@@ -147,6 +157,7 @@ export class HelmChartSource {
           access: r.access,
           passCredentials: source.helm?.passCredentials === true,
           signal: options.signal,
+          maxBytes: this.options.maxChartBytes,
         },
         destination,
       ),

@@ -3,6 +3,9 @@
  * GET of `<repoURL>/index.yaml` with basic auth when the repository has credentials, its CA bundle,
  * client certificate, `insecure` and proxy, within a time limit; its chart entries parsed. Errors
  * carry Argo CD's words (`error loading repo index: failed to get index: 401 Unauthorized`).
+ * The body is read up to `maxBytes` (Argo CD's `--helm-registry-max-index-size`, default 1G);
+ * past it reading stops and the fetch fails with `error loading repo index: …` naming the limit
+ * (Argo CD cuts the body there and fails on the cut YAML).
  *
  * I/O boundary: the HTTP request (undici) and the CA file.
  */
@@ -13,7 +16,13 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { parse } from "yaml";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
+import { readBounded, ResponseTooLargeError } from "../../response-limit.js";
 import type { HelmAccess } from "./access.js";
+
+/** Default largest index, in bytes: Argo CD's repo-server `--helm-registry-max-index-size` ("1G"). */
+export const DEFAULT_HELM_INDEX_MAX_BYTES = 1_000_000_000;
+/** The setting that raises it (named in the error). */
+export const HELM_INDEX_LIMIT_SETTING = "--helm-index-max-bytes";
 
 /** The chart versions an index lists, by chart name. */
 export interface HelmIndex {
@@ -97,6 +106,8 @@ export interface IndexFetch {
   readonly access: HelmAccess;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** Largest index accepted, in bytes (default {@link DEFAULT_HELM_INDEX_MAX_BYTES}). */
+  readonly maxBytes?: number | undefined;
 }
 
 /** Why a request did not complete, as a short cause. */
@@ -104,6 +115,17 @@ function causeOf(err: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `timeout after ${String(timeoutMs / 1000)}s`;
   const e = err as Error & { cause?: { message?: string } };
   return e.cause?.message ?? e.message;
+}
+
+/** The index's text, read up to `limitBytes`; past it the body is destroyed (the connection closes). */
+async function readIndexBody(body: Dispatcher.ResponseData["body"], url: string, limitBytes: number): Promise<string> {
+  try {
+    return (await readBounded(body, { source: "Helm repository", url, limitBytes, setting: HELM_INDEX_LIMIT_SETTING })).toString("utf8");
+  } catch (err) {
+    if (!(err instanceof ResponseTooLargeError)) throw err;
+    body.destroy();
+    throw new AppSetError(MANIFEST_ERROR, `error loading repo index: ${err.message}`, { cause: err });
+  }
 }
 
 /** Fetches and parses the repository's index. */
@@ -121,7 +143,7 @@ export async function fetchIndex(f: IndexFetch): Promise<HelmIndex> {
         const status = `${String(res.statusCode)} ${STATUS_CODES[res.statusCode] ?? ""}`.trim();
         throw new AppSetError(MANIFEST_ERROR, `error loading repo index: failed to get index: ${status}`);
       }
-      text = await res.body.text();
+      text = await readIndexBody(res.body, url, f.maxBytes ?? DEFAULT_HELM_INDEX_MAX_BYTES);
     } catch (err) {
       if (err instanceof AppSetError) throw err;
       const cause = causeOf(err, timeout.aborted, f.timeoutMs);

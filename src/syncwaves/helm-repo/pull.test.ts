@@ -1,6 +1,9 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { helmAccess } from "./access.js";
-import { pullArgs, redactHelm, type ChartPull } from "./pull.js";
+import { pullArgs, redactHelm, treeBytes, type ChartPull } from "./pull.js";
 
 const pull = (over: Partial<ChartPull> = {}): ChartPull => ({
   helm: "helm",
@@ -75,5 +78,21 @@ describe("a Helm repository's access", () => {
       noProxy: "n",
     });
     expect(helmAccess("http://h", undefined, undefined, { HTTPS_PROXY: "http://e" })).toMatchObject({ proxy: "" });
+  });
+});
+
+describe("the size of an unpacked chart", () => {
+  it("counts the regular files below it, nested ones too, and not what links point at", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "appset-chart-size-"));
+    try {
+      await mkdir(join(dir, "web", "templates"), { recursive: true });
+      await writeFile(join(dir, "web", "Chart.yaml"), "x".repeat(30));
+      await writeFile(join(dir, "web", "templates", "cm.yaml"), "y".repeat(70));
+      await symlink("/etc/hostname", join(dir, "web", "link"));
+      expect(await treeBytes(dir, 1000)).toBe(100);
+      expect(await treeBytes(dir, 10)).toBeGreaterThan(10);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

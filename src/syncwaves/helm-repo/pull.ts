@@ -4,14 +4,17 @@
  * the chart, `--ca-file`, `--cert-file`/`--key-file` (written to 0600 files for the run) and
  * `--pass-credentials`; then `--untar`, so the real helm also unpacks the chart (Argo CD unpacks
  * the archive itself). The credentials are masked in errors as Argo CD masks them
- * (`--password ******`). The repository's proxy is set in helm's environment.
+ * (`--password ******`). The repository's proxy is set in helm's environment. The unpacked chart
+ * may hold at most `maxBytes` (default 1G, Argo CD's `--helm-manifest-max-extracted-size`); a
+ * larger one fails the pull and is not kept.
  *
  * I/O boundary: the helm process and its temporary files.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppSetError } from "../../errors.js";
+import { bytesText } from "../../response-limit.js";
 import { MANIFEST_ERROR } from "../manifests.js";
 import { runTool } from "../render/tool.js";
 import type { HelmAccess } from "./access.js";
@@ -30,6 +33,36 @@ export interface ChartPull {
   /** The environment helm inherits (PATH, HOME). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal | undefined;
+  /** Most bytes the unpacked chart may hold (default {@link DEFAULT_HELM_CHART_MAX_BYTES}). */
+  readonly maxBytes?: number | undefined;
+}
+
+/** Default largest unpacked chart: Argo CD's repo-server `--helm-manifest-max-extracted-size` ("1G"). */
+export const DEFAULT_HELM_CHART_MAX_BYTES = 1_000_000_000;
+
+/** The bytes of the regular files below `dir` (links are not followed), stopping once past `limit`. */
+export async function treeBytes(dir: string, limit: number): Promise<number> {
+  let total = 0;
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      if (total > limit) return;
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) total += (await lstat(path)).size;
+    }
+  };
+  await walk(dir);
+  return total;
+}
+
+/** Fails when the unpacked chart is larger than the pull's limit. */
+async function checkUnpacked(p: ChartPull, destination: string): Promise<void> {
+  const limit = p.maxBytes ?? DEFAULT_HELM_CHART_MAX_BYTES;
+  if ((await treeBytes(destination, limit)) <= limit) return;
+  throw new AppSetError(
+    MANIFEST_ERROR,
+    `error fetching chart: chart '${p.chart}' version ${p.version} unpacks to more than ${bytesText(limit)}; raise --helm-chart-max-bytes to accept a larger chart`,
+  );
 }
 
 /** Argo CD's redactor of helm command lines. */
@@ -94,6 +127,7 @@ export async function pullChart(p: ChartPull, destination: string): Promise<void
     }).catch((err: unknown) => {
       throw new AppSetError(MANIFEST_ERROR, `error fetching chart: failed to fetch chart: failed running helm: ${(err as Error).message}`);
     });
+    await checkUnpacked(p, destination);
   } finally {
     await rm(home, { recursive: true, force: true });
   }

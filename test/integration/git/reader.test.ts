@@ -61,6 +61,22 @@ describe("reading a commit", () => {
     expect(blobs.map((b) => b.toString("utf8"))).toEqual(["hi\n", '{"a":1}', "b: 2\n"]);
   });
 
+  it.each([
+    // name; byte budget of the blob cache; cat-file runs for three reads of the same two blobs (40 and 60 bytes)
+    { name: "blobs within the byte budget are read once", maxBlobBytes: 1000, catFiles: 1 },
+    { name: "blobs over the byte budget are still answered, and read again each time", maxBlobBytes: 50, catFiles: 3 },
+  ])("$name", async ({ maxBlobBytes, catFiles }) => {
+    const repo = makeRepo(temp, { "a.yaml": "a".repeat(40), "b.yaml": "b".repeat(60) });
+    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), revisionCacheMs: 0, maxBlobBytes });
+    const sha = await reader.resolveRevision(repo, "HEAD");
+    const blobs = (await reader.listTree(repo, sha)).filter((e) => e.type === "blob");
+    for (let i = 0; i < 3; i++) {
+      const got = await reader.readBlobs(repo, sha, blobs);
+      expect(got.map((b) => b.length)).toEqual([40, 60]);
+    }
+    expect(reader.stats.catFile).toBe(catFiles);
+  });
+
   it("costs one ls-remote and no fetch when the repository has not changed", async () => {
     const repo = makeRepo(temp, { "apps/a/config.json": "{}" });
     const reader = gitReader(temp);

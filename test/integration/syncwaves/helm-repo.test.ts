@@ -243,6 +243,34 @@ describe("a Helm repository over HTTPS with a private CA and client certificates
   });
 });
 
+describe("the size limits of a Helm repository", () => {
+  const limited = (charts: { maxChartBytes?: number; maxIndexBytes?: number }): GitManifestSource =>
+    new GitManifestSource(gitReader(temp), {
+      tools: { helm, env: {} },
+      charts: { indexCacheMs: 0, cacheDir: temp.make("appset-helm-charts-"), ...charts },
+    });
+
+  it("refuses an index larger than its limit, and reads it within", async () => {
+    await expect(read(limited({ maxIndexBytes: 100 }), chartSource("0.*"))).rejects.toMatchObject({
+      reason: MANIFEST_ERROR,
+      message: `error loading repo index: Helm repository answered more than 100 bytes for ${server.url}/index.yaml; raise --helm-index-max-bytes to accept a larger answer`,
+    });
+    await expect(read(limited({ maxIndexBytes: 1_000_000 }), chartSource("0.*"))).resolves.toMatchObject({ revision: "0.2.0" });
+  });
+
+  it("refuses a chart that unpacks to more than its limit, and keeps nothing of it", async () => {
+    const src = limited({ maxChartBytes: 100 });
+    const refused = {
+      reason: MANIFEST_ERROR,
+      message:
+        "error fetching chart: chart 'web' version 0.1.5 unpacks to more than 100 bytes; raise --helm-chart-max-bytes to accept a larger chart",
+    };
+    await expect(read(src, chartSource("0.1.5"))).rejects.toMatchObject(refused);
+    await expect(read(src, chartSource("0.1.5"))).rejects.toMatchObject(refused);
+    await expect(read(limited({ maxChartBytes: 1_000_000 }), chartSource("0.1.5"))).resolves.toMatchObject({ revision: "0.1.5" });
+  });
+});
+
 describe("a Helm repository that never answers", () => {
   let silent: Misbehaving;
   beforeAll(async () => {
