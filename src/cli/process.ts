@@ -90,14 +90,15 @@ export async function runProcess(
 
 /**
  * Starts a process's probe server (`--probe-addr`, `ready` added to readiness) and metrics server
- * (`--metrics-addr`, with the profiler behind Argo CD's gate file `ARGOCD_ENABLE_PROFILER_FILE_PATH`).
+ * (`--metrics-addr`, with the profiler behind Argo CD's gate file `ARGOCD_ENABLE_PROFILER_FILE_PATH`;
+ * full heap snapshots only with `--profiler-heap-snapshot`).
  */
 export async function startProbeAndMetrics(
   d: { config: Config; logger: Logger; clock: Clock },
   o: { registry: Registry; ready: Check },
 ): Promise<[HttpEndpoint, HttpEndpoint]> {
   const { config, logger, clock } = d;
-  const profiler = { enabled: profilerGate(config.profilerFilePath), clock, argv: process.argv };
+  const profiler = { enabled: profilerGate(config.profilerFilePath), clock, argv: process.argv, heapSnapshot: config.profilerHeapSnapshot };
   const probe = await startHttpServer({ addr: config.probeAddr, routes: probeRoutes({ ready: [o.ready] }), logger, clock, name: "probe" });
   try {
     const metrics = await startHttpServer({

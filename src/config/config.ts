@@ -83,6 +83,7 @@ export const ConfigSchema = z
     logFormatTimestamp: z.string(),
     grpcEnableTxtServiceConfig: z.boolean(),
     profilerFilePath: z.string(),
+    profilerHeapSnapshot: z.boolean(),
     as: z.string(),
     asGroup: list,
     asUid: z.string(),

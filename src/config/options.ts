@@ -147,6 +147,17 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     description: "Most elements of a list that until, untilStep or seq may build in a template; checked before it is built.",
     origin: "appset",
   },
+  {
+    key: "profilerHeapSnapshot",
+    flag: "profiler-heap-snapshot",
+    env: `${ACS}PROFILER_HEAP_SNAPSHOT`,
+    cmKey: `${CM}profiler.heap.snapshot`,
+    kind: "bool",
+    default: false,
+    description:
+      "Serve full V8 heap snapshots at /debug/pprof/heapsnapshot while the profiler is on. A snapshot holds every value in the process's memory, tokens and passwords included: turn it on only to debug, on a metrics port no tenant can reach.",
+    origin: "appset",
+  },
 ];
 
 /** Every setting, Argo CD's first. */

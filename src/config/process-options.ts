@@ -40,6 +40,6 @@ export const PROCESS_OPTIONS: readonly OptionDef[] = [
     kind: "string",
     default: DEFAULT_PROFILER_FILE,
     description:
-      "A file whose content `true` turns on `/debug/pprof/` on the metrics address (V8 heap snapshots and CPU profiles), read on every request; the install mounts `applicationsetcontroller.profile.enabled` there.",
+      "A file whose content `true` turns on `/debug/pprof/` on the metrics address (V8 sampling heap and CPU profiles), read on every request; the install mounts `applicationsetcontroller.profile.enabled` there.",
   }),
 ];

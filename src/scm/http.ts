@@ -107,16 +107,28 @@ interface CacheEntry {
   readonly response: TransportResponse;
 }
 
-/** A short, non-reversible identity of the credentials a request carries. */
+/**
+ * The headers that carry a provider credential: `Authorization` (GitHub, Gitea, Bitbucket, Azure
+ * DevOps, AWS) and GitLab's `PRIVATE-TOKEN`. Compared without case.
+ */
+const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "private-token"];
+
+/**
+ * A short, non-reversible identity of the credentials a request carries ("anonymous" for none):
+ * a hash of every credential header, so two tokens never share a cached answer or a backoff, and
+ * the token itself never stands in a key or a log line.
+ */
 export function credentialIdentity(headers: Readonly<Record<string, string>> | undefined): string {
-  const auth = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === "authorization")?.[1] ?? "";
-  if (auth === "") return "anonymous";
-  // A SigV4 header changes with every request; its access key id is the stable identity.
-  const awsKey = /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(auth)?.[1];
-  return createHash("sha256")
-    .update(awsKey ?? auth)
-    .digest("hex")
-    .slice(0, 16);
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (!CREDENTIAL_HEADERS.includes(lower) || value === "") continue;
+    // A SigV4 header changes with every request; its access key id is the stable identity.
+    const awsKey = lower === "authorization" ? /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(value)?.[1] : undefined;
+    parts.push(lower === "authorization" ? (awsKey ?? value) : `${lower}: ${value}`);
+  }
+  if (parts.length === 0) return "anonymous";
+  return createHash("sha256").update(parts.sort().join("\n")).digest("hex").slice(0, 16);
 }
 
 /** Results derived from several responses, reused while their fingerprint is unchanged and young enough. */

@@ -7,7 +7,8 @@
  *   always pass; this controller's composition root adds "informers synced" to readiness. Leadership
  *   is never a check: a standby replica is healthy and ready.
  * - the metrics server (`--metrics-addr`, default `:8080`): `/metrics` in the Prometheus text format,
- *   and `/debug/pprof/` behind Argo CD's profiler gate (src/server/profiler.ts).
+ *   and `/debug/pprof/` behind Argo CD's profiler gate (src/server/profiler.ts): a sampling heap
+ *   profile, never a full heap snapshot unless `--profiler-heap-snapshot` says so.
  */
 import type { ServerResponse } from "node:http";
 import type { Registry } from "prom-client";

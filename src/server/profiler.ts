@@ -4,8 +4,13 @@
  * time), and answers 401 with Argo CD's message when it is not. When it is on, the profiles are
  * Node's, not Go's (docs/configuration.md#profiler):
  *
- * - `heap`: a V8 heap snapshot (`.heapsnapshot`, for Chrome DevTools' Memory panel). Taking it
- *   pauses the process and needs about as much memory again as the heap.
+ * - `heap?seconds=N`: a V8 sampling heap profile of N seconds (default 30, as the CPU profile),
+ *   `.heapprofile`: the allocation sites and sizes of what was allocated in those seconds and is
+ *   still live, as Go's heap profile holds sites and sizes. It holds no values, so no secrets.
+ * - `heapsnapshot`: a full V8 heap snapshot (`.heapsnapshot`), only when the process is started
+ *   with the heap snapshot setting. It holds every value in memory (tokens, passwords, keys), so
+ *   it is refused with 403 otherwise. Taking it pauses the process and needs about as much memory
+ *   again as the heap.
  * - `profile?seconds=N`: a V8 CPU profile of N seconds (default 30, as Go's), `.cpuprofile`.
  * - `cmdline`: the command line, NUL-separated, as Go's.
  *
@@ -22,6 +27,10 @@ import { sendText, type Handler } from "./http.js";
 /** Argo CD's answer on the profiler paths when the profiler is not enabled (Go's http.Error adds the newline). */
 export const PROFILER_DISABLED = "Profiler endpoint is not enabled in 'argocd-cmd-params-cm' ConfigMap\n";
 
+/** The answer on `heapsnapshot` while the heap snapshot setting is off. */
+export const HEAP_SNAPSHOT_DISABLED =
+  "Heap snapshots are off: a snapshot holds every secret in the process's memory; start the process with --profiler-heap-snapshot to serve them\n";
+
 /** Go's default and this server's longest CPU profile, in seconds. */
 export const DEFAULT_PROFILE_SECONDS = 30;
 export const MAX_PROFILE_SECONDS = 300;
@@ -33,15 +42,18 @@ export interface ProfilerOptions {
   clock: Clock;
   /** The command line `cmdline` answers with. */
   argv: readonly string[];
+  /** Whether `heapsnapshot` serves full heap snapshots, secrets included (default false). */
+  heapSnapshot?: boolean;
 }
 
 const INDEX = [
   "/debug/pprof/",
   "",
   "Profiles (V8's formats, for Chrome DevTools):",
-  "  heap      a heap snapshot (.heapsnapshot); pauses the process while it is taken",
-  `  profile   a CPU profile of ?seconds=N (default ${DEFAULT_PROFILE_SECONDS}, at most ${MAX_PROFILE_SECONDS}) (.cpuprofile)`,
-  "  cmdline   the command line, NUL-separated",
+  `  heap          a sampling heap profile of ?seconds=N (default ${DEFAULT_PROFILE_SECONDS}): allocation sites and sizes, no values (.heapprofile)`,
+  "  heapsnapshot  a full heap snapshot, secrets included, only with --profiler-heap-snapshot (.heapsnapshot)",
+  `  profile       a CPU profile of ?seconds=N (default ${DEFAULT_PROFILE_SECONDS}, at most ${MAX_PROFILE_SECONDS}) (.cpuprofile)`,
+  "  cmdline       the command line, NUL-separated",
   "",
 ].join("\n");
 
@@ -54,7 +66,7 @@ export function profilerGate(file: string): () => Promise<boolean> {
     );
 }
 
-/** The seconds of a CPU profile request: Go's rule (unparsable or ≤ 0 is the default), or an error above the cap. */
+/** The seconds of a timed profile request: Go's rule (unparsable or ≤ 0 is the default), or an error above the cap. */
 export function profileSeconds(text: string | null): { ok: true; seconds: number } | { ok: false; message: string } {
   const n = text !== null && /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
   const seconds = Number.isFinite(n) && n > 0 ? n : DEFAULT_PROFILE_SECONDS;
@@ -63,6 +75,31 @@ export function profileSeconds(text: string | null): { ok: true; seconds: number
   return { ok: true, seconds };
 }
 
+/** A profile taken over some seconds through the inspector: how it starts and stops, and its file name. */
+interface TimedProfile {
+  readonly file: string;
+  start(session: Session): Promise<void>;
+  stop(session: Session): Promise<unknown>;
+}
+
+const CPU: TimedProfile = {
+  file: "cpu.cpuprofile",
+  async start(session) {
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+  },
+  stop: async (session) => (await session.post("Profiler.stop")).profile,
+};
+
+const HEAP_SAMPLING: TimedProfile = {
+  file: "heap.heapprofile",
+  async start(session) {
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling");
+  },
+  stop: async (session) => (await session.post("HeapProfiler.stopSampling")).profile,
+};
+
 /** The `/debug/pprof/` handler (a prefix route). */
 export function profilerHandler(options: ProfilerOptions): Handler {
   return async (_req, res, url) => {
@@ -70,8 +107,10 @@ export function profilerHandler(options: ProfilerOptions): Handler {
     const name = url.pathname.slice("/debug/pprof/".length);
     if (name === "") return sendText(res, 200, INDEX);
     if (name === "cmdline") return sendText(res, 200, options.argv.join("\0"));
-    if (name === "heap") return sendHeapSnapshot(res);
-    if (name === "profile") return sendCpuProfile(res, { clock: options.clock, seconds: profileSeconds(url.searchParams.get("seconds")) });
+    const seconds = (): ReturnType<typeof profileSeconds> => profileSeconds(url.searchParams.get("seconds"));
+    if (name === "heap") return sendTimedProfile(res, HEAP_SAMPLING, { clock: options.clock, seconds: seconds() });
+    if (name === "heapsnapshot") return options.heapSnapshot === true ? sendHeapSnapshot(res) : sendText(res, 403, HEAP_SNAPSHOT_DISABLED);
+    if (name === "profile") return sendTimedProfile(res, CPU, { clock: options.clock, seconds: seconds() });
     res.setHeader("X-Go-Pprof", "1");
     return sendText(res, 404, "Unknown profile\n");
   };
@@ -86,20 +125,23 @@ async function sendHeapSnapshot(res: ServerResponse): Promise<void> {
   await pipeline(getHeapSnapshot(), res);
 }
 
-async function sendCpuProfile(res: ServerResponse, o: { clock: Clock; seconds: ReturnType<typeof profileSeconds> }): Promise<void> {
+async function sendTimedProfile(
+  res: ServerResponse,
+  profile: TimedProfile,
+  o: { clock: Clock; seconds: ReturnType<typeof profileSeconds> },
+): Promise<void> {
   if (!o.seconds.ok) return sendText(res, 400, `${o.seconds.message}\n`);
   const gone = new AbortController();
   res.once("close", () => gone.abort());
   const session = new Session();
   session.connect();
   try {
-    await session.post("Profiler.enable");
-    await session.post("Profiler.start");
+    await profile.start(session);
     await o.clock.sleep(o.seconds.seconds * 1000, gone.signal).catch(() => undefined);
-    const { profile } = await session.post("Profiler.stop");
+    const result = await profile.stop(session);
     if (gone.signal.aborted) return;
-    attachment(res, "cpu.cpuprofile");
-    res.end(JSON.stringify(profile));
+    attachment(res, profile.file);
+    res.end(JSON.stringify(result));
   } finally {
     session.disconnect();
   }

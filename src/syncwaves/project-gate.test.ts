@@ -3,6 +3,7 @@ import type { AppProject, Application, Cluster } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectSettings } from "./project-gate.js";
 import { inClusterEnabled } from "./project-settings.js";
+import { signatureNotSupportedMessage } from "./source-integrity.js";
 
 const NOW = Date.UTC(2030, 0, 1);
 const IN_CLUSTER = "https://kubernetes.default.svc";
@@ -110,6 +111,73 @@ describe("the project gate before a comparison", () => {
     const verdict = judgeProject(a, s);
     expect(verdict.conditions.map((c) => `${c.type}: ${c.message}`)).toEqual(conditions);
     expect(verdict.loadError).toBe(loadError);
+  });
+});
+
+describe("the project gate on signed sources, which this engine cannot verify", () => {
+  const signed = (over: Partial<AppProject["spec"]>): ProjectSettings => settings({ projects: [project({ ...TEAM.spec, ...over })] });
+  const policy = (mode: string) => ({ git: { policies: [{ repos: [{ url: "*" }], gpg: { mode, keys: ["4AEE18F83AFDEB23"] } }] } });
+  const chart = { repoURL: "https://charts.example.com", chart: "web", targetRevision: "1.0.0" };
+  it.each<{ name: string; over: Partial<AppProject["spec"]>; a: Application; refused: "signatureKeys" | "sourceIntegrity" | undefined }>([
+    // over: the project's signature fields; a: the Application; refused: the field the ComparisonError names, if any
+    {
+      name: "refuses a Git source when signatureKeys are set",
+      over: { signatureKeys: [{ keyID: "4AEE18F83AFDEB23" }] },
+      a: app(),
+      refused: "signatureKeys",
+    },
+    {
+      name: "refuses a Git source when a sourceIntegrity policy checks heads",
+      over: { sourceIntegrity: policy("head") },
+      a: app(),
+      refused: "sourceIntegrity",
+    },
+    {
+      name: "refuses when one of several sources is from Git",
+      over: { sourceIntegrity: policy("strict") },
+      a: app({ source: undefined, sources: [chart, { repoURL: "https://git.example.com/team/apps.git", path: "x" }] }),
+      refused: "sourceIntegrity",
+    },
+    { name: "lets a project without signature requirements through", over: { signatureKeys: [] }, a: app(), refused: undefined },
+    {
+      name: "lets a policy whose GnuPG mode is none through, as Argo CD checks nothing then",
+      over: { sourceIntegrity: policy("none") },
+      a: app(),
+      refused: undefined,
+    },
+    {
+      name: "lets a Helm repository chart through, as Argo CD checks only Git sources",
+      over: { signatureKeys: [{ keyID: "4AEE18F83AFDEB23" }] },
+      a: app({ source: chart, project: "team" }),
+      refused: undefined,
+    },
+  ])("$name", ({ over, a, refused }) => {
+    const s = signed({ ...over, sourceRepos: ["*"] });
+    const verdict = judgeProject(a, s);
+    const want = refused === undefined ? [] : [`ComparisonError: ${signatureNotSupportedMessage("team", refused)}`];
+    expect(verdict.conditions.map((c) => `${c.type}: ${c.message}`)).toEqual(want);
+    if (refused !== undefined) {
+      expect({ live: verdict.livePermitted(obj("ConfigMap", "team-ns")), operation: projectOperationMessage(verdict) }).toEqual({
+        live: false,
+        operation: want[0],
+      });
+    }
+  });
+
+  it("says so in plain words, replaces an older comparison error, and is reported after a permission refusal", () => {
+    expect(signatureNotSupportedMessage("team", "signatureKeys")).toContain(
+      "GPG signature verification is not supported by this sync engine",
+    );
+    const s = signed({ signatureKeys: [{ keyID: "4AEE18F83AFDEB23" }] });
+    const a: Application = {
+      ...app(),
+      status: { conditions: [{ type: "ComparisonError", message: "an old one", lastTransitionTime: "2029-01-01T00:00:00Z" }] },
+    };
+    expect(projectErrorStatus(a, judgeProject(a, s), NOW).conditions?.map((c) => c.type + ": " + c.message)).toEqual([
+      `ComparisonError: ${signatureNotSupportedMessage("team", "signatureKeys")}`,
+    ]);
+    const outside = judgeProject(app({ destination: { server: IN_CLUSTER, namespace: "kube-system" } }), s);
+    expect(outside.conditions.map((c) => c.type)).toEqual(["InvalidSpecError"]);
   });
 });
 

@@ -2,7 +2,9 @@
  * The sync engine's AppProject gate (docs/projects.md), as Argo CD's application controller applies
  * it: before anything is read for an Application, its project must exist, admit the Application's
  * namespace and permit its sources and destination (else the Application gets `InvalidSpecError` /
- * `UnknownError` conditions, sync and health Unknown, and a running operation ends in Error); every
+ * `UnknownError` conditions, sync and health Unknown, and a running operation ends in Error), and
+ * a project that asks for signed Git sources stops it with a `ComparisonError`, since this engine
+ * cannot verify signatures (src/syncwaves/source-integrity.ts); every
  * object of a sync (hooks, the namespace `CreateNamespace=true` creates, prunes) must be of a kind
  * and in a namespace the project permits (else the sync fails before anything is applied); live
  * objects the project does not permit are neither read as the Application's nor pruned. The project
@@ -36,6 +38,7 @@ import {
 } from "../project/index.js";
 import { groupOf } from "./objects.js";
 import { appImpersonation, type AppImpersonation } from "./impersonation.js";
+import { signatureCondition } from "./source-integrity.js";
 
 /** Where the gate reads the projects and clusters from (the shared cache, read live). */
 export interface ProjectSettings {
@@ -55,12 +58,19 @@ export interface ProjectSettings {
   projectRepositories(name: string): readonly string[];
 }
 
-/** The condition types the gate decides on every reconcile (Argo CD's `refreshAppConditions`). */
-export const PROJECT_CONDITION_TYPES: ReadonlySet<string> = new Set([AppConditionType.InvalidSpecError, AppConditionType.UnknownError]);
+/**
+ * The condition types the gate decides on every reconcile (Argo CD's `refreshAppConditions`), and
+ * the `ComparisonError` of a project that asks for signed sources (src/syncwaves/source-integrity.ts).
+ */
+export const PROJECT_CONDITION_TYPES: ReadonlySet<string> = new Set([
+  AppConditionType.InvalidSpecError,
+  AppConditionType.UnknownError,
+  AppConditionType.ComparisonError,
+]);
 
 /** What the gate decided about one Application. */
 export interface ProjectVerdict {
-  /** `InvalidSpecError` / `UnknownError` conditions; none when the Application may be compared. */
+  /** `InvalidSpecError` / `UnknownError` / `ComparisonError` conditions; none when the Application may be compared. */
   readonly conditions: ReadonlyArray<{ readonly type: string; readonly message: string }>;
   /** Why the project could not be loaded (a missing project, a namespace it does not admit). */
   readonly loadError?: string;
@@ -126,13 +136,16 @@ export function judgeProject(app: Application, settings: ProjectSettings): Proje
   const clusters = projectClusters(settings);
   const lookup = { clusters, inClusterEnabled: settings.inClusterEnabled() };
   const repositories = settings.projectRepositories(name);
-  const conditions = projectConditions({
+  const permission = projectConditions({
     app,
     project: stored,
     controllerNamespace: settings.namespace,
     projectRepositories: repositories,
     ...lookup,
   });
+  // Signatures are checked once the spec is permitted, at the comparison, as in Argo CD.
+  const signature = stored === undefined || permission.length > 0 ? undefined : signatureCondition(app, stored);
+  const conditions = signature === undefined ? permission : [signature];
   const loadError = loadErrorOf(app, stored, name, settings.namespace);
   const resolved = resolveDestinationCluster(app.spec.destination, lookup);
   const impersonation = impersonationOf(app, stored, resolved, settings);

@@ -17,6 +17,7 @@ import { AppSetError } from "../../errors.js";
 import { bytesText } from "../../response-limit.js";
 import { MANIFEST_ERROR } from "../manifests.js";
 import { runTool } from "../render/tool.js";
+import { toolBaseEnv } from "../render/tool-env.js";
 import type { HelmAccess } from "./access.js";
 
 /** One pull. */
@@ -30,7 +31,7 @@ export interface ChartPull {
   /** `helm.passCredentials`: send the credentials to every host the chart is downloaded from. */
   readonly passCredentials: boolean;
   readonly timeoutMs: number;
-  /** The environment helm inherits (PATH, HOME). */
+  /** This process's environment; helm inherits only its allowed variables ({@link toolBaseEnv}). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal | undefined;
   /** Most bytes the unpacked chart may hold (default {@link DEFAULT_HELM_CHART_MAX_BYTES}). */
@@ -109,7 +110,7 @@ export async function pullChart(p: ChartPull, destination: string): Promise<void
     if (p.access.keyData !== undefined) await writeFile((files.key = join(home, "client.key")), p.access.keyData, { mode: 0o600 });
     await mkdir(destination, { recursive: true });
     const env = {
-      ...p.env,
+      ...toolBaseEnv(p.env),
       ...proxyEnv(p.access),
       XDG_CACHE_HOME: join(home, "cache"),
       XDG_CONFIG_HOME: join(home, "config"),

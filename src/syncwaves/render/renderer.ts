@@ -19,6 +19,7 @@ import { helmTemplateCommand } from "./helm-args.js";
 import { buildArgs, componentCommand, editCommands, withPatches, type KustomizeInput } from "./kustomize-args.js";
 import { KUSTOMIZATION_NAMES, SourceType } from "./source-type.js";
 import { runTool, TOOL_TIMEOUT_MS } from "./tool.js";
+import { toolBaseEnv } from "./tool-env.js";
 import { copyWorkspace, writeWorkspace, type Workspace } from "./workspace.js";
 
 /** Options of {@link ToolRenderer}. */
@@ -32,7 +33,7 @@ export interface ToolRendererOptions {
   readonly kustomizeBuildOptions?: string;
   /** argocd-cm `helm.valuesFileSchemes` (default https, http). */
   readonly valueFileSchemes?: readonly string[];
-  /** The environment the programs inherit (PATH, HOME, proxies; default none). */
+  /** This process's environment; the programs inherit only its allowed variables ({@link toolBaseEnv}; default none). */
   readonly env?: Env;
 }
 
@@ -103,10 +104,15 @@ export function parseRendered(out: string): KubeObject[] {
 
 /** Renders sources with helm and kustomize. */
 export class ToolRenderer {
+  /** What the programs inherit of this process's environment. */
+  private readonly inherited: Readonly<Record<string, string>>;
+
   constructor(
     private readonly git: GitReader,
     private readonly options: ToolRendererOptions = {},
-  ) {}
+  ) {
+    this.inherited = toolBaseEnv(options.env ?? {});
+  }
 
   async render(req: RenderRequest): Promise<KubeObject[]> {
     const ws = await writeWorkspace({
@@ -169,7 +175,7 @@ export class ToolRenderer {
     });
     if (cmd.values !== undefined) await writeFile(valuesPath, cmd.values);
     const helmEnv = {
-      ...this.options.env,
+      ...this.inherited,
       XDG_CACHE_HOME: join(ws.scratch, "cache"),
       XDG_CONFIG_HOME: join(ws.scratch, "config"),
       XDG_DATA_HOME: join(ws.scratch, "data"),
@@ -211,7 +217,7 @@ export class ToolRenderer {
       hasKustomization: (c) => KUSTOMIZATION_NAMES.some((n) => files.has(posix.normalize(posix.join(req.root, c, n)))),
       ...(this.options.kustomizeBuildOptions !== undefined ? { buildOptions: this.options.kustomizeBuildOptions } : {}),
     };
-    const inherited = this.options.env ?? {};
+    const inherited = this.inherited;
     const withBuildEnv = { ...inherited, ...Object.fromEntries(env.map((e) => [e.name, e.value])) };
     for (const args of editCommands(input)) await this.run(program, args, { cwd: dir, env: inherited, signal: req.signal });
     if ((req.source.kustomize?.patches ?? []).length > 0) await this.writePatches(req, ws);

@@ -101,10 +101,10 @@ describe("the profiler behind Argo CD's gate file", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function profiled(): Promise<{ s: HttpEndpoint; gate: string }> {
+  async function profiled(heapSnapshot = false): Promise<{ s: HttpEndpoint; gate: string }> {
     const gate = join(dir, "profiler.enabled");
     const s = await serve(
-      metricsRoutes(new Registry(), { enabled: profilerGate(gate), clock: new SystemClock(), argv: ["node", "appset"] }),
+      metricsRoutes(new Registry(), { enabled: profilerGate(gate), clock: new SystemClock(), argv: ["node", "appset"], heapSnapshot }),
     );
     return { s, gate };
   }
@@ -136,10 +136,10 @@ describe("the profiler behind Argo CD's gate file", () => {
     expect(await get(s, "/debug/pprof/profile?seconds=301")).toMatchObject({ status: 400 });
   });
 
-  it("streams a V8 heap snapshot", async () => {
-    const { s, gate } = await profiled();
+  it("streams a V8 heap snapshot at heapsnapshot only with the setting", async () => {
+    const { s, gate } = await profiled(true);
     await writeFile(gate, "true");
-    const res = await fetch(`${s.url}/debug/pprof/heap`);
+    const res = await fetch(`${s.url}/debug/pprof/heapsnapshot`);
     const reader = res.body!.getReader();
     let head = "";
     while (head.length < 64) {
