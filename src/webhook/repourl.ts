@@ -9,6 +9,8 @@
  * by a Matrix sibling) matches whatever its literal parts allow: the event may be the one that
  * changes it.
  */
+import { RE2JS } from "re2js";
+import { trimTrailingSlashes } from "../trim.js";
 
 /** Whether a generator field is rendered from a Matrix sibling's parameters. */
 export function isTemplated(value: string): boolean {
@@ -29,19 +31,48 @@ export function repoHostPath(url: string): string | undefined {
   const m = (scheme === null ? /^([^/:]+)[:/](.+)$/ : /^([^/:]+)(?::\d*)?\/(.+)$/).exec(s);
   if (m === null) return undefined;
   const host = m[1]!.replace(/^(ssh|altssh)\./, "");
-  const path = m[2]!
-    .replace(/\/+$/, "")
+  const path = trimTrailingSlashes(m[2]!)
     .replace(/\.git$/, "")
     .replace(/^\/+/, "");
   return path === "" ? undefined : `${host}/${path}`;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** An RE2 test of a whole text: the literal parts of `s` in order, any text in each hole (linear time). */
+function holePattern(s: string): RE2JS {
+  return RE2JS.compile(
+    s
+      .split(HOLE)
+      .map((part) => RE2JS.quote(part))
+      .join("(?s:.*)"),
+  );
 }
 
-function holePattern(s: string): RegExp {
-  return new RegExp(`^${s.split(HOLE).map(escapeRegExp).join(".*")}$`, "s");
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * `value` with each `{{…}}` on one line replaced by {@link HOLE}: what
+ * `value.replace(/\{\{.*?\}\}/g, HOLE)` does, in one pass (the RegExp retries from every `{{`
+ * and reads to the end of the line each time, quadratic in a run of `{{`).
+ */
+export function holeTemplates(value: string): string {
+  // nextClose[i]: where the first `}}` at or after i starts; nextEnd[i]: the first line end at or after i
+  const n = value.length;
+  const nextClose = new Int32Array(n + 2).fill(-1);
+  const nextEnd = new Int32Array(n + 2).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    nextClose[i] = value.startsWith("}}", i) ? i : nextClose[i + 1]!;
+    nextEnd[i] = LINE_END.test(value[i]!) ? i : nextEnd[i + 1]!;
+  }
+  let out = "";
+  let i = 0;
+  while (i < n) {
+    const close = value.startsWith("{{", i) ? nextClose[i + 2]! : -1;
+    if (close >= 0 && nextEnd[i + 2]! >= close) {
+      out += HOLE;
+      i = close + 2;
+    } else out += value[i++];
+  }
+  return out;
 }
 
 /**
@@ -53,11 +84,11 @@ function urlTest(value: string): (url: string) => boolean {
     const n = repoHostPath(value);
     return (u) => n !== undefined && repoHostPath(u) === n;
   }
-  const holed = value.replace(/\{\{.*?\}\}/g, HOLE).toLowerCase();
+  const holed = holeTemplates(value).toLowerCase();
   const normalized = repoHostPath(holed);
   const raw = holePattern(holed);
   const norm = normalized === undefined ? undefined : holePattern(normalized);
-  return (u) => raw.test(u.trim().toLowerCase()) || (norm !== undefined && norm.test(repoHostPath(u) ?? ""));
+  return (u) => raw.matches(u.trim().toLowerCase()) || (norm !== undefined && norm.matches(repoHostPath(u) ?? ""));
 }
 
 /** Whether `repoURL` (a generator's, possibly templated) names one of `urls`. */
