@@ -16,7 +16,34 @@ describe("finding the {{…}} holes of a templated value", () => {
   });
 });
 
+/** The former matcher of a templated value (backtracking RegExps): the oracle. */
+function oldTemplatedMatch(value: string, url: string): boolean {
+  const hole = (t: string): RegExp =>
+    new RegExp(
+      `^${t
+        .split("\u0000")
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+      "s",
+    );
+  const holed = value.replace(/\{\{.*?\}\}/g, "\u0000").toLowerCase();
+  const normalized = repoHostPath(holed);
+  return hole(holed).test(url.trim().toLowerCase()) || (normalized !== undefined && hole(normalized).test(repoHostPath(url) ?? ""));
+}
+
 describe("templated repoURLs against pushed URLs", () => {
+  it("match as the backtracking RegExps did", () => {
+    const piece = fc.constantFrom("{{.a}}", "{{ .b }}", "a", "b", "ab", "/", ".", ":", "@", "git@", "https://", "github.com", ".git", "\n");
+    const text = fc.array(piece, { maxLength: 8 }).map((t) => t.join(""));
+    const value = text.map((t) => `${t}{{.x}}`);
+    fc.assert(
+      fc.property(value, text, (v, u) => {
+        expect(repoURLMatches(v, [u])).toBe(oldTemplatedMatch(v, u));
+      }),
+      { numRuns: 2000 },
+    );
+  }, 30_000);
+
   it.each([
     // name: what the row shows; repoURL: the generator's (crafted) value; url: the pushed URL; want: match or not
     {

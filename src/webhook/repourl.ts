@@ -9,7 +9,6 @@
  * by a Matrix sibling) matches whatever its literal parts allow: the event may be the one that
  * changes it.
  */
-import { RE2JS } from "re2js";
 import { trimTrailingSlashes } from "../trim.js";
 
 /** Whether a generator field is rendered from a Matrix sibling's parameters. */
@@ -37,17 +36,36 @@ export function repoHostPath(url: string): string | undefined {
   return path === "" ? undefined : `${host}/${path}`;
 }
 
-/** An RE2 test of a whole text: the literal parts of `s` in order, any text in each hole (linear time). */
-function holePattern(s: string): RE2JS {
-  return RE2JS.compile(
-    s
-      .split(HOLE)
-      .map((part) => RE2JS.quote(part))
-      .join("(?s:.*)"),
-  );
+/**
+ * Whether all of `text` is the literal `parts` in order with any text between them (where the
+ * holes were): what `^p0.*p1.*…pn$` (dotall) asks, answered in linear time by taking each middle
+ * part at its leftmost place, which is the best place when every gap takes any text.
+ */
+function holeMatches(parts: readonly string[], text: string): boolean {
+  const first = parts[0]!;
+  if (parts.length === 1) return text === first;
+  const last = parts[parts.length - 1]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
-const LINE_END = /[\n\r\u2028\u2029]/;
+/** The test of a whole text against a holed value (see {@link holeMatches}). */
+function holePattern(holed: string): (text: string) => boolean {
+  const parts = holed.split(HOLE);
+  return (text) => holeMatches(parts, text);
+}
+
+/** Whether the UTF-16 unit is a line terminator (what `.` does not match). */
+function isLineEnd(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
 
 /**
  * `value` with each `{{…}}` on one line replaced by {@link HOLE}: what
@@ -55,24 +73,27 @@ const LINE_END = /[\n\r\u2028\u2029]/;
  * and reads to the end of the line each time, quadratic in a run of `{{`).
  */
 export function holeTemplates(value: string): string {
-  // nextClose[i]: where the first `}}` at or after i starts; nextEnd[i]: the first line end at or after i
+  // nextClose[i]: where the first `}}` at or after i starts (-1: none); nextEnd[i]: the first line end at or after i
   const n = value.length;
   const nextClose = new Int32Array(n + 2).fill(-1);
   const nextEnd = new Int32Array(n + 2).fill(n);
   for (let i = n - 1; i >= 0; i--) {
-    nextClose[i] = value.startsWith("}}", i) ? i : nextClose[i + 1]!;
-    nextEnd[i] = LINE_END.test(value[i]!) ? i : nextEnd[i + 1]!;
+    const c = value.charCodeAt(i);
+    nextClose[i] = c === 0x7d && value.charCodeAt(i + 1) === 0x7d ? i : nextClose[i + 1]!;
+    nextEnd[i] = isLineEnd(c) ? i : nextEnd[i + 1]!;
   }
-  let out = "";
-  let i = 0;
-  while (i < n) {
-    const close = value.startsWith("{{", i) ? nextClose[i + 2]! : -1;
-    if (close >= 0 && nextEnd[i + 2]! >= close) {
-      out += HOLE;
-      i = close + 2;
-    } else out += value[i++];
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (value.charCodeAt(i) !== 0x7b || value.charCodeAt(i + 1) !== 0x7b) continue;
+    const close = nextClose[i + 2]!;
+    if (close < 0 || nextEnd[i + 2]! < close) continue;
+    out.push(value.slice(from, i), HOLE);
+    from = close + 2;
+    i = close + 1;
   }
-  return out;
+  out.push(value.slice(from));
+  return out.join("");
 }
 
 /**
@@ -88,7 +109,7 @@ function urlTest(value: string): (url: string) => boolean {
   const normalized = repoHostPath(holed);
   const raw = holePattern(holed);
   const norm = normalized === undefined ? undefined : holePattern(normalized);
-  return (u) => raw.matches(u.trim().toLowerCase()) || (norm !== undefined && norm.matches(repoHostPath(u) ?? ""));
+  return (u) => raw(u.trim().toLowerCase()) || (norm !== undefined && norm(repoHostPath(u) ?? ""));
 }
 
 /** Whether `repoURL` (a generator's, possibly templated) names one of `urls`. */
