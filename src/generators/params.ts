@@ -10,6 +10,7 @@ import { formatValue } from "../template/go/format.js";
 import type { GoValue } from "../template/go/value.js";
 import { duplicateKeyMessage, GeneratorError, wrapError, GeneratorWrap } from "./errors.js";
 import type { ParamSet, StringRenderer, TemplateMode } from "./types.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 export { normalize };
 
@@ -116,7 +117,7 @@ export function dirname(p: string): string {
 /** Go's path.Base. */
 export function basename(p: string): string {
   if (p === "") return ".";
-  const trimmed = p.replace(/\/+$/, "");
+  const trimmed = trimTrailingSlashes(p);
   if (trimmed === "") return "/";
   const i = trimmed.lastIndexOf("/");
   return i < 0 ? trimmed : trimmed.slice(i + 1);

@@ -3,17 +3,14 @@
  * Go's `path.Match` (directory rules: `*` and `?` never cross `/`), git's default pathspec
  * (file rules in Argo CD's default mode, `git ls-files -- <pattern>`: `*` crosses `/`, and a
  * literal pattern also matches everything below a directory of that name), and doublestar
- * (file rules with `--enable-new-git-file-globbing`: `**` spans directories, `*` one segment).
+ * (file rules with `--enable-new-git-file-globbing`: `**` spans directories, `*` one segment,
+ * in `doublestar.ts`). Every dialect compiles to RE2 (re2js), so matching a tenant's pattern takes
+ * time linear in the path, whatever the pattern.
  */
-import { minimatch } from "minimatch";
+import { BadPatternError, compileRe2 } from "./glob-re2.js";
 
-/** A malformed pattern (Go's `path.ErrBadPattern`). */
-export class BadPatternError extends Error {
-  constructor(readonly pattern: string) {
-    super("syntax error in pattern");
-    this.name = "BadPatternError";
-  }
-}
+export { BadPatternError } from "./glob-re2.js";
+export { compileDoublestar, PatternTooComplexError } from "./doublestar.js";
 
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
 
@@ -50,7 +47,7 @@ function parseClass(pattern: string, i: number, opts: ClassOptions): [string, nu
   return [`${out}]`, j + 1];
 }
 
-function translate(pattern: string, star: string, question: string, opts: ClassOptions): RegExp {
+function translate(pattern: string, star: string, question: string, opts: ClassOptions): (name: string) => boolean {
   let re = "";
   for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
@@ -73,7 +70,8 @@ function translate(pattern: string, star: string, question: string, opts: ClassO
       i++;
     }
   }
-  return new RegExp(`^${re}$`, "s");
+  const compiled = compileRe2(pattern, re);
+  return (name) => compiled.matches(name);
 }
 
 /**
@@ -81,8 +79,7 @@ function translate(pattern: string, star: string, question: string, opts: ClassO
  * does (an unclosed or empty class, a trailing backslash).
  */
 export function compilePathMatch(pattern: string): (name: string) => boolean {
-  const re = translate(pattern, "[^/]*", "[^/]", { negators: "^" });
-  return (name) => re.test(name);
+  return translate(pattern, "[^/]*", "[^/]", { negators: "^" });
 }
 
 const GLOB_CHARS = /[*?[\\]/;
@@ -98,12 +95,6 @@ export function compilePathspec(pattern: string): (name: string) => boolean {
   if (p === "" || p === ".") return () => true;
   const literal = (name: string): boolean => name === p || (name.startsWith(p) && (p.endsWith("/") || name[p.length] === "/"));
   if (!GLOB_CHARS.test(p)) return literal;
-  const re = translate(p, ".*", ".", { negators: "!^" });
-  return (name) => literal(name) || re.test(name);
-}
-
-/** Compiles a doublestar pattern (`**` any depth, `*` within one segment, `{a,b}` alternatives). */
-export function compileDoublestar(pattern: string): (name: string) => boolean {
-  const p = pattern.replace(/^(\.\/)+/, "");
-  return (name) => minimatch(name, p, { dot: true, nonegate: true, nocomment: true });
+  const wild = translate(p, "(?s:.*)", "(?s:.)", { negators: "!^" });
+  return (name) => literal(name) || wild(name);
 }

@@ -5,16 +5,17 @@
  */
 import { posix, resolve } from "node:path";
 import type { TreeEntry } from "./git-output.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 /** Path → URL of every submodule `.gitmodules` declares. */
 export function parseGitmodules(text: string): Map<string, string> {
   const out = new Map<string, string>();
   let current: { path?: string; url?: string } | undefined;
   const flush = (): void => {
-    if (current?.path !== undefined && current.url !== undefined) out.set(current.path.replace(/\/+$/, ""), current.url);
+    if (current?.path !== undefined && current.url !== undefined) out.set(trimTrailingSlashes(current.path), current.url);
   };
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/^\s+|\s+$/g, "");
+    const line = raw.trim();
     if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     if (line.startsWith("[")) {
       flush();
@@ -43,7 +44,7 @@ function unquote(v: string): string {
  */
 export function resolveSubmoduleURL(superURL: string, url: string): string {
   if (!url.startsWith("./") && !url.startsWith("../")) return url;
-  const base = superURL.replace(/\/+$/, "");
+  const base = trimTrailingSlashes(superURL);
   const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(base);
   if (scheme !== null) return scheme[0] + posix.join(base.slice(scheme[0].length) || "/", url);
   const scp = /^([^/:]+:)(.*)$/.exec(base);

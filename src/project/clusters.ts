@@ -14,6 +14,7 @@ import type { AppProject, ProjectDestination } from "../api/appproject.js";
 import { InCluster } from "../api/constants.js";
 import type { DestinationCluster } from "./destinations.js";
 import { DestinationMessage } from "./messages.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 /** A known cluster as the project checks read it (a decoded cluster Secret fits). */
 export interface ProjectCluster {
@@ -101,7 +102,7 @@ function scopedDestinations(c: ProjectCluster): ProjectDestination[] {
 
 /** A server URL without trailing slashes, as Argo CD stores and looks up cluster servers. */
 export function trimSlashes(server: string): string {
-  return server.replace(/\/+$/, "");
+  return trimTrailingSlashes(server);
 }
 
 /** What is scoped to a project besides its spec: clusters (all known ones; filtered here) and repository URLs. */

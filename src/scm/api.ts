@@ -10,6 +10,7 @@ import { RateLimitedError } from "./ratelimit.js";
 import { PageWalk, rewrapLimit } from "./limits.js";
 import { ScmTimeoutError } from "./timeouts.js";
 import { ScmApiError, type Repository } from "./types.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 /** Where and how one provider instance talks. */
 export interface ApiTarget {
@@ -31,7 +32,7 @@ export function basicAuth(user: string, password: string): string {
 /** Joins a base URL and a path (or returns an absolute URL unchanged). */
 export function joinUrl(base: string, path: string): string {
   if (/^https?:\/\//.test(path)) return path;
-  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  return `${trimTrailingSlashes(base)}/${path.replace(/^\/+/, "")}`;
 }
 
 /** Percent-encodes one path segment. */

@@ -18,6 +18,7 @@ import { RE2JS } from "re2js";
 import type { PullRequestFilter, ScmProviderFilter } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import type { PullRequest, Repository, ScmProviderService } from "./types.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 function compile(field: string, pattern: string | undefined): RE2JS | undefined {
   if (pattern === undefined) return undefined;
@@ -68,10 +69,10 @@ function repoConditionsMatch(f: CompiledScmFilter, repo: Repository): boolean {
 
 async function pathsMatch(f: CompiledScmFilter, repo: Repository, provider: ScmProviderService): Promise<boolean> {
   for (const p of f.pathsExist) {
-    if (!(await provider.repoHasPath(repo, p.replace(/\/+$/, "")))) return false;
+    if (!(await provider.repoHasPath(repo, trimTrailingSlashes(p)))) return false;
   }
   for (const p of f.pathsDoNotExist) {
-    if (await provider.repoHasPath(repo, p.replace(/\/+$/, ""))) return false;
+    if (await provider.repoHasPath(repo, trimTrailingSlashes(p))) return false;
   }
   return true;
 }

@@ -19,6 +19,7 @@ import { GithubPullRequests, GithubScm, githubBaseUrl } from "./providers/github
 import { GitlabPullRequests, GitlabScm, gitlabBaseUrl } from "./providers/gitlab.js";
 import type { ScmServices } from "./services.js";
 import type { PullRequestService, ScmProviderService } from "./types.js";
+import { trimTrailingSlashes } from "../trim.js";
 
 /** What selecting a provider needs. */
 export interface Selection {
@@ -40,7 +41,7 @@ function target(sel: Selection, o: { provider: string; baseUrl: string; headers?
   return {
     http: sel.services.http(sel.ctx.clock),
     provider: o.provider,
-    baseUrl: o.baseUrl.replace(/\/+$/, ""),
+    baseUrl: trimTrailingSlashes(o.baseUrl),
     headers: o.headers ?? {},
     ...(o.tls === undefined ? {} : { tls: o.tls }),
     caller: callerOf(sel),
@@ -152,7 +153,7 @@ const SCM_BUILDERS: ScmBuilders = {
     const tok = await prefixed("error fetching Gitea token", () => token(sel, g.tokenRef, "gitea"));
     const t = target(sel, {
       provider: "gitea",
-      baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`,
+      baseUrl: `${trimTrailingSlashes(g.api)}/api/v1`,
       headers: tok === "" ? {} : { Authorization: `token ${tok}` },
       tls: g.insecure === true ? { insecure: true } : {},
     });
@@ -214,7 +215,7 @@ function callerOf(sel: Selection): { namespace: string; name: string } {
 }
 
 function azureBase(api: string | undefined, organization: string): string {
-  return `${(api === undefined || api === "" ? "https://dev.azure.com" : api).replace(/\/+$/, "")}/${encodeURIComponent(organization)}`;
+  return `${trimTrailingSlashes(api === undefined || api === "" ? "https://dev.azure.com" : api)}/${encodeURIComponent(organization)}`;
 }
 
 /** The SCM provider service of a spec (precedence: github > gitlab > gitea > bitbucketServer > azureDevOps > bitbucket > awsCodeCommit). */
@@ -263,7 +264,7 @@ const PR_BUILDERS: PrBuilders = {
     const tok = await prefixed("error fetching Secret token", () => token(sel, g.tokenRef, "gitea"));
     const t = target(sel, {
       provider: "gitea",
-      baseUrl: `${g.api.replace(/\/+$/, "")}/api/v1`,
+      baseUrl: `${trimTrailingSlashes(g.api)}/api/v1`,
       headers: tok === "" ? {} : { Authorization: `token ${tok}` },
       tls: g.insecure === true ? { insecure: true } : {},
     });

@@ -5,10 +5,12 @@
  * `targetRevision` to a commit, lists the tree under `path` and hands the files to
  * {@link parseDirectory}.
  */
-import { minimatch } from "minimatch";
+import { braceExpand, Minimatch, type MinimatchOptions } from "minimatch";
 import { parseAllDocuments } from "yaml";
 import type { Application, ApplicationSource, DirectorySource } from "../api/index.js";
+import { remember } from "../bounded-map.js";
 import { AppSetError } from "../errors.js";
+import { MAX_ALTERNATIVES } from "../git/doublestar.js";
 import type { ClusterFacts, KubeObject } from "../kube/index.js";
 
 /** The desired objects of an Application at a resolved revision. */
@@ -57,12 +59,36 @@ export const isManifestError = (err: unknown): boolean => err instanceof AppSetE
 
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 
+/** How many compiled source globs are kept. */
+const GLOB_CACHE_SIZE = 1_000;
+const compiledGlobs = new Map<string, Minimatch>();
+
+/**
+ * A glob an Application's source names (`directory.include`/`exclude`, Helm value-file globs),
+ * matched by minimatch with `options`, compiled once per pattern. Its `{a,b}` braces may expand to
+ * at most {@link MAX_ALTERNATIVES} patterns: minimatch would match every path against each of up
+ * to 100,000, so a larger expansion is a manifest error.
+ */
+export function sourceGlob(pattern: string, options: MinimatchOptions = {}): (path: string) => boolean {
+  const key = `${JSON.stringify(options)}\u0000${pattern}`;
+  let mm = compiledGlobs.get(key);
+  if (mm === undefined) {
+    if (braceExpand(pattern, { braceExpandMax: MAX_ALTERNATIVES + 1 }).length > MAX_ALTERNATIVES) {
+      throw new AppSetError(MANIFEST_ERROR, `the glob '${pattern.slice(0, 100)}' expands to more than ${MAX_ALTERNATIVES} patterns`);
+    }
+    mm = new Minimatch(pattern, options);
+    remember(compiledGlobs, key, mm, GLOB_CACHE_SIZE);
+  }
+  const compiled = mm;
+  return (path) => compiled.match(path);
+}
+
 /** True when a file of the tree is read, given the directory options (`include`/`exclude` may be `{a,b}` lists). */
 export function selectsFile(path: string, dir: DirectorySource | undefined, ext: RegExp = MANIFEST_EXT): boolean {
   if (!ext.test(path)) return false;
   if (dir?.recurse !== true && path.includes("/")) return false;
   const base = path.slice(path.lastIndexOf("/") + 1);
-  const match = (glob: string): boolean => minimatch(path, glob) || minimatch(base, glob);
+  const match = (glob: string): boolean => sourceGlob(glob)(path) || sourceGlob(glob)(base);
   if (dir?.include && !match(dir.include)) return false;
   if (dir?.exclude && match(dir.exclude)) return false;
   return true;

@@ -9,6 +9,7 @@
  * by a Matrix sibling) matches whatever its literal parts allow: the event may be the one that
  * changes it.
  */
+import { trimTrailingSlashes } from "../trim.js";
 
 /** Whether a generator field is rendered from a Matrix sibling's parameters. */
 export function isTemplated(value: string): boolean {
@@ -29,19 +30,70 @@ export function repoHostPath(url: string): string | undefined {
   const m = (scheme === null ? /^([^/:]+)[:/](.+)$/ : /^([^/:]+)(?::\d*)?\/(.+)$/).exec(s);
   if (m === null) return undefined;
   const host = m[1]!.replace(/^(ssh|altssh)\./, "");
-  const path = m[2]!
-    .replace(/\/+$/, "")
+  const path = trimTrailingSlashes(m[2]!)
     .replace(/\.git$/, "")
     .replace(/^\/+/, "");
   return path === "" ? undefined : `${host}/${path}`;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * Whether all of `text` is the literal `parts` in order with any text between them (where the
+ * holes were): what `^p0.*p1.*…pn$` (dotall) asks, answered in linear time by taking each middle
+ * part at its leftmost place, which is the best place when every gap takes any text.
+ */
+function holeMatches(parts: readonly string[], text: string): boolean {
+  const first = parts[0]!;
+  if (parts.length === 1) return text === first;
+  const last = parts[parts.length - 1]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
-function holePattern(s: string): RegExp {
-  return new RegExp(`^${s.split(HOLE).map(escapeRegExp).join(".*")}$`, "s");
+/** The test of a whole text against a holed value (see {@link holeMatches}). */
+function holePattern(holed: string): (text: string) => boolean {
+  const parts = holed.split(HOLE);
+  return (text) => holeMatches(parts, text);
+}
+
+/** Whether the UTF-16 unit is a line terminator (what `.` does not match). */
+function isLineEnd(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * `value` with each `{{…}}` on one line replaced by {@link HOLE}: what
+ * `value.replace(/\{\{.*?\}\}/g, HOLE)` does, in one pass (the RegExp retries from every `{{`
+ * and reads to the end of the line each time, quadratic in a run of `{{`).
+ */
+export function holeTemplates(value: string): string {
+  // nextClose[i]: where the first `}}` at or after i starts (-1: none); nextEnd[i]: the first line end at or after i
+  const n = value.length;
+  const nextClose = new Int32Array(n + 2).fill(-1);
+  const nextEnd = new Int32Array(n + 2).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const c = value.charCodeAt(i);
+    nextClose[i] = c === 0x7d && value.charCodeAt(i + 1) === 0x7d ? i : nextClose[i + 1]!;
+    nextEnd[i] = isLineEnd(c) ? i : nextEnd[i + 1]!;
+  }
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (value.charCodeAt(i) !== 0x7b || value.charCodeAt(i + 1) !== 0x7b) continue;
+    const close = nextClose[i + 2]!;
+    if (close < 0 || nextEnd[i + 2]! < close) continue;
+    out.push(value.slice(from, i), HOLE);
+    from = close + 2;
+    i = close + 1;
+  }
+  out.push(value.slice(from));
+  return out.join("");
 }
 
 /**
@@ -53,11 +105,11 @@ function urlTest(value: string): (url: string) => boolean {
     const n = repoHostPath(value);
     return (u) => n !== undefined && repoHostPath(u) === n;
   }
-  const holed = value.replace(/\{\{.*?\}\}/g, HOLE).toLowerCase();
+  const holed = holeTemplates(value).toLowerCase();
   const normalized = repoHostPath(holed);
   const raw = holePattern(holed);
   const norm = normalized === undefined ? undefined : holePattern(normalized);
-  return (u) => raw.test(u.trim().toLowerCase()) || (norm !== undefined && norm.test(repoHostPath(u) ?? ""));
+  return (u) => raw(u.trim().toLowerCase()) || (norm !== undefined && norm(repoHostPath(u) ?? ""));
 }
 
 /** Whether `repoURL` (a generator's, possibly templated) names one of `urls`. */

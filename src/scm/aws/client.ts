@@ -11,6 +11,7 @@ import { ScmApiError } from "../types.js";
 import { AwsApiError } from "./errors.js";
 import type { SdkRequestHandler } from "./sdk-transport.js";
 import { signRequest, type AwsCredentials } from "./signer.js";
+import { trimTrailingSlashes } from "../../trim.js";
 
 export { AwsApiError } from "./errors.js";
 export type { AwsCredentials } from "./signer.js";
@@ -55,7 +56,7 @@ export interface AwsTarget {
 /** The endpoint of a service in a region (an override wins). */
 export function awsEndpoint(settings: AwsSettings, service: AwsService, region: string): string {
   const override = settings.endpoints?.[service];
-  if (override !== undefined && override !== "") return override.replace(/\/+$/, "");
+  if (override !== undefined && override !== "") return trimTrailingSlashes(override);
   return `https://${service}.${region}.amazonaws.com${region.startsWith("cn-") ? ".cn" : ""}`;
 }
 

@@ -14,10 +14,11 @@ import {
   type Repository,
   type ScmProviderService,
 } from "../types.js";
+import { trimTrailingSlashes } from "../../trim.js";
 
 /** The REST root of a Bitbucket Server URL (ends with `/rest`). */
 export function bitbucketServerBase(api: string): string {
-  const base = api.replace(/\/+$/, "");
+  const base = trimTrailingSlashes(api);
   return base.endsWith("/rest") ? base : `${base}/rest`;
 }
 

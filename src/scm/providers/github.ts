@@ -17,6 +17,7 @@ import {
   type Repository,
   type ScmProviderService,
 } from "../types.js";
+import { trimTrailingSlashes } from "../../trim.js";
 
 /** The public API root. */
 export const GITHUB_API = "https://api.github.com";
@@ -28,7 +29,7 @@ export function githubBaseUrl(api: string | undefined): string {
   let path = u.pathname.endsWith("/") ? u.pathname : `${u.pathname}/`;
   if (!path.endsWith("/api/v3/") && !u.host.startsWith("api.") && !u.host.includes(".api.")) path += "api/v3/";
   u.pathname = path;
-  return u.toString().replace(/\/+$/, "");
+  return trimTrailingSlashes(u.toString());
 }
 
 /** Options of {@link GithubScm}. */

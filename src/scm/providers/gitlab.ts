@@ -13,10 +13,11 @@ import {
   type Repository,
   type ScmProviderService,
 } from "../types.js";
+import { trimTrailingSlashes } from "../../trim.js";
 
 /** go-gitlab's base URL: `https://gitlab.com` or the configured one, with `/api/v4`. */
 export function gitlabBaseUrl(api: string | undefined): string {
-  const base = (api === undefined || api === "" ? "https://gitlab.com" : api).replace(/\/+$/, "");
+  const base = trimTrailingSlashes(api === undefined || api === "" ? "https://gitlab.com" : api);
   return base.endsWith("/api/v4") ? base : `${base}/api/v4`;
 }
 

@@ -6,9 +6,8 @@
  * the repository is its list of file paths.
  */
 import { posix } from "node:path";
-import { minimatch } from "minimatch";
 import { AppSetError } from "../../errors.js";
-import { MANIFEST_ERROR } from "../manifests.js";
+import { MANIFEST_ERROR, sourceGlob } from "../manifests.js";
 
 /** Helm's default `helm.valuesFileSchemes` in argocd-cm. */
 export const DEFAULT_VALUE_FILE_SCHEMES: readonly string[] = ["https", "http"];
@@ -43,5 +42,6 @@ export const isGlob = (p: string): boolean => /[*?[]/.test(p);
 
 /** The repository files a glob matches, in path order (`**` crosses directories). */
 export function expandGlob(pattern: string, files: readonly string[]): string[] {
-  return files.filter((f) => minimatch(f, pattern, { dot: true })).sort();
+  const matches = sourceGlob(pattern, { dot: true });
+  return files.filter(matches).sort();
 }

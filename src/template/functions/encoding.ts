@@ -6,6 +6,7 @@ import { type GoMap, type GoValue } from "../go/value.js";
 import { kindName } from "../go/value.js";
 import { marshal, unmarshal } from "./json.js";
 import { isEmpty } from "./reflect.js";
+import { trimTrailingSlashes } from "../../trim.js";
 
 const S = (v: GoValue): string => v as string;
 
@@ -75,7 +76,7 @@ export function pathClean(p: string): string {
 
 function pathBase(p: string): string {
   if (p === "") return ".";
-  p = p.replace(/\/+$/, "");
+  p = trimTrailingSlashes(p);
   const i = p.lastIndexOf("/");
   p = p.slice(i + 1);
   return p === "" ? "/" : p;

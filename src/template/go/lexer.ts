@@ -4,6 +4,7 @@
  */
 
 import { goQuoteShort, KEYWORDS, T, type Item } from "./tokens.js";
+import { trimEndOf } from "../../trim.js";
 
 export { itemString, T, type Item } from "./tokens.js";
 
@@ -174,7 +175,7 @@ function hasRightTrimMarker(s: string, at: number): boolean {
 }
 
 function rightTrimLength(s: string): number {
-  return s.length - s.replace(/[ \t\r\n]+$/, "").length;
+  return s.length - trimEndOf(s, " \t\r\n").length;
 }
 
 function leftTrimLength(s: string): number {
