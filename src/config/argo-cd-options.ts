@@ -132,7 +132,9 @@ export const ARGO_OPTIONS: readonly OptionDef[] = [
     cmKey: `${CM}enable.tokenref.strict.mode`,
     kind: "bool",
     default: false,
-    description: "Only read tokenRef Secrets labelled app.kubernetes.io/part-of: argocd.",
+    defaultText: "true when --applicationset-namespaces is set, else false",
+    description:
+      "Only read SCM token Secrets labelled argocd.argoproj.io/secret-type: scm-creds (on by default with --applicationset-namespaces, unlike Argo CD; set false to turn it off).",
   }),
   argo({
     key: "enableProgressiveSyncs",

@@ -317,6 +317,37 @@ describe("parseConfig errors", () => {
     expect(config(argv).config.applicationSetNamespaces).toEqual(["team-*"]);
   });
 
+  it.each([
+    // name; flags; environment; --token-ref-strict-mode as resolved
+    { name: "off without --applicationset-namespaces", argv: [], env: {}, strict: false },
+    {
+      name: "on with --applicationset-namespaces",
+      argv: ["--enable-scm-providers=false", "--applicationset-namespaces=team-*"],
+      env: {},
+      strict: true,
+    },
+    {
+      name: "on with the namespaces' environment variable",
+      argv: [],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_NAMESPACES: "team-*", ARGOCD_APPLICATIONSET_CONTROLLER_ENABLE_SCM_PROVIDERS: "false" },
+      strict: true,
+    },
+    {
+      name: "off when turned off by flag",
+      argv: ["--enable-scm-providers=false", "--applicationset-namespaces=team-*", "--token-ref-strict-mode=false"],
+      env: {},
+      strict: false,
+    },
+    {
+      name: "off when turned off by environment",
+      argv: ["--enable-scm-providers=false", "--applicationset-namespaces=team-*"],
+      env: { ARGOCD_APPLICATIONSET_CONTROLLER_TOKENREF_STRICT_MODE: "false" },
+      strict: false,
+    },
+  ])("--token-ref-strict-mode is $name", ({ argv, env, strict }) => {
+    expect(config(argv, env).config.tokenRefStrictMode).toBe(strict);
+  });
+
   it("accepts a client cert and key given together", () => {
     expect(
       config(["--repo-server-client-cert-path=c.crt", "--repo-server-client-cert-key-path=c.key"]).config.repoServerClientCertKeyPath,

@@ -285,6 +285,8 @@ function validate(res: Resolution): Config {
     throw new ConfigError("--repo-server-client-cert-key-path is required when --repo-server-client-cert-path is specified");
   if (keySet && !certSet)
     throw new ConfigError("--repo-server-client-cert-path is required when --repo-server-client-cert-key-path is specified");
+  // Ours: a tenant's ApplicationSet may only point its SCM generators at Secrets labelled for it.
+  if (config.applicationSetNamespaces.length > 0 && !res.explicit.has("tokenRefStrictMode")) config.tokenRefStrictMode = true;
   if (config.applicationSetNamespaces.length > 0 && config.enableScmProviders && config.allowedScmProviders.length === 0) {
     throw new ConfigError(
       "When enabling applicationset in any namespace using applicationset-namespaces, you must either set --enable-scm-providers=false or specify --allowed-scm-providers",

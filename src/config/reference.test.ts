@@ -20,7 +20,13 @@ const ARGO_FLAGS: Array<[flag: string, env: string, cmKey: string, def: string]>
   ["--allowed-scm-providers", `${ACS}ALLOWED_SCM_PROVIDERS`, `${CM}allowed.scm.providers`, "[]"],
   ["--enable-scm-providers", `${ACS}ENABLE_SCM_PROVIDERS`, `${CM}enable.scm.providers`, "true"],
   ["--dry-run", `${ACS}DRY_RUN`, `${CM}dryrun`, "false"],
-  ["--token-ref-strict-mode", `${ACS}TOKENREF_STRICT_MODE`, `${CM}enable.tokenref.strict.mode`, "false"],
+  // Argo CD's default is false; ours turns on with --applicationset-namespaces (docs/security.md#credentials).
+  [
+    "--token-ref-strict-mode",
+    `${ACS}TOKENREF_STRICT_MODE`,
+    `${CM}enable.tokenref.strict.mode`,
+    "true when --applicationset-namespaces is set, else false",
+  ],
   ["--enable-progressive-syncs", `${ACS}ENABLE_PROGRESSIVE_SYNCS`, `${CM}enable.progressive.syncs`, "false"],
   ["--enable-new-git-file-globbing", `${ACS}ENABLE_NEW_GIT_FILE_GLOBBING`, `${CM}enable.new.git.file.globbing`, "false"],
   ["--repo-server-plaintext", `${ACS}REPO_SERVER_PLAINTEXT`, `${CM}repo.server.plaintext`, "false"],

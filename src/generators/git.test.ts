@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { appSet, context } from "../../test/unit/generators/builders.js";
 import type { GitReader } from "../git/index.js";
 import { GeneratorError } from "./errors.js";
-import { checkFileSizes, gitGenerator, literalProject, treeDirectories } from "./git.js";
+import { checkFileSizes, gitGenerator, treeDirectories } from "./git.js";
+import { literalProject } from "./shared-credentials.js";
 
 describe("the Git generator without a repository", () => {
   it("fails when neither directories nor files are set, before asking for a Git reader", async () => {

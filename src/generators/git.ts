@@ -9,7 +9,7 @@
  * them in one pass by `gitFilesMaxBytes`; past either the generator fails (never "no results").
  */
 import { parseAllDocuments } from "yaml";
-import { isRecord, type ApplicationSet, type GitGenerator } from "../api/index.js";
+import { isRecord, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import {
   BadPatternError,
@@ -22,6 +22,7 @@ import {
 } from "../git/index.js";
 import { BudgetMessage, GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { revisionError } from "./git-wording.js";
+import { literalProject, sharedCredentialsAllowed } from "./shared-credentials.js";
 import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
@@ -207,15 +208,6 @@ async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, c
 }
 
 /**
- * The spec-level project when it is literal (no `{{`), else undefined: a templated project is only
- * known per Application, so only global (unscoped) repository credentials apply.
- */
-export function literalProject(appSet: ApplicationSet): string | undefined {
-  const project = appSet.spec.template?.spec?.project ?? "";
-  return project.includes("{{") ? undefined : project;
-}
-
-/**
  * Checks that the literal project exists in the controller namespace, as Argo CD does before any
  * repository access: `error getting project <name>: <cause>`. Without a `projects` port (an offline
  * preview without objects) the check is skipped.
@@ -244,7 +236,9 @@ export const gitGenerator: Generator<GitGenerator> = {
     if (git === undefined) throw new GeneratorError(`${GeneratorWrap.Git}: no Git reader configured`);
     const mode = templateMode(appSet);
     try {
-      const repo: Repo = { git, access: project === undefined ? {} : { project } };
+      // A project's scoped repository Secrets only for an ApplicationSet the project takes Applications from.
+      const scoped = project !== undefined && (await sharedCredentialsAllowed(appSet, ctx));
+      const repo: Repo = { git, access: scoped ? { project } : {} };
       return hasDirs ? await directoryParams(repo, spec, mode, ctx) : await filesParams(repo, spec, mode, ctx);
     } catch (err) {
       throw wrapError(GeneratorWrap.Git, err);

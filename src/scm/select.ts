@@ -5,6 +5,7 @@
  */
 import type { ApplicationSet, PullRequestGenerator, PullRequestProviderKey, ScmProviderGenerator, SecretRef } from "../api/index.js";
 import { PULL_REQUEST_PROVIDER_KEYS, SCM_PROVIDER_KEYS, secretValue } from "../api/index.js";
+import { sharedCredentialsAllowed } from "../generators/shared-credentials.js";
 import type { GeneratorContext } from "../generators/types.js";
 import { basicAuth, type ApiTarget } from "./api.js";
 import { caRefValue, prefixed, secretRefValue, type CredentialSource } from "./credentials.js";
@@ -49,10 +50,20 @@ function target(sel: Selection, o: { provider: string; baseUrl: string; headers?
   };
 }
 
-/** A token from a Secret reference, falling back to the provider's environment token. */
+/**
+ * A token from a Secret reference, falling back to the provider's environment token for an
+ * ApplicationSet that may use the control plane's shared credentials (`shared-credentials.ts`).
+ */
 async function token(sel: Selection, ref: SecretRef | undefined, env: "github" | "gitlab" | "gitea" | undefined): Promise<string> {
   const v = await secretRefValue(credentials(sel), ref);
-  return v === "" && env !== undefined ? (sel.services.settings.envTokens[env] ?? "") : v;
+  if (v !== "" || env === undefined) return v;
+  const fallback = sel.services.settings.envTokens[env] ?? "";
+  if (fallback === "" || (await sharedCredentialsAllowed(sel.appSet, sel.ctx))) return fallback;
+  sel.ctx.logger?.debug(
+    { provider: env },
+    "not using the environment's SCM token: the ApplicationSet's project does not take its namespace",
+  );
+  return "";
 }
 
 async function tlsFor(

@@ -177,6 +177,27 @@ describe("project-scoped repository credentials in the Git generator", () => {
       });
   });
 
+  it.each([
+    // name; the project's sourceNamespaces; whether an ApplicationSet in team-ns reads the repository
+    { name: "a project that does not take the ApplicationSet's namespace lends it no credentials", sourceNamespaces: [], ok: false },
+    { name: "a project whose sourceNamespaces match the ApplicationSet's namespace lends them", sourceNamespaces: ["team-*"], ok: true },
+  ])("$name", async ({ sourceNamespaces, ok }) => {
+    const tenant = withProject("team-a");
+    tenant.metadata.namespace = "team-ns";
+    const ports: GeneratorPorts = {
+      ...portsFromObjects([project("team-a", { sourceNamespaces })], "argocd"),
+      git: gitReader(temp, credentialsFromSecrets([scoped()])),
+    };
+    const asked = server.authorizations.length;
+    const run = gitGenerator.generate({ repoURL: url, revision: "main", directories: [{ path: "apps/*" }] }, tenant, context(ports));
+    if (ok) await expect(run.then((ps) => ps.map((p) => p["path"]))).resolves.toEqual(["apps/x"]);
+    else {
+      await expect(run).rejects.toThrow(/failed to list refs: /);
+      // the server challenged, and git had no password to answer with
+      expect(server.authorizations.slice(asked).every((a) => a === "")).toBe(true);
+    }
+  });
+
   it("does not let another project read by commit SHA what the entitled project brought into the cache", async () => {
     const reader = gitReader(temp, credentialsFromSecrets([scoped()]));
     const sha = await reader.resolveRevision(url, "main", undefined, { project: "team-a" });

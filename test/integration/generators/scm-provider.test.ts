@@ -4,6 +4,7 @@ import { appSet } from "../../unit/generators/builders.js";
 import { FakeApi, linkPage } from "../support/scm-server.js";
 import { harness, scmSecret } from "../../unit/scm/support.js";
 import type { ScmProviderGenerator } from "../../../src/api/index.js";
+import type { GeneratorPorts } from "../../../src/generators/types.js";
 import { generatorFn } from "../../../src/controller/generation.js";
 import { planAppSet } from "../../../src/controller/plan.js";
 import { REQUEUE_ON_ERROR_MS } from "../../../src/controller/requeue.js";
@@ -241,6 +242,33 @@ describe("the SCM Provider generator on GitHub", () => {
     const env = harness({ settings: { envTokens: { github: "from-env" } } });
     await createScmProviderGenerator(env.services).generate({ github: { organization: "acme", api: api.url } }, appSet([]), env.ctx);
     expect(api.seen.map((s) => s.headers.authorization)).toEqual(["Bearer t0ken", "Bearer t0ken", "Bearer from-env", "Bearer from-env"]);
+  });
+});
+
+describe("the environment's SCM token and tenants", () => {
+  const tenantSet = (): ReturnType<typeof appSet> => {
+    const set = appSet([]);
+    set.metadata.namespace = "team-a";
+    set.spec.template = { ...set.spec.template, spec: { ...set.spec.template.spec, project: "p" } };
+    return set;
+  };
+  const ports = (sourceNamespaces: string[]): GeneratorPorts => ({
+    secrets: { namespace: "argocd", getSecret: () => Promise.resolve(undefined) },
+    projects: {
+      getAppProject: (name) => Promise.resolve(name === "p" ? { metadata: { name }, spec: { sourceNamespaces } } : undefined),
+    },
+  });
+
+  it.each([
+    // name; the project's sourceNamespaces; the Authorization the API saw
+    { name: "is not lent to an ApplicationSet whose project does not take its namespace", sourceNamespaces: [], want: undefined },
+    { name: "is lent to an ApplicationSet whose project takes its namespace", sourceNamespaces: ["team-*"], want: "Bearer from-env" },
+  ])("$name", async ({ sourceNamespaces, want }) => {
+    serveOrg(1);
+    const h = harness({ settings: { envTokens: { github: "from-env" } }, ports: ports(sourceNamespaces) });
+    await createScmProviderGenerator(h.services).generate({ github: { organization: "acme", api: api.url } }, tenantSet(), h.ctx);
+    expect(api.seen.length).toBeGreaterThan(0);
+    expect(new Set(api.seen.map((s) => s.headers.authorization))).toEqual(new Set([want]));
   });
 });
 
