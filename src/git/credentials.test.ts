@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { encodeSecretData, type Secret } from "../api/index.js";
-import { credentialsFromSecrets } from "./credentials.js";
+import { credentialsFromSecrets, credentialTarget, underPrefix } from "./credentials.js";
 
 const URL = "https://git.example.com/org/repo.git";
 
@@ -115,5 +115,38 @@ describe("the repository Secret keys beyond username and password", () => {
   it("a proxy alone is no credential: the template's are used, the proxy kept", async () => {
     const creds = await credentialsFromSecrets([secret("r", "repository", { url: URL, proxy: "http://p:1" }), template])(URL);
     expect(creds).toMatchObject({ username: "template", proxy: "http://p:1" });
+  });
+});
+
+describe("repo-creds prefixes end at a path boundary", () => {
+  it.each([
+    // repository URL; whether the template for https://git.example.com/org applies
+    { url: "https://git.example.com/org/repo", applies: true },
+    { url: "https://git.example.com/org", applies: true },
+    { url: "https://git.example.com/org-evil/repo", applies: false },
+    { url: "https://git.example.com/organisation/repo", applies: false },
+  ])("$url: $applies", async ({ url, applies }) => {
+    const creds = await credentialsFromSecrets([template])(url);
+    expect(creds?.username === "template").toBe(applies);
+  });
+
+  it.each([
+    { url: "a/b", prefix: "a/", want: true },
+    { url: "git@h/o/r", prefix: "git@h/o", want: true },
+    { url: "git@h/org/r", prefix: "git@h/o", want: false },
+    { url: "x", prefix: "y", want: false },
+  ])("underPrefix($url, $prefix) = $want", ({ url, prefix, want }) => {
+    expect(underPrefix(url, prefix)).toBe(want);
+  });
+});
+
+describe("credentialTarget (whom the credential helper answers)", () => {
+  it.each([
+    { url: "https://Git.Example/o/r", want: { protocol: "https", host: "git.example" } },
+    { url: "http://127.0.0.1:3000/r.git", want: { protocol: "http", host: "127.0.0.1:3000" } },
+    { url: "git@git.example:o/r", want: undefined },
+    { url: "ssh://git@git.example/o/r", want: undefined },
+  ])("$url", ({ url, want }) => {
+    expect(credentialTarget(url)).toEqual(want);
   });
 });

@@ -168,10 +168,20 @@ export function credentialsFromSecrets(secrets: readonly Secret[]): CredentialsL
     const repo = pickRepository(repos, repoURL, project);
     if (repo !== undefined && hasCredentials(repo)) return Promise.resolve(repo);
     const normalized = normalizeGitURL(repoURL);
-    const template = templates.find((t) => t.prefix !== "" && normalized.startsWith(t.prefix))?.creds;
+    const template = templates.find((t) => t.prefix !== "" && underPrefix(normalized, t.prefix))?.creds;
     if (template === undefined) return Promise.resolve(repo);
     return Promise.resolve(repo === undefined ? template : { ...template, ...repo });
   };
+}
+
+/**
+ * Whether a normalised repository URL falls under a `repo-creds` URL: equal to it, or below it at
+ * a path boundary (`https://h/org` covers `https://h/org/app`, not `https://h/org-evil/app`).
+ * Argo CD compares plain string prefixes (docs/security.md#credentials).
+ */
+export function underPrefix(url: string, prefix: string): boolean {
+  if (!url.startsWith(prefix)) return false;
+  return url.length === prefix.length || prefix.endsWith("/") || prefix.endsWith(":") || url[prefix.length] === "/";
 }
 
 /** Environment that authenticates one git command, and how to clean up after it. */
@@ -199,11 +209,30 @@ function shellQuote(s: string): string {
 export const TOKEN_USER = "x-access-token";
 
 /**
- * A credential helper answering git's `get` from two environment variables: the credentials stay
- * out of every command line, and git only sends them when the server asks (a 401 challenge), for
- * that server alone.
+ * A credential helper answering git's `get` from environment variables: the credentials stay out
+ * of every command line, and git only sends them when the server asks (a 401 challenge). It
+ * answers only for the repository's own protocol and host (`host:port` as git names it), so a
+ * redirect to, or a challenge from, any other server gets nothing.
  */
-const CREDENTIAL_HELPER = `!f() { test "$1" = get || exit 0; printf 'username=%s\\npassword=%s\\n' "$APPSET_GIT_USERNAME" "$APPSET_GIT_PASSWORD"; }; f`;
+const CREDENTIAL_HELPER = [
+  `!f() { test "$1" = get || exit 0; h=; p=;`,
+  `while IFS= read -r l; do case "$l" in host=*) h="\${l#host=}";; protocol=*) p="\${l#protocol=}";; esac; done;`,
+  `test "$h" = "$APPSET_GIT_HOST" && test "$p" = "$APPSET_GIT_PROTOCOL" || exit 0;`,
+  `printf 'username=%s\\npassword=%s\\n' "$APPSET_GIT_USERNAME" "$APPSET_GIT_PASSWORD"; }; f`,
+].join(" ");
+
+/** The protocol and `host[:port]` git's credential protocol names for an HTTP(S) URL; undefined for others. */
+export function credentialTarget(url: string): { protocol: string; host: string } | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const protocol = parsed.protocol.replace(/:$/, "").toLowerCase();
+  if (protocol !== "http" && protocol !== "https") return undefined;
+  return { protocol, host: parsed.host };
+}
 
 interface AuthParts {
   readonly pairs: [string, string][];
@@ -211,8 +240,8 @@ interface AuthParts {
   readonly secrets: string[];
 }
 
-/** HTTPS authentication: a bearer header, basic auth forced into a header, or the credential helper. */
-function httpAuth(creds: RepoCredentials, out: AuthParts): void {
+/** HTTPS authentication: a bearer header, basic auth forced into a header, or the credential helper for `remote` alone. */
+function httpAuth(creds: RepoCredentials, remote: string | undefined, out: AuthParts): void {
   if (creds.bearerToken !== undefined) {
     out.pairs.push(["http.extraHeader", `Authorization: Bearer ${creds.bearerToken}`]);
     out.secrets.push(creds.bearerToken);
@@ -228,7 +257,11 @@ function httpAuth(creds: RepoCredentials, out: AuthParts): void {
     out.secrets.push(basic);
     return;
   }
+  const target = remote === undefined ? undefined : credentialTarget(remote);
+  if (target === undefined) return;
   out.pairs.push(["credential.helper", ""], ["credential.helper", CREDENTIAL_HELPER]);
+  out.env["APPSET_GIT_HOST"] = target.host;
+  out.env["APPSET_GIT_PROTOCOL"] = target.protocol;
   out.env["APPSET_GIT_USERNAME"] = username;
   out.env["APPSET_GIT_PASSWORD"] = password;
 }
@@ -254,6 +287,8 @@ export interface GitHostOptions {
    * Argo CD's `argocd-tls-certs-cm` directory); unset: the system's CAs. Ignored when `insecure`.
    */
   readonly caFile?: string;
+  /** The URL of the command's remote: the only server the credential helper answers. */
+  readonly remote?: string;
 }
 
 function sshHostOptions(creds: RepoCredentials, host: GitHostOptions): string {
@@ -296,7 +331,7 @@ export async function prepareGitAuth(creds: RepoCredentials | undefined, host: G
   };
   try {
     if (creds !== undefined) {
-      httpAuth(creds, out);
+      httpAuth(creds, host.remote, out);
       proxyEnv(creds, out.env);
     }
     const key = creds?.sshPrivateKey === undefined ? "" : `-i ${shellQuote(await file("id", creds.sshPrivateKey))} -o IdentitiesOnly=yes `;

@@ -32,7 +32,7 @@ import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } 
 import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
 import { GitRunner, type GitHubAppTokenSource } from "./runner.js";
 import { assertSafeTree } from "./tree-paths.js";
-import { isLocalRepositoryURL, isRelativeLocalPath, sameGitURL } from "./url.js";
+import { isLocalRepositoryURL, isRelativeLocalPath, sameGitOrigin, sameGitURL } from "./url.js";
 
 /** Reason of a repository URL that names this machine's disk, refused outside the offline commands. */
 export const LOCAL_REPOSITORY_REASON = "LocalRepositoryRefused";
@@ -375,12 +375,16 @@ export class GitRepoReader implements GitReader {
     return resolve(this.opts.baseDir, repoURL);
   }
 
-  /** The caller's credentials and the key under which the remote's acceptance of them is kept. */
+  /**
+   * The caller's credentials and the key under which the remote's acceptance of them is kept. A
+   * submodule without credentials of its own borrows its superproject's only on the same scheme
+   * and host: a `.gitmodules` naming another server never receives them.
+   */
   private async auth(repoURL: string, access: RepoAccess | undefined): Promise<RemoteAuth> {
     const parent = this.submoduleParents.get(repoURL);
+    const borrow = parent !== undefined && sameGitOrigin(parent, repoURL);
     const creds =
-      (await this.credentials(repoURL, access?.project)) ??
-      (parent === undefined ? undefined : await this.credentials(parent, access?.project));
+      (await this.credentials(repoURL, access?.project)) ?? (borrow ? await this.credentials(parent, access?.project) : undefined);
     const fingerprint = createHash("sha256")
       .update(JSON.stringify(creds ?? null))
       .digest("hex");

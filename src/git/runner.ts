@@ -69,7 +69,7 @@ export class GitRunner {
     if (remote === "") return {};
     const knownHostsFile = await existing(this.opts.knownHostsFile);
     const caFile = await caBundleFile(this.opts.tlsCertsDir, remote);
-    return { ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
+    return { remote, ...(knownHostsFile === undefined ? {} : { knownHostsFile }), ...(caFile === undefined ? {} : { caFile }) };
   }
 
   /** GitHub App credentials exchanged for an installation token (user `x-access-token`); others unchanged. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.js";
+import { gitOrigin, normalizeGitURL, normalizeGitURLAllowInvalid, sameGitOrigin, sameGitURL } from "./url.js";
 
 describe("normalizeGitURL (Argo CD's NormalizeGitURL)", () => {
   it.each([
@@ -100,5 +100,34 @@ describe("sameGitURL (Argo CD's SameURL)", () => {
 
   it("keeps a URL that does not parse as it was written", () => {
     expect(normalizeGitURLAllowInvalid("HTTPS://GitHub.com:port/o/r")).toBe("HTTPS://GitHub.com:port/o/r");
+  });
+});
+
+describe("gitOrigin", () => {
+  it.each([
+    // repository URL; the scheme and host it reaches
+    { url: "https://Git.Example/o/r.git", want: "https://git.example" },
+    { url: "https://user:pw@git.example:8443/o/r", want: "https://git.example:8443" },
+    { url: "http://127.0.0.1:3000/r.git", want: "http://127.0.0.1:3000" },
+    { url: "git@git.example:o/r.git", want: "ssh://git.example" },
+    { url: "ssh://git@git.example:2222/o/r", want: "ssh://git.example:2222" },
+    { url: "git+ssh://git@git.example/o/r", want: "ssh://git.example" },
+    { url: "git://git.example/o/r", want: "git://git.example" },
+    { url: "/srv/repo", want: undefined },
+    { url: "file:///srv/repo", want: undefined },
+    { url: "", want: undefined },
+  ])("$url reaches $want", ({ url, want }) => {
+    expect(gitOrigin(url)).toBe(want);
+  });
+
+  it.each([
+    { a: "https://h/o/app", b: "https://h/o/lib", same: true },
+    { a: "https://h/o/app", b: "https://h:8443/o/lib", same: false },
+    { a: "https://h/o/app", b: "http://h/o/lib", same: false },
+    { a: "git@h:o/app", b: "ssh://git@h/o/lib", same: true },
+    { a: "https://h/o/app", b: "https://evil/o/lib", same: false },
+    { a: "/srv/a", b: "/srv/b", same: false },
+  ])("$a and $b: same origin $same", ({ a, b, same }) => {
+    expect(sameGitOrigin(a, b)).toBe(same);
   });
 });

@@ -189,3 +189,30 @@ export function isLocalRepositoryURL(repoURL: string): boolean {
   if (url === "") return false;
   return /^file:/i.test(url) || isAbsolute(url) || isRelativeLocalPath(url);
 }
+
+/**
+ * The scheme and host (with its port) a repository URL reaches, in lower case: `https://h:8443`,
+ * `ssh://h` for both `ssh://git@h/o/r` and scp-like `git@h:o/r`; undefined for a local path or
+ * anything that does not parse.
+ */
+export function gitOrigin(repoURL: string): string | undefined {
+  const url = repoURL.trim();
+  if (url === "" || isLocalRepositoryURL(url)) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url);
+  if (scheme === null) {
+    const scp = /^(?:[^@/:]*@)?([^/:]+):/.exec(url);
+    return scp === null ? undefined : `ssh://${scp[1]!.toLowerCase()}`;
+  }
+  const name = scheme[1]!.toLowerCase();
+  const rest = url.slice(scheme[0].length);
+  const authority = rest.split("/")[0]!;
+  const host = authority.slice(authority.lastIndexOf("@") + 1).toLowerCase();
+  if (host === "") return undefined;
+  return `${name === "git+ssh" || name === "ssh+git" ? "ssh" : name}://${host}`;
+}
+
+/** Whether two repository URLs reach the same scheme and host ({@link gitOrigin}). */
+export function sameGitOrigin(a: string, b: string): boolean {
+  const left = gitOrigin(a);
+  return left !== undefined && left === gitOrigin(b);
+}

@@ -67,7 +67,13 @@ describe("reading a commit", () => {
     { name: "blobs over the byte budget are still answered, and read again each time", maxBlobBytes: 50, catFiles: 3 },
   ])("$name", async ({ maxBlobBytes, catFiles }) => {
     const repo = makeRepo(temp, { "a.yaml": "a".repeat(40), "b.yaml": "b".repeat(60) });
-    const reader = new GitRepoReader({ cacheDir: temp.make("appset-cache-"), env: gitEnv(), revisionCacheMs: 0, maxBlobBytes });
+    const reader = new GitRepoReader({
+      localRepositories: true,
+      cacheDir: temp.make("appset-cache-"),
+      env: gitEnv(),
+      revisionCacheMs: 0,
+      maxBlobBytes,
+    });
     const sha = await reader.resolveRevision(repo, "HEAD");
     const blobs = (await reader.listTree(repo, sha)).filter((e) => e.type === "blob");
     for (let i = 0; i < 3; i++) {
