@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import type { Application } from "../../../src/api/index.js";
 import { isNotFound, KubeApiClient, resources, type KubeObject, type ResourceDescriptor } from "../../../src/kube/index.js";
-import { makeRepo, TempDirs } from "../../integration/support/git-repos.js";
+import { makeRepo, TempDirs, type FileSpec } from "../../integration/support/git-repos.js";
 import { eventually, processArgs, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
 
 /** The in-cluster server. */
@@ -38,10 +38,13 @@ export class Tenancy {
     }
   }
 
-  /** Starts `appset sync-engine` for Argo CD's namespace with `application.namespaces` = the team prefix. */
-  async startEngine(): Promise<void> {
+  /**
+   * Starts `appset sync-engine` for Argo CD's namespace with `application.namespaces` = the team
+   * prefix, in `env` (default: the tests' own, which reads local repositories).
+   */
+  async startEngine(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const args = processArgs(this.argocd, "--application-namespaces", `sec-team-*-${this.run}`);
-    this.engine = spawnController(args, "sync-engine");
+    this.engine = spawnController(args, "sync-engine", undefined, env);
     await this.engine.waitForLog("sync engine starting", 90_000);
   }
 
@@ -55,8 +58,8 @@ export class Tenancy {
     this.temp.cleanup();
   }
 
-  /** A Git repository of the given files; its URL. */
-  repo(files: Record<string, string>): string {
+  /** A Git repository of the given files (`{ symlink }`: a link); its URL. */
+  repo(files: Record<string, FileSpec>): string {
     return `file://${makeRepo(this.temp, files)}`;
   }
 
