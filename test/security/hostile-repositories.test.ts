@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GitRepoReader } from "../../src/git/index.js";
+import { GitRepoReader, LOCAL_REPOSITORY_REASON } from "../../src/git/index.js";
 import { writeWorkspace } from "../../src/syncwaves/render/workspace.js";
 import { serveGitHttp, type GitHttpServer } from "../integration/support/git-http.js";
 import { git, gitEnv, makeRepo, TempDirs } from "../integration/support/git-repos.js";
@@ -117,5 +117,25 @@ describe("symbolic links of a repository", () => {
     } finally {
       await ws.dispose();
     }
+  });
+});
+
+describe("a submodule naming this machine's disk", () => {
+  it.each(["file", "path"])("(%s) is refused before git reads it, and the other team's cache is not read", async (form) => {
+    // another team's private repository, already in the shared cache
+    const { git: r, cacheDir } = reader();
+    const privateURL = pushed(`private-${form}`, { "secret.yaml": "token: team-b" });
+    const stolen = await r.resolveRevision(privateURL, "main");
+    await r.listTree(privateURL, stolen);
+    const cached = readdirSync(cacheDir).find((e) => e !== "cache-key")!;
+    const target = form === "file" ? `file://${join(cacheDir, cached)}` : join(cacheDir, cached);
+    // a gitlink to the private commit, and a .gitmodules naming the cache folder that holds it
+    const work = makeRepo(temp, { "app.yaml": "x", ".gitmodules": `[submodule "stolen"]\n\tpath = stolen\n\turl = ${target}\n` });
+    git(work, "update-index", "--add", "--cacheinfo", `160000,${stolen},stolen`);
+    git(work, "commit", "-q", "-m", "submodule into the cache");
+    const url = bare(`thief-${form}`, (repo) => git(work, "push", "-q", repo, "main"));
+    const thief = new GitRepoReader({ cacheDir, env: gitEnv(), revisionCacheMs: 0, submodules: true });
+    const sha = await thief.resolveRevision(url, "main");
+    await expect(thief.listTree(url, sha)).rejects.toMatchObject({ reason: LOCAL_REPOSITORY_REASON });
   });
 });
