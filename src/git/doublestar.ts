@@ -12,10 +12,12 @@ import { BadPatternError, compileRe2, reLiteral } from "./glob-re2.js";
 
 /** The most alternatives a pattern's braces may expand to. */
 export const MAX_ALTERNATIVES = 256;
-/** The longest pattern accepted, in characters. */
+/** The longest pattern accepted, in characters (every dialect). */
 export const MAX_PATTERN_LENGTH = 4096;
+/** The most characters a pattern's brace alternatives may add up to (what is compiled). */
+export const MAX_EXPANDED_LENGTH = 16_384;
 
-/** A doublestar pattern refused because its braces expand too far or it is too long. */
+/** A pattern refused because it is too long or its braces expand too far. */
 export class PatternTooComplexError extends BadPatternError {
   constructor(pattern: string, reason: string) {
     super(pattern, reason);
@@ -120,6 +122,9 @@ function alternatives(pattern: string): string[] {
   const alts = braceExpand(pattern, { braceExpandMax: MAX_ALTERNATIVES + 1 });
   if (alts.length > MAX_ALTERNATIVES) {
     throw new PatternTooComplexError(pattern, `the braces expand to more than ${MAX_ALTERNATIVES} alternatives`);
+  }
+  if (alts.reduce((n, a) => n + a.length, 0) > MAX_EXPANDED_LENGTH) {
+    throw new PatternTooComplexError(pattern, `the braces expand to more than ${MAX_EXPANDED_LENGTH} characters`);
   }
   return alts;
 }

@@ -144,9 +144,19 @@ describe("the linear doublestar matcher", () => {
     // name: what the row shows; pattern: the rule
     { name: "braces that expand past the cap are refused", pattern: "{a,b}".repeat(12) },
     { name: "a pattern longer than the cap is refused", pattern: "a".repeat(5000) },
+    // 128 alternatives under the count cap, each about 4,000 characters: half a million to compile
+    { name: "braces whose alternatives add up past the cap are refused", pattern: `${"{a,b}".repeat(7)}${"x".repeat(3900)}` },
   ])("$name", ({ pattern }) => {
     expect(() => compileDoublestar(pattern)).toThrow(PatternTooComplexError);
     expect(() => compileDoublestar(pattern)).toThrow(BadPatternError);
+  });
+
+  it.each([
+    { name: "Go's path.Match", compile: compilePathMatch },
+    { name: "git's pathspec", compile: compilePathspec },
+  ])("$name refuses a pattern longer than the cap, and takes one at the cap", ({ compile }) => {
+    expect(() => compile(`*${"a".repeat(4096)}`)).toThrow(PatternTooComplexError);
+    expect(compile(`*${"a".repeat(4095)}`)(`x${"a".repeat(4095)}`)).toBe(true);
   });
 
   it("refuses extended globs, which Argo CD's doublestar does not have", () => {

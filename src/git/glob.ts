@@ -8,6 +8,7 @@
  * time linear in the path, whatever the pattern.
  */
 import { BadPatternError, compileRe2 } from "./glob-re2.js";
+import { MAX_PATTERN_LENGTH, PatternTooComplexError } from "./doublestar.js";
 
 export { BadPatternError } from "./glob-re2.js";
 export { compileDoublestar, PatternTooComplexError } from "./doublestar.js";
@@ -48,6 +49,9 @@ function parseClass(pattern: string, i: number, opts: ClassOptions): [string, nu
 }
 
 function translate(pattern: string, star: string, question: string, opts: ClassOptions): (name: string) => boolean {
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new PatternTooComplexError(pattern, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
+  }
   let re = "";
   for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
