@@ -16,7 +16,7 @@ import {
   type IntOrString,
 } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { kindsOf } from "../generators/transform.js";
+import { kindsOf, unknownGeneratorKeys } from "../generators/transform.js";
 import { parseMaxUpdate } from "../progressivesync/budget.js";
 import type { ConditionInput } from "./conditions.js";
 import { jqSupported, jqSyntaxError } from "./jq-paths.js";
@@ -86,11 +86,12 @@ function generatorWarnings(appSet: ApplicationSet): SpecWarning[] {
   for (const [i, entry] of generators.entries()) {
     const kinds = kindsOf(entry);
     if (kinds.length === 0) {
-      const keys = appliedKeys(appSet, i);
-      const named = keys.length > 0 ? ` (it was applied with ${keys.join(", ")})` : "";
+      const present = unknownGeneratorKeys(entry);
+      const keys = present.length > 0 ? present : appliedKeys(appSet, i);
+      const named = keys.length > 0 ? ` (it ${present.length > 0 ? "names" : "was applied with"} ${keys.join(", ")})` : "";
       out.push({
         reason: SpecWarningReason.UnrecognizedGenerator,
-        message: `spec.generators[${String(i)}] sets no generator${named}: it generates nothing; the known generators are ${KNOWN}, and the CRD schema drops any other key, so check the spelling`,
+        message: `spec.generators[${String(i)}] sets no generator${named}: nothing is generated, changed or deleted until it does; the known generators are ${KNOWN}, and the CRD schema drops any other key, so check the spelling`,
       });
     } else if (kinds.length > 1) {
       out.push({

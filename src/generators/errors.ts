@@ -49,6 +49,16 @@ export const GeneratorMessage = {
 } as const;
 
 /** Our own messages, where Argo CD has none. */
+/**
+ * An entry that runs no generator this controller knows, or names one it does not (an `oci`
+ * generator of Argo CD v3.6, a misspelt key): Argo CD's warning text, then what happens instead of
+ * Argo CD's skip, which would delete every Application the entry made.
+ */
+export function unrecognizedGenerators(appSet: string, index: number, keys: readonly string[]): string {
+  const named = keys.length > 0 ? `: ${keys.join(", ")}` : "";
+  return `ApplicationSet ${appSet} contains unrecognized generators${named} (spec.generators[${String(index)}]); nothing is generated, changed or deleted until the entry names only generators this controller runs`;
+}
+
 export const BudgetMessage = {
   tooManyParameterSets: (max: number): string =>
     `the generators produce more than ${String(max)} parameter sets, the most one ApplicationSet may have; split it, or narrow its generators`,

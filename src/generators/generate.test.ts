@@ -47,9 +47,20 @@ describe("generating an ApplicationSet's parameters", () => {
     ]);
   });
 
-  it("skips entries that set no generator", async () => {
-    const res = await generateParams(appSet([{}, { list: { elements: [{ a: "1" }] } }]), context(), registry);
-    expect(res.map((r) => r.entry)).toEqual([1]);
+  it.each([
+    // name; the entries; the error (Argo CD would skip the entry and delete what it made)
+    { name: "an entry that sets no generator", gens: [{ list: { elements: [{ a: "1" }] } }, {}], names: "", index: 1 },
+    { name: "an entry with a generator this controller does not run", gens: [{ oci: { repoURL: "oci://r/a" } }], names: ": oci", index: 0 },
+    {
+      name: "an entry with a known generator beside unknown ones",
+      gens: [{ list: { elements: [] }, zeta: {}, oci: {}, selector: {} }],
+      names: ": oci, zeta",
+      index: 0,
+    },
+  ])("refuses $name: nothing is generated", async ({ gens, names, index }) => {
+    await expect(generateParams(appSet(gens as ApplicationSetGenerator[]), context(), registry)).rejects.toThrow(
+      `ApplicationSet test contains unrecognized generators${names} (spec.generators[${String(index)}]); nothing is generated, changed or deleted until the entry names only generators this controller runs`,
+    );
   });
 
   it("fails the whole ApplicationSet when one generator fails", async () => {

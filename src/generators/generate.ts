@@ -6,9 +6,9 @@
  */
 import { mergeTemplate, type Json } from "../template/index.js";
 import type { ApplicationSet, ApplicationSetTemplate, GeneratorKind } from "../api/index.js";
-import { BudgetMessage, GeneratorError } from "./errors.js";
+import { BudgetMessage, GeneratorError, unrecognizedGenerators } from "./errors.js";
 import type { GeneratorRegistry } from "./registry.js";
-import { entryRequeueAfterMs, kindsOf, transformEntry } from "./transform.js";
+import { entryRequeueAfterMs, kindsOf, transformEntry, unknownGeneratorKeys } from "./transform.js";
 import type { GeneratorContext, GeneratorSettings, ParamSet } from "./types.js";
 
 /** The parameter sets of one generator kind of one top-level entry, and the template they render. */
@@ -22,8 +22,10 @@ export interface GeneratedParams {
 }
 
 /**
- * Generates the parameter sets of an ApplicationSet. Entries that set no known generator are
- * skipped with a warning (Argo CD does the same). Rejects with the first GeneratorError.
+ * Generates the parameter sets of an ApplicationSet. Rejects with the first GeneratorError, and
+ * with one for an entry that sets no known generator or names one this controller does not run:
+ * Argo CD skips such an entry with a warning, which deletes what it generated before
+ * (docs/generators.md#common-to-every-generator).
  */
 export async function generateParams(
   appSet: ApplicationSet,
@@ -33,9 +35,9 @@ export async function generateParams(
   const out: GeneratedParams[] = [];
   let total = 0;
   for (const [i, entry] of appSet.spec.generators.entries()) {
-    if (kindsOf(entry).length === 0) {
-      ctx.logger?.warn({ applicationSet: appSet.metadata.name, entry: i }, "ApplicationSet contains unrecognized generators");
-      continue;
+    const unknown = unknownGeneratorKeys(entry);
+    if (kindsOf(entry).length === 0 || unknown.length > 0) {
+      throw new GeneratorError(unrecognizedGenerators(appSet.metadata.name ?? "", i, unknown));
     }
     const results = await transformEntry(entry, appSet, { ...ctx, depth: 0 }, { registry });
     for (const r of results) {

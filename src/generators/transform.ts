@@ -47,6 +47,14 @@ export function kindsOf(entry: Readonly<Record<string, unknown>>): GeneratorKind
   return GENERATOR_KINDS.filter((k) => entry[k] !== undefined && entry[k] !== null);
 }
 
+/** The keys of an entry that are neither a generator this controller runs nor `selector`, sorted. */
+export function unknownGeneratorKeys(entry: Readonly<Record<string, unknown>>): string[] {
+  const known = new Set<string>([...GENERATOR_KINDS, "selector"]);
+  return Object.keys(entry)
+    .filter((k) => !known.has(k) && entry[k] !== undefined && entry[k] !== null)
+    .sort();
+}
+
 /** Decodes a matrix/merge spec (raw JSON below the top level) and enforces the nesting cap. */
 function decodeSpec(kind: GeneratorKind, raw: unknown, ctx: GeneratorContext): unknown {
   if (!COMBINATIONS.has(kind)) return raw;
