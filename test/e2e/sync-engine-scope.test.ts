@@ -22,6 +22,7 @@ import { DEFAULT_TIMINGS, Leases, type Lease } from "../../src/leader/index.js";
 import { makeRepo } from "../integration/support/git-repos.js";
 import { eventually, spawnController, type ControllerProcess } from "./support/controller.js";
 import { e2eSuite } from "./support/suite.js";
+import { ALLOW_LOCAL_REPOSITORIES_ENV } from "../support/vitest-setup.js";
 
 const suite = e2eSuite();
 const run = randomBytes(3).toString("hex");
@@ -32,8 +33,14 @@ afterAll(async () => {
   await Promise.all(suite.procs.map((p) => p.exited));
 });
 
-/** The child processes' environment, without Argo CD settings of the test's own environment. */
-const childEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("ARGOCD_")));
+/**
+ * The child processes' environment, without Argo CD settings of the test's own environment, but
+ * reading the test's local repositories.
+ */
+const childEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("ARGOCD_"))),
+  [ALLOW_LOCAL_REPOSITORIES_ENV]: "true",
+};
 
 /** A started engine process and the endpoints it logged. */
 interface Engine {
