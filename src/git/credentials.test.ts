@@ -135,6 +135,9 @@ describe("repo-creds prefixes end at a path boundary", () => {
     { url: "git@h/o/r", prefix: "git@h/o", want: true },
     { url: "git@h/org/r", prefix: "git@h/o", want: false },
     { url: "x", prefix: "y", want: false },
+    { url: "http://127.0.0.1:8080/r", prefix: "http://127.0.0.1", want: true },
+    { url: "http://127.0.0.1.evil/r", prefix: "http://127.0.0.1", want: false },
+    { url: "https://h/org:x/r", prefix: "https://h/org", want: false },
   ])("underPrefix($url, $prefix) = $want", ({ url, prefix, want }) => {
     expect(underPrefix(url, prefix)).toBe(want);
   });

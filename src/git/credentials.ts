@@ -176,12 +176,16 @@ export function credentialsFromSecrets(secrets: readonly Secret[]): CredentialsL
 
 /**
  * Whether a normalised repository URL falls under a `repo-creds` URL: equal to it, or below it at
- * a path boundary (`https://h/org` covers `https://h/org/app`, not `https://h/org-evil/app`).
- * Argo CD compares plain string prefixes (docs/security.md#credentials).
+ * a path boundary (`https://h/org` covers `https://h/org/app`, not `https://h/org-evil/app`); a
+ * prefix that names a host alone also covers its ports (`http://h` covers `http://h:8080/r`, not
+ * `http://h.evil/r`). Argo CD compares plain string prefixes (docs/security.md#credentials).
  */
 export function underPrefix(url: string, prefix: string): boolean {
   if (!url.startsWith(prefix)) return false;
-  return url.length === prefix.length || prefix.endsWith("/") || prefix.endsWith(":") || url[prefix.length] === "/";
+  if (url.length === prefix.length || prefix.endsWith("/") || prefix.endsWith(":")) return true;
+  const next = url[prefix.length];
+  if (next === "/") return true;
+  return next === ":" && !prefix.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").includes("/");
 }
 
 /** Environment that authenticates one git command, and how to clean up after it. */
