@@ -19,7 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { remember, SizedMemo } from "../bounded-map.js";
 import { SystemClock, type Clock } from "../clock/index.js";
 import { AppSetError } from "../errors.js";
@@ -30,113 +30,18 @@ import { withRepoLock } from "./lock.js";
 import { RevisionCache } from "./revision-cache.js";
 import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } from "./git-output.js";
 import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
-import { GitRunner, type GitHubAppTokenSource } from "./runner.js";
+import { GitRunner } from "./runner.js";
 import { assertSafeTree } from "./tree-paths.js";
-import { isLocalRepositoryURL, isRelativeLocalPath, sameGitOrigin, sameGitURL } from "./url.js";
-
-/** Reason of a repository URL that names this machine's disk, refused outside the offline commands. */
-export const LOCAL_REPOSITORY_REASON = "LocalRepositoryRefused";
-
-/** git's protocol allow-list (`GIT_ALLOW_PROTOCOL`): the network transports, and `file` where local repositories are read. */
-export function allowedProtocols(local: boolean): string {
-  return local ? "https:http:ssh:git:file" : "https:http:ssh:git";
-}
-
-/** Reason of a revision that names no branch, tag or commit of the repository. */
-export const REVISION_NOT_FOUND_REASON = "RevisionNotFound";
-
-/**
- * Reads repositories at a commit. The generators depend on this port only. `access` says on whose
- * behalf (default: no project, so only unscoped credentials).
- */
-export interface GitReader {
-  /** Resolves a branch, tag, `HEAD` (or ""), full ref or commit SHA to a commit SHA. */
-  resolveRevision(repoURL: string, revision: string, signal?: AbortSignal, access?: RepoAccess): Promise<string>;
-  /** Every entry of the commit's tree, recursively, directories included, in git's order. */
-  listTree(repoURL: string, commit: string, signal?: AbortSignal, access?: RepoAccess): Promise<readonly TreeEntry[]>;
-  /** The content of blobs of the commit, in the order asked. */
-  readBlobs(repoURL: string, commit: string, entries: readonly TreeEntry[], signal?: AbortSignal, access?: RepoAccess): Promise<Buffer[]>;
-  /**
-   * Forgets the revisions resolved for a repository (compared as Argo CD compares repository
-   * URLs), so the next {@link resolveRevision} asks the remote: a webhook push, a hard refresh.
-   */
-  invalidate?(repoURL: string): void;
-}
-
-/** Counters of the git commands run (what the cache saves is visible here). */
-export interface GitStats {
-  /** `ls-remote` commands run. */
-  lsRemote: number;
-  /** Revisions resolved without running one: kept from a recent `ls-remote`, or sharing one in flight. */
-  lsRemoteCached: number;
-  fetch: number;
-  lsTree: number;
-  catFile: number;
-}
-
-/** Options of {@link GitRepoReader}. */
-export interface GitRepoReaderOptions {
-  /** Where the bare cache repositories live (one per repository URL). */
-  readonly cacheDir: string;
-  /** The scrubbed base environment of every git command (see `baseGitEnv`). */
-  readonly env: Readonly<Record<string, string>>;
-  readonly credentials?: CredentialsLookup;
-  /**
-   * The SSH known_hosts file (`GitHostOptions.knownHostsFile`, Argo CD's
-   * `$ARGOCD_SSH_DATA_PATH/ssh_known_hosts`), looked up before every command so that an update of
-   * the mounted ConfigMap applies at once; unset or absent: ssh's default files.
-   */
-  readonly knownHostsFile?: string;
-  /**
-   * The directory of CA bundles named after the HTTPS hosts they verify (Argo CD's
-   * `argocd-tls-certs-cm` mounted at `$ARGOCD_TLS_DATA_PATH`), looked up before every command.
-   */
-  readonly tlsCertsDir?: string;
-  /**
-   * Expand submodules into the tree (`ARGOCD_GIT_MODULES_ENABLED`, as a checkout with
-   * `git submodule update --init --recursive`): a submodule's path becomes a directory holding its
-   * commit's entries. Default false: a submodule stays one `commit` entry.
-   */
-  readonly submodules?: boolean;
-  /** Exchanges GitHub App credentials for an installation token; unset: such credentials fail. */
-  readonly githubAppToken?: GitHubAppTokenSource;
-  /** Trees kept in memory (default 256 commits). */
-  readonly maxTrees?: number;
-  /** Blobs kept in memory (default 50 000). */
-  readonly maxBlobs?: number;
-  /** Most bytes of blobs kept in memory (default 256 MiB); the oldest go first. */
-  readonly maxBlobBytes?: number;
-  /**
-   * Read repositories named by a local path or a `file://` URL (the offline commands, and
-   * `--allow-local-repositories`). Default false: such a URL is refused before git runs, and git's
-   * protocol allow-list leaves out `file`, so neither a repository nor a submodule of one can read
-   * this machine's disk (another team's Git cache included).
-   */
-  readonly localRepositories?: boolean;
-  /**
-   * The directory relative local paths (`./repo`) are resolved against (the working directory of
-   * `appset generate`). Unset (the controller): such a URL is refused, as git in Argo CD's repo
-   * server would not find it either.
-   */
-  readonly baseDir?: string;
-  /**
-   * The time limit of every git command, in ms, and of the wait for a cache repository's lock.
-   * It stands for the time Argo CD gives one call of its repo server, which runs these commands
-   * there: the CLI passes `--repo-server-timeout-seconds` × 1000. Unset or 0: no limit.
-   */
-  readonly timeoutMs?: number;
-  /**
-   * How long what `ls-remote` returned is kept, in ms (default 3000; 0: not kept, each resolution
-   * asks the remote). Kept per repository URL and credentials, so it never answers a caller whose
-   * credentials the remote has not accepted.
-   */
-  readonly revisionCacheMs?: number;
-  /** Measures the revision cache's interval and the time limits (default: the system clock). */
-  readonly clock?: Clock;
-}
-
-/** Default of {@link GitRepoReaderOptions.revisionCacheMs}. */
-export const DEFAULT_REVISION_CACHE_MS = 3000;
+import { allowedProtocols, locateRepository } from "./locate.js";
+import {
+  DEFAULT_BLOB_CACHE_BYTES,
+  DEFAULT_REVISION_CACHE_MS,
+  REVISION_NOT_FOUND_REASON,
+  type GitReader,
+  type GitRepoReaderOptions,
+  type GitStats,
+} from "./reader-types.js";
+import { sameGitOrigin, sameGitURL } from "./url.js";
 
 /**
  * The configuration of every fetch: protocol v2, and every object received checked by git's fsck
@@ -161,9 +66,6 @@ const FETCH_CONFIG: readonly string[] = [
     "zeroPaddedDate",
   ].flatMap((id) => ["-c", `fetch.fsck.${id}=ignore`]),
 ];
-
-/** Default byte budget of the blob cache: 256 MiB. */
-export const DEFAULT_BLOB_CACHE_BYTES = 256 * 1024 * 1024;
 
 /** The default {@link GitReader}: `git` against real repositories, with a cache by commit. */
 export class GitRepoReader implements GitReader {
@@ -354,25 +256,9 @@ export class GitRepoReader implements GitReader {
     return dir;
   }
 
-  /**
-   * Where git finds `repoURL` from any working directory: a relative local path resolved against
-   * `baseDir` (git runs some commands inside the cache); anything else unchanged.
-   */
+  /** Where git finds `repoURL` (see `locate.ts`). */
   private locate(repoURL: string): string {
-    if (this.opts.localRepositories !== true && isLocalRepositoryURL(repoURL)) {
-      throw new AppSetError(
-        LOCAL_REPOSITORY_REASON,
-        `repository URL ${JSON.stringify(repoURL)} names a local path or a file:// URL, which this controller does not read; use an https, ssh or git URL`,
-      );
-    }
-    if (!isRelativeLocalPath(repoURL)) return repoURL;
-    if (this.opts.baseDir === undefined) {
-      throw new GitCommandError(
-        `repository URL ${JSON.stringify(repoURL)} is a relative local path; use a URL or an absolute path`,
-        undefined,
-      );
-    }
-    return resolve(this.opts.baseDir, repoURL);
+    return locateRepository(repoURL, this.opts);
   }
 
   /**
@@ -450,3 +336,12 @@ export { parseBatch, parseLsRemote, parseLsTree, pickRef, type TreeEntry } from 
 export { HOST_KEY_HINT, tlsServerName } from "./host-access.js";
 export { GITHUB_APP_REASON, type GitHubAppTokenSource } from "./runner.js";
 export { isRelativeLocalPath } from "./url.js";
+export { allowedProtocols, LOCAL_REPOSITORY_REASON } from "./locate.js";
+export {
+  DEFAULT_BLOB_CACHE_BYTES,
+  DEFAULT_REVISION_CACHE_MS,
+  REVISION_NOT_FOUND_REASON,
+  type GitReader,
+  type GitRepoReaderOptions,
+  type GitStats,
+} from "./reader-types.js";
