@@ -9,7 +9,7 @@
  * them in one pass by `gitFilesMaxBytes`; past either the generator fails (never "no results").
  */
 import { parseAllDocuments } from "yaml";
-import { isRecord, type GitGenerator } from "../api/index.js";
+import { isRecord, type AppProject, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import {
   BadPatternError,
@@ -22,7 +22,7 @@ import {
 } from "../git/index.js";
 import { BudgetMessage, GeneratorError, GeneratorMessage, GeneratorWrap, wrapError } from "./errors.js";
 import { revisionError } from "./git-wording.js";
-import { literalProject, sharedCredentialsAllowed } from "./shared-credentials.js";
+import { lendsSharedCredentials, literalProject } from "./shared-credentials.js";
 import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { appendValues, requeueFrom, basename, cloneJson, dirname, flattenParams, pathParams } from "./params.js";
 import { templateMode, type Generator, type GeneratorContext, type ParamSet, type TemplateMode } from "./types.js";
@@ -209,12 +209,12 @@ async function filesParams(repo: Repo, spec: GitGenerator, mode: TemplateMode, c
 
 /**
  * Checks that the literal project exists in the controller namespace, as Argo CD does before any
- * repository access: `error getting project <name>: <cause>`. Without a `projects` port (an offline
- * preview without objects) the check is skipped.
+ * repository access: `error getting project <name>: <cause>`; returns it. Without a `projects` port
+ * (an offline preview without objects) the check is skipped.
  */
-async function checkProject(project: string, ctx: GeneratorContext): Promise<void> {
+async function checkProject(project: string, ctx: GeneratorContext): Promise<AppProject | undefined> {
   const projects = ctx.ports.projects;
-  if (projects === undefined) return;
+  if (projects === undefined) return undefined;
   let found;
   try {
     found = await projects.getAppProject(project, ctx.signal);
@@ -222,6 +222,7 @@ async function checkProject(project: string, ctx: GeneratorContext): Promise<voi
     throw new GeneratorError(`error getting project ${project}: ${errorMessage(err)}`, { cause: err });
   }
   if (found === undefined) throw new GeneratorError(`error getting project ${project}: appprojects.argoproj.io "${project}" not found`);
+  return found;
 }
 
 /** The Git generator. */
@@ -229,7 +230,7 @@ export const gitGenerator: Generator<GitGenerator> = {
   async generate(spec, appSet, ctx) {
     // As in Argo CD: the project check comes first and its error is not wrapped.
     const project = literalProject(appSet);
-    if (project !== undefined) await checkProject(project, ctx);
+    const found = project === undefined ? undefined : await checkProject(project, ctx);
     const hasDirs = (spec.directories ?? []).length > 0;
     if (!hasDirs && (spec.files ?? []).length === 0) throw new GeneratorError(GeneratorMessage.EmptyAppSet);
     const git = ctx.ports.git;
@@ -237,7 +238,7 @@ export const gitGenerator: Generator<GitGenerator> = {
     const mode = templateMode(appSet);
     try {
       // A project's scoped repository Secrets only for an ApplicationSet the project takes Applications from.
-      const scoped = project !== undefined && (await sharedCredentialsAllowed(appSet, ctx));
+      const scoped = project !== undefined && lendsSharedCredentials(appSet, found, ctx.ports.secrets?.namespace);
       const repo: Repo = { git, access: scoped ? { project } : {} };
       return hasDirs ? await directoryParams(repo, spec, mode, ctx) : await filesParams(repo, spec, mode, ctx);
     } catch (err) {

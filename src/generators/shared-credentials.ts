@@ -6,7 +6,7 @@
  * namespace (`spec.sourceNamespaces`), the rule that already decides whether its Applications may
  * use that project. Argo CD lets any ApplicationSet name any project here (docs/security.md#credentials).
  */
-import type { ApplicationSet } from "../api/index.js";
+import type { ApplicationSet, AppProject } from "../api/index.js";
 import { isAppNamespacePermitted } from "../project/app-namespace.js";
 import type { GeneratorContext } from "./types.js";
 
@@ -23,10 +23,23 @@ export function literalProject(appSet: ApplicationSet): string | undefined {
  */
 export async function sharedCredentialsAllowed(appSet: ApplicationSet, ctx: GeneratorContext): Promise<boolean> {
   const controllerNamespace = ctx.ports.secrets?.namespace;
-  const namespace = appSet.metadata.namespace ?? "";
-  if (controllerNamespace === undefined || namespace === "" || namespace === controllerNamespace) return true;
+  if (lendsSharedCredentials(appSet, undefined, controllerNamespace)) return true;
   const name = literalProject(appSet);
   if (name === undefined || ctx.ports.projects === undefined) return false;
   const project = await ctx.ports.projects.getAppProject(name === "" ? "default" : name, ctx.signal).catch(() => undefined);
+  return lendsSharedCredentials(appSet, project, controllerNamespace);
+}
+
+/**
+ * The rule of {@link sharedCredentialsAllowed} over a project already read (undefined: none), for
+ * a caller that has it: the control plane's namespace (or none known), or a namespace the project takes.
+ */
+export function lendsSharedCredentials(
+  appSet: ApplicationSet,
+  project: Pick<AppProject, "spec"> | undefined,
+  controllerNamespace: string | undefined,
+): boolean {
+  const namespace = appSet.metadata.namespace ?? "";
+  if (controllerNamespace === undefined || namespace === "" || namespace === controllerNamespace) return true;
   return project !== undefined && isAppNamespacePermitted(project, namespace, controllerNamespace);
 }
