@@ -25,6 +25,11 @@ const installEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
+/** The condition line of team A's Application `name` that holds `words`, once there. */
+function refusal(name: string, words: string): Promise<string> {
+  return eventually("the refusal", async () => conditionLines(await world.read(world.teamA, name)).find((l) => l.includes(words)));
+}
+
 /** A repository served over HTTP; its URL. */
 function served(name: string, files: Record<string, FileSpec>): string {
   git(root, "clone", "-q", "--bare", makeRepo(temp, files), `${root}/${name}.git`);
@@ -60,10 +65,7 @@ describe("repositories that would read the process's disk", () => {
       repoURL: local,
       destinationNamespace: world.teamATarget,
     });
-    const refused = await eventually("the refusal", async () => {
-      const app = await world.read(world.teamA, "local");
-      return conditionLines(app).find((l) => l.includes("names a local path or a file:// URL"));
-    });
+    const refused = await refusal("local", "names a local path or a file:// URL");
     expect(refused).toContain(`repository URL ${JSON.stringify(local)} names a local path or a file:// URL`);
     await world.teamASync("neighbour", served("neighbour", { "cm.yaml": configMap("neighbour") }));
     expect(await world.exists(resources.ConfigMaps, { namespace: world.teamATarget, name: "neighbour" })).toBe(true);
@@ -82,10 +84,7 @@ describe("repositories that would read the process's disk", () => {
       repoURL: url,
       destinationNamespace: world.teamATarget,
     });
-    const refused = await eventually("the refusal", async () => {
-      const app = await world.read(world.teamA, "escape");
-      return conditionLines(app).find((l) => l.includes("out-of-bounds symlinks"));
-    });
+    const refused = await refusal("escape", "out-of-bounds symlinks");
     expect(refused).toMatch(/^ComparisonError: .*repository contains out-of-bounds symlinks\. file: cm\.yaml/);
     const app = await world.read(world.teamA, "escape");
     expect(app.status?.operationState?.phase).not.toBe("Succeeded");
