@@ -97,10 +97,7 @@ const repositoryTreeShape = {
 export const gitGeneratorSchema = z.looseObject(repositoryTreeShape);
 export type GitGenerator = z.infer<typeof gitGeneratorSchema>;
 
-/**
- * OCI generator: directories or files of an OCI artifact (Argo CD v3.6). Declared so the CRD
- * keeps it; this controller does not run it yet (it is not among {@link GENERATOR_KINDS}).
- */
+/** OCI generator: directories or files of an OCI artifact (Argo CD v3.6), as the Git generator reads a repository. */
 export const ociGeneratorSchema = z.looseObject(repositoryTreeShape);
 export type OciGenerator = z.infer<typeof ociGeneratorSchema>;
 
@@ -325,9 +322,7 @@ const terminalShape = {
     .describe("One parameter set per cluster listed in the status of a placement-like resource."),
   pullRequest: pullRequestGeneratorSchema.optional().describe("One parameter set per open pull request of a repository."),
   plugin: pluginGeneratorSchema.optional().describe("Parameter sets returned by an HTTP plugin service."),
-  oci: ociGeneratorSchema
-    .optional()
-    .describe("Parameter sets from the directories or the files of an OCI artifact (not run by this controller yet)."),
+  oci: ociGeneratorSchema.optional().describe("Parameter sets from the directories or the files of an OCI artifact."),
   selector: labelSelectorSchema.optional().describe("Keeps only the parameter sets of this entry that match these labels."),
 };
 
@@ -393,6 +388,7 @@ export const GENERATOR_KINDS = [
   "matrix",
   "merge",
   "plugin",
+  "oci",
 ] as const;
 export type GeneratorKind = (typeof GENERATOR_KINDS)[number];
 

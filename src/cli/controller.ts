@@ -34,6 +34,8 @@ import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
 import { startControllerWebhook } from "../webhook/index.js";
+import type { OciReader } from "../oci/index.js";
+import { ociService } from "./oci.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
@@ -44,10 +46,10 @@ const STOP_GRACE_MS = 10_000;
  */
 function generation(
   rt: Runtime,
-  d: { client: KubeApiClient; namespace: string; metrics: AppSetMetrics; git: GitRepoReader },
+  d: { client: KubeApiClient; namespace: string; metrics: AppSetMetrics; git: GitRepoReader; oci: OciReader },
 ): (clusters: ClusterSecretLister) => GenerateFn {
   const { config, env, clock } = rt;
-  const { client, namespace, metrics, git } = d;
+  const { client, namespace, metrics, git, oci } = d;
   const objects = portsFromKubeReader(client, namespace);
   const engine = new TemplateEngine({
     now: () => clock.now(),
@@ -69,7 +71,7 @@ function generation(
       registry,
       engine,
       ctx: {
-        ports: { clusters, git, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch },
+        ports: { clusters, git, oci, configMaps: objects.configMaps, secrets: objects.secrets, resources: objects.resources, fetch },
         settings,
         clock,
       },
@@ -141,7 +143,7 @@ async function build(rt: Runtime): Promise<Process> {
       inClusterEnabled: true,
     },
     inClusterEnabled: () => inClusterEnabled(argoCdConfigMap.get(namespace, ARGOCD_CM)),
-    generate: generation(rt, { client, namespace, metrics: appSetMetrics, git }),
+    generate: generation(rt, { client, namespace, metrics: appSetMetrics, git, oci: ociService(rt, credentials) }),
     cache,
     credentials,
     reconcileTimeoutMs: config.reconcileTimeoutSeconds * 1000,

@@ -122,6 +122,7 @@ export const ConfigSchema = z
     helmChartMaxBytes: int.min(1),
     gitFileMaxBytes: int.min(1),
     gitFilesMaxBytes: int.min(1),
+    ociArtifactMaxBytes: int.min(1),
   })
   .strict();
 

@@ -1,13 +1,16 @@
 /**
  * Size limits on what servers a tenant may point the controller at send back (docs/configuration.md#reference):
- * SCM provider answers and pages, plugin generator answers, Helm repository indexes and the files a
- * Git files generator reads. Settings this controller adds to Argo CD's, except the Helm index
+ * SCM provider answers and pages, plugin generator answers, Helm repository indexes, the files a
+ * Git files generator reads and the artifacts an OCI generator reads. Settings this controller adds to Argo CD's, except the Helm index
  * limits of Helm, whose defaults are the repo-server's `--helm-registry-max-index-size` and
  * `--helm-manifest-max-extracted-size` (1G each). Data only.
  */
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 
 const MIB = 1_048_576;
+
+/** Default most bytes of an OCI generator's artifact. */
+export const DEFAULT_OCI_ARTIFACT_MAX_BYTES = 64 * MIB;
 
 /** One byte or count limit of ours: an int from 1, named alike as flag, environment and ConfigMap key. */
 function limit(key: string, flag: string, def: number, description: string): OptionDef {
@@ -71,5 +74,11 @@ export const LIMIT_OPTIONS: readonly OptionDef[] = [
     "git-files-max-bytes",
     64 * MIB,
     "Most bytes of matched files one Git files generator reads in one pass; more fails the generator.",
+  ),
+  limit(
+    "ociArtifactMaxBytes",
+    "oci-artifact-max-bytes",
+    DEFAULT_OCI_ARTIFACT_MAX_BYTES,
+    "Most bytes an OCI generator's artifact may hold, compressed and unpacked (it is read in memory); a larger one fails the generator.",
   ),
 ];

@@ -35,7 +35,7 @@ const rows: Row[] = [
     want: [
       [
         "UnrecognizedGenerator",
-        "spec.generators[1] sets no generator: nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, and the CRD schema drops any other key, so check the spelling",
+        "spec.generators[1] sets no generator: nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, oci, and the CRD schema drops any other key, so check the spelling",
       ],
     ],
   },
@@ -48,17 +48,17 @@ const rows: Row[] = [
     want: [
       [
         "UnrecognizedGenerator",
-        "spec.generators[0] sets no generator (it was applied with lists): nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, and the CRD schema drops any other key, so check the spelling",
+        "spec.generators[0] sets no generator (it was applied with lists): nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, oci, and the CRD schema drops any other key, so check the spelling",
       ],
     ],
   },
   {
     name: "an entry holding a generator this controller does not run names it",
-    spec: { generators: [{ oci: { repoURL: "oci://r/a", revision: "1.0.0" } }] },
+    spec: { generators: [{ helmChart: { repoURL: "oci://r/a", revision: "1.0.0" } }] },
     want: [
       [
         "UnrecognizedGenerator",
-        "spec.generators[0] sets no generator (it names oci): nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, and the CRD schema drops any other key, so check the spelling",
+        "spec.generators[0] sets no generator (it names helmChart): nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, oci, and the CRD schema drops any other key, so check the spelling",
       ],
     ],
   },
@@ -69,7 +69,7 @@ const rows: Row[] = [
     want: [
       [
         "UnrecognizedGenerator",
-        "spec.generators[0] sets no generator: nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, and the CRD schema drops any other key, so check the spelling",
+        "spec.generators[0] sets no generator: nothing is generated, changed or deleted until it does; the known generators are list, clusters, git, scmProvider, clusterDecisionResource, pullRequest, matrix, merge, plugin, oci, and the CRD schema drops any other key, so check the spelling",
       ],
     ],
   },

@@ -71,6 +71,7 @@ export const BudgetMessage = {
 /** Wrapping prefixes Argo CD adds (each followed by ": <cause>"). */
 export const GeneratorWrap = {
   Git: "error generating params from git",
+  Oci: "error generating params from oci",
   ClusterSecrets: "error getting cluster secrets",
   Selector: "error parsing label selector",
   ChildError: "child generator returned an error on parameter generation",

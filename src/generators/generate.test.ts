@@ -50,11 +50,16 @@ describe("generating an ApplicationSet's parameters", () => {
   it.each([
     // name; the entries; the error (Argo CD would skip the entry and delete what it made)
     { name: "an entry that sets no generator", gens: [{ list: { elements: [{ a: "1" }] } }, {}], names: "", index: 1 },
-    { name: "an entry with a generator this controller does not run", gens: [{ oci: { repoURL: "oci://r/a" } }], names: ": oci", index: 0 },
+    {
+      name: "an entry with a generator this controller does not run",
+      gens: [{ helmChart: { repoURL: "oci://r/a" } }],
+      names: ": helmChart",
+      index: 0,
+    },
     {
       name: "an entry with a known generator beside unknown ones",
-      gens: [{ list: { elements: [] }, zeta: {}, oci: {}, selector: {} }],
-      names: ": oci, zeta",
+      gens: [{ list: { elements: [] }, zeta: {}, alpha: {}, selector: {} }],
+      names: ": alpha, zeta",
       index: 0,
     },
   ])("refuses $name: nothing is generated", async ({ gens, names, index }) => {

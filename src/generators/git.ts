@@ -16,6 +16,7 @@ import {
   compileDoublestar,
   compilePathMatch,
   compilePathspec,
+  comparePaths,
   type GitReader,
   type RepoAccess,
   type TreeEntry,
@@ -30,17 +31,7 @@ import { templateMode, type Generator, type GeneratorContext, type ParamSet, typ
 type Rule = { readonly path: string; readonly exclude?: boolean | undefined };
 type Matcher = (path: string) => boolean;
 
-/** Compares two paths segment by segment (the order of a directory walk). */
-export function comparePaths(a: string, b: string): number {
-  const sa = a.split("/");
-  const sb = b.split("/");
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
-  }
-  return sa.length - sb.length;
-}
-
-function compileRules(
+export function compileRules(
   rules: readonly Rule[],
   compile: (p: string) => Matcher,
   ctx: GeneratorContext,
@@ -58,7 +49,7 @@ function compileRules(
   return { include, exclude };
 }
 
-function selected(path: string, rules: { include: Matcher[]; exclude: Matcher[] }): boolean {
+export function selected(path: string, rules: { include: Matcher[]; exclude: Matcher[] }): boolean {
   return rules.include.some((m) => m(path)) && !rules.exclude.some((m) => m(path));
 }
 
@@ -158,7 +149,13 @@ export function parseParamFile(text: string): Record<string, unknown>[] {
   });
 }
 
-function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerator, mode: TemplateMode): ParamSet {
+/** The parameters of one object of a file (its keys, flattened without goTemplate) and the file's path. */
+export function fileParams(
+  obj: Record<string, unknown>,
+  path: string,
+  spec: Pick<GitGenerator, "pathParamPrefix">,
+  mode: TemplateMode,
+): ParamSet {
   const info = { path: dirname(path), filename: basename(path), prefix: spec.pathParamPrefix ?? "" };
   const base = mode.goTemplate ? cloneJson(obj) : flattenParams(obj);
   return { ...base, ...pathParams(info, mode.goTemplate) };
@@ -166,7 +163,7 @@ function fileParams(obj: Record<string, unknown>, path: string, spec: GitGenerat
 
 /** Fails when one matched file, or all of them together, are over the generator's byte limits. */
 export function checkFileSizes(
-  files: readonly TreeEntry[],
+  files: readonly { readonly path: string }[],
   contents: readonly Buffer[],
   repoURL: string,
   ctx: Pick<GeneratorContext, "settings">,

@@ -11,6 +11,7 @@ import type {
   ListGenerator,
   MatrixGenerator,
   MergeGenerator,
+  OciGenerator,
   PluginGenerator,
   PullRequestGenerator,
   ScmProviderGenerator,
@@ -21,6 +22,7 @@ import { gitGenerator } from "./git.js";
 import { listGenerator } from "./list.js";
 import { matrixGenerator } from "./matrix.js";
 import { mergeGenerator } from "./merge.js";
+import { ociGenerator } from "./oci.js";
 import { pluginGenerator } from "./plugin.js";
 import { createPullRequestGenerator } from "./pull-request.js";
 import { createScmProviderGenerator } from "./scm-provider.js";
@@ -38,6 +40,7 @@ export interface GeneratorSpecs {
   matrix: MatrixGenerator;
   merge: MergeGenerator;
   plugin: PluginGenerator;
+  oci: OciGenerator;
 }
 
 /** One generator per kind. */
@@ -62,6 +65,7 @@ export function createGeneratorRegistry(
     matrix: matrixGenerator(() => registry),
     merge: mergeGenerator(() => registry),
     plugin: pluginGenerator,
+    oci: ociGenerator,
     ...overrides,
   };
   return registry;

@@ -8,6 +8,7 @@ import { MIB } from "../response-limit.js";
 import type { AppProject, ApplicationSet, GeneratorTemplate, LabelSelector, Secret } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { GitReader } from "../git/index.js";
+import type { OciReader } from "../oci/index.js";
 import type { KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 
@@ -75,6 +76,7 @@ export interface StringRenderer {
 export interface GeneratorPorts {
   readonly clusters?: ClusterSecretLister;
   readonly git?: GitReader;
+  readonly oci?: OciReader;
   readonly configMaps?: ConfigMapReader;
   readonly secrets?: SecretReader;
   readonly resources?: DuckResourceLister;

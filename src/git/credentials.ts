@@ -9,7 +9,8 @@
  * `githubAppEnterpriseBaseUrl` (a GitHub App whose installation token authenticates HTTPS),
  * `proxy`/`noProxy` (the HTTP(S) proxy of this repository), `insecure` ("true": skip TLS / host
  * key checks), `project` (a `repository` Secret scoped to one AppProject), `enableOCI` (a `type:
- * helm` repository that is an OCI registry, which the sync engine refuses). The same lookup serves
+ * helm` repository that is an OCI registry, which the sync engine refuses), `insecureOCIForceHttp`
+ * (an OCI registry over plain HTTP). The same lookup serves
  * `type: helm` repositories (chart sources), as Argo CD matches both kinds by URL alike.
  *
  * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the
@@ -46,6 +47,8 @@ export interface RepoCredentials {
   readonly githubApp?: GitHubAppCredentials;
   /** `enableOCI: "true"` (a `type: helm` repository that is an OCI registry); git ignores it. */
   readonly enableOCI?: boolean;
+  /** `insecureOCIForceHttp: "true"`: an OCI registry spoken to over plain HTTP; git ignores it. */
+  readonly insecureOCIForceHttp?: boolean;
 }
 
 /** The GitHub App keys of a repository or repo-creds Secret. */
@@ -89,6 +92,7 @@ function credsOf(secret: Secret): RepoCredentials {
   if (get("insecure") === "true") out["insecure"] = true;
   if (get("forceHttpBasicAuth") === "true") out["forceHttpBasicAuth"] = true;
   if (get("enableOCI") === "true") out["enableOCI"] = true;
+  if (get("insecureOCIForceHttp") === "true") out["insecureOCIForceHttp"] = true;
   const app = githubAppOf(get);
   if (app !== undefined) out["githubApp"] = app;
   return out;

@@ -20,7 +20,7 @@ export {
   type RepoCredentials,
 } from "./credentials.js";
 export { isLocalRepositoryURL, normalizeGitURL, normalizeGitURLAllowInvalid, sameGitURL } from "./url.js";
-export { assertSafeTree, UNSAFE_TREE_PATH_REASON, UnsafeTreePathError, unsafeSegment } from "./tree-paths.js";
+export { assertSafeTree, comparePaths, UNSAFE_TREE_PATH_REASON, UnsafeTreePathError, unsafeSegment } from "./tree-paths.js";
 export {
   DEFAULT_REVISION_CACHE_MS,
   GitRepoReader,

@@ -39,3 +39,13 @@ export function assertSafeTree(entries: readonly TreeEntry[], commit: string): v
     if (why !== undefined) throw new UnsafeTreePathError(e.path, commit, why);
   }
 }
+
+/** Compares two paths segment by segment: the order of a directory walk. */
+export function comparePaths(a: string, b: string): number {
+  const sa = a.split("/");
+  const sb = b.split("/");
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}

@@ -8,20 +8,10 @@
 import { AppSetError } from "../../errors.js";
 import type { RepoCredentials } from "../../git/index.js";
 import { MANIFEST_ERROR } from "../manifests.js";
+import type { HttpAccess } from "../../http-access.js";
 
 /** How one Helm repository is reached. */
-export interface HelmAccess {
-  readonly username?: string;
-  readonly password?: string;
-  /** The CA bundle that verifies the repository's server (a file); unset: the system's CAs. */
-  readonly caFile?: string;
-  readonly certData?: string;
-  readonly keyData?: string;
-  readonly insecure: boolean;
-  /** The proxy of HTTP and HTTPS requests ("" none) and the hosts that bypass it. */
-  readonly proxy: string;
-  readonly noProxy: string;
-}
+export type HelmAccess = HttpAccess;
 
 type Env = Readonly<Record<string, string | undefined>>;
 

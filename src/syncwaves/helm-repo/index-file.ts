@@ -9,15 +9,15 @@
  *
  * I/O boundary: the HTTP request (undici) and the CA file.
  */
-import { readFile } from "node:fs/promises";
 import { STATUS_CODES } from "node:http";
 import { posix } from "node:path";
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
+import { request, type Dispatcher } from "undici";
 import { parse } from "yaml";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
 import { readBounded, ResponseTooLargeError } from "../../response-limit.js";
 import type { HelmAccess } from "./access.js";
+import { basicAuthHeader, dispatcherFor } from "../../http-access.js";
 
 /** Default largest index, in bytes: Argo CD's repo-server `--helm-registry-max-index-size` ("1G"). */
 export const DEFAULT_HELM_INDEX_MAX_BYTES = 1_000_000_000;
@@ -69,37 +69,6 @@ export function parseIndex(text: string): HelmIndex {
   return { entries };
 }
 
-/** The TLS options of the repository's connections. */
-async function tlsOptions(access: HelmAccess): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = { rejectUnauthorized: !access.insecure };
-  if (access.caFile !== undefined && !access.insecure) out["ca"] = await readFile(access.caFile, "utf8");
-  if (access.certData !== undefined && access.keyData !== undefined) {
-    out["cert"] = access.certData;
-    out["key"] = access.keyData;
-  }
-  return out;
-}
-
-/** A dispatcher with the repository's TLS settings and proxy. */
-async function dispatcherFor(access: HelmAccess): Promise<Dispatcher> {
-  const tls = await tlsOptions(access);
-  if (access.proxy === "") return new Agent({ connect: tls });
-  return new EnvHttpProxyAgent({
-    httpProxy: access.proxy,
-    httpsProxy: access.proxy,
-    noProxy: access.noProxy,
-    connect: tls,
-    requestTls: tls,
-  });
-}
-
-/** The basic auth header when the repository has a username or password (Argo CD sends it on the first request). */
-function authHeaders(access: HelmAccess): Record<string, string> {
-  if (access.username === undefined && access.password === undefined) return {};
-  const basic = Buffer.from(`${access.username ?? ""}:${access.password ?? ""}`, "utf8").toString("base64");
-  return { authorization: `Basic ${basic}` };
-}
-
 /** What fetching an index needs. */
 export interface IndexFetch {
   readonly repoURL: string;
@@ -137,7 +106,7 @@ export async function fetchIndex(f: IndexFetch): Promise<HelmIndex> {
   try {
     let text: string;
     try {
-      const res = await request(url, { method: "GET", headers: authHeaders(f.access), dispatcher, signal });
+      const res = await request(url, { method: "GET", headers: basicAuthHeader(f.access), dispatcher, signal });
       if (res.statusCode !== 200) {
         await res.body.dump();
         const status = `${String(res.statusCode)} ${STATUS_CODES[res.statusCode] ?? ""}`.trim();
