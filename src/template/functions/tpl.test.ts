@@ -198,6 +198,15 @@ describe("tpl", () => {
       params: { a: 1 },
       want: 'failed to execute go template {{ tpl 1 . }}: template: base:1:7: executing "base" at <1>: expected string; found 1',
     },
+    {
+      name: "with missingkey=error, fails on a key of nil data",
+      template: '{{ tpl "{{ .a }}" .n }}',
+      params: { n: null },
+      options: ["missingkey=error"],
+      want:
+        calling('{{ tpl "{{ .a }}" .n }}', 'tpl "{{ .a }}" .n') +
+        'error during tpl function execution for "{{ .a }}": template: base:1:3: executing "base" at <.a>: nil data; no entry for key "a"',
+    },
   ])("$name", ({ template, params, options = [], want }) => {
     expect(errorOf(() => render(template, params, options))).toBe(want);
   });
