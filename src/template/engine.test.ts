@@ -44,6 +44,11 @@ describe("TemplateEngine budget", () => {
       template: '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}',
       limit: "template call depth above 200",
     },
+    {
+      name: "a loop of tpl calls, each within the step budget but not together",
+      template: '{{ range 1000 }}{{ tpl "{{ range 1000 }}x{{ end }}" . }}{{ end }}',
+      limit: "more than 1000000 evaluation steps",
+    },
   ])("stops $name with a budget error naming the limit it broke", ({ template, limit }) => {
     const err = failure(() => make().replace(template, { a: 1 }, true));
     expect(err).toBeInstanceOf(TemplateRenderError);

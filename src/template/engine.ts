@@ -8,6 +8,7 @@ import { AppSetError } from "../errors.js";
 import { BUDGET_EXCEEDED, DEFAULT_BUDGET, type RenderBudget } from "./budget.js";
 import { executeFast, FastTemplateError, parseFast, type FastTemplate } from "./fasttemplate.js";
 import { ARGO_FUNC_MAP } from "./functions/index.js";
+import { tplScope } from "./functions/tpl.js";
 import type { ExecLimits } from "./go/exec.js";
 import { TemplateExecError } from "./go/exec.js";
 import { TemplateParseError } from "./go/parser.js";
@@ -98,7 +99,8 @@ export class TemplateEngine {
     if (c.kind === "error") throw new TemplateRenderError(c.message);
     if (c.kind === "fast") return executeFast(c.t, params);
     try {
-      return executeGo(c.t, params as GoValue, this.ctx, this.limits);
+      const scope = tplScope(c.t, this.ctx, this.limits);
+      return executeGo(c.t, params as GoValue, scope.ctx, scope.limits);
     } catch (e) {
       if (e instanceof TemplateExecError) throw new TemplateRenderError(`failed to execute go template ${text}: ${e.message}`, e.budget);
       throw e;

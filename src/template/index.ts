@@ -1,7 +1,7 @@
 /**
  * Template rendering for ApplicationSets, byte-compatible with Argo CD: fasttemplate mode and Go
  * text/template mode (the full language, reimplemented in TypeScript, with Sprig v3 as Argo CD
- * exposes it plus normalize/slugify/toYaml/fromYaml/fromYamlArray), Application rendering with
+ * exposes it plus normalize/slugify/toYaml/fromYaml/fromYamlArray/tpl), Application rendering with
  * a compile cache and a render budget, templatePatch and the generator template override.
  *
  * I/O boundary: pure. Time comes from the injected `now`; nothing here touches the cluster.

@@ -1,6 +1,6 @@
 /**
  * The function map Argo CD gives goTemplate: Sprig v3's generic functions without env, expandenv
- * and getHostByName, plus normalize, slugify, toYaml, fromYaml and fromYamlArray.
+ * and getHostByName, plus normalize, slugify, toYaml, fromYaml, fromYamlArray and tpl.
  */
 import type { FuncMap } from "../go/types.js";
 import { ARGO_FUNCS } from "./argo.js";
@@ -14,6 +14,7 @@ import { REFLECT_FUNCS } from "./reflect.js";
 import { REGEX_FUNCS } from "./regex.js";
 import { SEMVER_FUNCS } from "./semver.js";
 import { STRING_FUNCS } from "./strings.js";
+import { TPL_FUNCS } from "./tpl.js";
 
 /** Every function available to goTemplate templates (builtins are added by the engine). */
 export const ARGO_FUNC_MAP: FuncMap = Object.freeze({
@@ -28,4 +29,5 @@ export const ARGO_FUNC_MAP: FuncMap = Object.freeze({
   ...DATE_FUNCS,
   ...SEMVER_FUNCS,
   ...ARGO_FUNCS,
+  ...TPL_FUNCS,
 });

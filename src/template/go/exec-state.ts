@@ -20,6 +20,22 @@ export interface ExecLimits {
   /** Wall-clock budget in ms, measured with `clock` (checked every 4096 steps). */
   maxMillis: number;
   clock?: () => number;
+  /**
+   * The step count and start time to charge; executions that share one (a template and the nested
+   * templates its functions render) share one step and time budget. A fresh one when absent.
+   */
+  meter?: ExecMeter;
+}
+
+/** Steps taken and the clock reading at the start, for the step and time budgets. */
+export interface ExecMeter {
+  steps: number;
+  readonly started: number;
+}
+
+/** A meter that starts now on the limits' clock. */
+export function newMeter(limits: ExecLimits): ExecMeter {
+  return { steps: 0, started: limits.clock?.() ?? 0 };
 }
 
 /** A parsed template ready to execute. */
@@ -30,6 +46,11 @@ export interface ExecTemplate {
   funcs: FuncMap;
   builtins: FuncMap;
   missingKey: MissingKey;
+  /**
+   * The source text of templates parsed from another text than `text` (a nested template's view
+   * of its parent's definitions), by template name, so error positions point into the right text.
+   */
+  sources?: ReadonlyMap<string, string>;
 }
 
 /** A Go execution error (message in Go's format). */
@@ -61,10 +82,9 @@ export class ExecState {
   node: Node | null = null;
   vars: Variable[];
   depth = 0;
-  steps = 0;
   tmplName: string;
   lastBoxed = false;
-  readonly started: number;
+  readonly meter: ExecMeter;
 
   constructor(
     readonly t: ExecTemplate,
@@ -74,7 +94,7 @@ export class ExecState {
   ) {
     this.vars = [{ name: "$", v: data, boxed: false }];
     this.tmplName = t.name;
-    this.started = limits.clock?.() ?? 0;
+    this.meter = limits.meter ?? newMeter(limits);
   }
 
   at(n: Node): void {
@@ -84,7 +104,7 @@ export class ExecState {
   errorf(msg: string, budget = false): never {
     const name = this.tmplName;
     if (!this.node) throw new TemplateExecError(`template: ${name}: ${msg}`, budget);
-    const text = this.t.text.slice(0, this.node.pos);
+    const text = (this.t.sources?.get(name) ?? this.t.text).slice(0, this.node.pos);
     const nl = text.lastIndexOf("\n");
     const line = 1 + (text.match(/\n/g)?.length ?? 0);
     const col = Buffer.byteLength(nl < 0 ? text : text.slice(nl + 1), "utf8");
@@ -93,10 +113,11 @@ export class ExecState {
   }
 
   step(): void {
-    if (++this.steps > this.limits.maxSteps)
+    const meter = this.meter;
+    if (++meter.steps > this.limits.maxSteps)
       this.errorf(`render budget exceeded: more than ${this.limits.maxSteps} evaluation steps`, true);
-    if ((this.steps & 4095) === 0 && this.limits.clock) {
-      if (this.limits.clock() - this.started > this.limits.maxMillis)
+    if ((meter.steps & 4095) === 0 && this.limits.clock) {
+      if (this.limits.clock() - meter.started > this.limits.maxMillis)
         this.errorf(`render budget exceeded: more than ${this.limits.maxMillis} ms`, true);
     }
   }

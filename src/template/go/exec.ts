@@ -357,7 +357,7 @@ class State extends ExecState {
     } catch (e) {
       if (e instanceof GoFuncError) {
         this.at(node);
-        this.errorf(`error calling ${name}: ${e.message}`, e.message.startsWith("render budget exceeded"));
+        this.errorf(`error calling ${name}: ${e.message}`, e.budget || e.message.startsWith("render budget exceeded"));
       }
       throw e;
     }

@@ -21,6 +21,12 @@ export interface CallContext {
   charge(units: number): void;
   /** Charges a list about to be built to the render budget (its element count). */
   chargeList(length: number): void;
+  /**
+   * Parses and executes `text` as a nested template of the template being rendered, with its
+   * functions, options and definitions, over `data` (what Argo CD's `tpl` does). Absent where no
+   * template offers nesting.
+   */
+  renderNested?(text: string, data: GoValue): string;
 }
 
 /** A function callable from templates. */
@@ -38,6 +44,13 @@ export interface GoFunc {
 /** A Go error returned (or panic raised) by a template function. */
 export class GoFuncError extends Error {
   override name = "GoFuncError";
+  /** @param budget true when the error is (or wraps) a render budget error. */
+  constructor(
+    message: string,
+    readonly budget = false,
+  ) {
+    super(message);
+  }
 }
 
 /** Shorthand to declare a function. */
