@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Application } from "../api/index.js";
 import { resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
-import { obj, task } from "../../test/unit/syncwaves/builders.js";
+import { application, obj, task } from "../../test/unit/syncwaves/builders.js";
 import { deletionHookOutcome } from "./app-deletion.js";
 import { trackingId } from "./build.js";
 import { compare } from "./compare.js";
@@ -93,17 +93,9 @@ describe("custom health through the engine", () => {
 });
 
 const LEASES: ResourceDescriptor = { group: "coordination.k8s.io", version: "v1", plural: "leases", kind: "Lease", namespaced: true };
-const app: Application = {
-  apiVersion: "argoproj.io/v1alpha1",
-  kind: "Application",
-  metadata: { name: "shop", namespace: "argocd" },
-  spec: {
-    project: "default",
-    destination: { server: "https://kubernetes.default.svc", namespace: "web" },
-    source: { repoURL: "https://git.example.com/shop.git", path: "deploy", targetRevision: "HEAD" },
-  },
+const app: Application = application({
   status: { resources: [{ group: "coordination.k8s.io", version: "v1", kind: "Lease", namespace: "web", name: "lock" }] },
-};
+});
 const tracked = (o: KubeObject): KubeObject => ({
   ...o,
   metadata: { ...o.metadata, annotations: { "argocd.argoproj.io/tracking-id": trackingId("shop", o) } },
