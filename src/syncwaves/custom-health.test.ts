@@ -59,6 +59,37 @@ describe("custom Lua health in resourceHealth", () => {
     expect(resourceHealth(deleting, { custom: DEGRADED_JOBS })).toEqual({ status: "Progressing", message: "Pending deletion" });
   });
 
+  it.each([
+    {
+      name: "a Job falls back to Argo CD's Go check of Jobs",
+      // the live object
+      o: job,
+      // the key of the custom check that returns nil
+      key: "resource.customizations.health.batch_Job",
+      want: { status: "Healthy", message: "" },
+    },
+    {
+      name: "a CronJob gets no health: its built-in check is one of Argo CD's Lua scripts, which the custom one replaced",
+      o: obj("CronJob", "nightly", { namespace: "web", spec: { suspend: true } }),
+      key: "resource.customizations.health.batch_CronJob",
+      want: undefined,
+    },
+    {
+      name: "a kind without a built-in check gets no health",
+      o: obj("ConfigMap", "c"),
+      key: "resource.customizations.health.ConfigMap",
+      want: undefined,
+    },
+    {
+      name: "a kind without a built-in check is still Pending deletion while it is deleted",
+      o: obj("ConfigMap", "c", { deletionTimestamp: "2026-01-01T00:00:00Z" }),
+      key: "resource.customizations.health.ConfigMap",
+      want: { status: "Progressing", message: "Pending deletion" },
+    },
+  ])("with a script that returns nil: $name", ({ o, key, want }) => {
+    expect(resourceHealth(o, { custom: custom({ [key]: "return nil" }) })).toEqual(want);
+  });
+
   it("decides alone, without the generation guard", () => {
     const c = custom({ "resource.customizations.health.apps_Deployment": 'return {status = "Healthy"}' });
     const lagging = obj("Deployment", "d", { generation: 2, spec: { replicas: 1 }, status: { observedGeneration: 1 } });

@@ -64,6 +64,26 @@ const WILDCARD_CHECKS: readonly (readonly [string, Check])[] = [
   ["*.upbound.io/*", upboundHealth],
 ];
 
+/**
+ * The checks Argo CD writes in Go; the others are its bundled Lua scripts, which a custom script of
+ * the kind replaces outright. A custom script that returns nothing or nil falls back to these only.
+ */
+const GO_CHECKS: ReadonlySet<string> = new Set([
+  "apps/Deployment",
+  "apps/StatefulSet",
+  "apps/DaemonSet",
+  "apps/ReplicaSet",
+  "/Pod",
+  "/Service",
+  "/PersistentVolumeClaim",
+  "batch/Job",
+  "extensions/Ingress",
+  "networking.k8s.io/Ingress",
+  "apiregistration.k8s.io/APIService",
+  "autoscaling/HorizontalPodAutoscaler",
+  "argoproj.io/Workflow",
+]);
+
 /** The built-in check of a group and kind. */
 function builtInCheck(group: string, kind: string): Check | undefined {
   const key = `${group}/${kind}`;
@@ -98,7 +118,8 @@ export interface HealthOptions {
  * The health of a live object, or undefined when no check applies.
  *
  * Order: a custom Lua check of its kind, when `argocd-cm` has one, decides alone (as in Argo CD, it
- * overrides the built-in check, and the generation guard does not apply: the script says all);
+ * overrides the built-in check, and the generation guard does not apply: the script says all; one
+ * that returns nothing or nil leaves it to Argo CD's Go check of the kind, if there is one);
  * else (beyond Argo CD) a status whose `observedGeneration` lags `metadata.generation` is
  * `Progressing`; else the built-in check of its kind. Then an object being deleted without the
  * hook finalizer is `Progressing` "Pending deletion", naming its finalizers, unless the script
@@ -121,7 +142,11 @@ function check(obj: KubeObject, options: HealthOptions): CheckedHealth | undefin
   const group = groupOf(obj);
   const kind = obj.kind ?? "";
   const script = healthScriptFor(options.custom, group, kind);
-  if (script !== undefined) return runHealthScript(script.script, obj, { useOpenLibs: script.useOpenLibs });
+  if (script !== undefined) {
+    const said = runHealthScript(script.script, obj, { useOpenLibs: script.useOpenLibs });
+    const key = `${group}/${kind}`;
+    return said ?? (GO_CHECKS.has(key) ? CHECKS.get(key)?.(obj, options.isHook ?? false) : undefined);
+  }
   const lagging = unobservedGeneration(obj);
   if (lagging !== undefined) return lagging;
   return builtInCheck(group, kind)?.(obj, options.isHook ?? false);

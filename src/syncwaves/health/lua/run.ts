@@ -2,7 +2,7 @@
  * Runs a Lua health script (docs/sync-engine.md#custom-health) as Argo CD does: the live object is
  * the global `obj`, and the last value the script returns must be a table whose `status` is a
  * health code (`message` optional; `deletionMessage`, optional, is the message while the object is
- * being deleted: see ../deletion.ts). A script that fails, runs past its instruction budget or
+ * being deleted: see ../deletion.ts), or nothing / nil for "no opinion". A script that fails, runs past its instruction budget or
  * returns something else throws a {@link HealthScriptError}; the caller reports it as `Unknown`
  * health with the error's message, as Argo CD does.
  */
@@ -68,10 +68,14 @@ function stringField(L: LuaState, idx: number, name: string): string | undefined
   return value;
 }
 
-/** The health the script returned: its last result, with its `deletionMessage` when it set one. */
-function resultOf(L: LuaState): CheckedHealth {
+/**
+ * The health the script returned: its last result, with its `deletionMessage` when it set one;
+ * undefined when it returned nothing or nil (Argo CD then falls back to its Go check of the kind).
+ */
+function resultOf(L: LuaState): CheckedHealth | undefined {
   const top = lua.lua_gettop(L);
   const type = top === 0 ? lua.LUA_TNIL : lua.lua_type(L, top);
+  if (type === lua.LUA_TNIL) return undefined;
   if (type !== lua.LUA_TTABLE) {
     throw new HealthScriptError(
       HealthScriptReason.InvalidResult,
@@ -89,8 +93,11 @@ function resultOf(L: LuaState): CheckedHealth {
   };
 }
 
-/** Runs the script against `obj`; throws {@link HealthScriptError} when it gives no health. */
-export function runHealthScript(script: string, obj: KubeObject, options: HealthScriptOptions = {}): CheckedHealth {
+/**
+ * Runs the script against `obj`: its health, or undefined when it returned nothing or nil; throws
+ * {@link HealthScriptError} when it fails or returns something else.
+ */
+export function runHealthScript(script: string, obj: KubeObject, options: HealthScriptOptions = {}): CheckedHealth | undefined {
   const L = newSandbox(options.useOpenLibs === true);
   pushValue(L, obj);
   lua.lua_setglobal(L, to_luastring("obj"));
