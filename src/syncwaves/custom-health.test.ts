@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Application } from "../api/index.js";
 import { resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { FakeKubeClient } from "../../test/support/fake-kube-client.js";
-import { obj, task } from "../../test/unit/syncwaves/builders.js";
+import { application, obj, task } from "../../test/unit/syncwaves/builders.js";
 import { deletionHookOutcome } from "./app-deletion.js";
 import { trackingId } from "./build.js";
 import { compare } from "./compare.js";
@@ -59,6 +59,37 @@ describe("custom Lua health in resourceHealth", () => {
     expect(resourceHealth(deleting, { custom: DEGRADED_JOBS })).toEqual({ status: "Progressing", message: "Pending deletion" });
   });
 
+  it.each([
+    {
+      name: "a Job falls back to Argo CD's Go check of Jobs",
+      // the live object
+      o: job,
+      // the key of the custom check that returns nil
+      key: "resource.customizations.health.batch_Job",
+      want: { status: "Healthy", message: "" },
+    },
+    {
+      name: "a CronJob gets no health: its built-in check is one of Argo CD's Lua scripts, which the custom one replaced",
+      o: obj("CronJob", "nightly", { namespace: "web", spec: { suspend: true } }),
+      key: "resource.customizations.health.batch_CronJob",
+      want: undefined,
+    },
+    {
+      name: "a kind without a built-in check gets no health",
+      o: obj("ConfigMap", "c"),
+      key: "resource.customizations.health.ConfigMap",
+      want: undefined,
+    },
+    {
+      name: "a kind without a built-in check is still Pending deletion while it is deleted",
+      o: obj("ConfigMap", "c", { deletionTimestamp: "2026-01-01T00:00:00Z" }),
+      key: "resource.customizations.health.ConfigMap",
+      want: { status: "Progressing", message: "Pending deletion" },
+    },
+  ])("with a script that returns nil: $name", ({ o, key, want }) => {
+    expect(resourceHealth(o, { custom: custom({ [key]: "return nil" }) })).toEqual(want);
+  });
+
   it("decides alone, without the generation guard", () => {
     const c = custom({ "resource.customizations.health.apps_Deployment": 'return {status = "Healthy"}' });
     const lagging = obj("Deployment", "d", { generation: 2, spec: { replicas: 1 }, status: { observedGeneration: 1 } });
@@ -93,17 +124,9 @@ describe("custom health through the engine", () => {
 });
 
 const LEASES: ResourceDescriptor = { group: "coordination.k8s.io", version: "v1", plural: "leases", kind: "Lease", namespaced: true };
-const app: Application = {
-  apiVersion: "argoproj.io/v1alpha1",
-  kind: "Application",
-  metadata: { name: "shop", namespace: "argocd" },
-  spec: {
-    project: "default",
-    destination: { server: "https://kubernetes.default.svc", namespace: "web" },
-    source: { repoURL: "https://git.example.com/shop.git", path: "deploy", targetRevision: "HEAD" },
-  },
+const app: Application = application({
   status: { resources: [{ group: "coordination.k8s.io", version: "v1", kind: "Lease", namespace: "web", name: "lock" }] },
-};
+});
 const tracked = (o: KubeObject): KubeObject => ({
   ...o,
   metadata: { ...o.metadata, annotations: { "argocd.argoproj.io/tracking-id": trackingId("shop", o) } },

@@ -263,12 +263,20 @@ export class SyncExecutor {
   }
 
   /**
-   * Removes the hook finalizer from a live object; NotFound counts as done. The patch tests only the
+   * Removes the hook finalizer from an object, read fresh first (the caller's copy may be stale or
+   * missing); NotFound, of the object or of its kind, counts as done. The patch tests only the
    * list entry it removes, so other controllers adding or removing their own finalizers at the same
    * time (the garbage collector's `foregroundDeletion`) rarely conflict; a conflict is retried.
    */
   async removeHookFinalizer(obj: KubeObject): Promise<void> {
-    const resource = await this.deps.resolve(obj);
+    let resource: ResourceDescriptor;
+    try {
+      resource = await this.deps.resolve(obj);
+    } catch (err) {
+      // A kind the cluster does not serve has no object to release.
+      if (isNotFound(err)) return;
+      throw err;
+    }
     let last: unknown;
     for (let attempt = 0; attempt < 10; attempt++) {
       try {

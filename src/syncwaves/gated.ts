@@ -3,7 +3,7 @@
  * comparison with the resources the project's lists refuse marked Unknown, each object's refusal,
  * the sync windows and who writes; and whether the windows hold a running operation.
  */
-import { SyncStatus, type Application, type OperationState, type SyncWindow } from "../api/index.js";
+import { OperationPhase, SyncStatus, type Application, type OperationState, type SyncWindow } from "../api/index.js";
 import { blockedOperationMessage, syncWindowPreventsSync } from "../project/sync-windows-gate.js";
 import type { SyncWindowApplication } from "../project/sync-windows-match.js";
 import type { AppImpersonation } from "./impersonation.js";
@@ -54,7 +54,8 @@ export function windowTarget(app: Application): SyncWindowApplication {
 /**
  * The state of a running operation its project's sync windows hold (Argo CD's
  * `syncWindowPreventsSync`): left as it is, with "Sync operation blocked by sync window"; undefined
- * when the windows let it run.
+ * when the windows let it run. A terminate request (phase `Terminating`) is never held, as in Argo
+ * CD 3.6: an operation the windows no longer let sync could otherwise never be terminated.
  */
 export function windowHold(
   app: Application,
@@ -62,7 +63,7 @@ export function windowHold(
   windows: readonly SyncWindow[] | undefined,
   nowMs: number,
 ): OperationState | undefined {
-  if (windows === undefined || windows.length === 0) return undefined;
+  if (windows === undefined || windows.length === 0 || state.phase === OperationPhase.Terminating) return undefined;
   const startedAt = Date.parse(state.startedAt);
   const gate = syncWindowPreventsSync(windows, windowTarget(app), {
     nowMs,

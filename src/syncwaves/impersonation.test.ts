@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AppProject, Application } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { silentLogger } from "../log/logger.js";
+import { appProject } from "../../test/unit/syncwaves/builders.js";
 import type { ClusterAccess, DestinationResolver } from "./destinations.js";
 import { appImpersonation, deletionIdentity, Impersonator, syncIdentity, type AppImpersonation } from "./impersonation.js";
 import { judgeProject, type ProjectSettings } from "./project-gate.js";
@@ -17,16 +18,8 @@ const app = (destination: Application["spec"]["destination"] = { server: IN_CLUS
   spec: { project: "team", source: { repoURL: "https://git.example.com/team/apps.git", path: "." }, destination },
 });
 
-const project = (accounts: NonNullable<AppProject["spec"]["destinationServiceAccounts"]>): AppProject => ({
-  apiVersion: "argoproj.io/v1alpha1",
-  kind: "AppProject",
-  metadata: { name: "team", namespace: "argocd" },
-  spec: {
-    sourceRepos: ["*"],
-    destinations: [{ server: "*", namespace: "*" }],
-    destinationServiceAccounts: accounts,
-  },
-});
+const project = (accounts: NonNullable<AppProject["spec"]["destinationServiceAccounts"]>): AppProject =>
+  appProject({ destinationServiceAccounts: accounts });
 
 const DEPLOYER = [{ server: IN_CLUSTER, namespace: "team-ns", defaultServiceAccount: "deployer" }];
 

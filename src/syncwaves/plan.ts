@@ -16,7 +16,7 @@ import { Message, resultMessage, runningMessage } from "./messages.js";
 
 /** What a step asks the executor to do, in this order. */
 export interface Actions {
-  /** Hooks whose live object loses the hook finalizer. */
+  /** Hooks whose live object loses the hook finalizer (read first when the task has none). */
   readonly removeFinalizers: readonly SyncTask[];
   /** Live objects to prune (deleted in parallel). */
   readonly prunes: readonly SyncTask[];
@@ -69,6 +69,16 @@ function finish(tasks: readonly SyncTask[], phase: OperationPhase, message: stri
 function hasLiveFinalizer(t: SyncTask): boolean {
   const f = t.live?.metadata?.finalizers;
   return Array.isArray(f) && f.includes(Finalizer.Hook);
+}
+
+/**
+ * Completed hooks that lose the hook finalizer: those whose live object holds it, and those read
+ * without a live object, which the executor reads again from the apiserver before it gives up on
+ * them (gitops-engine looks up a completed hook missing from its cache, so that a hook still in the
+ * cluster is not left behind with a finalizer that blocks its deletion; NotFound: nothing to do).
+ */
+export function completedHooksToRelease(tasks: readonly SyncTask[]): SyncTask[] {
+  return tasks.filter((t) => t.hook && isCompleted(t) && (t.live === undefined || hasLiveFinalizer(t)));
 }
 
 /** Hooks with a live object and the given policy that are not running: deleted when the operation ends. */
@@ -147,7 +157,7 @@ export function planStep(ctx: StepContext): Step {
   const tasks = ctx.tasks.map((t) => observe(t, ctx.customizations));
   const stop = gate(ctx, tasks);
   if (stop !== undefined) return stop;
-  const removeFinalizers = tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t));
+  const removeFinalizers = completedHooksToRelease(tasks);
   const main = tasks.filter((t) => t.phase !== SyncPhase.SyncFail);
   if (main.some((t) => isCompleted(t) && !isSuccessful(t))) {
     const step = syncFailPhase(tasks, Message.TasksCompletedUnsuccessfully);
@@ -255,7 +265,7 @@ export function concludeBatch(step: Step, report: BatchReport): Conclusion {
   // A dry run ends with its only batch: Argo CD finds no task left after its dry-run pass.
   if (batch.dryRun === true || (batch.finalWave && !mine.some((t) => t.hook))) {
     const done = finish(tasks, OperationPhase.Succeeded, batch.dryRun === true ? Message.NoMoreTasks : Message.AllTasksRun, {
-      removeFinalizers: tasks.filter((t) => t.hook && isCompleted(t) && hasLiveFinalizer(t)),
+      removeFinalizers: completedHooksToRelease(tasks),
       deleteHooks: hooksToDelete(tasks, HookDeletePolicy.HookSucceeded),
     });
     return { ...done, waveDelay: false };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { obj, task } from "../../test/unit/syncwaves/builders.js";
 import type { KubeObject } from "../kube/index.js";
-import { planTerminate } from "./terminate.js";
+import type { OperationState } from "../api/index.js";
+import type { StepExecutor } from "./step.js";
+import { resultKey, withState } from "./tasks.js";
+import { planTerminate, terminate } from "./terminate.js";
+import type { SyncTask, TaskState } from "./types.js";
 
 const FIN = ["argocd.argoproj.io/hook-finalizer"];
 const running = { status: "Synced", hookPhase: "Running" } as const;
@@ -53,5 +57,39 @@ describe("terminating a running operation", () => {
     const plan = planTerminate([task(deployment, { state: running, live: deployment })]);
     expect(plan).toMatchObject({ deleteHooks: [], removeFinalizers: [] });
     expect(plan.tasks[0]?.state.hookPhase).toBe("Running");
+  });
+});
+
+describe("the outcome of a termination", () => {
+  /** An executor whose finalizer removals and deletions all fail. */
+  const failing: StepExecutor = {
+    execute: (actions, tasks) => {
+      const broken = new Set([...actions.removeFinalizers, ...actions.deleteHooks].map(resultKey));
+      const out = tasks.map((t) => (broken.has(resultKey(t)) ? withState(t, { ...t.state, hookPhase: "Error", message: "forbidden" }) : t));
+      return Promise.resolve({ tasks: out, waitingForDeletion: false });
+    },
+    validate: () => Promise.resolve([]),
+    apply: (t) => Promise.resolve(t),
+  };
+  const state: OperationState = { operation: { sync: {} }, phase: "Terminating", startedAt: "2030-01-01T00:00:00Z" };
+  const hook = (hookState: TaskState, live?: KubeObject): SyncTask => ({
+    ...task(hookJob("a"), { phase: "PreSync", hook: true, state: hookState }),
+    ...(live ? { live } : {}),
+  });
+
+  it.each([
+    {
+      name: "a completed hook that keeps its finalizer shows the error on its result only",
+      t: hook({ status: "Synced", hookPhase: "Succeeded" }),
+      want: { phase: "Failed", message: "Operation terminated" },
+    },
+    {
+      name: "a running hook that cannot be deleted makes the termination an error",
+      t: hook(running, hookJob("a", {})),
+      want: { phase: "Error", message: "Operation termination had errors" },
+    },
+  ])("$name", async ({ t, want }) => {
+    const done = await terminate(state, [t], failing, { nowMs: 0, options: { dryRun: false, propagation: "Foreground" } });
+    expect(done).toMatchObject(want);
   });
 });

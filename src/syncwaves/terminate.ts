@@ -1,12 +1,14 @@
 /**
  * Terminating a running operation (docs/sync-engine.md#terminating-an-operation):
  * `status.operationState.phase = Terminating` (set by whoever asks, or by us when a running
- * operation's Application is deleted). Completed hooks lose the hook finalizer; each running hook
- * is read, loses its finalizer and is deleted when it is still running, its health is Unknown, or
- * it has HookFailed; its result becomes its real completed phase, else Failed "Terminated".
- * Non-hook resources are left alone. The operation ends `Failed` "Operation terminated" (`Error`
- * "Operation termination had errors" when a finalizer removal or deletion failed) and is never
- * retried. The plan is pure; {@link terminate} runs it through the {@link StepExecutor}.
+ * operation's Application is deleted). Completed hooks lose the hook finalizer (one read without a
+ * live object is looked up first); each running hook is read, loses its finalizer and is deleted
+ * when it is still running, its health is Unknown, or it has HookFailed; its result becomes its
+ * real completed phase, else Failed "Terminated". Non-hook resources are left alone. The operation
+ * ends `Failed` "Operation terminated" (`Error` "Operation termination had errors" when the
+ * finalizer removal or deletion of a running hook failed; a completed hook's failure only shows on
+ * its own result) and is never retried. The plan is pure; {@link terminate} runs it through the
+ * {@link StepExecutor}.
  */
 import { Finalizer, HookDeletePolicy, OperationPhase, type OperationState } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
@@ -15,9 +17,9 @@ import { resourceHealth } from "./health/index.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
 import { hasDeletePolicy } from "./hooks.js";
 import { Message } from "./messages.js";
-import { NO_ACTIONS } from "./plan.js";
+import { completedHooksToRelease, NO_ACTIONS } from "./plan.js";
 import type { StepExecutor } from "./step.js";
-import { hookPhaseFromHealth, isCompleted, isRunning, mergeResults, withState } from "./tasks.js";
+import { hookPhaseFromHealth, isRunning, mergeResults, resultKey, withState } from "./tasks.js";
 import type { SyncTask } from "./types.js";
 
 /** What terminating does: finalizers to remove, hooks to delete, and the tasks' final states. */
@@ -34,12 +36,10 @@ function hasLiveFinalizer(t: SyncTask): boolean {
 
 /** Plans the termination of the running hooks among `tasks`. */
 export function planTerminate(tasks: readonly SyncTask[], custom?: ResourceCustomizations): TerminatePlan {
-  const removeFinalizers: SyncTask[] = [];
+  const removeFinalizers: SyncTask[] = completedHooksToRelease(tasks);
   const deleteHooks: SyncTask[] = [];
   const out = tasks.map((t) => {
-    if (!t.hook) return t;
-    if (isCompleted(t) && hasLiveFinalizer(t)) removeFinalizers.push(t);
-    if (!isRunning(t)) return t;
+    if (!t.hook || !isRunning(t)) return t;
     if (t.live === undefined) return withState(t, { ...t.state, hookPhase: OperationPhase.Succeeded, message: "Terminated" });
     return terminateRunning(t, t.live, { removeFinalizers, deleteHooks, custom });
   });
@@ -86,7 +86,10 @@ export async function terminate(
     ...at.options,
     dryRun: false,
   });
-  const errors = report.tasks.some((t) => t.state.hookPhase === OperationPhase.Error);
+  // As in gitops-engine, only the running hooks decide: a completed hook that keeps its finalizer
+  // shows the error on its own result, the termination itself still succeeded.
+  const terminated = new Set(tasks.filter((t) => t.hook && isRunning(t)).map(resultKey));
+  const errors = report.tasks.some((t) => terminated.has(resultKey(t)) && t.state.hookPhase === OperationPhase.Error);
   const stored = state.syncResult?.resources ?? [];
   return {
     ...state,

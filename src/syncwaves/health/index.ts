@@ -1,11 +1,10 @@
 /**
  * Resource health (docs/sync-engine.md#health): the built-in checks by group and kind (Argo CD's
  * Go checks and its bundled Lua checks of common custom resources, written here in TypeScript), the
- * custom Lua checks of `argocd-cm` (docs/sync-engine.md#custom-health), the pending-deletion rule,
- * and — beyond Argo CD — a generic guard that reports Progressing while any object's controller has
- * not yet observed its current generation. Pure; `undefined` means "no health check".
+ * custom Lua checks of `argocd-cm` (docs/sync-engine.md#custom-health), the pending-deletion rule
+ * (deletion.ts), and — beyond Argo CD — a generic guard that reports Progressing while any
+ * object's controller has not yet observed its current generation. Pure; `undefined` means "no health check".
  */
-import { Finalizer } from "../../api/index.js";
 import type { KubeObject } from "../../kube/index.js";
 import { groupOf, num } from "../objects.js";
 import type { HealthResult } from "../types.js";
@@ -20,6 +19,7 @@ import { crossplaneHealth, upboundHealth } from "./crossplane.js";
 import { clusterSecretStoreHealth, externalSecretHealth, secretStoreHealth } from "./external-secrets.js";
 import { scaledJobHealth, scaledObjectHealth } from "./keda.js";
 import { runHealthScript } from "./lua/run.js";
+import { pendingDeletionHealth, shownHealth, type CheckedHealth } from "./deletion.js";
 import { globMatch, healthScriptFor, type ResourceCustomizations } from "../customizations/index.js";
 import { hpaHealth } from "./autoscaling.js";
 import { ingressHealth } from "./networking.js";
@@ -64,6 +64,26 @@ const WILDCARD_CHECKS: readonly (readonly [string, Check])[] = [
   ["*.upbound.io/*", upboundHealth],
 ];
 
+/**
+ * The checks Argo CD writes in Go; the others are its bundled Lua scripts, which a custom script of
+ * the kind replaces outright. A custom script that returns nothing or nil falls back to these only.
+ */
+const GO_CHECKS: ReadonlySet<string> = new Set([
+  "apps/Deployment",
+  "apps/StatefulSet",
+  "apps/DaemonSet",
+  "apps/ReplicaSet",
+  "/Pod",
+  "/Service",
+  "/PersistentVolumeClaim",
+  "batch/Job",
+  "extensions/Ingress",
+  "networking.k8s.io/Ingress",
+  "apiregistration.k8s.io/APIService",
+  "autoscaling/HorizontalPodAutoscaler",
+  "argoproj.io/Workflow",
+]);
+
 /** The built-in check of a group and kind. */
 function builtInCheck(group: string, kind: string): Check | undefined {
   const key = `${group}/${kind}`;
@@ -97,34 +117,37 @@ export interface HealthOptions {
 /**
  * The health of a live object, or undefined when no check applies.
  *
- * Order: an object being deleted without the hook finalizer is `Progressing` "Pending deletion";
- * then a custom Lua check of its kind, when `argocd-cm` has one, decides alone (as in Argo CD, it
- * overrides the built-in check, and the generation guard does not apply: the script says all);
- * then (beyond Argo CD) a status whose `observedGeneration` lags `metadata.generation` is
- * `Progressing`; then the built-in check of its kind. A check or script that fails yields
- * `Unknown` with the failure as its message.
+ * Order: a custom Lua check of its kind, when `argocd-cm` has one, decides alone (as in Argo CD, it
+ * overrides the built-in check, and the generation guard does not apply: the script says all; one
+ * that returns nothing or nil leaves it to Argo CD's Go check of the kind, if there is one);
+ * else (beyond Argo CD) a status whose `observedGeneration` lags `metadata.generation` is
+ * `Progressing`; else the built-in check of its kind. Then an object being deleted without the
+ * hook finalizer is `Progressing` "Pending deletion", naming its finalizers, unless the script
+ * gave a `deletionMessage` ({@link pendingDeletionHealth}); that applies to an object no check
+ * covers too. A check or script that fails yields `Unknown` with the failure as its message, being
+ * deleted or not.
  */
 export function resourceHealth(obj: KubeObject, options: HealthOptions = {}): HealthResult | undefined {
-  const meta = obj.metadata ?? {};
-  const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as unknown[]) : [];
-  if (meta.deletionTimestamp && !finalizers.includes(Finalizer.Hook)) {
-    return { status: "Progressing", message: "Pending deletion" };
-  }
-  const group = groupOf(obj);
-  const kind = obj.kind ?? "";
-  const script = healthScriptFor(options.custom, group, kind);
-  if (script !== undefined) return guarded(() => runHealthScript(script.script, obj, { useOpenLibs: script.useOpenLibs }));
-  const lagging = unobservedGeneration(obj);
-  if (lagging !== undefined) return lagging;
-  const check = builtInCheck(group, kind);
-  return check === undefined ? undefined : guarded(() => check(obj, options.isHook ?? false));
-}
-
-/** The result of a check, or `Unknown` with its error's message when it throws. */
-function guarded(check: () => HealthResult): HealthResult {
+  let checked: CheckedHealth | undefined;
   try {
-    return check();
+    checked = check(obj, options);
   } catch (err) {
     return { status: "Unknown", message: err instanceof Error ? err.message : String(err) };
   }
+  return pendingDeletionHealth(obj, checked) ?? (checked === undefined ? undefined : shownHealth(checked));
+}
+
+/** What the object's check says, deletion aside; throws when the check or script fails. */
+function check(obj: KubeObject, options: HealthOptions): CheckedHealth | undefined {
+  const group = groupOf(obj);
+  const kind = obj.kind ?? "";
+  const script = healthScriptFor(options.custom, group, kind);
+  if (script !== undefined) {
+    const said = runHealthScript(script.script, obj, { useOpenLibs: script.useOpenLibs });
+    const key = `${group}/${kind}`;
+    return said ?? (GO_CHECKS.has(key) ? CHECKS.get(key)?.(obj, options.isHook ?? false) : undefined);
+  }
+  const lagging = unobservedGeneration(obj);
+  if (lagging !== undefined) return lagging;
+  return builtInCheck(group, kind)?.(obj, options.isHook ?? false);
 }

@@ -1,6 +1,7 @@
 /**
  * Builders of Kubernetes objects and sync tasks for the sync engine's unit tests.
  */
+import type { AppProject, Application } from "../../../src/api/index.js";
 import type { KubeObject } from "../../../src/kube/index.js";
 import type { SyncTask, TaskState } from "../../../src/syncwaves/types.js";
 
@@ -75,4 +76,29 @@ export function task(o: KubeObject, t: TaskOptions = {}): SyncTask {
 export function label(t: SyncTask): string {
   const o = t.target ?? t.live ?? {};
   return `${o.kind ?? ""}/${o.metadata?.name ?? ""}`;
+}
+
+/** Application `shop` in `argocd`, of project `team`, deploying to namespace `web` of the local cluster. */
+export function application(extra: Partial<Application> = {}): Application {
+  return {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "Application",
+    metadata: { name: "shop", namespace: "argocd" },
+    spec: {
+      project: "team",
+      destination: { server: "https://kubernetes.default.svc", namespace: "web" },
+      source: { repoURL: "https://git.example.com/shop.git", path: "deploy", targetRevision: "HEAD" },
+    },
+    ...extra,
+  };
+}
+
+/** AppProject `team` in `argocd`, permitting every source and destination, with `spec` on top. */
+export function appProject(spec: Partial<AppProject["spec"]> = {}): AppProject {
+  return {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "AppProject",
+    metadata: { name: "team", namespace: "argocd" },
+    spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }], ...spec },
+  };
 }

@@ -66,7 +66,7 @@ export class World implements StepExecutor {
     const updated = new Map<string, SyncTask>();
     const current = (): SyncTask[] => tasks.map((t) => updated.get(resultKey(t)) ?? t);
     for (const t of actions.removeFinalizers) {
-      const live = this.objects.get(k(t.live!));
+      const live = this.objects.get(k(t.live ?? t.target!));
       if (live?.metadata) live.metadata.finalizers = [];
     }
     for (const t of actions.prunes) {

@@ -11,7 +11,7 @@ const rollout: KubeObject = {
 };
 
 /** The message the script returns. */
-const said = (script: string, obj: KubeObject = rollout): string | undefined => runHealthScript(script, obj).message;
+const said = (script: string, obj: KubeObject = rollout): string | undefined => runHealthScript(script, obj)?.message;
 
 /** The error the script ends with. */
 function failure(script: string, options: Parameters<typeof runHealthScript>[2] = {}): HealthScriptError {
@@ -71,7 +71,6 @@ describe("what a Lua health script returns", () => {
 
   it.each([
     { name: "a string", script: 'return "Healthy"', type: "string" },
-    { name: "nothing", script: "local x = 1", type: "nil" },
     { name: "a number", script: "return 5", type: "number" },
   ])("fails with Argo CD's message when it returns $name", ({ script, type }) => {
     const err = failure(script);
@@ -79,8 +78,16 @@ describe("what a Lua health script returns", () => {
     expect(err.message).toBe(`expect table output from Lua script, not ${type}`);
   });
 
+  // Nothing, a bare return, nil, and nil as the last of several results.
+  it.each(["local x = 1", "local hs = {}\nreturn", "return nil", 'return {status = "Healthy"}, nil'])(
+    "gives no health, as Argo CD, when the script is %j",
+    (script) => {
+      expect(runHealthScript(script, rollout)).toBeUndefined();
+    },
+  );
+
   it("takes the last of several results", () => {
-    expect(runHealthScript('return 1, {status = "Suspended"}', rollout).status).toBe("Suspended");
+    expect(runHealthScript('return 1, {status = "Suspended"}', rollout)?.status).toBe("Suspended");
   });
 });
 
@@ -124,7 +131,7 @@ describe("the sandbox of a Lua health script", () => {
         useOpenLibs: true,
       },
     );
-    expect(r.message).toBe("nilnilniltabletable");
+    expect(r?.message).toBe("nilnilniltabletable");
   });
 
   it("has the base, string, table and math libraries", () => {
@@ -178,7 +185,7 @@ describe("the instruction budget of a Lua health script", () => {
 
   it("lets a script within it finish", () => {
     const script = 'local n = 0 for i = 1, 1000 do n = n + i end return {status = "Healthy", message = tostring(n)}';
-    expect(runHealthScript(script, rollout, { instructionBudget: 100_000 }).message).toBe("500500");
+    expect(runHealthScript(script, rollout, { instructionBudget: 100_000 })?.message).toBe("500500");
     expect(failure(script, { instructionBudget: 1000 }).reason).toBe(HealthScriptReason.BudgetExceeded);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Runs a Lua health script (docs/sync-engine.md#custom-health) as Argo CD does: the live object is
  * the global `obj`, and the last value the script returns must be a table whose `status` is a
- * health code (`message` optional). A script that fails, runs past its instruction budget or
+ * health code (`message` optional; `deletionMessage`, optional, is the message while the object is
+ * being deleted: see ../deletion.ts), or nothing / nil for "no opinion". A script that fails, runs past its instruction budget or
  * returns something else throws a {@link HealthScriptError}; the caller reports it as `Unknown`
  * health with the error's message, as Argo CD does.
  */
@@ -9,7 +10,7 @@ import fengari, { type LuaState } from "fengari";
 import { HealthStatus } from "../../../api/index.js";
 import { AppSetError } from "../../../errors.js";
 import type { KubeObject } from "../../../kube/index.js";
-import type { HealthResult } from "../../types.js";
+import type { CheckedHealth } from "../deletion.js";
 import { newSandbox } from "./sandbox.js";
 import { pushValue } from "./values.js";
 
@@ -67,10 +68,14 @@ function stringField(L: LuaState, idx: number, name: string): string | undefined
   return value;
 }
 
-/** The health the script returned: its last result. */
-function resultOf(L: LuaState): HealthResult {
+/**
+ * The health the script returned: its last result, with its `deletionMessage` when it set one;
+ * undefined when it returned nothing or nil (Argo CD then falls back to its Go check of the kind).
+ */
+function resultOf(L: LuaState): CheckedHealth | undefined {
   const top = lua.lua_gettop(L);
   const type = top === 0 ? lua.LUA_TNIL : lua.lua_type(L, top);
+  if (type === lua.LUA_TNIL) return undefined;
   if (type !== lua.LUA_TTABLE) {
     throw new HealthScriptError(
       HealthScriptReason.InvalidResult,
@@ -80,11 +85,19 @@ function resultOf(L: LuaState): HealthResult {
   const status = stringField(L, top, "status");
   const message = stringField(L, top, "message");
   if (typeof status !== "string" || !CODES.has(status)) return { status: HealthStatus.Unknown, message: HealthScriptMessage.InvalidStatus };
-  return { status: status as HealthStatus, ...(typeof message === "string" && message !== "" ? { message } : {}) };
+  const deletionMessage = stringField(L, top, "deletionMessage");
+  return {
+    status: status as HealthStatus,
+    ...(typeof message === "string" && message !== "" ? { message } : {}),
+    ...(typeof deletionMessage === "string" && deletionMessage !== "" ? { deletionMessage } : {}),
+  };
 }
 
-/** Runs the script against `obj`; throws {@link HealthScriptError} when it gives no health. */
-export function runHealthScript(script: string, obj: KubeObject, options: HealthScriptOptions = {}): HealthResult {
+/**
+ * Runs the script against `obj`: its health, or undefined when it returned nothing or nil; throws
+ * {@link HealthScriptError} when it fails or returns something else.
+ */
+export function runHealthScript(script: string, obj: KubeObject, options: HealthScriptOptions = {}): CheckedHealth | undefined {
   const L = newSandbox(options.useOpenLibs === true);
   pushValue(L, obj);
   lua.lua_setglobal(L, to_luastring("obj"));
