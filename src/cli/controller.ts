@@ -154,6 +154,7 @@ async function build(rt: Runtime): Promise<Process> {
     progressiveSyncs: config.enableProgressiveSyncs,
     metrics,
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
+    rolloutMetrics: appSetMetrics.progressiveSync,
   });
   const synced = controller;
   const ready = {

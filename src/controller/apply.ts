@@ -44,6 +44,7 @@ import { resourcesStatusError } from "./messages.js";
 import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
 import type { AppDelete, AppWrite, DeletionCheck, OwnerStrip, Plan, PlannedEvent } from "./plan-types.js";
+import { refOf, type RolloutMetrics } from "./rollout-metrics.js";
 import { nextStatus, withApplicationStatus } from "./status.js";
 
 /** Attempts per Application write before giving up on conflicts. */
@@ -73,6 +74,8 @@ export interface ExecutorOptions {
   readonly cache?: AppWriteThrough;
   /** Stores an ApplicationSet the apiserver returned (or a fresh read) in the ApplicationSet cache. */
   readonly appSetWritten?: (obj: KubeObject) => void;
+  /** Where RollingSync progress is reported (docs/metrics.md#progressive-syncs). */
+  readonly rolloutMetrics?: RolloutMetrics;
 }
 
 /** A write that failed, with the reason its condition gets. */
@@ -108,6 +111,7 @@ export class PlanExecutor {
     for (const w of plan.warnings) this.opts.logger.warn({ appSet: before.metadata.name }, w);
     for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
     let appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
+    this.reportRollout(appSet, plan.rolloutReport);
     if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
     const current = appSet;
     await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(current, w, signal, seen?.get(w.name))));
@@ -128,6 +132,26 @@ export class PlanExecutor {
     const written = await this.writeStatus(appSet, { applicationStatus: entries.length === 0 ? null : [...entries] });
     const status = withApplicationStatus(appSet.status, entries);
     return { ...written, ...(status ? { status } : {}) };
+  }
+
+  /**
+   * Once `applicationStatus` is persisted and before any Application is written: the per-step counts
+   * of the pass, and how long it took from deciding which Applications may sync to triggering them.
+   */
+  private reportRollout(appSet: ApplicationSet, report: Plan["rolloutReport"]): void {
+    const metrics = this.opts.rolloutMetrics;
+    if (metrics === undefined || report === undefined) return;
+    const ref = refOf(appSet);
+    if (report.entries !== undefined) metrics.setAppStatus(ref, report.entries);
+    if (report.detectedAt !== undefined) metrics.observeDetectionToTrigger(ref, (this.opts.clock.now() - report.detectedAt) / 1000);
+  }
+
+  /** A write that went out: counts the sync it triggered and the refresh it asked for. */
+  private reportWrite(appSet: ApplicationSet, w: AppWrite): void {
+    const metrics = this.opts.rolloutMetrics;
+    if (metrics === undefined) return;
+    if (w.syncStep !== undefined) metrics.syncTriggered(refOf(appSet), w.syncStep);
+    if (w.refresh === true) metrics.refreshTriggered(refOf(appSet));
   }
 
   /**
@@ -216,6 +240,7 @@ export class PlanExecutor {
       signal?.throwIfAborted();
       try {
         await this.writeOnce(appSet, w.name, change);
+        if (change.kind !== "none") this.reportWrite(appSet, w);
         return;
       } catch (err) {
         if (isNotFound(err)) this.cacheGone(appSet, w.name);

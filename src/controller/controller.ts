@@ -22,6 +22,7 @@ import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type Handl
 import { ownerKey } from "./predicates.js";
 import { patternListMatcher } from "../glob/index.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
+import type { RolloutMetrics } from "./rollout-metrics.js";
 import type { PlanSettings } from "./snapshot.js";
 import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
 import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
@@ -64,6 +65,8 @@ export interface ControllerOptions {
   readonly events?: EventSink;
   readonly metrics?: QueueMetrics & WorkerMetrics;
   readonly observeReconcile?: (appSet: ApplicationSet, seconds: number) => void;
+  /** Where RollingSync progress is reported (`argocd_appset_progressive_sync_*`, `argocd_appset_app_refresh_total`). */
+  readonly rolloutMetrics?: RolloutMetrics;
   /**
    * The process's shared cache (the manager's). Absent: the controller keeps a cache of its own,
    * which it starts and stops itself.
@@ -146,6 +149,7 @@ export class AppSetController {
       dryRun: opts.dryRun,
       cache: informerWriteThrough(this.apps),
       appSetWritten: (obj) => this.appSets.written(obj),
+      ...(opts.rolloutMetrics ? { rolloutMetrics: opts.rolloutMetrics } : {}),
     });
     return new AppSetReconciler({
       caches: this.caches(),
@@ -155,6 +159,7 @@ export class AppSetController {
       ...(opts.inClusterEnabled ? { inClusterEnabled: opts.inClusterEnabled } : {}),
       clock: opts.clock,
       ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
+      ...(opts.rolloutMetrics ? { rolloutMetrics: opts.rolloutMetrics } : {}),
     });
   }
 

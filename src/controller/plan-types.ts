@@ -19,6 +19,18 @@ export interface AppWrite {
   readonly desired: DesiredApp;
   /** What the snapshot says it takes; the executor recomputes it from fresh state after a conflict. */
   readonly change: Exclude<AppChange, { kind: "none" }>;
+  /** The RollingSync step whose sync operation this write carries (counted once written). */
+  readonly syncStep?: string;
+  /** True when this write carries the refresh annotation the rollout waits on (counted once written). */
+  readonly refresh?: boolean;
+}
+
+/** What a RollingSync pass reports to the progressive-sync metrics once its plan is applied. */
+export interface RolloutReport {
+  /** The `applicationStatus` after the pass (`[]`: cleared); absent leaves the per-step counts alone. */
+  readonly entries?: readonly ApplicationSetApplicationStatus[];
+  /** When the pass decided which Applications may sync (epoch ms); absent when none may. */
+  readonly detectedAt?: number;
 }
 
 /** Delete one stale Application. */
@@ -70,6 +82,8 @@ export interface Plan {
    */
   readonly applicationStatus?: readonly ApplicationSetApplicationStatus[];
   readonly deletionCheck?: DeletionCheck;
+  /** What the progressive-sync metrics report once the plan is applied. */
+  readonly rolloutReport?: RolloutReport;
 }
 
 /** A plan that changes nothing. */

@@ -21,8 +21,9 @@ import { appChange, desiredFrom } from "./desired.js";
 import { knownClusters } from "./destination.js";
 import { truncationWarning } from "./messages.js";
 import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
-import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan } from "./plan-types.js";
+import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan, type RolloutReport } from "./plan-types.js";
 import { requeueAfterMs } from "./requeue.js";
+import { rolloutReport } from "./rollout-metrics.js";
 import {
   changedApplicationStatus,
   finalizerPatch,
@@ -55,16 +56,19 @@ function planWrites(
   valid: readonly PlannedApp<RenderedApplication>[],
   s: AppSetSnapshot,
   policy: ApplicationsSyncPolicy,
-  opts: { settings: PlanSettings; refresh: ReadonlySet<string> },
+  opts: { settings: PlanSettings; refresh: ReadonlySet<string>; syncSteps: ReadonlyMap<string, string> },
 ): AppWrite[] {
   const ownedNames = new Set(s.owned.map(nameOf));
   const writes: AppWrite[] = [];
   for (const app of valid) {
     const name = nameOf(app);
     if (!allowsUpdate(policy) && ownedNames.has(name)) continue;
-    const desired = withRollout(desiredFrom(app, s.appSet, opts.settings), app, opts.refresh.has(name));
+    const refresh = opts.refresh.has(name);
+    const desired = withRollout(desiredFrom(app, s.appSet, opts.settings), app, refresh);
     const change = appChange(desired, s.live.get(name));
-    if (change.kind !== "none") writes.push({ name, desired, change });
+    if (change.kind === "none") continue;
+    const syncStep = opts.syncSteps.get(name);
+    writes.push({ name, desired, change, ...(syncStep !== undefined ? { syncStep } : {}), ...(refresh ? { refresh } : {}) });
   }
   return writes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -140,7 +144,8 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
   const warned = warningConditions(s, settings);
   if (!rollout.writeApplications) return noStepsPlan(s, rollout, now, warned);
   const policy = effectivePolicy(s.appSet, settings);
-  const writes = planWrites(rollout.applications, s, policy, { settings, refresh: new Set(rollout.refresh) });
+  const syncSteps = new Map(rollout.syncs.map((x) => [x.application, x.step]));
+  const writes = planWrites(rollout.applications, s, policy, { settings, refresh: new Set(rollout.refresh), syncSteps });
   const deletes = allowsDelete(policy) ? planStale(s.owned, new Set(gen.apps.map(nameOf)), known) : [];
   const invalid = validation.errors.size > 0;
   const outcome: PassOutcome = invalid
@@ -166,7 +171,12 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     ...(appSetPatch ? { appSetPatch } : {}),
     requeueAfterMs: minRequeue(requeue, rollout.requeueAfterMs),
     ...passLogs(s, resources.truncatedFrom, settings, rollout),
+    ...withReport(rolloutReport(rollout, now)),
   };
+}
+
+function withReport(report: RolloutReport | undefined): Pick<Plan, "rolloutReport"> {
+  return report === undefined ? {} : { rolloutReport: report };
 }
 
 /** The warnings and info lines of a pass, and the `applicationStatus` to write first. */

@@ -12,6 +12,7 @@ import { StatusConflictError, withResourceVersion, type PlanExecutor } from "./a
 import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
 import { withReverseDeletionFinalizer } from "./plan-rollout.js";
+import type { RolloutMetrics } from "./rollout-metrics.js";
 import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
 import type { ReconcileContext, ReconcileResult, Reconciler } from "../manager/worker.js";
 
@@ -41,6 +42,8 @@ export interface ReconcilerOptions {
   readonly clock: Clock;
   /** Reports the duration of each reconcile (`argocd_appset_reconcile`). */
   readonly observe?: (appSet: ApplicationSet, seconds: number) => void;
+  /** Told when an ApplicationSet is gone, so its RollingSync per-step counts go too. */
+  readonly rolloutMetrics?: Pick<RolloutMetrics, "forgetAppSet">;
 }
 
 /** Plans per pass at most: the first, and re-plans after status writes refused as stale. */
@@ -59,7 +62,10 @@ export class AppSetReconciler implements Reconciler {
   async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
     const { namespace, name } = splitKey(key);
     const found = this.opts.caches.appSet(namespace, name);
-    if (found === undefined) return {};
+    if (found === undefined) {
+      this.opts.rolloutMetrics?.forgetAppSet({ namespace, name });
+      return {};
+    }
     const started = this.opts.clock.now();
     try {
       return await this.pass(found, ctx);

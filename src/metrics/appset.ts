@@ -2,9 +2,11 @@
  * Argo CD's ApplicationSet metrics (docs/metrics.md#the-controllers-metrics), with its names and
  * labels. The per-AppSet gauges are computed at scrape time from the AppSets the caller lists (the
  * informer cache), restricted to the allowed namespaces, as Argo CD's collector does; the reconcile
- * histogram and the GitHub API metrics are recorded as events happen.
+ * histogram, the progressive-sync metrics ({@link ProgressiveSyncMetrics}) and the GitHub API
+ * metrics are recorded as events happen.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { ProgressiveSyncMetrics } from "./progressive-sync.js";
 import { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
 
 /** The fields of an ApplicationSet the collector reads. */
@@ -62,11 +64,14 @@ export class AppSetMetrics {
   private readonly githubDuration: Histogram<Exclude<keyof GithubRequestLabels, "status">>;
   private readonly rateLimit: Record<"remaining" | "limit" | "used" | "reset", Gauge<keyof GithubRateLimitLabels>>;
   private readonly scm: ScmApiMetrics;
+  /** The RollingSync metrics: the controller's port for them. */
+  readonly progressiveSync: ProgressiveSyncMetrics;
 
   constructor(private readonly options: AppSetMetricsOptions) {
     const registers = [options.registry];
     this.registerCollectors(registers);
     this.scm = new ScmApiMetrics(registers);
+    this.progressiveSync = new ProgressiveSyncMetrics(registers);
     this.reconcile = new Histogram({
       name: "argocd_appset_reconcile",
       help: "Application reconciliation performance in seconds.",

@@ -3,8 +3,8 @@
  *
  * {@link ControllerMetrics} holds controller-runtime's and client-go's process metrics and is the
  * worker pool's and the work queue's metric port; {@link AppSetMetrics} holds Argo CD's
- * ApplicationSet metrics, computed at scrape time from the informer cache, and the provider-neutral
- * SCM API metrics ({@link ScmApiMetrics}); {@link SyncEngineMetrics}
+ * ApplicationSet metrics, computed at scrape time from the informer cache, the RollingSync metrics
+ * ({@link ProgressiveSyncMetrics}) and the provider-neutral SCM API metrics ({@link ScmApiMetrics}); {@link SyncEngineMetrics}
  * holds Argo CD's application-controller metrics the sync engine reports. No I/O: the HTTP
  * endpoint that serves a registry is in src/server.
  */
@@ -19,6 +19,7 @@ export {
   type GithubRateLimitLabels,
   type GithubRequestLabels,
 } from "./appset.js";
+export { DETECTION_TO_TRIGGER_BUCKETS, ProgressiveSyncMetrics, type AppSetRef, type AppStatusView } from "./progressive-sync.js";
 export { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
 export { RestClientMetrics } from "./rest-client.js";
 export {

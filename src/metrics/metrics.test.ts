@@ -238,6 +238,28 @@ describe("AppSetMetrics", () => {
     expect(bare.getSingleMetric("argocd_appset_labels")).toBeUndefined();
   });
 
+  it("registers exactly the argocd_* families of Argo CD 3.6's ApplicationSet controller", async () => {
+    const registry = new Registry();
+    new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true, labels: ["team"] });
+    const names = (await registry.getMetricsAsJSON()).map((m) => m.name).filter((n) => n.startsWith("argocd_"));
+    expect(names.sort()).toEqual([
+      "argocd_appset_app_refresh_total",
+      "argocd_appset_info",
+      "argocd_appset_labels",
+      "argocd_appset_owned_applications",
+      "argocd_appset_progressive_sync_app_status",
+      "argocd_appset_progressive_sync_detection_to_trigger_seconds",
+      "argocd_appset_progressive_sync_syncs_triggered_total",
+      "argocd_appset_reconcile",
+      "argocd_github_api_rate_limit_limit",
+      "argocd_github_api_rate_limit_remaining",
+      "argocd_github_api_rate_limit_reset_seconds",
+      "argocd_github_api_rate_limit_used",
+      "argocd_github_api_request_duration_seconds",
+      "argocd_github_api_requests_total",
+    ]);
+  });
+
   it("normalises label keys as Argo CD does", () => {
     expect(labelMetricName("example.com/some-key_1")).toBe("label_example_com_some_key_1");
   });

@@ -119,6 +119,11 @@ export interface RolloutDecision<D extends GeneratedAppView> {
   /** The new `status.applicationStatus`, sorted by name; undefined leaves it as it is. */
   readonly applicationStatus: readonly AppStatusEntry[] | undefined;
   readonly syncs: readonly RolloutSync[];
+  /**
+   * Applications whose step may sync this pass (Argo CD's `appsToSync`: every step up to the first
+   * one not yet all Healthy), sorted by name; empty while the reconcile gate holds the rollout.
+   */
+  readonly appsToSync: readonly string[];
   readonly moves: readonly StatusMove[];
   readonly autosyncWarnings: readonly AutosyncWarning[];
   /** Applications to annotate with `argocd.argoproj.io/refresh: normal`. */
@@ -149,6 +154,7 @@ function emptyDecision<D extends GeneratedAppView>(mode: RolloutMode, desired: r
     applications: desired,
     applicationStatus: undefined,
     syncs: [],
+    appsToSync: [],
     moves: [],
     autosyncWarnings: [],
     refresh: [],
@@ -270,6 +276,7 @@ function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): Ro
     applications: input.desired.map((d) => plannedApp(d, prepared.get(d.metadata.name ?? "")!, opByName.get(d.metadata.name ?? ""))),
     applicationStatus: phaseB.entries,
     syncs,
+    appsToSync: gate.open ? [...eligible].sort(byName) : [],
     moves: [...moves, ...phaseB.promoted.map((n) => promotionMove(n, phaseB.entries))],
     autosyncWarnings: [...prepared].filter(([, p]) => p.autosyncWasEnabled).map(([n]) => ({ application: n, message: autosyncWarning(n) })),
     refresh: gate.refresh,
