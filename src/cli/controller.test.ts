@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { controllerCommand } from "./controller.js";
+import { parseConfig } from "../config/index.js";
+import { DEFAULT_WORKQUEUE_RATE_LIMIT } from "../manager/index.js";
+import { controllerCommand, workqueueRateLimitOf } from "./controller.js";
 import type { ControllerIO } from "./process.js";
 
 function io(env: Readonly<Record<string, string | undefined>> = {}) {
@@ -105,5 +107,30 @@ describe("appset controller", () => {
     const columns = new Set(rows.map((l) => /^\s*\S.*?\S {3,}(?=\S)/.exec(l)![0].length));
     expect(rows.length).toBeGreaterThan(30);
     expect([...columns]).toHaveLength(1);
+  });
+});
+
+describe("workqueueRateLimitOf", () => {
+  it("hands the --wq-* flags and environment variables to the controller's queue", () => {
+    const r = parseConfig(["--wq-cooldown=5m", "--wq-backoff-factor=2", "--wq-bucket-qps=20"], {
+      ARGOCD_APPLICATIONSET_CONTROLLER_WORKQUEUE_BASE_DELAY_NS: "10000000",
+      ARGOCD_APPLICATIONSET_CONTROLLER_WORKQUEUE_MAX_DELAY_NS: "60000000000",
+      ARGOCD_APPLICATIONSET_CONTROLLER_WORKQUEUE_BUCKET_SIZE: "7",
+    });
+    if (r.kind !== "config") throw new Error(JSON.stringify(r));
+    expect(workqueueRateLimitOf(r.config)).toEqual({
+      bucketSize: 7,
+      bucketQps: 20,
+      cooldownMs: 300_000,
+      baseDelayMs: 10,
+      maxDelayMs: 60_000,
+      backoffFactor: 2,
+    });
+  });
+
+  it("gives Argo CD's defaults when nothing is set", () => {
+    const r = parseConfig([], {});
+    if (r.kind !== "config") throw new Error(JSON.stringify(r));
+    expect(workqueueRateLimitOf(r.config)).toEqual(DEFAULT_WORKQUEUE_RATE_LIMIT);
   });
 });

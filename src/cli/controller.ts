@@ -19,7 +19,7 @@ import type { GitRepoReader } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import type { KubeApiClient } from "../kube/index.js";
-import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
+import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache, type WorkqueueRateLimitConfig } from "../manager/index.js";
 import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
 import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
@@ -39,6 +39,18 @@ import { ociService } from "./oci.js";
 
 /** How long running reconciles, aborted at SIGTERM, may take to return. */
 const STOP_GRACE_MS = 10_000;
+
+/** The `--wq-*` settings as the controller's queue takes them. */
+export function workqueueRateLimitOf(config: Config): WorkqueueRateLimitConfig {
+  return {
+    bucketSize: config.wqBucketSize,
+    bucketQps: config.wqBucketQps,
+    cooldownMs: config.wqCooldownMs,
+    baseDelayMs: config.wqBaseDelayMs,
+    maxDelayMs: config.wqMaxDelayMs,
+    backoffFactor: config.wqBackoffFactor,
+  };
+}
 
 /**
  * The generation function over the real ports: cluster Secrets from the shared cache, the
@@ -147,6 +159,7 @@ async function build(rt: Runtime): Promise<Process> {
     cache,
     credentials,
     reconcileTimeoutMs: config.reconcileTimeoutSeconds * 1000,
+    workqueueRateLimit: workqueueRateLimitOf(config),
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,

@@ -47,6 +47,12 @@ describe("parseConfig defaults", () => {
       gitCacheDir: "",
       gitRevisionCacheSeconds: 3,
       reconcileTimeoutSeconds: 300,
+      wqBucketSize: 500,
+      wqBucketQps: Number.MAX_VALUE,
+      wqCooldownMs: 0,
+      wqBaseDelayMs: 1,
+      wqMaxDelayMs: 1_000_000,
+      wqBackoffFactor: 1.5,
     });
   });
 
@@ -105,6 +111,30 @@ describe("parseConfig precedence", () => {
     },
     { name: "a flag duration uses Go syntax", argv: ["--cache-sync-period=90m"], env: {}, key: "cacheSyncPeriodMs", expected: 5_400_000 },
     { name: "an env-only duration is read", argv: [], env: { [`${ACS}REQUEUE_AFTER`]: "30s" }, key: "requeueAfterMs", expected: 30_000 },
+    { name: "a wq bucket size flag is read", argv: ["--wq-bucket-size=20"], env: {}, key: "wqBucketSize", expected: 20 },
+    { name: "a wq bucket qps env is a float", argv: [], env: { [`${ACS}WORKQUEUE_BUCKET_QPS`]: "2.5" }, key: "wqBucketQps", expected: 2.5 },
+    {
+      name: "a wq duration env is a count of nanoseconds",
+      argv: [],
+      env: { [`${ACS}WORKQUEUE_FAILURE_COOLDOWN_NS`]: "90000000000" },
+      key: "wqCooldownMs",
+      expected: 90_000,
+    },
+    {
+      name: "a wq base delay env below a millisecond is kept",
+      argv: [],
+      env: { [`${ACS}WORKQUEUE_BASE_DELAY_NS`]: "500000" },
+      key: "wqBaseDelayMs",
+      expected: 0.5,
+    },
+    {
+      name: "a wq duration flag uses Go syntax and beats the env",
+      argv: ["--wq-maxdelay=1m30s"],
+      env: { [`${ACS}WORKQUEUE_MAX_DELAY_NS`]: "5000000000" },
+      key: "wqMaxDelayMs",
+      expected: 90_000,
+    },
+    { name: "a wq backoff factor flag is read", argv: ["--wq-backoff-factor", "3"], env: {}, key: "wqBackoffFactor", expected: 3 },
     {
       name: "the refresh grace period has a flag",
       argv: ["--refresh-grace-period-seconds", "0"],
@@ -204,7 +234,7 @@ describe("parseConfig precedence", () => {
     const ints = OPTIONS.filter((o) => o.kind === "int" && o.flag !== undefined && o.env !== undefined);
     fc.assert(
       fc.property(fc.constantFrom(...ints), fc.integer({ min: 0, max: 1_000 }), (opt, n) => {
-        const value = Math.min(Math.max(n, opt.min ?? n), opt.max ?? n);
+        const value = Math.min(Math.max(n, opt.min ?? n), opt.max ?? Infinity);
         const fromFlag = config([`--${opt.flag}=${value}`]).config[opt.key as keyof Config];
         const fromEnv = config([], { [opt.env!]: String(value) }).config[opt.key as keyof Config];
         expect([fromFlag, fromEnv]).toEqual([value, value]);
@@ -232,6 +262,22 @@ describe("parseConfig environment fallbacks", () => {
     },
     { name: "a duration above its maximum", env: { [`${ACS}CACHE_SYNC_PERIOD`]: "25h" }, key: "cacheSyncPeriodMs", fallback: 36_000_000 },
     { name: "a duration below its minimum", env: { [`${ACS}REQUEUE_AFTER`]: "500ms" }, key: "requeueAfterMs", fallback: 180_000 },
+    {
+      name: "a nanosecond wq duration written as Go duration text",
+      env: { [`${ACS}WORKQUEUE_MAX_DELAY_NS`]: "5s" },
+      key: "wqMaxDelayMs",
+      fallback: 1_000_000,
+    },
+    { name: "a wq max delay below 1 ms", env: { [`${ACS}WORKQUEUE_MAX_DELAY_NS`]: "999999" }, key: "wqMaxDelayMs", fallback: 1_000_000 },
+    {
+      name: "a wq cooldown above 24 h",
+      env: { [`${ACS}WORKQUEUE_FAILURE_COOLDOWN_NS`]: "86400000000001" },
+      key: "wqCooldownMs",
+      fallback: 0,
+    },
+    { name: "a wq bucket qps below 1", env: { [`${ACS}WORKQUEUE_BUCKET_QPS`]: "0.5" }, key: "wqBucketQps", fallback: Number.MAX_VALUE },
+    { name: "a wq bucket size of 0", env: { [`${ACS}WORKQUEUE_BUCKET_SIZE`]: "0" }, key: "wqBucketSize", fallback: 500 },
+    { name: "a wq backoff factor above 100", env: { [`${ACS}WORKQUEUE_BACKOFF_FACTOR`]: "101" }, key: "wqBackoffFactor", fallback: 1.5 },
   ])("falls back to the default with a warning for $name", ({ env, key, fallback }) => {
     const { config: c, warnings } = config([], env);
     expect(c[key as keyof Config]).toEqual(fallback);
@@ -384,5 +430,19 @@ describe("parseConfig help", () => {
       ),
     );
     expect(text).toContain("(DEPRECATED: use --repo-server-ca-cert-path instead)");
+  });
+
+  it.each([
+    // flag: the flag's text in the usage, with pflag's placeholder; suffix: the default as pflag prints it
+    { name: "an int64 bucket size", flag: "--wq-bucket-size int64", suffix: "(default 500)" },
+    { name: "a float64 bucket qps at its largest value", flag: "--wq-bucket-qps float64", suffix: "(default 1.7976931348623157e+308)" },
+    { name: "a 1 ms base delay", flag: "--wq-basedelay duration", suffix: "(default 1ms)" },
+    { name: "a 1000 s max delay", flag: "--wq-maxdelay duration", suffix: "(default 16m40s)" },
+    { name: "a float64 backoff factor", flag: "--wq-backoff-factor float64", suffix: "(default 1.5)" },
+  ])("shows $name as Argo CD's flag does", ({ flag, suffix }) => {
+    const line = configUsage()
+      .split("\n")
+      .find((l) => l.trim().startsWith(`${flag} `));
+    expect(line).toContain(suffix);
   });
 });

@@ -71,6 +71,12 @@ export const ConfigSchema = z
     maxResourcesStatusCount: int.min(0),
     cacheSyncPeriodMs: z.number().min(0),
     concurrentApplicationUpdates: int.min(1).max(200),
+    wqBucketSize: int.min(1),
+    wqBucketQps: z.number().min(1),
+    wqCooldownMs: z.number().min(0),
+    wqBaseDelayMs: z.number().positive(),
+    wqMaxDelayMs: z.number().positive(),
+    wqBackoffFactor: z.number().min(1).max(100),
     requeueAfterMs: z.number().min(0),
     k8sClientQps: z.number().min(0),
     k8sClientBurst: int.min(0),
@@ -262,8 +268,15 @@ function parseValue(opt: OptionDef, text: string, source: "env" | "flag"): Parse
     case "float":
       return inRange(opt, parseFloatText(text), String);
     case "duration":
-      return inRange(opt, source === "env" ? parseEnvDuration(text) : parseDurationMs(text), (ms) => `${ms}ms`);
+      return inRange(opt, source === "env" ? envDuration(opt, text) : parseDurationMs(text), (ms) => `${ms}ms`);
   }
+}
+
+/** An environment duration in ms: Go duration text, or an integer of nanoseconds for an `envUnit: "ns"` setting. */
+function envDuration(opt: OptionDef, text: string): Parsed<number> {
+  if (opt.envUnit !== "ns") return parseEnvDuration(text);
+  const nanos = parseInteger(text);
+  return nanos.ok ? { ok: true, value: nanos.value / 1e6 } : nanos;
 }
 
 function inRange(opt: OptionDef, parsed: Parsed<number>, show: (n: number) => string): Parsed<OptionValue> {
@@ -328,7 +341,8 @@ export function configUsage(command = "appset controller"): string {
   const shorthand = new Map(Object.entries(SHORTHANDS).map(([short, long]) => [long, short]));
   const rows = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
     const short = shorthand.get(o.flag!);
-    const placeholder = PLACEHOLDER[o.kind] === "" ? "" : ` ${PLACEHOLDER[o.kind]}`;
+    const name = o.placeholder ?? PLACEHOLDER[o.kind];
+    const placeholder = name === "" ? "" : ` ${name}`;
     const env = o.env === undefined ? "" : ` [env ${o.env}]`;
     const dep = o.deprecated === undefined ? "" : ` (DEPRECATED: ${o.deprecated})`;
     return [

@@ -33,6 +33,13 @@ export interface OptionDef {
   /** Allowed values of a string setting. */
   readonly values?: readonly string[];
   readonly description: string;
+  /**
+   * `ns` when the environment variable of a duration is an integer count of nanoseconds (Argo CD's
+   * `*_NS` variables) rather than Go duration text; the flag still takes Go duration text.
+   */
+  readonly envUnit?: "ns";
+  /** The flag's value placeholder in `--help` when it is not the kind's (pflag's `int64`, `float64`). */
+  readonly placeholder?: string;
   /** Set when the flag is deprecated: what to use instead. */
   readonly deprecated?: string;
   readonly origin: OptionOrigin;

@@ -57,13 +57,19 @@ const ARGO_FLAGS: Array<[flag: string, env: string, cmKey: string, def: string]>
   ["--max-resources-status-count", `${ACS}MAX_RESOURCES_STATUS_COUNT`, `${CM}status.max.resources.count`, "5000"],
   ["--cache-sync-period", `${ACS}CACHE_SYNC_PERIOD`, "", "10h0m0s"],
   ["--concurrent-application-updates", `${ACS}CONCURRENT_APPLICATION_UPDATES`, "", "1"],
+  ["--wq-bucket-size", `${ACS}WORKQUEUE_BUCKET_SIZE`, `${CM}wq.bucket.size`, "500"],
+  ["--wq-bucket-qps", `${ACS}WORKQUEUE_BUCKET_QPS`, `${CM}wq.bucket.qps`, "1.7976931348623157e+308"],
+  ["--wq-cooldown", `${ACS}WORKQUEUE_FAILURE_COOLDOWN_NS`, `${CM}wq.cooldown.ns`, "0s"],
+  ["--wq-basedelay", `${ACS}WORKQUEUE_BASE_DELAY_NS`, `${CM}wq.basedelay.ns`, "1ms"],
+  ["--wq-maxdelay", `${ACS}WORKQUEUE_MAX_DELAY_NS`, `${CM}wq.maxdelay.ns`, "16m40s"],
+  ["--wq-backoff-factor", `${ACS}WORKQUEUE_BACKOFF_FACTOR`, `${CM}wq.backoff.factor`, "1.5"],
 ];
 
 describe("configReference", () => {
-  it("lists Argo CD's 35 controller flags with their exact env, ConfigMap key and default", () => {
+  it("lists Argo CD's 41 controller flags with their exact env, ConfigMap key and default", () => {
     const rows = configReference().filter((r) => r.origin === "argo-cd" && r.flag !== "");
     expect(rows.map((r) => [r.flag, r.env, r.cmKey, r.default])).toEqual(ARGO_FLAGS);
-    expect(rows).toHaveLength(35);
+    expect(rows).toHaveLength(41);
   });
 
   it.each([

@@ -439,14 +439,67 @@ describe("PlanExecutor: fenced status writes", () => {
       ...EMPTY_PLAN,
       applicationStatus: [entry("Healthy")],
       status: { conditions: [] },
-      appSetPatch: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } } },
+      appSetPatch: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null }, resourceVersion: "10" } },
     };
     const done = await w.executor().apply(set, plan);
     expect(fences).toEqual([
       { resourceVersion: "10" },
       { resourceVersion: "11" },
-      { annotations: { "argocd.argoproj.io/application-set-refresh": null } },
+      // planned at 10, locked to the version the pass's own status writes left
+      { annotations: { "argocd.argoproj.io/application-set-refresh": null }, resourceVersion: "12" },
     ]);
     expect(done.metadata.resourceVersion).toBe("13");
+  });
+});
+
+describe("PlanExecutor: the ApplicationSet's metadata patches under the optimistic lock", () => {
+  const REFRESH = "argocd.argoproj.io/application-set-refresh";
+  const FINALIZER = "resources-finalizer.argocd.argoproj.io";
+
+  /** `set` as stored, then changed by another writer (its resourceVersion moves past the one planned from). */
+  async function changedMeanwhile(set: ApplicationSet) {
+    const w = world(set);
+    const key = { namespace: "argocd", name: "guestbook" };
+    await w.client.patch(resources.ApplicationSets, key, { type: "merge", body: { metadata: { labels: { other: "writer" } } } });
+    const stored = () => w.client.peek(resources.ApplicationSets, key) as ApplicationSet;
+    return { w, stored };
+  }
+
+  it("refuses the refresh annotation's removal after another change with 409, sets RefreshApplicationError and fails the pass for a retry", async () => {
+    const set = appSet("guestbook", { metadata: { annotations: { [REFRESH]: "true" } } });
+    const { w, stored } = await changedMeanwhile(set);
+    const plan = planAppSet(snapshot({ appSet: set, generation: generated([]) }), NOW, settings());
+    expect(plan.appSetPatch).toEqual({ metadata: { annotations: null, resourceVersion: "10" } });
+    await expect(w.executor().apply(set, { ...plan, status: undefined })).rejects.toMatchObject({
+      reason: "RefreshApplicationError",
+      message: expect.stringContaining("the object has been modified") as unknown,
+    });
+    expect(stored().metadata.annotations?.[REFRESH]).toBe("true");
+    expect(stored().status?.conditions?.find((c) => c.type === "ErrorOccurred")).toMatchObject({
+      status: "True",
+      reason: "RefreshApplicationError",
+    });
+    // Retried from a fresh read, the removal goes through.
+    const fresh = stored();
+    const retry = planAppSet(snapshot({ appSet: fresh, generation: generated([]) }), NOW, settings());
+    await w.executor().apply(fresh, { ...retry, status: undefined });
+    expect(stored().metadata.annotations).toBeUndefined();
+  });
+
+  it.each([
+    // deleting: whether the ApplicationSet is being deleted (the finalizer goes) or not (Reverse deletion adds it)
+    { name: "removing the finalizer of a deleted ApplicationSet", deleting: true },
+    { name: "adding the Reverse deletion finalizer", deleting: false },
+  ])("fails $name after another change with the 409 itself and no condition", async ({ deleting }) => {
+    const set = appSet("guestbook", {
+      metadata: deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z", finalizers: [FINALIZER] } : {},
+    });
+    const { w, stored } = await changedMeanwhile(set);
+    const appSetPatch = deleting
+      ? { metadata: { finalizers: null, resourceVersion: "10" } }
+      : { metadata: { finalizers: [FINALIZER], resourceVersion: "10" } };
+    await expect(w.executor().apply(set, { ...EMPTY_PLAN, appSetPatch })).rejects.toMatchObject({ status: 409 });
+    expect(stored().metadata.finalizers ?? []).toEqual(deleting ? [FINALIZER] : []);
+    expect(stored().status?.conditions ?? []).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { relock, touchesAnnotations } from "./appset-patches.js";
 import { syncedMeanwhile } from "./double-sync-guard.js";
 import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
@@ -376,7 +377,13 @@ export class PlanExecutor {
     }
   }
 
-  private async patchAppSet(appSet: ApplicationSet, body: JsonObject): Promise<ApplicationSet> {
+  /**
+   * Merge-patches the ApplicationSet's metadata, locked to the resourceVersion it has now (past this
+   * pass's own status writes). A failure, a 409 Conflict included, fails the pass so the key is
+   * retried; a failed removal of the refresh annotation also sets `RefreshApplicationError`, as in Argo CD.
+   */
+  private async patchAppSet(appSet: ApplicationSet, planned: JsonObject): Promise<ApplicationSet> {
+    const body = relock(planned, appSet);
     try {
       const written = await this.opts.client.patch(
         resources.ApplicationSets,
@@ -387,8 +394,10 @@ export class PlanExecutor {
       return this.atVersionOf(appSet, written);
     } catch (err) {
       if (isNotFound(err)) return appSet;
-      if (appSet.metadata.deletionTimestamp != null) throw err;
-      await this.fail(appSet, Reason.RefreshApplicationError, err);
+      if (appSet.metadata.deletionTimestamp != null || !touchesAnnotations(body)) throw err;
+      // Argo CD sets the condition on a fresh read, so a conflict does not keep it from being written.
+      const current = isConflict(err) ? ((await this.readAppSet(appSet).catch(() => undefined)) ?? appSet) : appSet;
+      await this.fail(current, Reason.RefreshApplicationError, err);
       return appSet;
     }
   }

@@ -6,7 +6,7 @@
  * Finally the ApplicationSet's `resources-finalizer.argocd.argoproj.io` is removed. No generation
  * and no status work. Pure.
  */
-import { Finalizer } from "../api/index.js";
+import { removeFinalizerPatch } from "./appset-patches.js";
 import { deletionReversed, nextReverseDeletion, REVERSE_DELETION_REQUEUE_MS } from "../progressivesync/index.js";
 import { allowsDelete, effectivePolicy } from "./policy.js";
 import { EMPTY_PLAN, type Plan } from "./plan-types.js";
@@ -47,14 +47,6 @@ export function planAppSetDeletion(s: AppSetSnapshot, now: number, settings: Pla
         .map((a) => ({ name: a.metadata.name ?? "", resourceVersion: a.metadata.resourceVersion }));
   const reverse = allowsDelete(policy) ? reverseDeletion(s, now) : undefined;
   if (reverse !== undefined) return reverse;
-  const finalizers = s.appSet.metadata.finalizers ?? [];
-  const appSetPatch = finalizers.includes(Finalizer.Resources)
-    ? {
-        metadata: {
-          finalizers: finalizers.filter((f) => f !== Finalizer.Resources),
-          resourceVersion: s.appSet.metadata.resourceVersion ?? null,
-        },
-      }
-    : undefined;
+  const appSetPatch = removeFinalizerPatch(s.appSet);
   return { ...EMPTY_PLAN, ownerStrips, ...(appSetPatch ? { appSetPatch } : {}) };
 }

@@ -26,6 +26,7 @@ import type { RolloutMetrics } from "./rollout-metrics.js";
 import type { PlanSettings } from "./snapshot.js";
 import { WorkerPool, type StopReport, type WorkerMetrics } from "../manager/worker.js";
 import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
+import { appControllerRateLimiter, type WorkqueueRateLimitConfig } from "../manager/app-ratelimit.js";
 
 const OWNER_INDEX = "owner";
 
@@ -76,6 +77,8 @@ export interface ControllerOptions {
   readonly credentials?: CredentialsLookup;
   /** `--reconcile-timeout-seconds` in ms: each reconcile's deadline (absent or 0: none). */
   readonly reconcileTimeoutMs?: number;
+  /** The `--wq-*` settings of the queue's retry delays; absent: the queue's default limiter. */
+  readonly workqueueRateLimit?: WorkqueueRateLimitConfig;
 }
 
 /** The running controller. */
@@ -123,7 +126,11 @@ export class AppSetController {
       const k = ownerKey(a);
       return k === undefined ? [] : [k];
     });
-    this.queue = new WorkQueue({ clock: opts.clock, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
+    this.queue = new WorkQueue({
+      clock: opts.clock,
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      ...(opts.workqueueRateLimit ? { rateLimiter: appControllerRateLimiter(opts.clock, opts.workqueueRateLimit) } : {}),
+    });
     const reconciler = this.reconcilerOf(opts);
     this.pool = new WorkerPool({
       queue: this.queue,

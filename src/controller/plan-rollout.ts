@@ -16,6 +16,7 @@ import {
   type RolloutDecision,
   type SpecsEquivalent,
 } from "../progressivesync/index.js";
+import { addFinalizerPatch } from "./appset-patches.js";
 import { ignorePathsFor, type DesiredApp } from "./desired.js";
 import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "./json.js";
 import { EMPTY_PLAN, type Plan } from "./plan-types.js";
@@ -95,8 +96,7 @@ export function changedApplicationStatus(current: ApplicationSetStatus | undefin
 /** The metadata patch adding `resources-finalizer.argocd.argoproj.io` when Reverse deletion needs it. */
 export function finalizerPatch(appSet: ApplicationSet, settings: PlanSettings): JsonObject | undefined {
   if (!needsFinalizer(appSet, settings.progressiveSyncs === true)) return undefined;
-  const finalizers = [...(appSet.metadata.finalizers ?? []), Finalizer.Resources];
-  return { metadata: { finalizers, resourceVersion: appSet.metadata.resourceVersion ?? null } };
+  return addFinalizerPatch(appSet);
 }
 
 /**

@@ -446,17 +446,18 @@ describe("planAppSet", () => {
     });
   });
 
-  it("removes the refresh annotation after every pass, a generator failure included", () => {
-    const refreshing = appSet("guestbook", { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } });
-    expect(planAppSet(snapshot({ appSet: refreshing, generation: generated([]) }), NOW, settings()).appSetPatch).toEqual({
-      metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } },
+  it("removes the refresh annotation after every pass, a generator failure included, locked to the resourceVersion", () => {
+    const refreshing = appSet("guestbook", {
+      metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true", team: "a" } },
     });
+    const removal = { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null }, resourceVersion: "10" } };
+    expect(planAppSet(snapshot({ appSet: refreshing, generation: generated([]) }), NOW, settings()).appSetPatch).toEqual(removal);
     const failed = planAppSet(
       snapshot({ appSet: refreshing, generation: { ok: false, reason: "RenderTemplateParamsError", message: "bad" } }),
       NOW,
       settings(),
     );
-    expect(failed.appSetPatch).toEqual({ metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": null } } });
+    expect(failed.appSetPatch).toEqual(removal);
   });
 
   it("writes the owned Applications into status.resources sorted by name, truncated with a warning", () => {

@@ -4,19 +4,13 @@
  * → policy → creates and updates → stale deletes → status → refresh annotation → requeue; or the
  * deletion path. The same snapshot and time always give the same plan.
  */
-import {
-  Annotation,
-  Reason,
-  SPEC_WARNING_CONDITION,
-  type Application,
-  type ApplicationSet,
-  type ApplicationsSyncPolicy,
-} from "../api/index.js";
+import { Reason, SPEC_WARNING_CONDITION, type Application, type ApplicationsSyncPolicy } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
 import type { PassOutcome } from "./conditions.js";
 import { planAppSetDeletion } from "./appset-deletion.js";
+import { removeRefreshPatch } from "./appset-patches.js";
 import { appChange, desiredFrom } from "./desired.js";
 import { knownClusters } from "./destination.js";
 import { truncationWarning } from "./messages.js";
@@ -94,12 +88,6 @@ function afterState(s: AppSetSnapshot, writes: readonly AppWrite[], deletes: rea
   return [...byName.values()];
 }
 
-function refreshPatch(appSet: ApplicationSet): Plan["appSetPatch"] {
-  return appSet.metadata.annotations?.[Annotation.ApplicationSetRefresh] === undefined
-    ? undefined
-    : { metadata: { annotations: { [Annotation.ApplicationSetRefresh]: null } } };
-}
-
 /** The `SpecWarning` condition of a pass, as the conditions to add or the type to remove. */
 export function warningConditions(
   s: AppSetSnapshot,
@@ -124,7 +112,7 @@ function planGenerationError(s: AppSetSnapshot, gen: Extract<Generation, { ok: f
   });
   const retry = gen.retryAfterMs === undefined ? {} : { retryAfterMs: gen.retryAfterMs };
   const requeue = requeueAfterMs({ kind: "generation-error", generatorRequeueMs: gen.requeueAfterMs ?? 0, ...retry });
-  const appSetPatch = refreshPatch(s.appSet);
+  const appSetPatch = removeRefreshPatch(s.appSet);
   return { ...EMPTY_PLAN, ...(status ? { status } : {}), ...(appSetPatch ? { appSetPatch } : {}), requeueAfterMs: requeue };
 }
 
@@ -160,7 +148,7 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     extraConditions: [...rollout.conditions, ...warned.extraConditions],
     removeConditions: [...rollout.removeConditions, ...warned.removeConditions],
   });
-  const appSetPatch = mergeMetadataPatches(finalizerPatch(s.appSet, settings), refreshPatch(s.appSet));
+  const appSetPatch = mergeMetadataPatches(finalizerPatch(s.appSet, settings), removeRefreshPatch(s.appSet));
   const requeue = requeueAfterMs({ kind: "done", generatorRequeueMs: gen.requeueAfterMs, validationErrors: invalid });
   return {
     writes,

@@ -8,3 +8,9 @@ export { SharedCache, informerKey, type InformerSpec, type SharedCacheOptions } 
 export { ClusterDirectory, clusterSecretsSpec, type ResolvedCluster } from "./clusters.js";
 export { RepoCredentialsCache, REPO_SECRET_SELECTOR, repoSecretsSpec } from "./credentials.js";
 export { Manager, type Loop, type ManagerOptions } from "./manager.js";
+export {
+  appControllerRateLimiter,
+  CooldownExponentialRateLimiter,
+  DEFAULT_WORKQUEUE_RATE_LIMIT,
+  type WorkqueueRateLimitConfig,
+} from "./app-ratelimit.js";

@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { defaultControllerRateLimiter, ExponentialFailureRateLimiter, MaxOfRateLimiter, TokenBucketRateLimiter } from "./ratelimit.js";
+import { CooldownExponentialRateLimiter } from "./app-ratelimit.js";
+import {
+  defaultControllerRateLimiter,
+  ExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+  TokenBucketRateLimiter,
+  type RateLimiter,
+} from "./ratelimit.js";
 
 describe("ExponentialFailureRateLimiter", () => {
   it.each([
@@ -19,8 +26,16 @@ describe("ExponentialFailureRateLimiter", () => {
     expect(limiter.numRequeues("k")).toBe(failures + 1);
   });
 
-  it("tracks keys independently and starts over after forget", () => {
-    const limiter = new ExponentialFailureRateLimiter();
+  it.each([
+    // make: a limiter whose base delay is 5 ms
+    { name: "the doubling backoff", make: (): RateLimiter => new ExponentialFailureRateLimiter() },
+    {
+      name: "Argo CD's backoff with a cooldown",
+      make: (): RateLimiter =>
+        new CooldownExponentialRateLimiter(new FakeClock(), { baseDelayMs: 5, maxDelayMs: 1_000, backoffFactor: 2, cooldownMs: 60_000 }),
+    },
+  ])("$name tracks keys independently and starts over after forget", ({ make }) => {
+    const limiter = make();
     limiter.when("a");
     limiter.when("a");
     expect(limiter.when("b")).toBe(5);

@@ -60,7 +60,8 @@ export class ExponentialFailureRateLimiter implements RateLimiter {
 /**
  * An overall token bucket over all keys (client-go `BucketRateLimiter` over `rate.Limiter`):
  * tokens refill at `qps` per second up to `burst`; every `when` takes one token, going into debt
- * when none is left, and the debt is the wait. It keeps no per-key state.
+ * when none is left, and the debt is the wait. A `qps` of `Number.MAX_VALUE` (Go's `rate.Inf`)
+ * never waits. It keeps no per-key state.
  */
 export class TokenBucketRateLimiter implements RateLimiter {
   private tokens: number;
@@ -76,6 +77,8 @@ export class TokenBucketRateLimiter implements RateLimiter {
   }
 
   when(_key: string): number {
+    // golang.org/x/time/rate: the largest float64 is rate.Inf, which never delays.
+    if (this.qps >= Number.MAX_VALUE) return 0;
     const now = this.clock.now();
     const elapsedS = Math.max(0, now - this.last) / 1000;
     this.tokens = Math.min(this.burst, this.tokens + elapsedS * this.qps) - 1;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
+import { appControllerRateLimiter, DEFAULT_WORKQUEUE_RATE_LIMIT } from "./app-ratelimit.js";
 import { ExponentialFailureRateLimiter } from "./ratelimit.js";
 import { WorkQueue, type QueueMetrics } from "./workqueue.js";
 
@@ -13,6 +14,20 @@ function drainKeys(q: WorkQueue): string[] {
   const keys: string[] = [];
   for (let k = q.tryGet(); k !== undefined; k = q.tryGet()) keys.push(k);
   return keys;
+}
+
+/** Fails key "a" `times` times in a row; returns how long each retry took to be handed out (ms). */
+function retryDelays(q: WorkQueue, clock: FakeClock, times: number): number[] {
+  const readyAfter: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = clock.now();
+    q.addRateLimited("a");
+    while (q.len() === 0) clock.advance(1);
+    readyAfter.push(clock.now() - start);
+    expect(q.tryGet()).toBe("a");
+    q.done("a");
+  }
+  return readyAfter;
 }
 
 describe("WorkQueue de-duplication", () => {
@@ -97,19 +112,17 @@ describe("WorkQueue delays", () => {
   it("backs a failing key off exponentially and starts over after forget", () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
-    const readyAfter: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const start = clock.now();
-      q.addRateLimited("a");
-      while (q.len() === 0) clock.advance(1);
-      readyAfter.push(clock.now() - start);
-      expect(q.tryGet()).toBe("a");
-      q.done("a");
-    }
-    expect(readyAfter).toEqual([5, 10, 20, 40]);
+    expect(retryDelays(q, clock, 4)).toEqual([5, 10, 20, 40]);
     expect(q.numRequeues("a")).toBe(4);
     q.forget("a");
     expect(q.numRequeues("a")).toBe(0);
+  });
+
+  it("with Argo CD's --wq-* limiter, retries after the base delay times the factor while failures come within the cooldown", () => {
+    const clock = new FakeClock();
+    const cfg = { ...DEFAULT_WORKQUEUE_RATE_LIMIT, baseDelayMs: 10, backoffFactor: 3, cooldownMs: 60_000 };
+    const q = new WorkQueue({ clock, rateLimiter: appControllerRateLimiter(clock, cfg) });
+    expect(retryDelays(q, clock, 3)).toEqual([10, 30, 90]);
   });
 });
 

@@ -2,7 +2,8 @@
  * What the controller really sends to the apiserver, counted by a proxy in front of it: a converged
  * controller that reconciles again sends no write at all; an update refused with 409 Conflict is
  * recomputed from a fresh read, and the cache holds what each write returned, so no later pass writes
- * from an older version (read-your-writes); `--cache-sync-period` relists the caches,
+ * from an older version (read-your-writes); the refresh annotation's removal is locked to the
+ * resourceVersion, so a change in between refuses it (409) and it is retried; `--cache-sync-period` relists the caches,
  * so an ApplicationSet whose watch event never arrived is still reconciled; repository credentials
  * follow their Secret, so a fixed password is used without a restart.
  */
@@ -154,6 +155,39 @@ describe("the controller's requests, counted at the apiserver's door", () => {
       await waitForConditions(client, ns, "web", SUCCESS);
     } finally {
       proxy.unmute();
+      await run.stop();
+    }
+  });
+
+  it("removes the refresh annotation with a merge patch locked to the resourceVersion: a change in between is refused with 409 and the removal retried", async () => {
+    const ns = await namespace("ctl-wr-refresh");
+    const key = { namespace: ns, name: "web" };
+    const metadataPatch = (r: { method: string; target: string; path: string }): boolean =>
+      r.method === "PATCH" && r.target === "applicationsets/web" && r.path.includes(`/namespaces/${ns}/`);
+    const run = await startController({ namespace: ns, kubeconfigPath: proxy.kubeconfigPath });
+    try {
+      await client.create(resources.ApplicationSets, listAppSet("web", ns, ["a"]));
+      await waitForConditions(client, ns, "web", SUCCESS);
+      await settle(run);
+      proxy.reset();
+      const held = proxy.holdNext(metadataPatch);
+      await client.patch(resources.ApplicationSets, key, {
+        type: "merge",
+        body: { metadata: { annotations: { "argocd.argoproj.io/application-set-refresh": "true" } } },
+      });
+      await held.arrived;
+      // Another writer changes the ApplicationSet while the controller's removal is on its way.
+      await client.patch(resources.ApplicationSets, key, { type: "merge", body: { metadata: { labels: { meanwhile: "yes" } } } });
+      held.release();
+      const removed = await eventually("the refresh annotation removed", async () => {
+        const a = await readAppSet(client, ns, "web");
+        return a.metadata.annotations?.["argocd.argoproj.io/application-set-refresh"] === undefined ? a : undefined;
+      });
+      await settle(run);
+      expect(proxy.requests.filter(metadataPatch).map((r) => r.status)).toEqual([409, 200]);
+      expect(removed.metadata.labels?.["meanwhile"]).toBe("yes");
+      await waitForConditions(client, ns, "web", SUCCESS);
+    } finally {
       await run.stop();
     }
   });
