@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): installs what it needs (Node 24 if the machine's Node is
-# older, the npm packages, the Go-built control plane and Argo CD v3.6, both cached outside the
-# repository, Debian's redis-server), then runs lint, typecheck, the unit tests (pure), the integration
+# older, the npm packages, the Go-built control plane, Argo CD v3.6 and the OCI registry with oras,
+# all cached outside the repository, Debian's redis-server), then runs lint, typecheck, the unit tests (pure), the integration
 # tests (real git, ssh, HTTP servers, the Go oracle, CLI runs), the e2e tests on a real local control
 # plane, and the beside-Argo-CD suite (Argo CD's CRDs, application controller and repo-server beside
 # our controller). APPSET_TEST_SEED=<integer> reruns the random and property tests on another seed.
@@ -84,6 +84,12 @@ if [ "${1:-}" != "--heavy" ] && [ "${1:-}" != "--chaos" ]; then
   ensure_redis
   echo "Argo CD binary ready in $(($(date +%s) - start)) s"
 fi
+
+echo "== OCI registry"
+start=$(date +%s)
+APPSET_REGISTRY_BIN=$(bash test/registry/build.sh)
+export APPSET_REGISTRY_BIN
+echo "OCI registry and oras ready in $(($(date +%s) - start)) s"
 
 status=0
 export APPSET_DIFFERENTIAL_REPORT="$cases"

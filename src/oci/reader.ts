@@ -141,20 +141,23 @@ export class RegistryOciReader implements OciReader {
     }
     let tags;
     try {
-      tags = (await client.tags(signal)).map((t) => t.replaceAll("_", "+"));
+      tags = await client.tags(signal);
     } catch (err) {
       throw wrap(new Error(`error fetching tags: failed to get tags: ${errorMessage(err)}`, { cause: err }));
     }
+    // Semver reads `_` as `+` (OCI tags cannot hold `+`); the tag is then fetched as it was pushed.
+    const pushed = new Map(tags.map((t) => [t.replaceAll("_", "+"), t]));
     let version;
     try {
-      version = maxVersion(revision, tags);
+      version = maxVersion(revision, [...pushed.keys()]);
     } catch (err) {
       throw wrap(new Error(`no version for constraints: ${errorMessage(err)}`, { cause: err }));
     }
+    const tag = pushed.get(version) ?? version;
     try {
-      return await client.manifest(version, signal);
+      return await client.manifest(tag, signal);
     } catch (err) {
-      throw wrap(new Error(`cannot get digest for revision ${version}: ${errorMessage(err)}`, { cause: err }));
+      throw wrap(new Error(`cannot get digest for revision ${tag}: ${errorMessage(err)}`, { cause: err }));
     }
   }
 

@@ -10,6 +10,7 @@
  * I/O boundary: HTTP (undici).
  */
 import { createHash } from "node:crypto";
+import { lookup } from "node:dns/promises";
 import { STATUS_CODES } from "node:http";
 import { request, type Dispatcher } from "undici";
 import { AppSetError } from "../errors.js";
@@ -17,6 +18,7 @@ import { basicAuthHeader, dispatcherFor, type HttpAccess } from "../http-access.
 import { readBounded, ResponseTooLargeError } from "../response-limit.js";
 import { formatValue } from "../template/go/format.js";
 import type { GoValue } from "../template/go/value.js";
+import { realmRefusal, type AddressLookup } from "./realm.js";
 import { referenceText, type OciRepository } from "./reference.js";
 
 /** The reason of every error talking to a registry. */
@@ -63,6 +65,13 @@ export interface RegistryClientOptions {
   readonly access: RegistryAccess;
   /** Time limit of one request, in ms. */
   readonly timeoutMs: number;
+  /** Resolves a token realm's host (default: the system resolver). */
+  readonly lookup?: AddressLookup;
+}
+
+/** Every address of a host name, from the system resolver. */
+async function lookupAll(host: string): Promise<readonly string[]> {
+  return (await lookup(host, { all: true })).map((a) => a.address);
 }
 
 type Body = Dispatcher.ResponseData["body"];
@@ -88,12 +97,12 @@ function headerText(v: string | string[] | undefined): string {
   return typeof v === "string" ? v : (v?.[0] ?? "");
 }
 
-/** The token of a token server's answer (`token`, else `access_token`), if any. */
+/** The token of a token server's answer (a non-empty `access_token`, else `token`, as oras-go reads it), if any. */
 export function tokenOf(text: string): string | undefined {
   try {
     const doc = JSON.parse(text) as { token?: unknown; access_token?: unknown };
-    const token = doc.token ?? doc.access_token;
-    return typeof token === "string" && token !== "" ? token : undefined;
+    for (const token of [doc.access_token, doc.token]) if (typeof token === "string" && token !== "") return token;
+    return undefined;
   } catch {
     return undefined;
   }
@@ -185,6 +194,8 @@ export class RegistryClient {
     const basic = basicAuthHeader(this.opts.access)["authorization"];
     if (scheme === "basic") this.token = basic;
     if (scheme !== "bearer" || params["realm"] === undefined) return;
+    const refusal = await realmRefusal(params["realm"], new URL(this.base()), this.opts.lookup ?? lookupAll);
+    if (refusal !== undefined) throw new OciRegistryError(refusal);
     const tokenURL = new URL(params["realm"]);
     if (params["service"] !== undefined) tokenURL.searchParams.set("service", params["service"]);
     tokenURL.searchParams.set("scope", params["scope"] ?? `repository:${this.repo.repository}:pull`);
