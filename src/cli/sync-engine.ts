@@ -3,8 +3,8 @@
  * alone as `appset sync-engine` (same flags, logging, probes and leader election, on a Lease of its
  * own). It syncs the Applications of the controller's namespace and of the namespaces Argo CD's
  * `application.namespaces` allows (never others: `--applicationset-namespaces` is a separate
- * setting, as in Argo CD), reads their manifests from Git and Helm chart
- * repositories with the repository Secrets' credentials, and reaches destinations through cluster
+ * setting, as in Argo CD), reads their manifests from Git, Helm chart repositories and OCI
+ * registries with the repository Secrets' credentials, and reaches destinations through cluster
  * Secrets.
  */
 import { hostname } from "node:os";
@@ -28,6 +28,7 @@ import { controllerNamespace, kubeClient } from "./kube.js";
 import { processUserAgent } from "./version.js";
 import { patternListMatcher } from "../glob/index.js";
 import { gitHostFiles, gitService } from "./git.js";
+import { ociService } from "./oci.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 
 /** Argo CD's program name the sync engine's clients carry in their User-Agent. */
@@ -153,7 +154,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     projectClusters: () => d.clusters.clusters(),
     client: d.client,
     resolve,
-    source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d) }),
+    source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d), oci: ociService(d, d.credentials) }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     destinations: new ClusterSecretDestinations({

@@ -161,15 +161,38 @@ export class RegistryOciReader implements OciReader {
     }
   }
 
-  /** The artifact a revision names, from the memo or the registry. */
-  private async artifact(repoURL: string, revision: string, opts: OciReadOptions): Promise<{ digest: string; tree: ArtifactTree }> {
+  /**
+   * The artifact a revision names and its manifest digest, as the repo-server reads an OCI
+   * Application source: errors carry Argo CD's words without the gRPC frame (`failed to initialize
+   * oci client: …`, `failed to resolve revision "…": …`, the layer's own).
+   */
+  artifactAt(repoURL: string, revision: string, opts: OciReadOptions): Promise<{ digest: string; tree: ArtifactTree }> {
+    return this.fetch(repoURL, revision, opts, { resolve: (err) => err, extract: (err) => err });
+  }
+
+  /** The artifact a revision names, with the generator's (gRPC) errors. */
+  private artifact(repoURL: string, revision: string, opts: OciReadOptions): Promise<{ digest: string; tree: ArtifactTree }> {
+    return this.fetch(repoURL, revision, opts, {
+      resolve: (err) => new RpcError(`unable to resolve OCI revision ${revision}: ${errorMessage(err)}`, { cause: err }),
+      extract: (err, digest) =>
+        new RpcError(`unable to extract OCI artifact ${repoURL} with revision ${digest}: ${errorMessage(err)}`, { cause: err }),
+    });
+  }
+
+  /** The artifact a revision names, from the memo or the registry; `wrap` words a failure of each step. */
+  private async fetch(
+    repoURL: string,
+    revision: string,
+    opts: OciReadOptions,
+    wrap: { resolve(err: unknown): unknown; extract(err: unknown, digest: string): unknown },
+  ): Promise<{ digest: string; tree: ArtifactTree }> {
     let resolved;
     let client;
     try {
       client = await this.client(repoURL, opts.access);
       resolved = await this.resolve(client.client, revision, opts.signal);
     } catch (err) {
-      throw new RpcError(`unable to resolve OCI revision ${revision}: ${errorMessage(err)}`, { cause: err });
+      throw wrap.resolve(err);
     }
     const key = `${repoURL}@${resolved.digest}`;
     const kept = this.trees.get(key);
@@ -179,9 +202,7 @@ export class RegistryOciReader implements OciReader {
       this.trees.set(key, tree);
       return { digest: resolved.digest, tree };
     } catch (err) {
-      throw new RpcError(`unable to extract OCI artifact ${repoURL} with revision ${resolved.digest}: ${errorMessage(err)}`, {
-        cause: err,
-      });
+      throw wrap.extract(err, resolved.digest);
     }
   }
 

@@ -7,18 +7,20 @@
  * kustomization is rendered by the real `helm` or `kustomize` (render/renderer.ts). Manifests
  * are kept per (repository, commit, path, type, options, Application, destination, cluster
  * facts), so many Applications on one commit render it once. A source with `chart` comes from a
- * Helm repository instead (helm-repo/chart-source.ts).
+ * Helm repository instead (helm-repo/chart-source.ts); an `oci://` source from an OCI artifact,
+ * served as a tree whose revision is the artifact's digest (oci-source.ts).
  *
  * I/O boundary: the injected GitReader (the real `git` program behind it) and the renderer.
  */
 import type { Application, ApplicationSource } from "../api/index.js";
 import { AppSetError } from "../errors.js";
-import type { GitReader, TreeEntry } from "../git/index.js";
+import type { GitReader, RepoAccess, TreeEntry } from "../git/index.js";
 import type { ClusterFacts, KubeObject } from "../kube/index.js";
 import { ToolRenderer, type ToolRendererOptions } from "./render/renderer.js";
 import { SourceType, sourceTypeOf } from "./render/source-type.js";
 import { TOOL_TIMEOUT_MS } from "./render/tool.js";
 import { HelmChartSource, type HelmChartSourceOptions } from "./helm-repo/chart-source.js";
+import { isOciSource, withOciArtifacts, type OciArtifacts } from "./oci-source.js";
 import {
   MANIFEST_ERROR,
   parseDirectory,
@@ -69,6 +71,8 @@ export interface GitManifestSourceOptions {
   readonly tools?: ToolRendererOptions;
   /** How `chart` sources reach Helm repositories (credentials, CA bundles, caches). */
   readonly charts?: HelmChartSourceOptions;
+  /** Where `oci://` sources are read (unset: they fail). */
+  readonly oci?: OciArtifacts;
 }
 
 /** The names of the files directly in the source's directory. */
@@ -105,29 +109,41 @@ export class GitManifestSource implements ManifestSource {
   private readonly parsed = new Map<string, { type: SourceType; objects: readonly KubeObject[] }>();
   private readonly renderer: ToolRenderer;
   private readonly charts: HelmChartSource;
+  private readonly git: GitReader;
 
   constructor(
-    private readonly git: GitReader,
+    git: GitReader,
     private readonly options: GitManifestSourceOptions = {},
   ) {
-    this.renderer = new ToolRenderer(git, options.tools);
+    this.git = options.oci === undefined ? git : withOciArtifacts(git, options.oci);
+    this.renderer = new ToolRenderer(this.git, options.tools);
     const tools = options.tools ?? {};
     const program = { helm: tools.helm ?? "helm", timeoutMs: tools.timeoutMs ?? TOOL_TIMEOUT_MS, env: tools.env ?? {} };
     this.charts = new HelmChartSource(this.renderer, program, options.charts);
   }
 
   async read(app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
-    if (source.chart !== undefined && source.chart !== "")
+    // As Argo CD: an `oci://` source is an OCI artifact even when it names a chart.
+    if (!isOciSource(source.repoURL) && source.chart !== undefined && source.chart !== "")
       return this.charts.read(app, { ...source, chart: source.chart }, revision, options);
     const { signal } = options;
-    if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
-    const commit = await this.git.resolveRevision(source.repoURL, revision ?? source.targetRevision ?? "HEAD", signal);
+    const commit = await this.resolve(app, source, revision, options);
     const root = sourceRoot(source.path);
     const tree = await this.git.listTree(source.repoURL, commit, signal);
     requireRoot(tree, source, root);
     const type = sourceTypeOf(source, namesAt(tree, root));
     if (type === SourceType.Plugin) throw new AppSetError(MANIFEST_ERROR, "config management plugin sources are not supported");
     return this.manifestsAt({ app, source, commit, tree, root, type, options });
+  }
+
+  /** The commit (an OCI artifact's digest) a source's revision names. */
+  private async resolve(app: Application, source: ApplicationSource, revision: string | undefined, options: ReadOptions): Promise<string> {
+    const oci = isOciSource(source.repoURL);
+    if (oci && this.options.oci === undefined) throw new AppSetError(MANIFEST_ERROR, `OCI sources are not configured (${source.repoURL})`);
+    if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
+    const target = revision ?? source.targetRevision ?? (oci ? "" : "HEAD");
+    // An OCI revision is resolved with the project's credentials (Git's are looked up without it).
+    return this.git.resolveRevision(source.repoURL, target, options.signal, oci ? projectAccess(app) : undefined);
   }
 
   /** The manifests of a resolved source, from the cache or read and kept. */
@@ -178,6 +194,12 @@ export class GitManifestSource implements ManifestSource {
     const files: SourceFile[] = selected.map((s, i) => ({ path: s.path, content: blobs[i]?.toString("utf8") ?? "" }));
     return parseDirectory(files, source.directory);
   }
+}
+
+/** The project an Application reads its repositories for (its scoped credentials are eligible). */
+function projectAccess(app: Application): RepoAccess {
+  const project = app.spec.project;
+  return project === undefined || project === "" ? {} : { project };
 }
 
 /** The cluster's facts when a tool renders the source. */

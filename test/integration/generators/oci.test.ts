@@ -2,7 +2,7 @@
 // oras and helm: plain HTTP and TLS, token authentication with the `oci` repository Secret's
 // credentials, semver revisions, a missing tag, bad credentials, and hostile artifacts.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +15,7 @@ import { RegistryOciReader } from "../../../src/oci/index.js";
 import { renderToolsDir } from "../../support/render-tools.js";
 import { tarBytes } from "../../support/tar-bytes.js";
 import { appSet, context } from "../../unit/generators/builders.js";
-import { startOciRegistry, type OciRegistry } from "../support/oci-registry.js";
+import { contentDir, startOciRegistry, type OciRegistry } from "../support/oci-registry.js";
 import { makeTestCa, type TestCa } from "../support/test-ca.js";
 
 const run = promisify(execFile);
@@ -23,14 +23,7 @@ const USER = { username: "puller", password: "s3cret" };
 const root = mkdtempSync(join(tmpdir(), "appset-oci-test-"));
 
 /** Writes files under a fresh directory and returns it. */
-function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(root, "content-"));
-  for (const [p, body] of Object.entries(files)) {
-    mkdirSync(join(dir, p, ".."), { recursive: true });
-    writeFileSync(join(dir, p), body);
-  }
-  return dir;
-}
+const tree = (files: Record<string, string>): string => contentDir(root, files);
 
 function repoSecret(url: string, data: Record<string, string>): Secret {
   return {

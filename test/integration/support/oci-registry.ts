@@ -8,7 +8,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createSign, randomUUID, X509Certificate } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +26,16 @@ export function registryToolsDir(): string {
     throw new Error(
       "the OCI registry is missing: run through `npm test`, or set APPSET_REGISTRY_BIN to the output of `bash test/registry/build.sh`",
     );
+  }
+  return dir;
+}
+
+/** Writes `files` (path → content) under a fresh directory below `root` and returns it: an artifact's content to push. */
+export function contentDir(root: string, files: Record<string, string>): string {
+  const dir = mkdtempSync(join(root, "content-"));
+  for (const [p, body] of Object.entries(files)) {
+    mkdirSync(join(dir, p, ".."), { recursive: true });
+    writeFileSync(join(dir, p), body);
   }
   return dir;
 }
