@@ -79,6 +79,6 @@ export const LIMIT_OPTIONS: readonly OptionDef[] = [
     "ociArtifactMaxBytes",
     "oci-artifact-max-bytes",
     DEFAULT_OCI_ARTIFACT_MAX_BYTES,
-    "Most bytes an OCI generator's artifact may hold, compressed and unpacked (it is read in memory); a larger one fails the generator.",
+    "Most bytes an OCI artifact may hold, compressed and unpacked (it is read in memory), for the OCI generator and the sync engine's OCI sources; a larger one fails the read.",
   ),
 ];

@@ -25,6 +25,11 @@ import { RegistryClient, type RegistryAccess } from "./registry-client.js";
 /** How a read goes: on whose behalf, and whether cached revisions may be used. */
 export interface OciReadOptions {
   readonly access: RepoAccess;
+  /**
+   * The URL whose repository credentials apply, when not the repository's own: a Helm OCI
+   * registry's (`registry.example.com/charts`) for a chart in it.
+   */
+  readonly credentialsURL?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -109,7 +114,7 @@ export class RegistryOciReader implements OciReader {
 
   private async client(
     repoURL: string,
-    access: RepoAccess,
+    opts: OciReadOptions,
   ): Promise<{ repo: OciRepository; client: Pick<RegistryClient, "manifest" | "tags" | "blob"> }> {
     let repo;
     try {
@@ -117,7 +122,7 @@ export class RegistryOciReader implements OciReader {
     } catch (err) {
       throw new Error(`failed to initialize oci client: ${errorMessage(err)}`, { cause: err });
     }
-    const creds = await this.opts.credentials(repoURL, access.project);
+    const creds = await this.opts.credentials(opts.credentialsURL ?? repoURL, opts.access.project);
     const plainHttp = creds?.insecureOCIForceHttp === true;
     const origin = `${plainHttp ? "http" : "https"}://${repo.registry}`;
     const caFile = plainHttp ? undefined : await caBundleFile(this.opts.tlsCertsDir, origin);
@@ -170,6 +175,12 @@ export class RegistryOciReader implements OciReader {
     return this.fetch(repoURL, revision, opts, { resolve: (err) => err, extract: (err) => err });
   }
 
+  /** The repository's tags, as the registry lists them. */
+  async tags(repoURL: string, opts: OciReadOptions): Promise<string[]> {
+    const { client } = await this.client(repoURL, opts);
+    return client.tags(opts.signal);
+  }
+
   /** The artifact a revision names, with the generator's (gRPC) errors. */
   private artifact(repoURL: string, revision: string, opts: OciReadOptions): Promise<{ digest: string; tree: ArtifactTree }> {
     return this.fetch(repoURL, revision, opts, {
@@ -189,7 +200,7 @@ export class RegistryOciReader implements OciReader {
     let resolved;
     let client;
     try {
-      client = await this.client(repoURL, opts.access);
+      client = await this.client(repoURL, opts);
       resolved = await this.resolve(client.client, revision, opts.signal);
     } catch (err) {
       throw wrap.resolve(err);

@@ -71,7 +71,7 @@ export interface GitManifestSourceOptions {
   readonly tools?: ToolRendererOptions;
   /** How `chart` sources reach Helm repositories (credentials, CA bundles, caches). */
   readonly charts?: HelmChartSourceOptions;
-  /** Where `oci://` sources are read (unset: they fail). */
+  /** Where `oci://` sources and charts from Helm OCI registries are read (unset: they fail). */
   readonly oci?: OciArtifacts;
 }
 
@@ -119,7 +119,8 @@ export class GitManifestSource implements ManifestSource {
     this.renderer = new ToolRenderer(this.git, options.tools);
     const tools = options.tools ?? {};
     const program = { helm: tools.helm ?? "helm", timeoutMs: tools.timeoutMs ?? TOOL_TIMEOUT_MS, env: tools.env ?? {} };
-    this.charts = new HelmChartSource(this.renderer, program, options.charts);
+    const charts = options.oci === undefined ? options.charts : { ...options.charts, oci: options.oci };
+    this.charts = new HelmChartSource(this.renderer, program, charts);
   }
 
   async read(app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {

@@ -27,6 +27,7 @@ function artifacts(fail?: Error): OciArtifacts & { asked: { revision: string; ac
   const asked: { revision: string; access: RepoAccess }[] = [];
   return {
     asked,
+    tags: () => Promise.resolve([]),
     artifactAt: (_url, revision, opts) => {
       asked.push({ revision, access: opts.access });
       return fail === undefined ? Promise.resolve({ digest: DIGEST, tree: TREE }) : Promise.reject(fail);

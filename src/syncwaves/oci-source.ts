@@ -20,14 +20,20 @@ import type { GitReader, RepoAccess, TreeEntry } from "../git/index.js";
 import type { ArtifactTree } from "../oci/index.js";
 import { MANIFEST_ERROR } from "./manifests.js";
 
-/** Reads OCI artifacts (the repo-server's `ResolveRevision` and `Extract`). */
+/** How one artifact read goes: on whose behalf, with which repository's credentials, until when. */
+export interface OciArtifactRead {
+  readonly access: RepoAccess;
+  /** The URL whose credentials apply when not the repository's own (a Helm OCI registry's). */
+  readonly credentialsURL?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Reads OCI artifacts (the repo-server's `ResolveRevision`, `Extract` and `GetTags`). */
 export interface OciArtifacts {
   /** The artifact `revision` names in `repoURL`, with its manifest digest. */
-  artifactAt(
-    repoURL: string,
-    revision: string,
-    opts: { access: RepoAccess; signal?: AbortSignal | undefined },
-  ): Promise<{ digest: string; tree: ArtifactTree }>;
+  artifactAt(repoURL: string, revision: string, opts: OciArtifactRead): Promise<{ digest: string; tree: ArtifactTree }>;
+  /** The repository's tags. */
+  tags(repoURL: string, opts: OciArtifactRead): Promise<string[]>;
 }
 
 /** Whether a source is an OCI artifact: Argo CD's `IsOCI`, a `repoURL` starting with `oci://` (as written). */

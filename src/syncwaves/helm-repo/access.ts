@@ -3,11 +3,9 @@
  * CD's `HelmCreds`): basic auth (`username`/`password`), a client certificate
  * (`tlsClientCertData`/`tlsClientCertKey`), `insecure` (no TLS verification), the CA bundle named
  * after the repository's host in `argocd-tls-certs-cm`, and the proxy (`proxy`/`noProxy`, else the
- * process's proxy variables). `enableOCI` and scheme-less URLs (OCI registries) are refused.
+ * process's proxy variables). An OCI registry is told apart as Argo CD tells it ({@link isHelmOci}).
  */
-import { AppSetError } from "../../errors.js";
 import type { RepoCredentials } from "../../git/index.js";
-import { MANIFEST_ERROR } from "../manifests.js";
 import type { HttpAccess } from "../../http-access.js";
 
 /** How one Helm repository is reached. */
@@ -46,15 +44,19 @@ export function helmAccess(repoURL: string, creds: RepoCredentials | undefined, 
 }
 
 /**
- * Fails for an OCI registry: `enableOCI` on the repository Secret, or a `repoURL` without a scheme
- * (Argo CD's `IsHelmOciRepo`), or an `oci://` URL.
+ * Whether a repository URL is an OCI registry by its form (Argo CD's `IsHelmOciRepo`): no scheme
+ * (`registry.example.com/charts`, `10.0.0.1:5000`), yet a host once one is put before it.
  */
-export function refuseOci(repoURL: string, creds: RepoCredentials | undefined): void {
-  const schemeless = !/^[a-z][a-z0-9+.-]*:\/\//i.test(repoURL);
-  if (creds?.enableOCI === true || schemeless || /^oci:\/\//i.test(repoURL)) {
-    throw new AppSetError(
-      MANIFEST_ERROR,
-      `Helm OCI registries are not supported (${repoURL}${creds?.enableOCI === true ? ", enableOCI" : ""}); use an HTTP(S) Helm chart repository or Git`,
-    );
+export function isHelmOciRepo(repoURL: string): boolean {
+  if (repoURL === "" || repoURL.includes("://")) return false;
+  try {
+    return new URL(`dummy://${repoURL}`).host !== "";
+  } catch {
+    return false;
   }
+}
+
+/** Whether a `chart` source's repository is an OCI registry: `enableOCI` on its Secret, or its URL's form. */
+export function isHelmOci(repoURL: string, creds: RepoCredentials | undefined): boolean {
+  return creds?.enableOCI === true || isHelmOciRepo(repoURL);
 }

@@ -6,8 +6,10 @@
  * (kept per repository, chart, version and credentials) and rendered like a chart from Git, so
  * `helm.*` options apply. The revision of the result is the chart's version. Credentials come from
  * the repository and repo-creds Secrets matching the URL, as for Git; the CA bundle from the file
- * named after the repository's host in `argocd-tls-certs-cm`. OCI registries are refused. Each
- * network step (the index, the pull) has a time limit.
+ * named after the repository's host in `argocd-tls-certs-cm`. A repository that is an OCI registry
+ * (`enableOCI`, or a `repoURL` without a scheme) is read through the registry API instead
+ * (helm-repo/oci-chart.ts), its tags standing for the index. Each network step (the index, the
+ * pull) has a time limit.
  *
  * I/O boundary: the index request, helm, the chart cache and the renderer.
  */
@@ -20,9 +22,10 @@ import type { ClusterFacts, KubeObject } from "../../kube/index.js";
 import { MANIFEST_ERROR, type Manifests, type ReadOptions } from "../manifests.js";
 import type { ToolRenderer } from "../render/renderer.js";
 import { SourceType } from "../render/source-type.js";
-import { helmAccess, refuseOci, type HelmAccess } from "./access.js";
+import { helmAccess, isHelmOci, type HelmAccess } from "./access.js";
 import { ChartCache, credentialsDigest } from "./chart-cache.js";
 import { chartVersions, fetchIndex, type HelmIndex } from "./index-file.js";
+import { pullOciChart, resolveOciChartVersion, type OciChartRef, type OciCharts } from "./oci-chart.js";
 import { pullChart } from "./pull.js";
 import { isVersion, maxVersion, VersionResolutionError } from "./versions.js";
 
@@ -44,6 +47,8 @@ export interface HelmChartSourceOptions {
   readonly maxIndexBytes?: number;
   /** Most bytes an unpacked chart may hold (default 1G, Argo CD's). */
   readonly maxChartBytes?: number;
+  /** Where charts from Helm OCI registries are read (unset: they fail). */
+  readonly oci?: OciCharts;
 }
 
 /** How helm runs: the program, its limit, its environment (from the renderer's options). */
@@ -91,10 +96,33 @@ export class HelmChartSource {
     const lookup = this.options.credentials ?? noCredentials;
     const project = app.spec.project === undefined || app.spec.project === "" ? undefined : app.spec.project;
     const creds = await lookup(source.repoURL, project);
-    refuseOci(source.repoURL, creds);
+    if (isHelmOci(source.repoURL, creds)) return this.readOci(app, source, revision, { options, creds, project });
     const access = helmAccess(source.repoURL, creds, await caBundleFile(this.options.tlsCertsDir, source.repoURL), this.program.env);
     const version = await this.resolve({ source, access, revision: revision ?? source.targetRevision ?? "", options });
     const objects = await this.rendered({ app, source, version, access, creds, options });
+    return { revision: version, objects, sourceType: SourceType.Helm };
+  }
+
+  /** A chart from a Helm OCI registry (helm-repo/oci-chart.ts), its version as the revision. */
+  private async readOci(
+    app: Application,
+    source: ApplicationSource & { chart: string },
+    revision: string | undefined,
+    at: { options: ReadOptions; creds: RepoCredentials | undefined; project: string | undefined },
+  ): Promise<Manifests> {
+    const oci = this.options.oci;
+    if (oci === undefined) throw new AppSetError(MANIFEST_ERROR, `Helm OCI registries are not configured (${source.repoURL})`);
+    const { options } = at;
+    const ref: OciChartRef = {
+      repoURL: source.repoURL,
+      chart: source.chart,
+      access: at.project === undefined ? {} : { project: at.project },
+      signal: options.signal,
+    };
+    const version = await resolveOciChartVersion(oci, ref, revision ?? source.targetRevision ?? "");
+    const objects = await this.renderKept({ app, source, version, creds: at.creds, options }, (destination) =>
+      pullOciChart(oci, ref, version, destination),
+    );
     return { revision: version, objects, sourceType: SourceType.Helm };
   }
 
@@ -134,20 +162,9 @@ export class HelmChartSource {
   }
 
   /** The rendered chart, from memory or pulled (or kept) and rendered now. */
-  private async rendered(r: Resolved): Promise<readonly KubeObject[]> {
-    const { app, source, version, options } = r;
-    const instanceName = options.instanceName ?? app.metadata.name ?? "";
-    const facts = options.cluster === undefined ? NO_FACTS : await options.cluster();
-    const credentials = credentialsDigest(r.creds ?? null);
-    const chartKey = { repoURL: source.repoURL, chart: source.chart, version, credentials };
-    const key = JSON.stringify([chartKey, source.helm ?? null, instanceName, app.spec.destination.namespace ?? "", facts]);
-    if (options.hard === true) {
-      this.parsed.delete(key);
-      await this.charts.forget(chartKey);
-    }
-    const cached = this.parsed.get(key);
-    if (cached !== undefined) return cached;
-    const chartDir = await this.charts.chartDir(chartKey, (destination) =>
+  private rendered(r: Resolved): Promise<readonly KubeObject[]> {
+    const { source, version, options } = r;
+    return this.renderKept(r, (destination) =>
       pullChart(
         {
           ...this.program,
@@ -162,6 +179,23 @@ export class HelmChartSource {
         destination,
       ),
     );
+  }
+
+  /** The rendered chart, from memory, or from the chart kept on disk (`pull` puts it there when missing) rendered now. */
+  private async renderKept(r: Omit<Resolved, "access">, pull: (destination: string) => Promise<void>): Promise<readonly KubeObject[]> {
+    const { app, source, version, options } = r;
+    const instanceName = options.instanceName ?? app.metadata.name ?? "";
+    const facts = options.cluster === undefined ? NO_FACTS : await options.cluster();
+    const credentials = credentialsDigest(r.creds ?? null);
+    const chartKey = { repoURL: source.repoURL, chart: source.chart, version, credentials };
+    const key = JSON.stringify([chartKey, source.helm ?? null, instanceName, app.spec.destination.namespace ?? "", facts]);
+    if (options.hard === true) {
+      this.parsed.delete(key);
+      await this.charts.forget(chartKey);
+    }
+    const cached = this.parsed.get(key);
+    if (cached !== undefined) return cached;
+    const chartDir = await this.charts.chartDir(chartKey, pull);
     const objects = await this.renderer.renderChart({ app, source, chartDir, version, instanceName, facts, signal: options.signal });
     remember(this.parsed, key, objects, this.options.maxParsed ?? 512);
     return objects;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { refuseOci } from "./access.js";
 import { chartVersions, indexURL, parseIndex } from "./index-file.js";
 
 describe("a Helm repository's index", () => {
@@ -22,19 +21,5 @@ describe("a Helm repository's index", () => {
 
   it("fails to decode what is not YAML", () => {
     expect(() => parseIndex("entries: [")).toThrow(/^error decoding index: /);
-  });
-});
-
-describe("OCI registries", () => {
-  it.each([
-    ["registry.example.com/charts", undefined],
-    ["oci://registry.example.com/charts", undefined],
-    ["https://registry.example.com", { enableOCI: true }],
-  ])("%s is refused", (url, creds) => {
-    expect(() => refuseOci(url, creds)).toThrow(/^Helm OCI registries are not supported/);
-  });
-
-  it("an HTTP(S) repository is not", () => {
-    expect(() => refuseOci("https://charts.example.com", {})).not.toThrow();
   });
 });

@@ -101,32 +101,55 @@ async function freshWorkspace(fill: (dir: string) => Promise<void>): Promise<Wor
 /** Writes the blobs of the commit's tree to a new temporary directory. */
 export async function writeWorkspace({ git, repoURL, commit, tree, signal }: WorkspaceInput): Promise<Workspace> {
   const blobs = tree.filter((e) => e.type === "blob");
-  const links = new Set(blobs.filter((e) => e.mode === SYMLINK).map((e) => e.path));
+  refuseEntriesBelowLinks(tree, "repository");
+  const contents = await git.readBlobs(repoURL, commit, blobs, signal);
+  return freshWorkspace((dir) => writeTree({ dir, tree, contents, kind: "repository" }));
+}
+
+/** Fails when an entry lies below a link (writing it would pass through the link). */
+function refuseEntriesBelowLinks(tree: readonly TreeEntry[], kind: WorkspaceKind): void {
+  const links = new Set(tree.filter((e) => e.type === "blob" && e.mode === SYMLINK).map((e) => e.path));
   for (const e of tree) {
     const parent = linkAncestor(e.path, links);
-    if (parent !== undefined) throw directoryLink("repository", parent);
+    if (parent !== undefined) throw directoryLink(kind, parent);
   }
-  const contents = await git.readBlobs(repoURL, commit, blobs, signal);
-  return freshWorkspace(async (dir) => {
-    await mkdir(dir);
-    for (const e of tree) if (e.type === "tree") await mkdir(insidePath(dir, e.path), { recursive: true });
-    const pending: { file: string; path: string; target: string }[] = [];
-    for (const [i, e] of blobs.entries()) {
-      const file = insidePath(dir, e.path);
-      const content = contents[i] ?? Buffer.alloc(0);
-      if (e.mode === SYMLINK) {
-        pending.push({ file, path: e.path, target: content.toString("utf8") });
-        continue;
-      }
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, content, { mode: e.mode === EXECUTABLE ? 0o755 : 0o644, flag: "wx" });
+}
+
+/** A tree to write out: its entries, and the content of its blobs in their order. */
+export interface TreeOnDisk {
+  /** A directory that does not exist yet (made here). */
+  readonly dir: string;
+  readonly tree: readonly TreeEntry[];
+  /** The content of each blob of `tree`, in order (a link's is its target). */
+  readonly contents: readonly Buffer[];
+  readonly kind: WorkspaceKind;
+}
+
+/**
+ * Writes a tree under `dir` with the checks of the module comment: paths proven inside, files
+ * before links, links resolved and bounded afterwards.
+ */
+export async function writeTree({ dir, tree, contents, kind }: TreeOnDisk): Promise<void> {
+  refuseEntriesBelowLinks(tree, kind);
+  const blobs = tree.filter((e) => e.type === "blob");
+  await mkdir(dir);
+  for (const e of tree) if (e.type === "tree") await mkdir(insidePath(dir, e.path), { recursive: true });
+  const pending: { file: string; path: string; target: string }[] = [];
+  for (const [i, e] of blobs.entries()) {
+    const file = insidePath(dir, e.path);
+    const content = contents[i] ?? Buffer.alloc(0);
+    if (e.mode === SYMLINK) {
+      pending.push({ file, path: e.path, target: content.toString("utf8") });
+      continue;
     }
-    for (const l of pending) {
-      await mkdir(dirname(l.file), { recursive: true });
-      await symlink(l.target, l.file);
-    }
-    await checkLinks(dir, "repository");
-  });
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, content, { mode: e.mode === EXECUTABLE ? 0o755 : 0o644, flag: "wx" });
+  }
+  for (const l of pending) {
+    await mkdir(dirname(l.file), { recursive: true });
+    await symlink(l.target, l.file);
+  }
+  await checkLinks(dir, kind);
 }
 
 /**

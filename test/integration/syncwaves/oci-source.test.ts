@@ -5,6 +5,7 @@
  * Argo CD v3.6 ships. The revision is the artifact's manifest digest.
  */
 import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import { MANIFEST_ERROR } from "../../../src/syncwaves/manifests.js";
 import { renderToolsDir } from "../../support/render-tools.js";
 import { gitReader, TempDirs } from "../support/git-repos.js";
 import { contentDir, startOciRegistry, type OciRegistry } from "../support/oci-registry.js";
+import { makeTestCa } from "../support/test-ca.js";
 
 const run = promisify(execFile);
 const helm = join(renderToolsDir(), "helm");
@@ -60,10 +62,13 @@ beforeAll(async () => {
     tree({ "kustomization.yaml": "resources: [cm.yaml]\nnamePrefix: k-\n", "cm.yaml": cm("base") }),
   );
   const chart = tree(CHART);
-  await run(helm, ["package", join(chart, "mychart"), "-d", chart]);
-  await run(helm, ["push", join(chart, "mychart-0.1.0.tgz"), `oci://${registry.host}/charts`, "--plain-http"], {
-    env: { ...process.env, HOME: chart },
-  });
+  for (const version of ["0.1.0", "0.2.0+build.3"]) {
+    writeFileSync(join(chart, "mychart", "Chart.yaml"), `apiVersion: v2\nname: mychart\nversion: ${version}\n`);
+    await run(helm, ["package", join(chart, "mychart"), "-d", chart]);
+    await run(helm, ["push", join(chart, `mychart-${version}.tgz`), `oci://${registry.host}/charts`, "--plain-http"], {
+      env: { ...process.env, HOME: chart },
+    });
+  }
   for (const ref of ["org/apps:1.0.0", "org/apps:1.2.0", "org/kust:1", "charts/mychart:0.1.0"]) digests.set(ref, await digestOf(ref));
 });
 afterAll(() => registry.stop());
@@ -80,10 +85,11 @@ function plainHttp(): Secret[] {
   ];
 }
 
-function manifestSource(secrets: Secret[] = plainHttp()): GitManifestSource {
+function manifestSource(secrets: Secret[] = plainHttp(), tlsCertsDir?: string): GitManifestSource {
   const credentials = credentialsFromSecrets(secrets);
   const oci = new RegistryOciReader({
     credentials,
+    ...(tlsCertsDir === undefined ? {} : { tlsCertsDir }),
     env: {},
     timeoutMs: 20_000,
     maxArtifactBytes: 1 << 20,
@@ -172,5 +178,109 @@ describe("OCI artifact sources", () => {
     const err = (await read(manifestSource([]), source("org/apps", "1.0.0")).catch((e: unknown) => e)) as Error & { reason?: string };
     expect(err.reason).toBe(MANIFEST_ERROR);
     expect(err.message).toMatch(/^failed to resolve revision "1\.0\.0": cannot get digest for revision 1\.0\.0: /);
+  });
+});
+
+/** A `type: helm` repository Secret for the registry's charts, OCI enabled, over plain HTTP. */
+function helmOciSecret(url: string): Secret {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "charts", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
+    stringData: { type: "helm", url, enableOCI: "true", insecureOCIForceHttp: "true" },
+  };
+}
+
+describe("Helm OCI registries", () => {
+  const chartSource = (targetRevision: string, more: Partial<ApplicationSource> = {}): ApplicationSource => ({
+    repoURL: `${registry.host}/charts`,
+    chart: "mychart",
+    targetRevision,
+    ...more,
+  });
+
+  it.each([
+    { name: "an exact version", revision: "0.1.0", want: "0.1.0" },
+    { name: "a constraint, resolved against the chart's tags (_ read as +)", revision: "^0.1.0 || ^0.2.0", want: "0.2.0+build.3" },
+  ])("render $name with helm, the version as the revision", async ({ revision, want }) => {
+    const src = manifestSource([helmOciSecret(`${registry.host}/charts`)]);
+    const got = await read(src, chartSource(revision, { helm: { valuesObject: { color: "red" } } }));
+    expect(got.revision).toBe(want);
+    expect(got.sourceType).toBe("Helm");
+    expect(names(got.objects)).toEqual(["ConfigMap/web-cfg"]);
+    expect(got.objects[0]?.["data"]).toEqual({ version: want, color: "red" });
+  });
+
+  it("read a sync's pinned version rather than the constraint", async () => {
+    const got = await read(manifestSource([helmOciSecret(`${registry.host}/charts`)]), chartSource("*"), "0.1.0");
+    expect(got.revision).toBe("0.1.0");
+  });
+
+  it.each([
+    {
+      name: "a constraint no tag meets",
+      revision: "^9.0.0",
+      message: (): string => "invalid revision: version matching constraint not found in 2 tags",
+    },
+    {
+      name: "a version the registry does not have",
+      revision: "9.9.9",
+      message: (): string =>
+        `error pulling OCI chart: failed to resolve revision "9.9.9": cannot get digest for revision 9.9.9: ${registry.host}/charts/mychart:9.9.9: not found`,
+    },
+  ])("fail as a manifest error on $name", async ({ revision, message }) => {
+    const src = manifestSource([helmOciSecret(`${registry.host}/charts`)]);
+    const err = (await read(src, chartSource(revision)).catch((e: unknown) => e)) as Error & { reason?: string };
+    expect(err.message).toBe(message());
+    expect(err.reason).toBe(MANIFEST_ERROR);
+  });
+});
+
+describe("a Helm OCI registry over TLS with token authentication", () => {
+  const USER = { username: "puller", password: "s3cret" };
+  let secure: OciRegistry;
+  let certs: string;
+  beforeAll(async () => {
+    const ca = makeTestCa(temp.make("appset-oci-ca-"));
+    certs = temp.make("appset-oci-tls-");
+    writeFileSync(join(certs, "127.0.0.1"), ca.caCert);
+    secure = await startOciRegistry({ tls: ca, user: USER });
+    const chart = tree(CHART);
+    await run(helm, ["package", join(chart, "mychart"), "-d", chart]);
+    // As `helm push` lays a chart out: the Helm config media type, the chart archive as the one layer.
+    writeFileSync(join(chart, "config.json"), '{"name":"mychart","version":"0.1.0"}');
+    await secure.oras(
+      [
+        "push",
+        `${secure.host}/charts/mychart:0.1.0`,
+        "--config",
+        "config.json:application/vnd.cncf.helm.config.v1+json",
+        "mychart-0.1.0.tgz:application/vnd.cncf.helm.chart.content.v1.tar+gzip",
+      ],
+      chart,
+    );
+  });
+  afterAll(() => secure.stop());
+
+  const secret = (password: string): Secret => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "charts", namespace: "argocd", labels: { "argocd.argoproj.io/secret-type": "repository" } },
+    stringData: { type: "helm", url: `${secure.host}/charts`, enableOCI: "true", username: USER.username, password },
+  });
+  const source = (): ApplicationSource => ({ repoURL: `${secure.host}/charts`, chart: "mychart", targetRevision: ">=0.1.0" });
+
+  it("lists tags and pulls with the registry Secret's credentials and the CA bundle of its host", async () => {
+    const before = secure.tokens.granted;
+    const got = await read(manifestSource([secret(USER.password)], certs), source());
+    expect(got.revision).toBe("0.1.0");
+    expect(names(got.objects)).toEqual(["ConfigMap/web-cfg"]);
+    expect(secure.tokens.granted).toBeGreaterThan(before);
+  });
+
+  it("fails with the registry's refusal when the password is wrong", async () => {
+    const err = (await read(manifestSource([secret("wrong")], certs), source()).catch((e: unknown) => e)) as Error & { reason?: string };
+    expect(err.reason).toBe(MANIFEST_ERROR);
+    expect(err.message).toMatch(/^unable to get tags: failed to get tags: /);
   });
 });
