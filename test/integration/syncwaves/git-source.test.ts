@@ -111,9 +111,9 @@ describe("reading an Application's manifests from Git", () => {
       message: /^config management plugin sources are not supported$/,
     },
     {
-      name: "a chart from an OCI registry (a repoURL without a scheme)",
+      name: "a chart from an OCI registry (a repoURL without a scheme) with no registry reader",
       source: { repoURL: "registry.example.com/charts", chart: "web", targetRevision: "1.0.0" },
-      message: /^Helm OCI registries are not supported \(registry\.example\.com\/charts\); use an HTTP\(S\) Helm chart repository or Git$/,
+      message: /^Helm OCI registries are not configured \(registry\.example\.com\/charts\)$/,
     },
     {
       name: "a source with two option blocks",
