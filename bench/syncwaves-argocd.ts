@@ -1,5 +1,5 @@
 /**
- * The sync engine side by side with Argo CD's application controller (v3.6.1, the reference binary
+ * The sync engine side by side with Argo CD's application controller (v3.6.2, the reference binary
  * of test/argocd/build.sh, `APPSET_ARGOCD_HOME`) on one control plane with Argo CD's CRDs: the same
  * Application (200 resources in 5 waves, from one local Git repository) synced by each, runs
  * alternated, each into a fresh namespace; the time is from the Application's creation (with its

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { STATUS_CODES } from "node:http";
 import { request, type Dispatcher } from "undici";
-import { AppSetError } from "../errors.js";
+import { AppSetError, errorMessage } from "../errors.js";
 import { basicAuthHeader, dispatcherFor, type HttpAccess } from "../http-access.js";
 import { readBounded, ResponseTooLargeError } from "../response-limit.js";
 import { formatValue } from "../template/go/format.js";
@@ -178,7 +178,11 @@ export class RegistryClient {
       if (res.statusCode === 401 && own && !challenged) {
         challenged = true;
         await res.body.dump();
-        await this.answerChallenge(headerText(res.headers["www-authenticate"]), signal);
+        // oras-go resolves a manifest with HEAD, and names that request in a failed challenge.
+        const method = accept === MANIFEST_ACCEPT ? "HEAD" : "GET";
+        await this.answerChallenge(headerText(res.headers["www-authenticate"]), signal).catch((err: unknown) => {
+          throw new OciRegistryError(`${method} ${JSON.stringify(current)}: ${errorMessage(err)}`, { cause: err });
+        });
       } else if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
         await res.body.dump();
         current = new URL(headerText(location), current).toString();
@@ -199,6 +203,7 @@ export class RegistryClient {
     const tokenURL = new URL(params["realm"]);
     if (params["service"] !== undefined) tokenURL.searchParams.set("service", params["service"]);
     tokenURL.searchParams.set("scope", params["scope"] ?? `repository:${this.repo.repository}:pull`);
+    tokenURL.searchParams.sort(); // Go encodes a query's keys in order
     const url = tokenURL.toString();
     const res = await this.get(url, basic === undefined ? {} : { authorization: basic }, signal);
     const text = await this.readText(res.body, url, MAX_MANIFEST_BYTES);

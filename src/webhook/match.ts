@@ -15,13 +15,16 @@ import {
   terminalGeneratorSchema,
   type ApplicationSet,
   type GitGenerator,
+  type OciGenerator,
   type PluginGenerator,
   type PullRequestGenerator,
   type ScmProviderGenerator,
   type TerminalGenerator,
 } from "../api/index.js";
 import { apiServes, isTemplated, repoURLMatches, sameName, stripRef } from "./repourl.js";
-import type { EventRepo, ProviderName, PullRequestEvent, PushEvent, PushedRef, WebhookEvent } from "./types.js";
+import { meets, parseConstraint, parseVersion } from "../syncwaves/helm-repo/versions.js";
+import { normalizeOci } from "./providers/ghcr.js";
+import type { EventRepo, ProviderName, PullRequestEvent, PushEvent, PushedRef, RegistryEvent, WebhookEvent } from "./types.js";
 
 const GITHUB_API = "https://api.github.com/";
 const GITLAB_API = "https://gitlab.com/";
@@ -48,6 +51,20 @@ export function revisionFollows(revision: string, ref: PushedRef): boolean {
 
 function gitAffected(git: GitGenerator, e: PushEvent): boolean {
   return repoURLMatches(git.repoURL, e.repo.urls) && e.refs.some((r) => revisionFollows(git.revision, r));
+}
+
+/** Whether a pushed tag is the revision, or a version the revision's semver constraint admits (Argo CD's `CompareRevisions`). */
+export function tagFollows(tag: string, revision: string): boolean {
+  if (tag === revision) return true;
+  const constraint = parseConstraint(revision);
+  const version = parseVersion(tag);
+  return constraint !== undefined && version !== undefined && meets(constraint, version);
+}
+
+/** OCI generators: a tag pushed to the generator's repository (compared case-insensitively) that its revision follows. */
+function ociAffected(oci: OciGenerator, e: RegistryEvent): boolean {
+  const repository = isTemplated(oci.repoURL) || normalizeOci(oci.repoURL) === e.repository;
+  return repository && (isTemplated(oci.revision) || tagFollows(e.tag, oci.revision));
 }
 
 function gitlabGroupHolds(g: NonNullable<ScmProviderGenerator["gitlab"]>, owner: string): boolean {
@@ -107,7 +124,12 @@ function pluginAffected(p: PluginGenerator, repo: EventRepo): boolean {
   return strings(p.input?.parameters).some((s) => repoURLMatches(s, repo.urls) || s.trim().toLowerCase() === fullName);
 }
 
-function terminalAffected(g: TerminalGenerator, e: PushEvent | PullRequestEvent): string | undefined {
+function terminalAffected(g: TerminalGenerator, e: PushEvent | PullRequestEvent | RegistryEvent): string | undefined {
+  if (e.kind === "registry") return g.oci !== undefined && ociAffected(g.oci, e) ? "oci" : undefined;
+  return gitHostAffected(g, e);
+}
+
+function gitHostAffected(g: TerminalGenerator, e: PushEvent | PullRequestEvent): string | undefined {
   if (e.kind === "push" && g.git !== undefined && gitAffected(g.git, e)) return "git";
   if (e.kind === "push" && g.scmProvider !== undefined && SCM_CHECKS[e.provider](g.scmProvider, e.repo)) return "scmProvider";
   if (e.kind === "pull-request" && g.pullRequest !== undefined && PULL_REQUEST_CHECKS[e.provider](g.pullRequest, e.repo))
@@ -121,7 +143,7 @@ function childrenOf(raw: unknown): unknown[] {
   return isRecord(raw) && Array.isArray(raw["generators"]) ? raw["generators"] : [];
 }
 
-function generatorAffected(raw: unknown, e: PushEvent | PullRequestEvent, path: string): string | undefined {
+function generatorAffected(raw: unknown, e: PushEvent | PullRequestEvent | RegistryEvent, path: string): string | undefined {
   const parsed = terminalGeneratorSchema.safeParse(raw);
   if (!parsed.success || !isRecord(raw)) return undefined;
   const own = terminalAffected(parsed.data, e);

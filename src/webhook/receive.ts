@@ -1,7 +1,8 @@
 /**
  * The pure front door: a request (method, headers, raw body) and the configured secrets in, a
  * verdict out. The provider is chosen by header (Gitea before GitHub, since Gitea also sends
- * `X-GitHub-Event`; Bitbucket Cloud's `X-Hook-UUID` before Bitbucket Server's `X-Event-Key`), the
+ * `X-GitHub-Event`, and GitHub's container registry's `package` events before GitHub's others;
+ * Bitbucket Cloud's `X-Hook-UUID` before Bitbucket Server's `X-Event-Key`), the
  * request is authenticated on its raw bytes, and only then is the body parsed.
  *
  * Statuses: 405 for a method other than POST, 400 for a request no provider recognises ("Unknown
@@ -13,13 +14,14 @@ import { MalformedPayload, type ProviderSpec } from "./providers/common.js";
 import { azureDevOps } from "./providers/azuredevops.js";
 import { bitbucketCloud } from "./providers/bitbucket-cloud.js";
 import { bitbucketServer } from "./providers/bitbucket-server.js";
+import { ghcr } from "./providers/ghcr.js";
 import { gitea } from "./providers/gitea.js";
 import { github } from "./providers/github.js";
 import { gitlab } from "./providers/gitlab.js";
 import type { Verdict, WebhookRequest, WebhookSecrets } from "./types.js";
 
 /** The providers in the order their headers are tried. */
-export const PROVIDER_SPECS: readonly ProviderSpec[] = [gitea, github, gitlab, azureDevOps, bitbucketCloud, bitbucketServer];
+export const PROVIDER_SPECS: readonly ProviderSpec[] = [gitea, ghcr, github, gitlab, azureDevOps, bitbucketCloud, bitbucketServer];
 
 /** Argo CD's answer to a request no provider recognises. */
 export const UNKNOWN_EVENT = "Unknown webhook event";

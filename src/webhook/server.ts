@@ -112,7 +112,11 @@ function handler(opts: WebhookServerOptions, queue: EventQueue<WebhookEvent>) {
       return sendText(res, 503, "Queue is full, discarding webhook payload\n");
     }
     log.info(
-      { provider: verdict.provider, event: verdict.event.kind, repo: `${verdict.event.repo.owner}/${verdict.event.repo.name}` },
+      {
+        provider: verdict.provider,
+        event: verdict.event.kind,
+        repo: verdict.event.kind === "registry" ? verdict.event.repository : `${verdict.event.repo.owner}/${verdict.event.repo.name}`,
+      },
       "webhook event accepted",
     );
     sendText(res, 200, "");

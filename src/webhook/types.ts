@@ -7,6 +7,9 @@
 export const PROVIDERS = ["github", "gitlab", "azuredevops", "bitbucketserver", "bitbucket", "gitea"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
+/** Everything that sends webhooks: the Git hosts and the registries (GitHub's container registry). */
+export type SenderName = ProviderName | "ghcr";
+
 /** The repository an event is about (for a pull request: its target repository). */
 export interface EventRepo {
   /** Web and clone URLs of the repository, in any form (https, ssh://, scp-like `git@host:path`). */
@@ -53,15 +56,24 @@ export interface PullRequestEvent {
   readonly action: string;
 }
 
+/** A tag pushed to an OCI repository: refreshes OCI generators. */
+export interface RegistryEvent {
+  readonly kind: "registry";
+  readonly provider: "ghcr";
+  /** The repository as Argo CD normalises it: `oci://` and a trailing `/` dropped, lower case (`ghcr.io/owner/name`). */
+  readonly repository: string;
+  readonly tag: string;
+}
+
 /** A verified event that can change no generator's output (a ping, a review comment, …). */
 export interface IgnoredEvent {
   readonly kind: "ignored";
-  readonly provider: ProviderName;
+  readonly provider: SenderName;
   readonly reason: string;
 }
 
 /** What a verified request carried. */
-export type WebhookEvent = PushEvent | PullRequestEvent | IgnoredEvent;
+export type WebhookEvent = PushEvent | PullRequestEvent | RegistryEvent | IgnoredEvent;
 
 /** The shared secrets of each provider (Argo CD's `argocd-secret` keys, see secrets.ts). */
 export interface WebhookSecrets {
@@ -90,5 +102,5 @@ export interface WebhookRequest {
 
 /** The answer to a request, and the event when one was accepted. */
 export type Verdict =
-  | { readonly ok: true; readonly provider: ProviderName; readonly event: WebhookEvent }
-  | { readonly ok: false; readonly status: number; readonly message: string; readonly provider?: ProviderName };
+  | { readonly ok: true; readonly provider: SenderName; readonly event: WebhookEvent }
+  | { readonly ok: false; readonly status: number; readonly message: string; readonly provider?: SenderName };

@@ -1,5 +1,5 @@
 /**
- * docs/migrate.md on a control plane with Argo CD v3.6.1's own CRDs: a namespace whose ApplicationSet
+ * docs/migrate.md on a control plane with Argo CD v3.6.2's own CRDs: a namespace whose ApplicationSet
  * is reconciled by Argo CD's ApplicationSet controller (the reference binary, run as its
  * Deployment's container would be) moves to ours with the page's commands and `deploy/beside-argocd`,
  * and back. Each `kubectl scale` to zero stops the container's process and a scale up (or a
@@ -218,7 +218,7 @@ function forbiddenLines(p: ContainerProcess): unknown[] {
 }
 
 describe("docs/migrate.md: from Argo CD's ApplicationSet controller to ours", () => {
-  it("starts with Argo CD v3.6.1's controller, run as its Deployment's container, generating the Applications", async () => {
+  it("starts with Argo CD v3.6.2's controller, run as its Deployment's container, generating the Applications", async () => {
     running = await startContainer();
     await admin.create(resources.ApplicationSets, appSet(["dev", "qa"], "a"));
     remember(await waitForApps({ "dev-guestbook": "a", "qa-guestbook": "a" }, running));

@@ -26,8 +26,11 @@ export interface AggregateInput {
   readonly childApp?: boolean;
 }
 
+/** `group/Kind:namespace/name`, the group left out for the core group and the namespace for a cluster-scoped object (Argo CD's words). */
 function describe(key: ResourceKey): string {
-  return `${key.group}/${key.kind}:${key.namespace}/${key.name}`;
+  const kind = key.group === "" ? key.kind : `${key.group}/${key.kind}`;
+  const name = key.namespace === "" ? key.name : `${key.namespace}/${key.name}`;
+  return `${kind}:${name}`;
 }
 
 /**

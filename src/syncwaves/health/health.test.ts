@@ -361,6 +361,25 @@ describe("aggregateHealth", () => {
       message: "Caused by apps/Deployment:ns/b",
     },
     {
+      name: "names a core kind without a group, and a cluster-scoped object without a namespace",
+      inputs: [
+        {
+          key: { group: "", kind: "Service", namespace: "ns", name: "s" },
+          health: { status: "Progressing" as const },
+          live: true,
+          ignored: false,
+        },
+        {
+          key: { group: "", kind: "Namespace", namespace: "", name: "n" },
+          health: { status: "Progressing" as const },
+          live: true,
+          ignored: false,
+        },
+      ],
+      status: "Progressing",
+      message: "Caused by Service:ns/s, Namespace:n",
+    },
+    {
       name: "is Missing when resources exist but none is live",
       inputs: [{ key: key("a"), health: { status: "Missing" as const }, live: false, ignored: false }],
       status: "Missing",

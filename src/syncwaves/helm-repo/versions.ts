@@ -60,7 +60,7 @@ export function parseConstraint(text: string): readonly Alternative[] | undefine
 }
 
 /** Whether `v` meets the constraint. */
-function meets(constraint: readonly Alternative[], v: semver.SemVer): boolean {
+export function meets(constraint: readonly Alternative[], v: semver.SemVer): boolean {
   return constraint.some((a) => a.range.test(v) && !a.excluded.some((x) => semver.eq(x, v)));
 }
 

@@ -5,14 +5,14 @@
  */
 import type { z } from "zod";
 import type { CheckResult } from "../verify.js";
-import type { ProviderName, WebhookEvent, WebhookRequest, WebhookSecrets } from "../types.js";
+import type { SenderName, WebhookEvent, WebhookRequest, WebhookSecrets } from "../types.js";
 
 /** A body that is not JSON, or not the documented payload of its event. */
 export class MalformedPayload extends Error {}
 
 /** One Git hosting product's webhook dialect. */
 export interface ProviderSpec {
-  readonly name: ProviderName;
+  readonly name: SenderName;
   /** Whether the request's headers are this provider's. */
   detect(headers: WebhookRequest["headers"]): boolean;
   /** Checks the request's signature, token or credentials against the configured secrets. */

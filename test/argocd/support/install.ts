@@ -3,7 +3,7 @@
  * ours and back, without a kubelet:
  * - the part of Argo CD's install the move touches (its ApplicationSet controller's ServiceAccount,
  *   Role, RoleBinding, Service and Deployment, with the settings Argo CD's controller reads), written
- *   here from what v3.6.1's install and the argo-helm chart hold: the same names, labels, ports and
+ *   here from what v3.6.2's install and the argo-helm chart hold: the same names, labels, ports and
  *   the container `args` that start with Argo CD's program path;
  * - the environment a kubelet would give a Deployment's container (values, the pod's namespace,
  *   `configMapKeyRef`s), and a kubeconfig holding only the ServiceAccount's token;
@@ -32,7 +32,7 @@ export const ARGO_PROGRAM = "/usr/local/bin/argocd-applicationset-controller";
 export const ARGOCD_INSTALL_MANAGER = "argocd-install";
 
 /** The image of Argo CD's install. */
-export const ARGOCD_IMAGE = "quay.io/argoproj/argocd:v3.6.1";
+export const ARGOCD_IMAGE = "quay.io/argoproj/argocd:v3.6.2";
 
 const labels = {
   "app.kubernetes.io/name": NAME,
@@ -242,7 +242,7 @@ export function startOurs(container: Container, env: Record<string, string>, kub
 }
 
 /**
- * Argo CD v3.6.1's ApplicationSet controller as the container runs it: the program named by the
+ * Argo CD v3.6.2's ApplicationSet controller as the container runs it: the program named by the
  * container's first argument, the remaining arguments, its environment, the ServiceAccount's
  * kubeconfig.
  */

@@ -1,7 +1,7 @@
 //go:build tools
 
 // The programs Argo CD v3.6's repo-server runs for Helm and Kustomize sources, at the versions Argo
-// CD v3.6.1's image ships (its hack/tool-versions.sh): Helm 4.3.1 and Kustomize 5.8.3. build.sh
+// CD v3.6.2's image ships (its hack/tool-versions.sh): Helm 4.3.2 and Kustomize 5.8.3. build.sh
 // builds them beside the Argo CD binary.
 package tools
 

@@ -3,7 +3,7 @@
  * and which steps to run, once under Argo CD's ApplicationSet controller and once under ours. The
  * file is plain data; `${ns}` stands for the side's namespace and `${repo:NAME}` for the URL of the
  * case's Git repository NAME (the same repository for both sides), `${plugin}` for the base URL of
- * the case's plugin server.
+ * the case's plugin server, `${registry}` for the `host:port` of the case's OCI registry.
  */
 import { join } from "node:path";
 import { z } from "zod";
@@ -61,6 +61,13 @@ export const CaseFile = z.strictObject({
   repos: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   /** The plugin server's answer: the `output.parameters` it returns for every call (with `input` echoed when asked). */
   plugin: z.strictObject({ parameters: z.array(KubeObject), echoInput: z.boolean().default(false) }).optional(),
+  /**
+   * An OCI registry (plain HTTP and anonymous unless `registryUser`) holding these artifacts, pushed with oras before the
+   * controllers start: `repository:tag` to the artifact's files (path to content).
+   */
+  registry: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+  /** The registry over HTTPS (a test CA) with token authentication: the user the token service accepts. */
+  registryUser: z.strictObject({ username: z.string(), password: z.string() }).optional(),
   /** Compare the order of Application writes (creates, sync operations, deletions), not only the end states. */
   compareOrder: z.boolean().default(false),
   steps: z.array(Step).min(1),
@@ -86,13 +93,18 @@ export interface Placeholders {
   readonly ns: string;
   readonly repos: Readonly<Record<string, string>>;
   readonly plugin?: string;
+  readonly registry?: string;
 }
 
 /** Replaces the placeholders in every string of `value`. */
 export function substitute<T>(value: T, p: Placeholders): T {
   const one = (s: string): string =>
-    s.replace(/\$\{(ns|plugin|repo:([A-Za-z0-9_-]+))\}/g, (m, what: string, repo: string | undefined) => {
+    s.replace(/\$\{(ns|plugin|registry|repo:([A-Za-z0-9_-]+))\}/g, (m, what: string, repo: string | undefined) => {
       if (what === "ns") return p.ns;
+      if (what === "registry") {
+        if (p.registry === undefined) throw new Error(`${m}: the case has no registry`);
+        return p.registry;
+      }
       if (what === "plugin") {
         if (p.plugin === undefined) throw new Error(`${m}: the case has no plugin`);
         return p.plugin;

@@ -12,6 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { resources, type KubeApiClient, type KubeClient, type KubeObject, type ResourceDescriptor } from "../../../src/kube/index.js";
 import { createDefaultProject, createSettings } from "../../argocd/support/argocd.js";
 import { commit, makeRepo, type TempDirs } from "../../integration/support/git-repos.js";
+import { startOciRegistry, type OciRegistry } from "../../integration/support/oci-registry.js";
+import { makeTestCa } from "../../integration/support/test-ca.js";
 import { substitute, type Case, type Placeholders, type Step } from "./case.js";
 import { observe, text, timelineEntry, type Json, type Observation } from "./observe.js";
 import { SIDES, startController, type Controller, type SideEnv, type SideName } from "./sides.js";
@@ -305,6 +307,22 @@ async function pluginServer(c: NonNullable<Case["plugin"]>): Promise<{ url: stri
   return { url: `http://127.0.0.1:${String(addr.port)}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/** The case's registry with its artifacts pushed (each `repository:tag` from a directory of its files). */
+async function registryFor(c: Case, artifacts: NonNullable<Case["registry"]>, temp: TempDirs): Promise<OciRegistry> {
+  const user = c.registryUser;
+  const registry = await startOciRegistry(user === undefined ? {} : { user, tls: makeTestCa(temp.make("appset-registry-ca-")) });
+  try {
+    for (const [ref, files] of Object.entries(artifacts)) {
+      const colon = ref.lastIndexOf(":");
+      await registry.pushDirectory(ref.slice(0, colon), ref.slice(colon + 1), temp.writeTree(files));
+    }
+  } catch (err) {
+    await registry.stop();
+    throw err;
+  }
+  return registry;
+}
+
 /** Removes the finalizers a side left (so its namespace can go) and deletes the namespace. */
 async function cleanup(client: KubeClient, ns: string): Promise<void> {
   for (const r of [resources.Applications, resources.ApplicationSets]) {
@@ -326,6 +344,8 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
   for (const [name, files] of Object.entries(c.repos)) repoDirs[name] = makeRepo(temp, files);
   const repoUrls = Object.fromEntries(Object.entries(repoDirs).map(([n, d]) => [n, `file://${d}`]));
   const plugin = c.plugin === undefined ? undefined : await pluginServer(c.plugin);
+  const registry = c.registry === undefined ? undefined : await registryFor(c, c.registry, temp);
+  const hosts = { ...(plugin ? { plugin: plugin.url } : {}), ...(registry ? { registry: registry.host } : {}) };
   const controllers: Controller[] = [];
   const watches: AbortController[] = [];
   const result = {} as Record<SideName, { observations: Observation[]; timeline: string[]; unsettled: number[]; crashed: boolean }>;
@@ -338,7 +358,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
       await client.create(resources.Namespaces, { metadata: { name: ns } });
       await createDefaultProject(client, ns);
       await createSettings(client, ns);
-      const p: Placeholders = { ns, repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) };
+      const p: Placeholders = { ns, repos: repoUrls, ...hosts };
       for (const o of substitute(c.setup, p)) await applyObject(client, ns, o);
       if (c.compareOrder) {
         const ac = new AbortController();
@@ -374,14 +394,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
         commit(dir, files, `step ${String(i)}`);
       }
       await Promise.all(
-        SIDES.map((side) =>
-          runStep(
-            client,
-            nss[side],
-            substitute(step, { ns: nss[side], repos: repoUrls, ...(plugin ? { plugin: plugin.url } : {}) }),
-            repoUrls,
-          ),
-        ),
+        SIDES.map((side) => runStep(client, nss[side], substitute(step, { ns: nss[side], repos: repoUrls, ...hosts }), repoUrls)),
       );
       const settled = await Promise.all(SIDES.map((side) => settle(client, nss[side])));
       SIDES.forEach((side, k) => {
@@ -395,6 +408,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
     for (const w of watches) w.abort();
     await Promise.all(controllers.map((ctl) => ctl.stop()));
     await plugin?.close();
+    await registry?.stop();
     await Promise.all(Object.values(nss).map((ns) => cleanup(client, ns)));
   }
 }

@@ -33,6 +33,15 @@ export class TempDirs {
     this.dirs.push(d);
     return d;
   }
+  /** A fresh directory holding `files` (path to content). */
+  writeTree(files: Readonly<Record<string, string>>, prefix = "appset-tree-"): string {
+    const d = this.make(prefix);
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(d, path)), { recursive: true });
+      writeFileSync(join(d, path), content);
+    }
+    return d;
+  }
   cleanup(): void {
     for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   }

@@ -16,7 +16,10 @@ describe("the differential corpus", () => {
   it.each(cases.map((c) => [c.name, c] as const))("%s: its placeholders resolve", (_name, c) => {
     const repos = Object.fromEntries(Object.keys(c.repos).map((r) => [r, `file:///repos/${r}`]));
     expect(() =>
-      substitute({ setup: c.setup, steps: c.steps }, { ns: "ns", repos, ...(c.plugin ? { plugin: "http://plugin" } : {}) }),
+      substitute(
+        { setup: c.setup, steps: c.steps },
+        { ns: "ns", repos, ...(c.plugin ? { plugin: "http://plugin" } : {}), ...(c.registry ? { registry: "127.0.0.1:5000" } : {}) },
+      ),
     ).not.toThrow();
     for (const s of c.steps) if ("commit" in s) expect(Object.keys(c.repos)).toContain(s.commit.repo);
   });
