@@ -165,6 +165,20 @@ export default tseslint.config(
     rules: restrictImports(unitLayerImports),
   },
   {
+    // A regex as an expected property value is an object to vitest's equality, and an object with no
+    // own keys matches anything: the assertion would pass whatever the text is.
+    files: ["**/*.test.ts", "test/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(toMatchObject|toEqual|toStrictEqual)$/] Property > Literal[regex]",
+          message: "A regex property value matches anything here: use expect.stringMatching(/…/).",
+        },
+      ],
+    },
+  },
+  {
     files: ["eslint.config.js"],
     ...tseslint.configs.disableTypeChecked,
   },
