@@ -8,21 +8,17 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Application, ApplicationSource } from "../../src/api/index.js";
-import { SystemClock } from "../../src/clock/index.js";
-import { Discovery, KubeApiClient, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
-import { silentLogger } from "../../src/log/logger.js";
-import { SyncEngine } from "../../src/syncwaves/engine.js";
+import { KubeApiClient, resources } from "../../src/kube/index.js";
+import type { SyncEngine } from "../../src/syncwaves/engine.js";
 import { GitManifestSource } from "../../src/syncwaves/git-source.js";
 import { git, gitReader, makeRepo, TempDirs } from "../integration/support/git-repos.js";
 import { renderToolsDir } from "../support/render-tools.js";
 import { eventually } from "./support/controller.js";
 import { createNamespace, deleteNamespace, sharedKubeConfig } from "./support/namespace.js";
+import { localEngine } from "./syncwaves-support/local-engine.js";
 
-const clock = new SystemClock();
 const kc = sharedKubeConfig();
 const client = KubeApiClient.fromConfig({ kind: "file", path: inject("kubeconfigPath") });
-const discovery = new Discovery(client.transport);
-const resolve = (o: KubeObject): Promise<ResourceDescriptor> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
 const temp = new TempDirs();
 let ns = "";
 let engine: SyncEngine;
@@ -57,17 +53,7 @@ beforeAll(async () => {
   const source = new GitManifestSource(gitReader(temp), {
     tools: { helm: join(tools, "helm"), kustomize: join(tools, "kustomize"), env: process.env },
   });
-  engine = new SyncEngine({
-    watch: client,
-    namespace: ns,
-    client,
-    resolve,
-    source,
-    clock,
-    log: silentLogger(),
-    waveDelayMs: 0,
-    pollMs: 500,
-  });
+  engine = localEngine(client, ns, source);
   engine.start();
 });
 
