@@ -12,6 +12,7 @@ import { KubeApiClient, resources } from "../../src/kube/index.js";
 import type { SyncEngine } from "../../src/syncwaves/engine.js";
 import { GitManifestSource } from "../../src/syncwaves/git-source.js";
 import { git, gitReader, makeRepo, TempDirs } from "../integration/support/git-repos.js";
+import { HelmRepoDir, serveHelmRepo, type HelmRepoServer } from "../integration/support/helm-repo.js";
 import { renderToolsDir } from "../support/render-tools.js";
 import { eventually } from "./support/controller.js";
 import { createNamespace, deleteNamespace, sharedKubeConfig } from "./support/namespace.js";
@@ -26,6 +27,7 @@ let appRepo = "";
 let valuesRepo = "";
 let appCommit = "";
 let valuesCommit = "";
+let charts: HelmRepoServer;
 
 const CHART = {
   "chart/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
@@ -49,9 +51,15 @@ beforeAll(async () => {
   valuesRepo = makeRepo(temp, { "envs/prod.yaml": "env: prod\nreplicas: 3\n", "envs/dev.yaml": "env: dev\n" });
   appCommit = git(appRepo, "rev-parse", "HEAD").trim();
   valuesCommit = git(valuesRepo, "rev-parse", "HEAD").trim();
+  const repo = new HelmRepoDir(temp).add("web", "1.2.0", {
+    "values.yaml": "env: none\nreplicas: 1\n",
+    "templates/config.yaml": CHART["chart/templates/config.yaml"],
+  });
+  charts = await serveHelmRepo(repo.dir);
   const tools = renderToolsDir();
   const source = new GitManifestSource(gitReader(temp), {
     tools: { helm: join(tools, "helm"), kustomize: join(tools, "kustomize"), env: process.env },
+    charts: { cacheDir: temp.make("appset-charts-") },
   });
   engine = localEngine(client, ns, source);
   engine.start();
@@ -59,6 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine.stop();
+  await charts.stop();
   await deleteNamespace(kc, ns).catch(() => undefined);
   temp.cleanup();
 });
@@ -81,19 +90,23 @@ const app = (): Application => ({
   operation: { sync: {}, initiatedBy: { username: "e2e" } },
 });
 
-const getApp = (): Promise<Application> => client.get<Application>(resources.Applications, { namespace: ns, name: "web" });
+const getApp = (name = "web"): Promise<Application> => client.get<Application>(resources.Applications, { namespace: ns, name });
+
+/** The Application `name` once its sync Succeeded and it is Synced. */
+const synced = (name: string): Promise<Application> =>
+  eventually(
+    `the sync of ${name} Succeeded`,
+    async () => {
+      const a = await getApp(name);
+      return a.status?.operationState?.phase === "Succeeded" && a.status.sync?.status === "Synced" ? a : undefined;
+    },
+    90_000,
+  );
 
 describe("a multi-source Application", () => {
   it("deploys the chart with the values of the ref source and the plain directory, recording a revision per source", async () => {
     await client.create(resources.Applications, app());
-    const done = await eventually(
-      "the sync Succeeded",
-      async () => {
-        const a = await getApp();
-        return a.status?.operationState?.phase === "Succeeded" && a.status.sync?.status === "Synced" ? a : undefined;
-      },
-      90_000,
-    );
+    const done = await synced("web");
 
     expect((await client.get(resources.ConfigMaps, { namespace: ns, name: "web-settings" }))["data"]).toEqual({
       env: "prod",
@@ -129,5 +142,27 @@ describe("a multi-source Application", () => {
       "Failed to load target state: failed to generate manifest for source 1 of 3: error resolving helm value files: " +
         "error resolving value file path: error resolving value file path: file '/../outside.yaml' resolved to outside repository root",
     );
+  });
+
+  it("renders a chart of a Helm repository with value files of a Git ref source", async () => {
+    const chartApp: Application = {
+      ...app(),
+      metadata: { name: "charted", namespace: ns },
+      spec: {
+        ...app().spec,
+        sources: [
+          { repoURL: charts.url, chart: "web", targetRevision: "1.*", helm: { valueFiles: ["$values/envs/prod.yaml"] } },
+          { repoURL: `file://${valuesRepo}`, targetRevision: "main", ref: "values" },
+        ],
+      },
+    };
+    await client.create(resources.Applications, chartApp);
+    const done = await synced("charted");
+    expect((await client.get(resources.ConfigMaps, { namespace: ns, name: "charted-settings" }))["data"]).toEqual({
+      env: "prod",
+      replicas: "3",
+    });
+    expect(done.status?.sync?.revisions).toEqual(["1.2.0", valuesCommit]);
+    expect(done.status?.sourceTypes).toEqual(["Helm", ""]);
   });
 });
