@@ -129,4 +129,11 @@ describe("SyncEngineMetrics", () => {
     new SyncEngineMetrics({ registry, list: () => [app({ spec: { ...app().spec, source: { repoURL } } })] });
     expect((await lines(registry, "argocd_app_info"))[0]).toContain(`,repo="${repo}",`);
   });
+
+  it("argocd_app_info: the repo label of a multi-source Application is its first source's, even beside spec.source", async () => {
+    const registry = new Registry();
+    const sources = [{ repoURL: "https://github.com/org/chart.git" }, { repoURL: "https://github.com/org/values.git", ref: "values" }];
+    new SyncEngineMetrics({ registry, list: () => [app({ spec: { ...app().spec, sources } })] });
+    expect((await lines(registry, "argocd_app_info"))[0]).toContain(`,repo="https://github.com/org/chart",`);
+  });
 });

@@ -57,9 +57,12 @@ function operationLabel(app: AppMetricsView): string {
   return app.operation?.sync !== undefined ? "sync" : "";
 }
 
-/** The `repo` label: the first source's URL, normalised by Argo CD's rule ("" when it does not parse). */
+/**
+ * The `repo` label: the first source's URL (`spec.sources` wins over `spec.source`, as Argo CD's
+ * GetSource has it), normalised by Argo CD's rule ("" when it does not parse).
+ */
 function repoOf(app: AppMetricsView): string {
-  return normalizeGitURL(app.spec.source?.repoURL ?? app.spec.sources?.[0]?.repoURL ?? "");
+  return normalizeGitURL(app.spec.sources?.[0]?.repoURL ?? app.spec.source?.repoURL ?? "");
 }
 
 function infoLabels(app: AppMetricsView): Record<string, string> {

@@ -36,6 +36,8 @@ export interface AppUpdate {
   /** `ExcludedResourceWarning` messages of this comparison (none clears the condition). */
   readonly excluded?: readonly string[];
   readonly source: ApplicationSource | undefined;
+  /** A multi-source Application's resolved revisions and source types, one per source (absent: single-source). */
+  readonly multiSource?: { readonly revisions: readonly string[]; readonly sourceTypes: readonly string[] };
   /** Whether the manifests have PreDelete / PostDelete hooks. */
   readonly deletionHooks: { readonly pre: boolean; readonly post: boolean };
   readonly nowMs: number;
@@ -43,18 +45,33 @@ export interface AppUpdate {
   readonly syncError?: string;
 }
 
+/**
+ * `status.sync.comparedTo` of a multi-source Application: its sources, and (as Argo CD serialises
+ * the unused single `source`) an empty `source` with only `repoURL: ""`.
+ */
+export function multiComparedTo(app: Application): NonNullable<NonNullable<ApplicationStatus["sync"]>["comparedTo"]> {
+  return { source: { repoURL: "" }, destination: app.spec.destination, sources: app.spec.sources ?? [] };
+}
+
 function nextStatus(app: Application, u: AppUpdate): ApplicationStatus {
   const status = { ...(app.status ?? {}) };
   const c = u.comparison;
   const now = rfc3339(u.nowMs);
-  status.sync = {
-    status: c.sync,
-    revision: u.revision,
-    comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination },
-  };
+  if (u.multiSource !== undefined) {
+    status.sync = { status: c.sync, comparedTo: multiComparedTo(app), revisions: [...u.multiSource.revisions] };
+    status.sourceTypes = [...u.multiSource.sourceTypes];
+    delete status.sourceType;
+  } else {
+    status.sync = {
+      status: c.sync,
+      revision: u.revision,
+      comparedTo: { ...(u.source ? { source: u.source } : {}), destination: app.spec.destination },
+    };
+    if (u.sourceType !== undefined) status.sourceType = u.sourceType;
+    delete status.sourceTypes;
+  }
   status.health = nextHealth(app, c.health, now);
   status.resources = c.resources;
-  if (u.sourceType !== undefined) status.sourceType = u.sourceType;
   status.reconciledAt = now;
   status.conditions = nextConditions(app, u, now);
   if (status.conditions.length === 0) delete status.conditions;
@@ -130,6 +147,14 @@ export function needsWrite(app: Application, next: Application, heartbeatMs = Nu
   return strip(app) !== strip(next);
 }
 
+/** The revisions a comparison that failed reports: the targets (each source's, for a multi-source Application). */
+function targetRevisions(app: Application): { revision?: string; revisions?: string[] } {
+  const sources = app.spec.sources ?? [];
+  if (sources.length > 0) return { revisions: sources.map((s) => s.targetRevision ?? "") };
+  const revision = app.spec.source?.targetRevision;
+  return revision ? { revision } : {};
+}
+
 /**
  * The status of an Application whose manifests or destination cannot be read: a ComparisonError
  * condition with the message, sync Unknown at the revision asked for, and (as Argo CD reports an
@@ -144,8 +169,7 @@ export function comparisonErrorStatus(app: Application, message: string, nowMs: 
   status.conditions = [...others, { type: AppConditionType.ComparisonError, message, lastTransitionTime: now }];
   // A failed comparison is a comparison, as in Argo CD; repeating the same failure does not move it.
   status.reconciledAt = same ? (status.reconciledAt ?? now) : now;
-  const revision = app.spec.source?.targetRevision ?? app.spec.sources?.[0]?.targetRevision;
-  status.sync = { ...(status.sync ?? { status: SyncStatus.Unknown }), status: SyncStatus.Unknown, ...(revision ? { revision } : {}) };
+  status.sync = { ...(status.sync ?? { status: SyncStatus.Unknown }), status: SyncStatus.Unknown, ...targetRevisions(app) };
   status.health ??= { status: HealthStatus.Healthy, lastTransitionTime: now };
   return status;
 }

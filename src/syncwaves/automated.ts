@@ -4,9 +4,22 @@
  * a `SyncError` condition, or nothing. The same guards as Argo CD's application controller, in its
  * order. Pure: time comes in as `nowMs`.
  */
-import { OperationPhase, SyncStatus, type Application, type Operation, type ResourceStatus } from "../api/index.js";
+import {
+  OperationPhase,
+  SyncStatus,
+  type Application,
+  type ApplicationSource,
+  type Operation,
+  type OperationState,
+  type ResourceStatus,
+} from "../api/index.js";
 import { sourceEquivalent } from "../api/equivalence.js";
 import { sourceOf } from "./observe.js";
+import { hasMultipleSources } from "./sources.js";
+
+/** True when two source lists are equivalent, source by source. */
+const sourcesEquivalent = (a: readonly ApplicationSource[], b: readonly ApplicationSource[]): boolean =>
+  a.length === b.length && a.every((s, i) => sourceEquivalent(s, b[i] ?? { repoURL: "" }));
 
 /** The default retry of automated syncs when the Application sets none. */
 const AUTOMATED_RETRY = { limit: 5 } as const;
@@ -43,6 +56,8 @@ export interface AutoSyncInput {
   readonly resources: readonly ResourceStatus[];
   /** The resolved revision the comparison used. */
   readonly revision: string;
+  /** A multi-source Application's resolved revisions, one per source (absent: single-source). */
+  readonly revisions?: readonly string[];
   readonly nowMs: number;
   /** Default {@link DEFAULT_SELF_HEAL_BACKOFF}. */
   readonly selfHealBackoff?: SelfHealBackoff;
@@ -71,15 +86,16 @@ export function autoSync(input: AutoSyncInput): AutoSync {
   if (!due(input)) return NONE;
   const automated = input.app.spec.syncPolicy?.automated ?? {};
   const prune = automated.prune === true;
-  const operation = automatedSync(input.app, input.revision, prune);
-  const attempt = lastAttempt(input.app, input.revision);
+  const desired = input.revisions !== undefined ? [...input.revisions] : [input.revision];
+  const operation = automatedSync(input, prune);
+  const attempt = lastAttempt(input.app, desired);
   if (attempt !== undefined) {
     const heal = selfHeal(input, attempt, automated.selfHeal === true);
     if (heal.kind !== "start") return heal;
     operation.sync = { ...operation.sync, ...heal.operation.sync };
   }
   if (prune && automated.allowEmpty !== true && input.resources.every((r) => r.requiresPruning === true)) {
-    return { kind: "error", message: `Skipping sync attempt to ${goList([input.revision])}: auto-sync will wipe out all resources` };
+    return { kind: "error", message: `Skipping sync attempt to ${goList(desired)}: auto-sync will wipe out all resources` };
   }
   return { kind: "start", operation };
 }
@@ -111,13 +127,17 @@ function selfHeal(
   return { kind: "start", operation: { sync: { autoHealAttemptsCount: attempts + 1, resources: notSynced(input.resources) } } };
 }
 
-/** The automated sync operation at `revision`, with the Application's source, sync options and retry. */
-function automatedSync(app: Application, revision: string, prune: boolean): Operation {
+/**
+ * The automated sync operation at the compared revision, with the Application's source, sync
+ * options and retry; a multi-source Application's names its `sources` and `revisions` instead.
+ */
+function automatedSync({ app, revision, revisions }: AutoSyncInput, prune: boolean): Operation {
   const source = sourceOf(app);
+  const at = revisions !== undefined ? { sources: app.spec.sources ?? [], revisions: [...revisions] } : { revision };
   return {
     sync: {
-      ...(source && app.spec.sources === undefined ? { source } : {}),
-      revision,
+      ...(source && revisions === undefined ? { source } : {}),
+      ...at,
       ...(prune ? { prune } : {}),
       ...(app.spec.syncPolicy?.syncOptions ? { syncOptions: app.spec.syncPolicy.syncOptions } : {}),
     },
@@ -138,7 +158,9 @@ function notSynced(resources: readonly ResourceStatus[]): NonNullable<NonNullabl
  * "already attempted"), else undefined. An operation that completed without a result counts as
  * attempted at no revision.
  */
-function lastAttempt(app: Application, revision: string): { successful: boolean; revisions: string[]; message: string } | undefined {
+type Attempt = { successful: boolean; revisions: string[]; message: string };
+
+function lastAttempt(app: Application, desired: readonly string[]): Attempt | undefined {
   const last = app.status?.operationState;
   if (last === undefined) return undefined;
   const successful = last.phase === OperationPhase.Succeeded;
@@ -147,9 +169,33 @@ function lastAttempt(app: Application, revision: string): { successful: boolean;
     const completed = last.phase !== OperationPhase.Running && last.phase !== OperationPhase.Terminating;
     return completed ? { successful, revisions: [], message } : undefined;
   }
-  if (last.syncResult.revision !== revision) return undefined;
-  if (!sourceEquivalent(sourceOf(app) ?? {}, last.syncResult.source ?? {})) return undefined;
-  return { successful, revisions: [last.syncResult.revision ?? ""], message };
+  const revisions = attemptedAt(app, last.syncResult, desired);
+  return revisions === undefined ? undefined : { successful, revisions, message };
+}
+
+/** {@link attemptedAt} of a multi-source Application. */
+function multiAttemptedAt(
+  app: Application,
+  result: NonNullable<OperationState["syncResult"]>,
+  desired: readonly string[],
+): string[] | undefined {
+  const revisions = result.revisions ?? [];
+  const same = JSON.stringify(revisions) === JSON.stringify(desired) && sourcesEquivalent(app.spec.sources ?? [], result.sources ?? []);
+  return same ? revisions : undefined;
+}
+
+/**
+ * The revisions of the last sync's result when it was at `desired` with the Application's current
+ * source (a multi-source Application: every revision and source), else undefined.
+ */
+function attemptedAt(
+  app: Application,
+  result: NonNullable<OperationState["syncResult"]>,
+  desired: readonly string[],
+): string[] | undefined {
+  if (hasMultipleSources(app)) return multiAttemptedAt(app, result, desired);
+  if (desired.length !== 1 || result.revision !== desired[0]) return undefined;
+  return sourceEquivalent(sourceOf(app) ?? {}, result.source ?? {}) ? [result.revision ?? ""] : undefined;
 }
 
 /** How long until the next self-heal may start: the back-off of `attempts` minus the time since the last operation finished. */

@@ -173,10 +173,12 @@ export class AppFinalizer {
     const out: { preHooks: KubeObject[]; postHooks: KubeObject[]; targets: KubeObject[] } = { preHooks: [], postHooks: [], targets: [] };
     try {
       const revision = app.status?.sync?.revision || undefined;
-      const observed = await observe({ app, access, source: this.deps.source, trackingName, ...(revision ? { revision } : {}) });
-      const at = { revision: observed.revision, trackingName };
-      out.preHooks = nameHooks(observed.preHooks, "PreDelete", app, at);
-      out.postHooks = nameHooks(observed.postHooks, "PostDelete", app, at);
+      const revisions = app.status?.sync?.revisions;
+      const at = { ...(revision ? { revision } : {}), ...(revisions && revisions.length > 0 ? { revisions } : {}) };
+      const observed = await observe({ app, access, source: this.deps.source, trackingName, ...at });
+      const named = { revision: observed.revision, trackingName };
+      out.preHooks = nameHooks(observed.preHooks, "PreDelete", app, named);
+      out.postHooks = nameHooks(observed.postHooks, "PostDelete", app, named);
       out.targets = observed.targets;
     } catch (err) {
       if (finalizersOf(app).some((f) => HOOK_FINALIZERS.has(f))) throw err;

@@ -19,6 +19,8 @@ import type { ClusterFacts, KubeObject } from "../kube/index.js";
 import { ToolRenderer, type ToolRendererOptions } from "./render/renderer.js";
 import { SourceType, sourceTypeOf } from "./render/source-type.js";
 import { TOOL_TIMEOUT_MS } from "./render/tool.js";
+import { refCommits, type RefRepo } from "./render/ref-values.js";
+import { referencedTargets } from "./sources.js";
 import { HelmChartSource, type HelmChartSourceOptions } from "./helm-repo/chart-source.js";
 import { isOciSource, withOciArtifacts, type OciArtifacts } from "./oci-source.js";
 import {
@@ -123,12 +125,23 @@ export class GitManifestSource implements ManifestSource {
     this.charts = new HelmChartSource(this.renderer, program, charts);
   }
 
-  async read(app: Application, source: ApplicationSource, revision?: string, options: ReadOptions = {}): Promise<Manifests> {
+  /** The commit (an OCI artifact's digest) a source's revision names; an OCI revision with the project's credentials when the Application is given. */
+  async revisionOf(source: ApplicationSource, revision?: string, options: ReadOptions = {}, app?: Application): Promise<string> {
+    const oci = isOciSource(source.repoURL);
+    if (oci && this.options.oci === undefined) throw new AppSetError(MANIFEST_ERROR, `OCI sources are not configured (${source.repoURL})`);
+    if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
+    const target = revision ?? source.targetRevision ?? (oci ? "" : "HEAD");
+    // An OCI revision is resolved with the project's credentials (Git's are looked up without it).
+    return this.git.resolveRevision(source.repoURL, target, options.signal, oci && app !== undefined ? projectAccess(app) : undefined);
+  }
+
+  async read(app: Application, source: ApplicationSource, revision?: string, given: ReadOptions = {}): Promise<Manifests> {
+    const options = await this.withRefRepos(source, given);
     // As Argo CD: an `oci://` source is an OCI artifact even when it names a chart.
     if (!isOciSource(source.repoURL) && source.chart !== undefined && source.chart !== "")
       return this.charts.read(app, { ...source, chart: source.chart }, revision, options);
     const { signal } = options;
-    const commit = await this.resolve(app, source, revision, options);
+    const commit = await this.revisionOf(source, revision, options, app);
     const root = sourceRoot(source.path);
     const tree = await this.git.listTree(source.repoURL, commit, signal);
     requireRoot(tree, source, root);
@@ -137,14 +150,19 @@ export class GitManifestSource implements ManifestSource {
     return this.manifestsAt({ app, source, commit, tree, root, type, options });
   }
 
-  /** The commit (an OCI artifact's digest) a source's revision names. */
-  private async resolve(app: Application, source: ApplicationSource, revision: string | undefined, options: ReadOptions): Promise<string> {
-    const oci = isOciSource(source.repoURL);
-    if (oci && this.options.oci === undefined) throw new AppSetError(MANIFEST_ERROR, `OCI sources are not configured (${source.repoURL})`);
-    if (options.refresh === true || options.hard === true) this.git.invalidate?.(source.repoURL);
-    const target = revision ?? source.targetRevision ?? (oci ? "" : "HEAD");
-    // An OCI revision is resolved with the project's credentials (Git's are looked up without it).
-    return this.git.resolveRevision(source.repoURL, target, options.signal, oci ? projectAccess(app) : undefined);
+  /**
+   * The options with the repositories of the ref sources the Helm source names resolved to commits
+   * and listed (refused as Argo CD refuses a missing ref or a chart ref).
+   */
+  private async withRefRepos(source: ApplicationSource, options: ReadOptions): Promise<ReadOptions> {
+    if (options.refSources === undefined) return options;
+    const refRepos = new Map<string, RefRepo>();
+    for (const [name, target] of referencedTargets(source.helm, options.refSources)) {
+      const commit = await this.revisionOf({ repoURL: target.repoURL, targetRevision: target.targetRevision }, undefined, options);
+      const tree = await this.git.listTree(target.repoURL, commit, options.signal);
+      refRepos.set(name, { repoURL: target.repoURL, commit, tree });
+    }
+    return { ...options, refRepos };
   }
 
   /** The manifests of a resolved source, from the cache or read and kept. */
@@ -153,14 +171,18 @@ export class GitManifestSource implements ManifestSource {
     const instanceName = options.instanceName ?? app.metadata.name ?? "";
     const facts = await factsFor(type, options);
     const destination = app.spec.destination.namespace ?? "";
-    const key = JSON.stringify([source.repoURL, commit, root, type, sourceOptions(source), instanceName, destination, facts]);
+    const refs = refCommits(options.refRepos);
+    const key = JSON.stringify([source.repoURL, commit, root, type, sourceOptions(source), instanceName, destination, facts, refs]);
     const cached = this.parsed.get(key);
     if (cached !== undefined) return { revision: commit, objects: cached.objects, sourceType: cached.type };
     const signal = options.signal;
     const objects =
       type === SourceType.Directory
         ? await this.readDirectory(source, commit, tree, signal)
-        : await this.renderer.render({ type, app, source, repoURL: source.repoURL, commit, tree, root, instanceName, facts, signal });
+        : await this.renderer.render({
+            ...{ type, app, source, repoURL: source.repoURL, commit, tree, root, instanceName, facts, signal },
+            refs: options.refRepos,
+          });
     if (this.parsed.size >= (this.options.maxParsed ?? 512)) {
       const oldest = this.parsed.keys().next();
       if (oldest.done !== true) this.parsed.delete(oldest.value);

@@ -37,7 +37,8 @@
  * policy. The deletion-hook finalizers are added while the manifests have such hooks.
  *
  * Sources and destinations. Manifests come from Git (git-source.ts, the shared src/git reader and
- * its cache by commit): plain YAML/JSON directory sources. Destinations are the local cluster or
+ * its cache by commit): directory, Helm and Kustomize sources; every source of a multi-source
+ * Application, `$ref` value files included (sources.ts, render/ref-values.ts). Destinations are the local cluster or
  * clusters of cluster Secrets (destinations.ts). Managed resources are watched per cluster and kind
  * (watches.ts); a change requeues the Applications tracking the object.
  *

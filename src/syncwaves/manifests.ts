@@ -12,6 +12,8 @@ import { remember } from "../bounded-map.js";
 import { AppSetError } from "../errors.js";
 import { MAX_ALTERNATIVES } from "../git/doublestar.js";
 import type { ClusterFacts, KubeObject } from "../kube/index.js";
+import type { RefRepo } from "./render/ref-values.js";
+import type { RefTarget } from "./sources.js";
 
 /** The desired objects of an Application at a resolved revision. */
 export interface Manifests {
@@ -37,12 +39,21 @@ export interface ReadOptions {
   readonly instanceName?: string;
   /** The destination cluster's version and API versions, asked for only when a tool renders the source. */
   readonly cluster?: () => Promise<ClusterFacts>;
+  /** `$<ref>` → the ref sources of a multi-source Application (sources.ts), for Helm's `$<ref>/...` paths. */
+  readonly refSources?: ReadonlyMap<string, RefTarget>;
+  /** The ref sources' repositories resolved to commits: filled in by the Git source before a Helm render. */
+  readonly refRepos?: ReadonlyMap<string, RefRepo>;
 }
 
 /** Where the engine gets desired objects from. Fails with an {@link AppSetError} the engine reports as a ComparisonError. */
 export interface ManifestSource {
   /** Reads the manifests of `source`, at `revision` when given (a sync's pinned revision), else its targetRevision. */
   read(app: Application, source: ApplicationSource, revision?: string, options?: ReadOptions): Promise<Manifests>;
+  /**
+   * The revision `source` resolves to (at `revision` when given), without rendering it: a ref-only
+   * source of a multi-source Application. Absent: the revision asked for, else the targetRevision.
+   */
+  revisionOf?(source: ApplicationSource, revision?: string, options?: ReadOptions): Promise<string>;
 }
 
 /** A file of a source tree, its path relative to the source's `path`. */
@@ -165,6 +176,11 @@ export class StaticManifestSource implements ManifestSource {
   /** Sets the files under `repoURL`/`path`. */
   set(repoURL: string, path: string, files: SourceFile[], revision = "0000000000000000000000000000000000000000"): void {
     this.trees.set(`${repoURL}#${path}`, { revision, files });
+  }
+
+  revisionOf(source: ApplicationSource): Promise<string> {
+    const tree = this.trees.get(`${source.repoURL}#${source.path ?? ""}`);
+    return Promise.resolve(tree?.revision ?? "0000000000000000000000000000000000000000");
   }
 
   read(_app: Application, source: ApplicationSource): Promise<Manifests> {

@@ -6,7 +6,7 @@
  * I/O boundary: the manifest source, discovery and GETs on the destination cluster.
  */
 import { Annotation, RefreshType, type Application, type ApplicationSource } from "../api/index.js";
-import { errorMessage } from "../errors.js";
+import { AppSetError, errorMessage } from "../errors.js";
 import { ignoreNotFound, resources, type KubeObject, type ResourceDescriptor } from "../kube/index.js";
 import { isSyncTarget, isTrackedBy, prepareTarget } from "./build.js";
 import { dropRepeated } from "./repeated.js";
@@ -16,18 +16,39 @@ import type { ClusterAccess } from "./destinations.js";
 import { isGarbageHook, isPostDeleteHook, isPreDeleteHook, isSkip } from "./hooks.js";
 import { candidateObject, candidateOf, candidatesFrom, readLive } from "./live.js";
 import { OptionKey, optionIs } from "./options.js";
-import type { ManifestSource, Manifests, ReadOptions } from "./manifests.js";
+import { isManifestError, MANIFEST_ERROR, type ManifestSource, type Manifests, type ReadOptions } from "./manifests.js";
+import { hasMultipleSources, isRefOnly, primarySource, RefSourcesError, refTargets, revisionsFor, sourcesOf } from "./sources.js";
 import { groupOf, resourceKeyOf, keyString } from "./objects.js";
 
 /** `status.sourceType` of what a source gave: Directory unless a tool rendered it. */
 const sourceTypeOf = (m: Manifests): string => m.sourceType ?? "Directory";
 
+/** What every source of an Application gave, in order. */
+interface SourcesRead {
+  /** `status.sync.revision`: the only source's revision, "" for a multi-source Application. */
+  readonly revision: string;
+  /** `status.sourceType`: the first source's type. */
+  readonly sourceType: string;
+  /** Each source's resolved revision. */
+  readonly revisions: string[];
+  /** Each source's type ("" for a ref-only source, as Argo CD leaves it). */
+  readonly sourceTypes: string[];
+  readonly objects: KubeObject[];
+}
+
 /** What one reconcile read. */
 export interface Observed {
   readonly access: ClusterAccess;
+  /** The resolved revision of a single-source Application; "" for a multi-source one, as Argo CD has it. */
   readonly revision: string;
   /** How the source was rendered (`status.sourceType`). */
   readonly sourceType: string;
+  /** Whether the Application lists `spec.sources` (status then carries `revisions`, `sourceTypes`, `comparedTo.sources`). */
+  readonly multiSource: boolean;
+  /** Each source's resolved revision, in order (`status.sync.revisions` of a multi-source Application). */
+  readonly revisions: string[];
+  /** Each source's type (`status.sourceTypes`). */
+  readonly sourceTypes: string[];
   readonly targets: KubeObject[];
   readonly live: KubeObject[];
   readonly comparison: Comparison;
@@ -53,9 +74,9 @@ export interface Observed {
   readonly namespaceExists?: boolean;
 }
 
-/** The source the engine reads: the first one (multi-source is not supported). */
+/** The source that stands for the Application (`syncResult.source`): the first of its sources. */
 export function sourceOf(app: Application): ApplicationSource | undefined {
-  return app.spec.source ?? app.spec.sources?.[0];
+  return primarySource(app);
 }
 
 const kindKey = (o: KubeObject): string => `${o.apiVersion ?? ""}/${o.kind ?? ""}`;
@@ -98,6 +119,8 @@ export interface ObserveInput {
   readonly trackingName: string;
   /** The revision to read (a running sync's pinned one), else the source's targetRevision. */
   readonly revision?: string;
+  /** A multi-source Application's revisions to read, one per source (a sync's pinned or requested ones). */
+  readonly revisions?: readonly string[];
   /** Aborted at the reconcile's deadline or when the engine stops. */
   readonly signal?: AbortSignal;
   /** The customizations of `argocd-cm`: exclusions, system-level ignore rules, custom health. */
@@ -154,12 +177,78 @@ function readOptions(input: ObserveInput): ReadOptions {
   };
 }
 
+/** A source's manifest error, with the source's place among the Application's sources (Argo CD's `source <i> of <n>`). */
+export class SourceFailure extends AppSetError {
+  constructor(
+    message: string,
+    readonly position: string,
+  ) {
+    super(MANIFEST_ERROR, message);
+  }
+}
+
+/** The source's place in a manifest error: `1 of 1` unless a source of several failed. */
+export const failedSourcePosition = (err: unknown): string => (err instanceof SourceFailure ? err.position : "1 of 1");
+
+/**
+ * The ComparisonError message of a failed read, in Argo CD's words: `Failed to load target state: `
+ * then, for a manifest error, `failed to generate manifest for source <i> of <n>: ` and `detail`.
+ */
+export function loadTargetMessage(err: unknown, detail: string): string {
+  if (err instanceof RefSourcesError) return `Failed to load target state: ${detail}`;
+  if (!isManifestError(err)) return detail;
+  return `Failed to load target state: failed to generate manifest for source ${failedSourcePosition(err)}: ${detail}`;
+}
+
+/** What one source gave: a ref-only source of a multi-source Application only its revision. */
+async function readOne(
+  input: ObserveInput,
+  source: ApplicationSource,
+  revision: string | undefined,
+  options: ReadOptions,
+): Promise<Manifests> {
+  if (options.refSources !== undefined && isRefOnly(source)) {
+    const resolved = input.source.revisionOf
+      ? await input.source.revisionOf(source, revision, options)
+      : (revision ?? source.targetRevision ?? "");
+    return { revision: resolved, objects: [], sourceType: "" };
+  }
+  return input.source.read(input.app, source, revision, options);
+}
+
+/**
+ * Every source read in order and its objects concatenated, as Argo CD generates them; a manifest
+ * error names the source that failed.
+ */
+async function readSources(input: ObserveInput): Promise<SourcesRead> {
+  const { app } = input;
+  const sources = sourcesOf(app);
+  if (sources.length === 0) throw new Error("spec.source is required");
+  const multi = hasMultipleSources(app);
+  const revisions = multi ? revisionsFor(sources, input.revisions) : [input.revision];
+  const options = multi ? { ...readOptions(input), refSources: refTargets(sources, revisions) } : readOptions(input);
+  const read: Manifests[] = [];
+  for (const [i, source] of sources.entries()) {
+    try {
+      read.push(await readOne(input, source, revisions[i], options));
+    } catch (err) {
+      if (!isManifestError(err)) throw err;
+      throw new SourceFailure(errorMessage(err), `${String(i + 1)} of ${String(sources.length)}`);
+    }
+  }
+  return {
+    revision: multi ? "" : (read[0]?.revision ?? ""),
+    sourceType: read[0] !== undefined ? sourceTypeOf(read[0]) : "Directory",
+    revisions: read.map((m) => m.revision),
+    sourceTypes: read.map((m) => (m.sourceType === "" ? "" : sourceTypeOf(m))),
+    objects: read.flatMap((m) => m.objects),
+  };
+}
+
 /** Reads manifests and live objects and compares them. */
 export async function observe(input: ObserveInput): Promise<Observed> {
   const { app, access, trackingName } = input;
-  const source = sourceOf(app);
-  if (source === undefined) throw new Error("spec.source is required");
-  const manifests = await input.source.read(app, source, input.revision, readOptions(input));
+  const manifests = await readSources(input);
   const excluded = excludedBy(input.customizations, access);
   const rawAll = manifests.objects.filter(isSyncTarget);
   const raw = rawAll.filter((o) => !excluded(o));
@@ -186,7 +275,10 @@ export async function observe(input: ObserveInput): Promise<Observed> {
   return {
     access,
     revision: manifests.revision,
-    sourceType: sourceTypeOf(manifests),
+    sourceType: manifests.sourceType,
+    multiSource: hasMultipleSources(app),
+    revisions: manifests.revisions,
+    sourceTypes: manifests.sourceTypes,
     targets,
     live,
     comparison: compare(targets, live, manifests.objects.filter(isSkip).map(prepare), {

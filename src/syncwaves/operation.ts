@@ -112,14 +112,23 @@ function recordsHistory(state: OperationState): boolean {
   return state.phase === OperationPhase.Succeeded && sync?.dryRun !== true && !selective;
 }
 
-/** The history entry `id` of a finished operation. */
+/**
+ * The history entry `id` of a finished operation. A multi-source sync (its result lists `sources`)
+ * records `revisions` and `sources`, and the unused single `source` as Argo CD serialises it.
+ */
 function historyEntry(state: OperationState, id: number, nowMs: number): RevisionHistory {
+  const result = state.syncResult;
+  const initiatedBy = state.operation.initiatedBy ? { initiatedBy: state.operation.initiatedBy } : {};
+  if (result?.sources !== undefined && result.sources.length > 0) {
+    const at = { deployedAt: rfc3339(nowMs), deployStartedAt: state.startedAt };
+    return { id, ...at, source: { repoURL: "" }, sources: result.sources, revisions: result.revisions ?? [], ...initiatedBy };
+  }
   return {
     id,
-    revision: state.syncResult?.revision ?? state.operation.sync?.revision ?? "",
+    revision: result?.revision ?? state.operation.sync?.revision ?? "",
     deployedAt: rfc3339(nowMs),
     deployStartedAt: state.startedAt,
-    ...(state.syncResult?.source ? { source: state.syncResult.source } : {}),
-    ...(state.operation.initiatedBy ? { initiatedBy: state.operation.initiatedBy } : {}),
+    ...(result?.source ? { source: result.source } : {}),
+    ...initiatedBy,
   };
 }

@@ -3,7 +3,7 @@
  * when it looks again ({@link AppRequeue}), what one reconcile decides about the operation, which
  * operation is active, and the sync result a comparison names. No I/O.
  */
-import { OperationPhase, type Application, type Operation, type OperationState } from "../api/index.js";
+import { OperationPhase, type Application, type ApplicationSource, type Operation, type OperationState } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { KubeClient, KubeObject, ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
@@ -14,6 +14,7 @@ import type { ClusterAccess, DestinationResolver } from "./destinations.js";
 import type { ManifestSource } from "./manifests.js";
 import type { SyncMetrics } from "./metrics.js";
 import { sourceOf, type Observed } from "./observe.js";
+import { hasMultipleSources } from "./sources.js";
 import { isCompletedPhase, newOperationState } from "./operation.js";
 import type { ProjectSettings } from "./project-gate.js";
 
@@ -64,10 +65,47 @@ export interface AppRequeue {
   readonly holdMs?: number;
 }
 
-/** The operation state with the revision and source this reconcile compared in its sync result. */
-export function withCompared(app: Application, state: OperationState, observed: Observed): OperationState {
-  const source = sourceOf(app);
-  return { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
+/**
+ * The operation state with the revision and source this reconcile compared in its sync result; a
+ * multi-source Application's result has `revision: ""`, the first source as `source`, and
+ * `revisions` and `sources`, as Argo CD writes it.
+ */
+export function withCompared(
+  app: Application,
+  state: OperationState,
+  observed: Pick<Observed, "revision" | "revisions" | "multiSource">,
+): OperationState {
+  if (!observed.multiSource) {
+    const source = sourceOf(app);
+    return { ...state, syncResult: { ...(state.syncResult ?? {}), revision: observed.revision, ...(source ? { source } : {}) } };
+  }
+  return {
+    ...state,
+    syncResult: { ...(state.syncResult ?? {}), ...multiSyncResult(app, state), revision: "", revisions: observed.revisions },
+  };
+}
+
+/**
+ * The sources of a multi-source sync's result, as Argo CD first fills it: an operation that names
+ * sources (an automated one does) gives its `sources` and its `source` (empty when it names none:
+ * `repoURL: ""`); otherwise the Application's sources, the first as `source`.
+ */
+function multiSyncResult(app: Application, state: OperationState): { source: ApplicationSource; sources: ApplicationSource[] } {
+  const op = state.operation.sync ?? {};
+  const named = op.sources ?? [];
+  if (named.length > 0 || op.source !== undefined) return { source: op.source ?? { repoURL: "" }, sources: named };
+  return { source: sourceOf(app) ?? { repoURL: "" }, sources: app.spec.sources ?? [] };
+}
+
+/** The revisions a running sync reads at: those it resolved, else those it asks for; undefined: the targets. */
+export function pinnedRevisions(app: Application, state: OperationState | undefined): { revision?: string; revisions?: string[] } {
+  if (state === undefined) return {};
+  if (hasMultipleSources(app)) {
+    const revisions = [state.syncResult?.revisions, state.operation.sync?.revisions].find((r) => r !== undefined && r.length > 0);
+    return revisions ? { revisions } : {};
+  }
+  const revision = state.syncResult?.revision || state.operation.sync?.revision || undefined;
+  return revision ? { revision } : {};
 }
 
 /** What a reconcile decided about the operation. */

@@ -21,9 +21,8 @@ import { LocalDestinations, type ClusterAccess, type DestinationResolver } from 
 import { SyncExecutor } from "./executor.js";
 import { executeOptions, taskInput, withFindings } from "./step-inputs.js";
 import { AppFinalizer } from "./finalize.js";
-import { isManifestError } from "./manifests.js";
 import { accessFor } from "./metrics.js";
-import { observe, sourceOf, type Observed } from "./observe.js";
+import { loadTargetMessage, observe, sourceOf, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
 import { Message } from "./messages.js";
 import { propagationPolicy } from "./options.js";
@@ -32,7 +31,15 @@ import { mergeResults, restoreStates } from "./tasks.js";
 import { terminate } from "./terminate.js";
 import type { SyncTask } from "./types.js";
 import { deletionIdentity, Impersonator, syncIdentity } from "./impersonation.js";
-import { currentOperation, resultOf, withCompared, type AppRequeue, type Outcome, type ReconcilerDeps } from "./reconcile-types.js";
+import {
+  currentOperation,
+  pinnedRevisions,
+  resultOf,
+  withCompared,
+  type AppRequeue,
+  type Outcome,
+  type ReconcilerDeps,
+} from "./reconcile-types.js";
 import { gatedOf, WINDOW_POLL_MS, windowHold, windowTarget, type Gated } from "./gated.js";
 import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectVerdict } from "./project-gate.js";
 import { AUTO_SYNC_PREVENTED_MESSAGE, windowsPermitAutoSync } from "../project/sync-windows-gate.js";
@@ -171,7 +178,7 @@ export class AppReconciler implements Reconciler {
   ): Promise<{ observed: Observed; shared: ClusterAccess }> {
     const shared = await this.destinations.access(app);
     const access = accessFor(shared, app, this.deps.metrics);
-    const pinned = state ? state.syncResult?.revision || state.operation.sync?.revision || undefined : undefined;
+    const pinned = pinnedRevisions(app, state);
     const input = {
       app,
       access,
@@ -181,7 +188,7 @@ export class AppReconciler implements Reconciler {
       customizations: this.deps.customizations?.(),
       ...(verdict ? { livePermitted: verdict.livePermitted } : {}),
     };
-    return { observed: await observe({ ...input, ...(pinned ? { revision: pinned } : {}) }), shared };
+    return { observed: await observe({ ...input, ...pinned }), shared };
   }
 
   /**
@@ -192,7 +199,7 @@ export class AppReconciler implements Reconciler {
     if (ctx.stopping.aborted) throw err;
     const detail = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
     // Argo CD's words for manifests that cannot be generated (its repo-server's reply follows).
-    const message = isManifestError(err) ? `Failed to load target state: failed to generate manifest for source 1 of 1: ${detail}` : detail;
+    const message = loadTargetMessage(err, detail);
     if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
     if (state?.phase === OperationPhase.Running) return this.writeComparisonError(app, message, this.unreadable(state, message));
     return this.writeComparisonError(app, message);
@@ -233,6 +240,7 @@ export class AppReconciler implements Reconciler {
       sync: observed.comparison.sync,
       resources: observed.comparison.resources,
       revision: observed.revision,
+      ...(observed.multiSource ? { revisions: observed.revisions } : {}),
       nowMs: now,
       ...(this.deps.selfHealBackoff ? { selfHealBackoff: this.deps.selfHealBackoff } : {}),
     });
@@ -269,7 +277,9 @@ export class AppReconciler implements Reconciler {
   ): Promise<{ state: OperationState; requeueAfterMs: number }> {
     const appOptions = state.operation.sync?.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     // As Argo CD, the sources are compared before terminating: the result names the revision.
-    const compared = { ...state, syncResult: { ...(state.syncResult ?? {}), revision: state.syncResult?.revision || observed.revision } };
+    const compared = observed.multiSource
+      ? withCompared(app, state, observed)
+      : { ...state, syncResult: { ...(state.syncResult ?? {}), revision: state.syncResult?.revision || observed.revision } };
     const writer = await this.impersonator.writer(app, observed.access, syncIdentity(observed.impersonation));
     if ("error" in writer) {
       return { state: { ...compared, phase: OperationPhase.Error, message: writer.error, finishedAt: rfc3339(now) }, requeueAfterMs: 0 };
@@ -373,6 +383,7 @@ export class AppReconciler implements Reconciler {
       comparison: w.observed.comparison,
       revision: w.observed.revision,
       sourceType: w.observed.sourceType,
+      ...(w.observed.multiSource ? { multiSource: { revisions: w.observed.revisions, sourceTypes: w.observed.sourceTypes } } : {}),
       repeated: w.observed.repeated,
       excluded: w.observed.excluded,
       source: sourceOf(app),

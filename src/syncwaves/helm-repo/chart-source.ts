@@ -21,6 +21,7 @@ import { caBundleFile, noCredentials, type CredentialsLookup, type RepoCredentia
 import type { ClusterFacts, KubeObject } from "../../kube/index.js";
 import { MANIFEST_ERROR, type Manifests, type ReadOptions } from "../manifests.js";
 import type { ToolRenderer } from "../render/renderer.js";
+import { refCommits } from "../render/ref-values.js";
 import { SourceType } from "../render/source-type.js";
 import { helmAccess, isHelmOci, type HelmAccess } from "./access.js";
 import { ChartCache, credentialsDigest } from "./chart-cache.js";
@@ -188,7 +189,8 @@ export class HelmChartSource {
     const facts = options.cluster === undefined ? NO_FACTS : await options.cluster();
     const credentials = credentialsDigest(r.creds ?? null);
     const chartKey = { repoURL: source.repoURL, chart: source.chart, version, credentials };
-    const key = JSON.stringify([chartKey, source.helm ?? null, instanceName, app.spec.destination.namespace ?? "", facts]);
+    const refs = refCommits(options.refRepos);
+    const key = JSON.stringify([chartKey, source.helm ?? null, instanceName, app.spec.destination.namespace ?? "", facts, refs]);
     if (options.hard === true) {
       this.parsed.delete(key);
       await this.charts.forget(chartKey);
@@ -196,7 +198,8 @@ export class HelmChartSource {
     const cached = this.parsed.get(key);
     if (cached !== undefined) return cached;
     const chartDir = await this.charts.chartDir(chartKey, pull);
-    const objects = await this.renderer.renderChart({ app, source, chartDir, version, instanceName, facts, signal: options.signal });
+    const at = { chartDir, version, instanceName, facts, signal: options.signal, refs: options.refRepos };
+    const objects = await this.renderer.renderChart({ app, source, ...at });
     remember(this.parsed, key, objects, this.options.maxParsed ?? 512);
     return objects;
   }

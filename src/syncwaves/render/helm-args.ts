@@ -35,6 +35,8 @@ export interface HelmInput {
   /** Where the caller writes {@link HelmCommand.values} when there are any. */
   readonly valuesPath: string;
   readonly valueFileSchemes?: readonly string[];
+  /** `$<ref>/<path>` value files and file parameters → the paths of the referenced files (render/ref-values.ts). */
+  readonly refFiles?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The command: its arguments (run in the chart's directory) and the inline values file to write. */
@@ -89,10 +91,11 @@ export const orDefault = <T extends string | readonly string[]>(v: T | undefined
   v !== undefined && v.length > 0 ? v : fallback;
 
 /** The repository files of the non-glob value files: a glob leaves these out, so they keep their own place. */
-function explicitFiles(raw: readonly string[], resolve: (f: string) => RepoPath): Set<string> {
+function explicitFiles(raw: readonly string[], resolve: (f: string) => RepoPath, refs?: ReadonlyMap<string, unknown>): Set<string> {
   const explicit = new Set<string>();
   for (const f of raw) {
     try {
+      if (refs?.has(f) === true) continue;
       const p = resolve(f);
       if ("file" in p && !isGlob(p.file)) explicit.add(p.file);
     } catch {
@@ -108,7 +111,7 @@ export function resolveValueFiles(i: HelmInput): string[] {
   const ignoreMissing = i.helm?.ignoreMissingValueFiles === true;
   const have = new Set(i.files);
   const resolve = (f: string): RepoPath => resolveRepoPath(i.appPath, envsubst(f, i.env), i.valueFileSchemes);
-  const explicit = explicitFiles(raw, resolve);
+  const explicit = explicitFiles(raw, resolve, i.refFiles);
   const out: string[] = [];
   const add = (s: string): void => {
     if (!out.includes(s)) out.push(s);
@@ -119,6 +122,11 @@ export function resolveValueFiles(i: HelmInput): string[] {
     for (const m of matches) if (!explicit.has(m)) add(absolute(i, { file: m }));
   };
   for (const f of raw) {
+    const referenced = i.refFiles?.get(f);
+    if (referenced !== undefined) {
+      referenced.forEach(add);
+      continue;
+    }
     const p = resolve(f);
     if ("url" in p) add(p.url);
     else if (isGlob(p.file)) expand(f, p.file);
@@ -127,15 +135,18 @@ export function resolveValueFiles(i: HelmInput): string[] {
   return out;
 }
 
+/** The file a `--set-file` parameter names: a referenced source's file, else one of the repository (or a URL). */
+function fileParameterPath(i: HelmInput, path: string): string {
+  return i.refFiles?.get(path)?.[0] ?? absolute(i, resolveRepoPath(i.appPath, envsubst(path, i.env), i.valueFileSchemes));
+}
+
 /** Arguments for the parameters, in the order given (Argo CD's order is a map's, so any order is its). */
 function parameterArgs(i: HelmInput): string[] {
   const set = new Map<string, string>();
   const setString = new Map<string, string>();
   const files = new Map<string, string>();
   for (const p of i.helm?.parameters ?? []) (p.forceString === true ? setString : set).set(p.name ?? "", envsubst(p.value ?? "", i.env));
-  for (const p of i.helm?.fileParameters ?? []) {
-    files.set(p.name ?? "", absolute(i, resolveRepoPath(i.appPath, envsubst(p.path ?? "", i.env), i.valueFileSchemes)));
-  }
+  for (const p of i.helm?.fileParameters ?? []) files.set(p.name ?? "", fileParameterPath(i, p.path ?? ""));
   const flags = (flag: string, m: Map<string, string>): string[] => [...m].flatMap(([k, v]) => [flag, `${k}=${escapeSetValue(v)}`]);
   return [...flags("--set", set), ...flags("--set-string", setString), ...flags("--set-file", files)];
 }

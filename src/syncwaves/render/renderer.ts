@@ -21,6 +21,7 @@ import { KUSTOMIZATION_NAMES, SourceType } from "./source-type.js";
 import { runTool, TOOL_TIMEOUT_MS } from "./tool.js";
 import { toolBaseEnv } from "./tool-env.js";
 import { copyWorkspace, writeWorkspace, type Workspace } from "./workspace.js";
+import { writeRefValueFiles, type RefRepo } from "./ref-values.js";
 
 /** Options of {@link ToolRenderer}. */
 export interface ToolRendererOptions {
@@ -52,6 +53,8 @@ export interface RenderRequest {
   readonly instanceName: string;
   readonly facts: ClusterFacts;
   readonly signal?: AbortSignal | undefined;
+  /** The repositories of the ref sources a Helm source's `$<ref>/...` paths name (multi-source). */
+  readonly refs?: ReadonlyMap<string, RefRepo> | undefined;
 }
 
 /** A chart from a Helm repository to render. */
@@ -65,6 +68,8 @@ export interface ChartRenderRequest {
   readonly instanceName: string;
   readonly facts: ClusterFacts;
   readonly signal?: AbortSignal | undefined;
+  /** The repositories of the ref sources a Helm source's `$<ref>/...` paths name (multi-source). */
+  readonly refs?: ReadonlyMap<string, RefRepo> | undefined;
 }
 
 /** What one `helm template` needs: the source, the chart's path in the work directory, the files around it. */
@@ -77,6 +82,8 @@ interface HelmRun {
   readonly instanceName: string;
   readonly facts: ClusterFacts;
   readonly signal?: AbortSignal | undefined;
+  /** The repositories of the ref sources a Helm source's `$<ref>/...` paths name (multi-source). */
+  readonly refs?: ReadonlyMap<string, RefRepo> | undefined;
 }
 
 const HELM_MISSING_DEPENDENCY = [
@@ -160,7 +167,17 @@ export class ToolRenderer {
   private async helm(req: HelmRun, ws: Workspace, env: readonly EnvEntry[]): Promise<string> {
     const program = this.options.helm ?? "helm";
     const valuesPath = join(ws.scratch, "values.yaml");
+    const refFiles = await writeRefValueFiles({
+      git: this.git,
+      refs: req.refs ?? new Map<string, RefRepo>(),
+      helm: req.source.helm,
+      env,
+      schemes: this.options.valueFileSchemes,
+      dir: ws.scratch,
+      signal: req.signal,
+    });
     const cmd = helmTemplateCommand({
+      refFiles,
       helm: req.source.helm,
       appPath: req.root,
       instanceName: req.instanceName,

@@ -4,7 +4,7 @@
  * run, once under Argo CD's application controller and once under our sync engine. The file is
  * plain data; `${ns}` stands for the side's namespace (the Application's and its destination's),
  * so cluster-scoped names (`${ns}-extra`, `widgets.${ns}.example.com`) are the side's own too; in
- * `setup` objects `${repo}` stands for the side's repository URL.
+ * `setup` objects and in `app` `${repo}` stands for the side's repository URL.
  */
 import { join } from "node:path";
 import { z } from "zod";
@@ -46,7 +46,10 @@ export const CaseFile = z.strictObject({
   subset: z.boolean().default(false),
   /** The repository's first commit: path to content. */
   files: z.record(z.string(), z.string()),
-  /** Merged into the Application's spec (source `path` defaults to `app`, destination is `${ns}`). */
+  /**
+   * Merged into the Application's spec (source `path` defaults to `app`, destination is `${ns}`);
+   * with `sources` there is no default `source`, and `${repo}` is the side's repository URL.
+   */
   app: KubeObject.default({}),
   /** The Application's finalizers (`resources-finalizer.argocd.argoproj.io`: deletion cascades). */
   finalizers: z.array(z.string()).default([]),

@@ -1,6 +1,7 @@
 /**
  * What a user can observe of one side after a step, normalised so the two sides compare: the
- * Application's status (operation, per-resource results, sync status, health, history,
+ * Application's status (operation, per-resource results, sync status, health, history, the
+ * revisions and source types of a multi-source Application,
  * conditions), the objects that exist in the destination, and what was written there since the
  * previous step, from a watch. The side's namespace becomes `$NS`, the path of its Git repository
  * (in a repository URL a project refuses) `$REPO`, commit SHAs `c0`, `c1`… (by
@@ -110,7 +111,7 @@ export function appObservation(app: Obj | undefined, c: Context): Json {
   const result = obj(op["syncResult"]);
   const out = present({
     operationPending: app["operation"] === undefined ? undefined : true,
-    sync: present({ status: obj(st["sync"])["status"], revision: obj(st["sync"])["revision"] }),
+    sync: present({ status: obj(st["sync"])["status"], revision: obj(st["sync"])["revision"], revisions: obj(st["sync"])["revisions"] }),
     health: present({ status: obj(st["health"])["status"], message: obj(st["health"])["message"] }),
     operation:
       st["operationState"] === undefined
@@ -120,6 +121,7 @@ export function appObservation(app: Obj | undefined, c: Context): Json {
             message: op["message"],
             retryCount: op["retryCount"],
             revision: result["revision"],
+            revisions: result["revisions"],
             resources: orderWithinSlots(
               list(result["resources"]),
               (r) => `${text(obj(r)["syncPhase"])} ${c.slot(`${text(obj(r)["kind"])}/${text(obj(r)["name"])}`)}`,
@@ -127,9 +129,10 @@ export function appObservation(app: Obj | undefined, c: Context): Json {
             ).map(syncedResource),
           }),
     resources: list(st["resources"]).map(resourceStatus),
-    history: list(st["history"]).map((h) => present({ id: obj(h)["id"], revision: obj(h)["revision"] })),
+    history: list(st["history"]).map((h) => present({ id: obj(h)["id"], revision: obj(h)["revision"], revisions: obj(h)["revisions"] })),
     conditions: list(st["conditions"]).map((x) => present({ type: obj(x)["type"], message: obj(x)["message"] })),
     sourceType: st["sourceType"],
+    sourceTypes: st["sourceTypes"],
     resourceHealthSource: st["resourceHealthSource"],
   });
   return walk(out, c) ?? null;

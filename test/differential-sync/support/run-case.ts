@@ -302,16 +302,14 @@ async function cleanup(client: KubeClient, s: Side): Promise<void> {
   await client.delete(resources.Namespaces, { name: s.ns }).catch(() => undefined);
 }
 
-/** The Application of a side. */
+/** `value` with `${repo}` as the side's repository URL in every string. */
+const withRepo = <T>(value: T, repo: string): T => JSON.parse(JSON.stringify(value).split("${repo}").join(`file://${repo}`)) as T;
+
+/** The Application of a side: a case that lists `sources` (`${repo}` is the side's repository) has no `source`. */
 function application(c: Case, s: Side): KubeObject {
-  const spec = merge(
-    {
-      project: "default",
-      source: { repoURL: `file://${s.repo}`, path: "app", targetRevision: "HEAD" },
-      destination: { server: "https://kubernetes.default.svc", namespace: s.ns },
-    },
-    substitute(c.app, s.ns),
-  );
+  const app = withRepo(substitute(c.app, s.ns), s.repo);
+  const source = "sources" in app ? {} : { source: { repoURL: `file://${s.repo}`, path: "app", targetRevision: "HEAD" } };
+  const spec = merge({ project: "default", ...source, destination: { server: "https://kubernetes.default.svc", namespace: s.ns } }, app);
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
@@ -341,7 +339,7 @@ export async function runCase(c: Case, client: KubeApiClient, env: SideEnv, temp
       await createDefaultProject(client, ns);
       await createSettings(client, ns, substitute(c.argocdCm, ns));
       // In setup objects `${repo}` is the side's repository URL (a repository Secret names it).
-      const setup = JSON.parse(JSON.stringify(substitute(c.setup, ns)).split("${repo}").join(`file://${repo}`)) as typeof c.setup;
+      const setup = withRepo(substitute(c.setup, ns), repo);
       for (const o of setup) await applyObject(client, ns, o);
       watchDestination(client, s, c, watches.signal);
     }
