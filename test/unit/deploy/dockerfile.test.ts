@@ -28,7 +28,7 @@ describe("the Dockerfile", () => {
     expect(args).toMatch(/-o \/out\/helm helm\.sh\/helm\/v4\/cmd\/helm/);
     expect(args).toMatch(/-o \/out\/kustomize sigs\.k8s\.io\/kustomize\/kustomize\/v5/);
     const pins = readRepoFile("test/argocd/tools/go.mod");
-    expect(pins).toMatch(/helm\.sh\/helm\/v4 v4\.3\.1\b/);
+    expect(pins).toMatch(/helm\.sh\/helm\/v4 v4\.3\.2\b/);
     expect(pins).toMatch(/sigs\.k8s\.io\/kustomize\/kustomize\/v5 v5\.8\.3\b/);
     expect(copies).toContain("--from=render-tools /out/helm /out/kustomize /usr/local/bin/");
   });
