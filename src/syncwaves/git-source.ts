@@ -125,7 +125,10 @@ export class GitManifestSource implements ManifestSource {
     this.charts = new HelmChartSource(this.renderer, program, charts);
   }
 
-  /** The commit (an OCI artifact's digest) a source's revision names; an OCI revision with the project's credentials when the Application is given. */
+  /**
+   * The commit (an OCI artifact's digest) a source's revision names; an OCI revision with the
+   * project's credentials when the Application is given.
+   */
   async revisionOf(source: ApplicationSource, revision?: string, options: ReadOptions = {}, app?: Application): Promise<string> {
     const oci = isOciSource(source.repoURL);
     if (oci && this.options.oci === undefined) throw new AppSetError(MANIFEST_ERROR, `OCI sources are not configured (${source.repoURL})`);
