@@ -5,6 +5,7 @@
  * `appset sync-engine` process with the administrator's rights runs on the real control plane.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Application } from "../../src/api/index.js";
 import { resources } from "../../src/kube/index.js";
 import { ProjectMessage } from "../../src/project/index.js";
 import { eventually } from "../e2e/support/controller.js";
@@ -94,6 +95,18 @@ describe("what scopes a project besides its own lists", () => {
       resources.AppProjects,
       { namespace: world.argocd, name: "shrinking" },
       { type: "merge", body: { spec: { namespaceResourceBlacklist: [{ group: "", kind: "Secret" }] } } },
+    );
+    // The engine acts on the project it has read: once it has read the shrunk one, the Secret is no
+    // longer read as the Application's, its sync status no longer Synced (a deletion in the same
+    // instant may still see the old rules).
+    await eventually(
+      "the engine reading the shrunk project",
+      async () => {
+        const app = await world.admin.get(resources.Applications, { namespace: world.teamA, name: "shrinking" });
+        const secret = (app as Application).status?.resources?.find((r) => r.kind === "Secret" && r.name === "shrink-secret");
+        return secret !== undefined && secret.status !== "Synced" ? true : undefined;
+      },
+      60_000,
     );
     await world.admin.delete(resources.Applications, { namespace: world.teamA, name: "shrinking" });
     await eventually(
