@@ -5,7 +5,9 @@
  *   deadline or soak (both are shifted by it on resume);
  * - resume: a Paused run runs again; a Halted run restarts its halted (and rolled-back) steps from
  *   Waiting with fresh deadlines, so it halts again at once if the cause is not fixed;
- * - promote: skips the rest of the current step's soak, or approves the step awaiting approval;
+ * - promote: skips the rest of the current step's soak (the step completes and the run moves to
+ *   the next one, which starts in the same pass unless a later request pauses it), or approves the
+ *   step awaiting approval;
  * - approve: approves the current step, or the step named (before it is reached); never resumes;
  * - abort: ends the run for good: the current step Halted, no step ever starts again.
  * A request that cannot apply is returned with the reason and changes nothing.
@@ -65,7 +67,7 @@ function promote(run: RunState, now: number): ControlResult {
   if (step?.phase === StepPhase.AwaitingApproval) return approve(run, { kind: ControlKind.Approve }, now);
   if (step?.phase !== StepPhase.Soaking) return { ignored: `step ${run.currentStep + 1} is neither soaking nor awaiting approval` };
   const done: StepRun = { ...step, phase: StepPhase.Completed, endedAt: now, soakStartedAt: undefined, why: "" };
-  return { run: withStep(run, done) };
+  return { run: { ...withStep(run, done), currentStep: run.currentStep + 1 } };
 }
 
 function abort(run: RunState, now: number): ControlResult {

@@ -246,6 +246,16 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "promote then pause in one pass completes the soaking step and holds the next one until resume",
+    policy: { defaults: { soakMs: 300_000 } },
+    passes: [
+      { at: 0, run: "Running", steps: [P, W], actions: ["start 1"] },
+      { at: 10, apps: ready("a1", "a2"), run: "Running", steps: [S, W], actions: [] },
+      { at: 20, requests: [promote, pause], run: "Paused", steps: [C, W], actions: [] },
+      { at: 30, requests: [resume], run: "Running", steps: [C, P], actions: ["start 2"] },
+    ],
+  },
+  {
     name: "promote approves a step awaiting approval",
     policy: { defaults: { requireApproval: true } },
     passes: [
