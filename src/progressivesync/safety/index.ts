@@ -7,5 +7,6 @@ export { decide } from "./decide.js";
 export { failureLimit } from "./failure-budget.js";
 export { keepHistory, lastCompletedRevisions, newRun, type NewRunInput } from "./run.js";
 export { standingOf, whyLine, type Standing } from "./readiness.js";
+export { observationOf } from "./observation.js";
 export { rulesFor } from "./step.js";
 export * from "./types.js";
