@@ -67,26 +67,26 @@ describe("control requests that cannot apply change nothing and say why", () => 
   });
 });
 
+/** The run after a request that must apply. */
+function applied(run: RunState, req: ControlRequest, now: number): RunState {
+  const result = applyControl(run, req, now);
+  if ("ignored" in result) throw new Error(result.ignored);
+  return result.run;
+}
+
 describe("control requests that apply", () => {
   it("resume of a paused run shifts the current step's deadline and soak start by the paused time", () => {
     const paused = withStep(
       { ...base, phase: RunPhase.Paused, pausedAt: 100 },
       { ...base.steps[0]!, phase: StepPhase.Soaking, deadline: 160, soakStartedAt: 90 },
     );
-    const result = applyControl(paused, { kind: ControlKind.Resume }, 400);
-    if ("ignored" in result) throw new Error(result.ignored);
-    expect([result.run.phase, result.run.steps[0]?.deadline, result.run.steps[0]?.soakStartedAt, result.run.pausedAt]).toEqual([
-      RunPhase.Running,
-      460,
-      390,
-      undefined,
-    ]);
+    const run = applied(paused, { kind: ControlKind.Resume }, 400);
+    expect([run.phase, run.steps[0]?.deadline, run.steps[0]?.soakStartedAt, run.pausedAt]).toEqual([RunPhase.Running, 460, 390, undefined]);
   });
 
   it("abort halts the current step and records when", () => {
-    const result = applyControl(on(RunPhase.Paused, StepPhase.Progressing, { pausedAt: 3 }), { kind: ControlKind.Abort }, 10);
-    if ("ignored" in result) throw new Error(result.ignored);
-    expect([result.run.phase, result.run.haltReason, result.run.endedAt, result.run.pausedAt, result.run.steps[0]?.phase]).toEqual([
+    const run = applied(on(RunPhase.Paused, StepPhase.Progressing, { pausedAt: 3 }), { kind: ControlKind.Abort }, 10);
+    expect([run.phase, run.haltReason, run.endedAt, run.pausedAt, run.steps[0]?.phase]).toEqual([
       RunPhase.Aborted,
       "Aborted",
       10,
