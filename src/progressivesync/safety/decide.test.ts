@@ -408,6 +408,18 @@ describe("what a run records", () => {
     expect(d.ignored.map((i) => i.why)).toEqual(["step 1 is neither soaking nor awaiting approval", "no step 8"]);
   });
 
+  it("says a halted run waits for a resume, and that a rolled-back step was rolled back", () => {
+    const passes = [{ at: 0 }, { at: 5, apps: { a2: "degraded" as const } }, { at: 9 }];
+    const halted = last(play({ policy: {}, steps: TWO, passes }));
+    expect(halted.run.steps[0]?.why).toBe(
+      "halted (FailureBudgetExceeded), resume once fixed; a1: OutOfSync at 3f2a1c9, wants 9b8c7d6, last reconciled 0 s ago; a2: Degraded at 9b8c7d6, last reconciled 0 s ago",
+    );
+    const rolled = last(play({ policy: { rollback: { enabled: true } }, steps: TWO, passes }));
+    expect(rolled.run.steps[0]?.why).toBe(
+      "halted (FailureBudgetExceeded), 2 Applications rolled back to the last completed revisions; resume to roll out again",
+    );
+  });
+
   it("says a paused run is paused and what its step still lacks", () => {
     const d = last(play({ policy: {}, steps: TWO, passes: [{ at: 0 }, { at: 5, requests: [pause], apps: { a1: "ready" } }] }));
     expect(d.run.steps[0]?.why).toBe("paused; a2: OutOfSync at 3f2a1c9, wants 9b8c7d6, last reconciled 0 s ago");

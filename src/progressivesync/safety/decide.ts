@@ -90,16 +90,23 @@ function advance(pass: Pass, initial: RunState): RunState {
   }
 }
 
+/** The "why" of a run that makes no move: paused, rolled back or halted, then what its step lacks. */
+function idleWhy(run: RunState, step: StepRun, lines: string): string {
+  const tail = lines === "" ? "" : `; ${lines}`;
+  if (run.phase === RunPhase.Paused) return `paused${tail}`;
+  if (step.phase === StepPhase.RolledBack) {
+    const n = run.rollback?.applications.length ?? 0;
+    return `halted (${run.haltReason ?? ""}), ${n} Applications rolled back to the last completed revisions; resume to roll out again`;
+  }
+  return `halted (${run.haltReason ?? ""}), resume once fixed${tail}`;
+}
+
 /** Refreshes the counts and "why" of the current step of a run that makes no move. */
 function refresh(pass: Pass, run: RunState): RunState {
   const step = run.steps[run.currentStep];
   if (step === undefined || run.phase === RunPhase.Completed || run.phase === RunPhase.Aborted) return run;
   const s = standing(pass, run, step);
-  const lines = s.notReady.map((n) => n.line).join("; ");
-  const why =
-    run.phase === RunPhase.Paused
-      ? `paused${lines === "" ? "" : `; ${lines}`}`
-      : `halted (${run.haltReason ?? ""}), resume once fixed${lines === "" ? "" : `; ${lines}`}`;
+  const why = idleWhy(run, step, s.notReady.map((n) => n.line).join("; "));
   return withStep(run, { ...step, counts: s.counts, why });
 }
 
