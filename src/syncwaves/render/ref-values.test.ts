@@ -101,13 +101,13 @@ describe("writing $ref value files", () => {
       apiVersions: [],
       env: [],
       files: ["chart/Chart.yaml", "chart/values.yaml"],
-      workDir: "/work",
+      workDir: "/render",
       valuesPath: "/scratch/values.yaml",
       refFiles: files,
     };
     const args = helmTemplateCommand(input).args;
     expect(args).toContain(`cfg=${files.get("$values/envs/dev.yaml")?.[0] ?? ""}`);
     const values = args.flatMap((a, i) => (args[i - 1] === "--values" ? [a] : []));
-    expect(values).toEqual(["/work/chart/values.yaml", prod]);
+    expect(values).toEqual(["/render/chart/values.yaml", prod]);
   });
 });
