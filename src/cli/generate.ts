@@ -18,7 +18,7 @@ import { SystemClock } from "../clock/index.js";
 import { specWarnings } from "../controller/spec-warnings.js";
 import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
-import { ociService, DEFAULT_OCI_ARTIFACT_MAX_BYTES } from "./oci.js";
+import { offlineOciReader } from "./oci.js";
 import { offlineGitReader } from "./git.js";
 import { credentialsFromSecrets, gitCacheDir } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
@@ -165,10 +165,7 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
     const ports: GeneratorPorts = {
       ...objects,
       git: offlineGitReader({ env: io.env, clock, cacheDir, credentials, baseDir: io.cwd ?? process.cwd() }),
-      oci: ociService(
-        { config: { ociArtifactMaxBytes: DEFAULT_OCI_ARTIFACT_MAX_BYTES, repoServerTimeoutSeconds: 0 }, env: io.env },
-        credentials,
-      ),
+      oci: offlineOciReader(io.env, credentials),
       fetch,
     };
     const settings = { ...DEFAULT_GENERATOR_SETTINGS, maxNestingDepth: flags.depth, newGitFileGlobbing: flags["new-git-file-globbing"] };

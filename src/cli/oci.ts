@@ -4,7 +4,7 @@
  * the environment, Argo CD's repo-server time limit per request, and our artifact size limit.
  */
 import type { Config } from "../config/index.js";
-export { DEFAULT_OCI_ARTIFACT_MAX_BYTES } from "../config/limit-options.js";
+import { DEFAULT_OCI_ARTIFACT_MAX_BYTES } from "../config/limit-options.js";
 import type { CredentialsLookup } from "../git/index.js";
 import { RegistryOciReader } from "../oci/index.js";
 import { gitHostFiles } from "./git.js";
@@ -28,4 +28,9 @@ export function ociService(
     maxArtifactBytes: d.config.ociArtifactMaxBytes,
     maxArtifactSetting: "--oci-artifact-max-bytes",
   });
+}
+
+/** The reader of the offline commands (`appset generate`, the rollout preview): the default limits. */
+export function offlineOciReader(env: Env, credentials: CredentialsLookup): RegistryOciReader {
+  return ociService({ config: { ociArtifactMaxBytes: DEFAULT_OCI_ARTIFACT_MAX_BYTES, repoServerTimeoutSeconds: 0 }, env }, credentials);
 }

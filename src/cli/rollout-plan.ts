@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { isRecord, parseApplicationSet, type ApplicationSet, type ApplicationMatchExpression } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
-import { ociService, DEFAULT_OCI_ARTIFACT_MAX_BYTES } from "./oci.js";
+import { offlineOciReader } from "./oci.js";
 import { offlineGitReader } from "./git.js";
 import { credentialsFromSecrets, gitCacheDir } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type GeneratorPorts } from "../generators/index.js";
@@ -76,10 +76,7 @@ async function preview(appSet: ApplicationSet, objects: KubeObject[], flags: Fla
   const ports: GeneratorPorts = {
     ...object,
     git: offlineGitReader({ env: io.env, clock, cacheDir, credentials, baseDir: io.cwd ?? process.cwd() }),
-    oci: ociService(
-      { config: { ociArtifactMaxBytes: DEFAULT_OCI_ARTIFACT_MAX_BYTES, repoServerTimeoutSeconds: 0 }, env: io.env },
-      credentials,
-    ),
+    oci: offlineOciReader(io.env, credentials),
     fetch,
   };
   const apps = await generateApplications(appSet, {
