@@ -15,3 +15,6 @@ export * from "./generators.js";
 export * from "./applicationset.js";
 export * from "./appproject.js";
 export * from "./cluster-secret.js";
+export * from "./rollout-constants.js";
+export * from "./rollout-policy.js";
+export * from "./rollout-run.js";

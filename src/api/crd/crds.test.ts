@@ -3,49 +3,36 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { FIXTURES, loadFixture } from "../../../test/fixtures/load.js";
 import { APPLICATIONS_SYNC_POLICIES } from "../appset-status.js";
-import { applicationCrd, applicationSetCrd, appProjectCrd, CRD_FILES, renderCrdYaml } from "./crds.js";
+import { applicationCrd, applicationSetCrd, appProjectCrd, CRD_FILES, renderCrdYaml, ROLLOUT_CRD_FILES } from "./crds.js";
 import type { SchemaNode } from "./openapi.js";
+import { at, rootOf, versionOf } from "./schema-path.js";
 import { structuralViolations, undeclaredPaths } from "./structural.js";
-
-const CRD_DIR = new URL("../../../deploy/crds/", import.meta.url);
-
-/** Follows a dotted path of property names (`[]` steps into array items) through a schema. */
-function at(schema: SchemaNode, path: string): SchemaNode {
-  let node: unknown = schema;
-  for (const step of path.split(".")) {
-    const n = node as SchemaNode;
-    node = step === "[]" ? n["items"] : (n["properties"] as SchemaNode | undefined)?.[step];
-    if (node === undefined) throw new Error(`no schema at ${path} (step ${step})`);
-  }
-  return node as SchemaNode;
-}
-
-function rootOf(crd: SchemaNode): SchemaNode {
-  const spec = crd["spec"] as { versions: Array<{ schema: { openAPIV3Schema: SchemaNode } }> };
-  return spec.versions[0]!.schema.openAPIV3Schema;
-}
-
-function versionOf(crd: SchemaNode): SchemaNode {
-  return (crd["spec"] as { versions: SchemaNode[] }).versions[0]!;
-}
 
 const appset = rootOf(applicationSetCrd());
 const app = rootOf(applicationCrd());
 const project = rootOf(appProjectCrd());
 
-describe("the committed CRD YAML", () => {
-  it.each(Object.keys(CRD_FILES).map((name) => ({ name })))("deploy/crds/$name is exactly what the schemas generate", async ({ name }) => {
-    const build = CRD_FILES[name]!;
-    await expect(renderCrdYaml(build())).toMatchFileSnapshot(`../../../deploy/crds/${name}`);
-  });
+const DIRS = [
+  { dir: "crds", files: CRD_FILES },
+  { dir: "rollout-crds", files: ROLLOUT_CRD_FILES },
+];
 
-  it("lists every *-crd.yaml file in the kustomization, and nothing else", () => {
-    const files = readdirSync(CRD_DIR)
+describe("the committed CRD YAML", () => {
+  it.each(DIRS.flatMap(({ dir, files }) => Object.keys(files).map((name) => ({ dir, name, files }))))(
+    "deploy/$dir/$name is exactly what the schemas generate",
+    async ({ dir, name, files }) => {
+      await expect(renderCrdYaml(files[name]!())).toMatchFileSnapshot(`../../../deploy/${dir}/${name}`);
+    },
+  );
+
+  it.each(DIRS)("lists every *-crd.yaml file of deploy/$dir in its kustomization, and nothing else", ({ dir, files }) => {
+    const url = new URL(`../../../deploy/${dir}/`, import.meta.url);
+    const onDisk = readdirSync(url)
       .filter((f) => f.endsWith("-crd.yaml"))
       .sort();
-    const kustomization = parse(readFileSync(new URL("kustomization.yaml", CRD_DIR), "utf8")) as { resources: string[] };
-    expect([...kustomization.resources].sort()).toEqual(files);
-    expect(files).toEqual(Object.keys(CRD_FILES).sort());
+    const kustomization = parse(readFileSync(new URL("kustomization.yaml", url), "utf8")) as { resources: string[] };
+    expect([...kustomization.resources].sort()).toEqual(onDisk);
+    expect(onDisk).toEqual(Object.keys(files).sort());
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * The three CustomResourceDefinitions (ApplicationSet, Application, AppProject), built from the
- * zod schemas of `src/api` so the apiserver and the controller agree on every field. Names, short
- * names, scope, subresources and printer columns follow Argo CD's CRDs. The YAML committed under
- * `deploy/crds/` is this module's output (checked by `crds.test.ts`).
+ * The CustomResourceDefinitions, built from the zod schemas of `src/api` so the apiserver and the
+ * controller agree on every field: Argo CD's three (ApplicationSet, Application, AppProject), whose
+ * names, short names, scope, subresources and printer columns follow Argo CD's CRDs, under
+ * `deploy/crds/`; and the two of rollout safety (RolloutPolicy, RolloutRun) under
+ * `deploy/rollout-crds/`. The committed YAML is this module's output (checked by `crds.test.ts`).
  */
 import { stringify } from "yaml";
 import { z } from "zod";
@@ -11,6 +12,9 @@ import { applicationSetSchema } from "../applicationset.js";
 import { appProjectSchema } from "../appproject.js";
 import { API_GROUP, API_VERSION, Kind, Plural, ShortNames, Singular } from "../constants.js";
 import { applicationSetTemplateSchema } from "../generators.js";
+import { ROLLOUT_GROUP, ROLLOUT_VERSION, RolloutKind, RolloutPlural, RolloutShortNames, RolloutSingular } from "../rollout-constants.js";
+import { rolloutPolicySchema } from "../rollout-policy.js";
+import { rolloutRunSchema } from "../rollout-run.js";
 import { toStructural, type SchemaNode } from "./openapi.js";
 
 /** A printer column of a CRD version. */
@@ -21,8 +25,20 @@ export interface PrinterColumn {
   readonly priority?: number;
 }
 
+/** The names of one kind: its group, version, kind, plural, singular and short names. */
+interface CrdNames {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly shortNames: readonly string[];
+  /** `app.kubernetes.io/part-of` of the CRD. */
+  readonly partOf: string;
+}
+
 interface CrdInput {
-  readonly kind: keyof typeof Plural;
+  readonly names: CrdNames;
   readonly description: string;
   readonly schema: z.ZodType;
   readonly statusSubresource: boolean;
@@ -77,8 +93,8 @@ export function openApiSchemaOf(schema: z.ZodType, description: string): SchemaN
 }
 
 function buildCrd(input: CrdInput): SchemaNode {
-  const plural = Plural[input.kind];
-  const version: SchemaNode = { name: API_VERSION, served: true, storage: true };
+  const n = input.names;
+  const version: SchemaNode = { name: n.version, served: true, storage: true };
   if (input.printerColumns.length > 0) version["additionalPrinterColumns"] = input.printerColumns;
   version["schema"] = { openAPIV3Schema: openApiSchemaOf(input.schema, input.description) };
   if (input.statusSubresource) version["subresources"] = { status: {} };
@@ -86,28 +102,48 @@ function buildCrd(input: CrdInput): SchemaNode {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
     metadata: {
-      name: `${plural}.${API_GROUP}`,
-      labels: { "app.kubernetes.io/name": `${plural}.${API_GROUP}`, "app.kubernetes.io/part-of": "argocd" },
+      name: `${n.plural}.${n.group}`,
+      labels: { "app.kubernetes.io/name": `${n.plural}.${n.group}`, "app.kubernetes.io/part-of": n.partOf },
     },
     spec: {
-      group: API_GROUP,
-      names: {
-        kind: Kind[input.kind],
-        listKind: `${Kind[input.kind]}List`,
-        plural,
-        singular: Singular[input.kind],
-        shortNames: [...ShortNames[input.kind]],
-      },
+      group: n.group,
+      names: { kind: n.kind, listKind: `${n.kind}List`, plural: n.plural, singular: n.singular, shortNames: [...n.shortNames] },
       scope: "Namespaced",
       versions: [version],
     },
   };
 }
 
+/** The names of an Argo CD kind. */
+function argoNames(kind: keyof typeof Plural): CrdNames {
+  return {
+    group: API_GROUP,
+    version: API_VERSION,
+    kind: Kind[kind],
+    plural: Plural[kind],
+    singular: Singular[kind],
+    shortNames: ShortNames[kind],
+    partOf: "argocd",
+  };
+}
+
+/** The names of a rollout safety kind (our own group). */
+function rolloutNames(kind: keyof typeof RolloutPlural): CrdNames {
+  return {
+    group: ROLLOUT_GROUP,
+    version: ROLLOUT_VERSION,
+    kind: RolloutKind[kind],
+    plural: RolloutPlural[kind],
+    singular: RolloutSingular[kind],
+    shortNames: RolloutShortNames[kind],
+    partOf: "argocd-applicationset-controller",
+  };
+}
+
 /** The ApplicationSet CRD: status subresource enabled. */
 export function applicationSetCrd(): SchemaNode {
   return buildCrd({
-    kind: "ApplicationSet",
+    names: argoNames("ApplicationSet"),
     description: "ApplicationSet is a set of Application resources.",
     schema: applicationSetSchema,
     statusSubresource: true,
@@ -123,7 +159,7 @@ export function applicationSetCrd(): SchemaNode {
 /** The Application CRD: no status subresource (Argo CD writes status through the main resource). */
 export function applicationCrd(): SchemaNode {
   return buildCrd({
-    kind: "Application",
+    names: argoNames("Application"),
     description: "Application is a definition of Application resource.",
     schema: applicationSchema,
     statusSubresource: false,
@@ -139,7 +175,7 @@ export function applicationCrd(): SchemaNode {
 /** The AppProject CRD. */
 export function appProjectCrd(): SchemaNode {
   return buildCrd({
-    kind: "AppProject",
+    names: argoNames("AppProject"),
     description: "AppProject provides a logical grouping of applications.",
     schema: appProjectSchema,
     statusSubresource: false,
@@ -157,9 +193,46 @@ export function renderCrdYaml(crd: SchemaNode): string {
   return `${HEADER}\n${stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
-/** Every CRD file of deploy/crds, by file name. */
+/** The RolloutPolicy CRD (docs/adr/0009-rollout-policy-crd.md). */
+export function rolloutPolicyCrd(): SchemaNode {
+  return buildCrd({
+    names: rolloutNames("RolloutPolicy"),
+    description:
+      "RolloutPolicy holds the rollout safety rules (deadlines, failure budgets, soak, approval, rollback) of the RollingSync ApplicationSets it selects in its namespace.",
+    schema: rolloutPolicySchema,
+    statusSubresource: true,
+    printerColumns: [{ name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" }],
+  });
+}
+
+/** The RolloutRun CRD: one rollout of one ApplicationSet. */
+export function rolloutRunCrd(): SchemaNode {
+  return buildCrd({
+    names: rolloutNames("RolloutRun"),
+    description:
+      "RolloutRun records one rollout of an ApplicationSet (one set of target revisions): its steps, their phases and why they wait, and the control requests people sent.",
+    schema: rolloutRunSchema,
+    statusSubresource: true,
+    printerColumns: [
+      { name: "ApplicationSet", type: "string", jsonPath: ".spec.applicationSet" },
+      { name: "Phase", type: "string", jsonPath: ".status.phase" },
+      { name: "Step", type: "integer", jsonPath: ".status.currentStep" },
+      { name: "Reason", type: "string", jsonPath: ".status.haltReason", priority: 10 },
+      { name: "Message", type: "string", jsonPath: ".status.message", priority: 10 },
+      { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+    ],
+  });
+}
+
+/** Every CRD file of deploy/crds (Argo CD's kinds), by file name. */
 export const CRD_FILES: Readonly<Record<string, () => SchemaNode>> = {
   "applicationset-crd.yaml": applicationSetCrd,
   "application-crd.yaml": applicationCrd,
   "appproject-crd.yaml": appProjectCrd,
+};
+
+/** Every CRD file of deploy/rollout-crds (our own group, installed beside Argo CD too), by file name. */
+export const ROLLOUT_CRD_FILES: Readonly<Record<string, () => SchemaNode>> = {
+  "rolloutpolicy-crd.yaml": rolloutPolicyCrd,
+  "rolloutrun-crd.yaml": rolloutRunCrd,
 };

@@ -5,7 +5,8 @@
  *   records become `additionalProperties: <value schema>`;
  * - `unknown` becomes `x-kubernetes-preserve-unknown-fields: true`;
  * - `integer | string` becomes `x-kubernetes-int-or-string`; `T | null` becomes `T`;
- * - integers get `format: int64`; literals become plain strings;
+ * - integers get `format: int64`; literals become plain strings; `maxItems` of arrays and
+ *   `maxLength` of strings are kept (size limits the apiserver enforces);
  * - a node tagged `x-crd: preserve` also keeps unknown fields, and one tagged `x-crd: template`
  *   is replaced by the caller's template schema (generator override templates);
  * - a property tagged `x-crd-required` is required by the CRD even where zod accepts its absence;
@@ -92,6 +93,7 @@ function convertObject(node: SchemaNode, opts: StructuralOptions): SchemaNode {
 function convertScalar(type: string, node: SchemaNode): SchemaNode {
   if (type === "integer") return { type: "integer", format: "int64" };
   if (type === "string" && Array.isArray(node["enum"])) return { type: "string", enum: node["enum"] };
+  if (type === "string" && typeof node["maxLength"] === "number") return { type, maxLength: node["maxLength"] };
   return { type };
 }
 
@@ -106,7 +108,8 @@ export function toStructural(node: SchemaNode, opts: StructuralOptions = {}): Sc
   if (type === "object") return withDescription(node, convertObject(node, opts));
   if (type === "array") {
     const items = isNode(node["items"]) ? node["items"] : {};
-    return withDescription(node, { type: "array", items: toStructural(items, opts) });
+    const max = typeof node["maxItems"] === "number" ? { maxItems: node["maxItems"] } : {};
+    return withDescription(node, { type: "array", items: toStructural(items, opts), ...max });
   }
   return withDescription(node, convertScalar(type, node));
 }
