@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rolloutCommand } from "./rollout-plan.js";
+import { rolloutCommand } from "./rollout.js";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -162,7 +162,7 @@ describe("appset rollout plan", () => {
 
   it.each([
     // name; arguments; expected exit code and error text
-    { name: "no subcommand", args: ["-f", "x"], code: 2, err: 'unknown subcommand ""' },
+    { name: "no subcommand", args: ["-f", "x"], code: 3, err: 'appset rollout: unknown command "-f"' },
     { name: "no file", args: ["plan"], code: 2, err: "-f FILE is required" },
     { name: "a bad output format", args: ["plan", "-f", "x", "-o", "yaml"], code: 2, err: 'unknown output format "yaml"' },
     { name: "an unknown flag", args: ["plan", "--nope"], code: 2, err: "Unknown option" },
@@ -173,7 +173,8 @@ describe("appset rollout plan", () => {
     expect(res.err).toContain(err);
   });
 
-  it("prints its usage with -h", async () => {
-    expect(await run("-h")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: appset rollout plan") });
+  it("prints its usage with -h, and the usage of every rollout command without plan", async () => {
+    expect(await run("plan", "-h")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: appset rollout plan") });
+    expect(await run("-h")).toMatchObject({ code: 0, out: expect.stringContaining("Usage: appset rollout <command> APPSET [flags]") });
   });
 });

@@ -136,8 +136,8 @@ async function plan(flags: Flags, io: RolloutIO): Promise<string> {
   return previews.map(formatPreview).join("\n");
 }
 
-/** Runs `appset rollout ARGS`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
-export async function rolloutCommand(args: readonly string[], io: RolloutIO): Promise<number> {
+/** Runs `appset rollout plan ARGS` (ARGS starting with "plan"); resolves to the exit code (0 ok, 1 failed, 2 usage). */
+export async function rolloutPlanCommand(args: readonly string[], io: RolloutIO): Promise<number> {
   try {
     const flags = parseFlags(args);
     if (flags.help) {

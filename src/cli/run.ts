@@ -7,14 +7,14 @@ import { ARGOCD_APPSET_PROGRAM, version } from "./version.js";
 import { processSignals } from "./process.js";
 import { syncEngineCommand } from "./sync-engine.js";
 import { generateCommand } from "./generate.js";
-import { rolloutCommand } from "./rollout-plan.js";
+import { rolloutCommand } from "./rollout.js";
 
 const USAGE = `Usage: appset <command> [flags]
 
 Commands:
   version     print the version
   generate    render the Applications of an ApplicationSet file (appset generate -h)
-  rollout     preview a RollingSync rollout offline (appset rollout plan -h)
+  rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (takes the controller's flags)
   help        print this help
@@ -50,7 +50,13 @@ export async function run(argv: readonly string[], out: (s: string) => void, err
     case "generate":
       return generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
     case "rollout":
-      return rolloutCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
+      return rolloutCommand(argv.slice(1), {
+        out,
+        err,
+        env: process.env,
+        readStdin: () => text(process.stdin),
+        isTTY: process.stdout.isTTY === true,
+      });
     case "controller":
       return controllerCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
     case "sync-engine":

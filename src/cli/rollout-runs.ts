@@ -1,0 +1,63 @@
+/**
+ * Which RolloutRun the `appset rollout` commands speak of, and what a CI pipeline reads from it:
+ * runs ordered newest first, and the exit code of `appset rollout status`. Pure.
+ */
+import type { RolloutRun } from "../api/rollout-run.js";
+import { RunPhase } from "../progressivesync/safety/types.js";
+
+/** The exit codes of `appset rollout` (docs/cli.md#exit-codes-of-appset-rollout). */
+export const RolloutExit = {
+  /** Completed; without --watch also Running or Paused; a request sent. */
+  Ok: 0,
+  /** Halted or Aborted. */
+  Failed: 1,
+  /** --watch reached --timeout before the run ended. */
+  TimedOut: 2,
+  /** No run found, a usage error, an API error, or a request refused. */
+  Error: 3,
+} as const;
+export type RolloutExit = (typeof RolloutExit)[keyof typeof RolloutExit];
+
+/** Epoch milliseconds of an RFC 3339 time, undefined when absent or unreadable. */
+export function timeOf(t: string | null | undefined): number | undefined {
+  if (t === undefined || t === null || t === "") return undefined;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const created = (r: RolloutRun): number => timeOf(r.metadata.creationTimestamp) ?? 0;
+/** When the run started: `status.startedAt`, or its creation while the controller has not written a status yet. */
+const started = (r: RolloutRun): number => timeOf(r.status?.startedAt) ?? created(r);
+
+/** Newest first: the latest start, then the latest creation, then the name (descending) so the order is total. */
+export function newestFirst(runs: readonly RolloutRun[]): RolloutRun[] {
+  return [...runs].sort((a, b) => {
+    const byStart = started(b) - started(a);
+    if (byStart !== 0) return byStart;
+    const byCreation = created(b) - created(a);
+    if (byCreation !== 0) return byCreation;
+    const an = a.metadata.name ?? "";
+    const bn = b.metadata.name ?? "";
+    return an < bn ? 1 : an > bn ? -1 : 0;
+  });
+}
+
+/** The newest run, undefined when there is none. */
+export function newestRun(runs: readonly RolloutRun[]): RolloutRun | undefined {
+  return newestFirst(runs)[0];
+}
+
+/** True when the run can move no further: Completed, Halted or Aborted. */
+export function isFinished(phase: string | undefined): boolean {
+  return phase === RunPhase.Completed || phase === RunPhase.Halted || phase === RunPhase.Aborted;
+}
+
+/**
+ * The exit code of `appset rollout status` for the run's phase: Halted or Aborted 1, Completed 0;
+ * Running, Paused or no phase yet 0 for a look, 2 after a watch that timed out.
+ */
+export function statusExit(phase: string | undefined, watched: boolean): RolloutExit {
+  if (phase === RunPhase.Halted || phase === RunPhase.Aborted) return RolloutExit.Failed;
+  if (phase === RunPhase.Completed) return RolloutExit.Ok;
+  return watched ? RolloutExit.TimedOut : RolloutExit.Ok;
+}
