@@ -83,6 +83,29 @@ ${extra}`
 `;
 }
 
+function rolloutPolicy(): string {
+  return `apiVersion: progressivesync.appset.dev/v1alpha1
+kind: RolloutPolicy
+metadata:
+  name: careful
+spec:
+  applicationSets:
+    names: [guestbook]
+  defaults:
+    progressDeadline: 10m
+    maxFailures: 10%
+  steps:
+    - step: 2
+      requireApproval: true
+    - step: 3
+      progressDeadline: 30m
+      soak: 1h
+    - step: 7
+      soak: 1m
+  rollback: { enabled: true, includeEarlierSteps: true }
+`;
+}
+
 async function run(...args: string[]) {
   let out = "";
   let err = "";
@@ -158,6 +181,47 @@ describe("appset rollout plan", () => {
     expect(res).toMatchObject({ code: 0, err: "" });
     expect(res.out).toContain("Applications in no step (never synced by the rollout): staging-guestbook");
     expect(res.out).toContain("  EmptyStep: Steps [2 3] have no applications matching their criteria");
+  });
+
+  it("prints each step's rules from a RolloutPolicy, maxFailures as written and as a count (10% of 5 tolerates 0)", async () => {
+    const policy = write("policy.yaml", rolloutPolicy());
+    const res = await run("plan", "-f", write("appset.yaml", guestbook({ extraProd: 4 })), "--policy", policy);
+    expect(res).toMatchObject({ code: 0, err: "" });
+    const lines = res.out.split("\n");
+    expect(lines[1]).toBe("Rollout policy careful:");
+    expect(lines.filter((l) => l.startsWith("  Rules:") || l.startsWith("Rollback:") || l.startsWith("Policy steps"))).toEqual([
+      "  Rules: progressDeadline 10m (default); maxFailures 10% (default): tolerates 0 of 1",
+      "  Rules: progressDeadline 10m (default); maxFailures 10% (default): tolerates 0 of 1; requireApproval true (step)",
+      "  Rules: progressDeadline 30m (step); maxFailures 10% (default): tolerates 0 of 5; soak 1h (step)",
+      "Rollback: on, the halted step and the steps completed before it",
+      "Policy steps the ApplicationSet does not have (ignored): 7",
+    ]);
+    const json = await run("plan", "-f", write("appset.yaml", guestbook({ extraProd: 19 })), "--policy", policy, "-o", "json");
+    const safety = (JSON.parse(json.out) as { safety: { steps: { step: number; toleratedFailures: number; applications: number }[] } })
+      .safety;
+    expect(safety.steps.map((s) => [s.step, s.toleratedFailures, s.applications])).toEqual([
+      [1, 0, 1],
+      [2, 0, 1],
+      [3, 2, 20],
+    ]);
+  });
+
+  it.each([
+    {
+      name: "a bad duration",
+      policy: rolloutPolicy().replace("soak: 1h", "soak: 1hour"),
+      err: 'RolloutPolicy careful: spec.steps[1].soak: time: unknown unit "hour" in duration "1hour"',
+    },
+    {
+      name: "a bad default",
+      policy: rolloutPolicy().replace("progressDeadline: 10m", "progressDeadline: soon"),
+      err: 'spec.defaults.progressDeadline: time: invalid duration "soon"',
+    },
+    { name: "no policy in the file", policy: "kind: ConfigMap\nmetadata: {name: x}\n", err: "no RolloutPolicy found" },
+  ])("refuses a policy with $name", async ({ policy, err }) => {
+    const res = await run("plan", "-f", write("appset.yaml", guestbook()), "--policy", write("policy.yaml", policy));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(err);
   });
 
   it.each([

@@ -21,6 +21,8 @@ import type { KubeObject } from "../kube/index.js";
 import { previewRollout, type RolloutPreview, type StepPreview } from "../progressivesync/index.js";
 import { TemplateEngine } from "../template/index.js";
 import { parseObjects, type GenerateIO } from "./generate.js";
+import { parseRolloutPolicy, type RolloutPolicy } from "../api/rollout-policy.js";
+import { describeStepRules, planSafety, PolicyFieldError, resolvePolicy, type PlanSafety } from "./rollout-policy.js";
 
 const USAGE = `Usage: appset rollout plan -f FILE [flags]
 
@@ -32,6 +34,7 @@ Flags:
   -o, --output FORMAT    text (default) or json
       --clusters FILE    cluster and repository Secrets (YAML/JSON documents, a List or an array)
       --git-cache DIR    where fetched repositories are cached
+      --policy FILE      a RolloutPolicy: print each step's rules and the rollback setting
 `;
 
 /** The process surroundings the command uses: the same as `appset generate`. */
@@ -47,6 +50,7 @@ function parseFlags(args: readonly string[]) {
       output: { type: "string", short: "o", default: "text" },
       clusters: { type: "string" },
       "git-cache": { type: "string" },
+      policy: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -109,11 +113,19 @@ function formatStep(s: StepPreview): string[] {
   return lines;
 }
 
-/** Renders a preview as text. */
-export function formatPreview(p: RolloutPreview): string {
+/** Renders a preview as text, with each step's rules under `safety` when a policy was given. */
+export function formatPreview(p: RolloutPreview, safety?: PlanSafety): string {
   const lines = [`ApplicationSet ${p.name}: ${p.strategy}`];
   if (p.note !== undefined) return [...lines, p.note, ""].join("\n");
-  for (const s of p.steps) lines.push(...formatStep(s));
+  if (safety !== undefined) lines.push(`Rollout policy ${safety.policy}:`);
+  p.steps.forEach((s, i) => {
+    lines.push(...formatStep(s));
+    const rules = safety?.steps[i];
+    if (rules !== undefined) lines.push(describeStepRules(rules));
+  });
+  if (safety !== undefined) lines.push(safety.rollback);
+  if (safety !== undefined && safety.unknownSteps.length > 0)
+    lines.push(`Policy steps the ApplicationSet does not have (ignored): ${safety.unknownSteps.join(", ")}`);
   lines.push(`Applications in no step (never synced by the rollout): ${p.unassigned.join(", ") || "none"}`);
   if (p.deletionOrder !== null) lines.push(`Deletion order (Reverse, one at a time): ${p.deletionOrder.join(", ") || "none"}`);
   if (p.autosyncTurnedOff.length > 0) lines.push(`Automated sync turned off for: ${p.autosyncTurnedOff.join(", ")}`);
@@ -126,14 +138,42 @@ async function plan(flags: Flags, io: RolloutIO): Promise<string> {
   const docs = parseObjects(await readText(flags.file!, io)).filter((o) => o.kind === undefined || o.kind === "ApplicationSet");
   if (docs.length === 0) throw new Error(`${flags.file!}: no ApplicationSet found`);
   const objects = flags.clusters === undefined ? [] : parseObjects(await readText(flags.clusters, io));
-  const previews: RolloutPreview[] = [];
+  const policy = flags.policy === undefined ? undefined : await readPolicy(flags.policy, io);
+  const previews: { preview: RolloutPreview; safety?: PlanSafety }[] = [];
   for (const doc of docs) {
     const res = parseApplicationSet(doc);
     if (!res.ok) throw res.error;
-    previews.push(await preview(res.value, objects, flags, io));
+    const p = await preview(res.value, objects, flags, io);
+    const safety =
+      policy === undefined || p.note !== undefined
+        ? undefined
+        : planSafety(
+            policy.policy,
+            policy.resolved,
+            p.steps.map((s) => s.applications.length),
+          );
+    previews.push({ preview: p, ...(safety === undefined ? {} : { safety }) });
   }
-  if (flags.output === "json") return `${JSON.stringify(previews.length === 1 ? previews[0] : previews, null, 2)}\n`;
-  return previews.map(formatPreview).join("\n");
+  if (flags.output === "json") {
+    const json = previews.map((p) => (p.safety === undefined ? p.preview : { ...p.preview, safety: p.safety }));
+    return `${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`;
+  }
+  return previews.map((p) => formatPreview(p.preview, p.safety)).join("\n");
+}
+
+/** The RolloutPolicy of a file, its durations parsed; a bad field is an error naming the file and the field. */
+async function readPolicy(path: string, io: RolloutIO): Promise<{ policy: RolloutPolicy; resolved: ReturnType<typeof resolvePolicy> }> {
+  const docs = parseObjects(await readText(path, io)).filter((o) => o.kind === "RolloutPolicy");
+  if (docs.length !== 1) throw new Error(`${path}: ${docs.length === 0 ? "no RolloutPolicy found" : "more than one RolloutPolicy"}`);
+  const res = parseRolloutPolicy(docs[0]);
+  if (!res.ok) throw res.error;
+  try {
+    return { policy: res.value, resolved: resolvePolicy(res.value) };
+  } catch (err) {
+    if (err instanceof PolicyFieldError)
+      throw new PolicyFieldError(`${path}: RolloutPolicy ${res.value.metadata.name ?? ""}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Runs `appset rollout plan ARGS` (ARGS starting with "plan"); resolves to the exit code (0 ok, 1 failed, 2 usage). */

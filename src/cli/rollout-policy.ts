@@ -127,3 +127,23 @@ export function describeRollback(resolved: RolloutPolicySpec): string {
     ? "Rollback: on, the halted step and the steps completed before it"
     : "Rollback: on, the halted step only";
 }
+
+/** What `rollout plan --policy` adds to the preview of one ApplicationSet. */
+export interface PlanSafety {
+  readonly policy: string;
+  /** The rules of each step of the ApplicationSet, in step order. */
+  readonly steps: readonly StepRules[];
+  readonly rollback: string;
+  /** Step numbers the policy names that the ApplicationSet does not have. */
+  readonly unknownSteps: readonly number[];
+}
+
+/** The rules of every step of an ApplicationSet whose steps hold `sizes` Applications (step 1 first). */
+export function planSafety(policy: RolloutPolicy, resolved: RolloutPolicySpec, sizes: readonly number[]): PlanSafety {
+  return {
+    policy: policy.metadata.name ?? "",
+    steps: sizes.map((n, i) => stepRules(policy, resolved, i + 1, n)),
+    rollback: describeRollback(resolved),
+    unknownSteps: (policy.spec.steps ?? []).map((s) => s.step).filter((n) => n > sizes.length),
+  };
+}
