@@ -6,19 +6,30 @@ import { rolloutCommand } from "./rollout.js";
 // `appset rollout status|history|pause|...` in-process, on an in-memory cluster and a fake clock.
 
 async function run(k: FakeRuns, ...args: string[]) {
+  return start(k, { isTTY: false }, ...args).done;
+}
+
+/** Starts a command; `output()` is what it printed so far. */
+function start(k: FakeRuns, o: { isTTY: boolean; clock?: FakeClock }, ...args: string[]) {
   let out = "";
   let err = "";
   let closed = 0;
-  const clock = new FakeClock(Date.parse("2026-01-01T00:10:00Z"));
-  const code = await rolloutCommand(args, {
+  const clock = o.clock ?? new FakeClock(Date.parse("2026-01-01T00:10:00Z"));
+  const code = rolloutCommand(args, {
     out: (s) => (out += s),
     err: (s) => (err += s),
     env: {},
     clock,
-    isTTY: false,
+    isTTY: o.isTTY,
     kube: () => ({ client: k, contextUser: "ctx-user", contextNamespace: "argocd", close: () => Promise.resolve(void closed++) }),
   });
-  return { code, out, err, closed };
+  return { done: code.then((c) => ({ code: c, out, err, closed })), output: () => out };
+}
+
+/** Lets pending promises run until `cond` holds (no real time passes). */
+async function settle(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await Promise.resolve();
+  expect(cond()).toBe(true);
 }
 
 const cluster = (phase?: string): FakeRuns => {
@@ -82,5 +93,51 @@ describe("appset rollout (cluster commands)", () => {
     k.username = new Error("selfsubjectreviews disabled");
     await run(k, "abort", "guestbook");
     expect(k.runs.get("guestbook-1")?.spec.requests?.[0]?.by).toBe("ctx-user");
+  });
+});
+
+describe("appset rollout status --watch", () => {
+  it("clears the screen before each render on a terminal, with progress bars", async () => {
+    const k = cluster("Running");
+    const w = start(k, { isTTY: true }, "status", "guestbook", "-w");
+    await settle(() => k.onEvent !== undefined);
+    k.emit("guestbook-1", "Completed");
+    const res = await w.done;
+    expect(res.code).toBe(0);
+    const screens = res.out.split("\u001b[H\u001b[2J");
+    expect(screens.slice(1).map((sc) => sc.split("\n")[2])).toEqual(["Phase:          Running", "Phase:          Completed"]);
+    expect(screens[0]).toBe("");
+  });
+
+  it("separates renders with a time line without a terminal, and exits 2 at the timeout", async () => {
+    const k = cluster("Running");
+    const clock = new FakeClock(Date.parse("2026-01-01T00:10:00Z"));
+    const w = start(k, { isTTY: false, clock }, "status", "guestbook", "--watch", "--timeout", "1m");
+    await settle(() => k.onEvent !== undefined);
+    clock.advance(30_000);
+    k.emit("guestbook-1", "Paused");
+    clock.advance(30_000);
+    const res = await w.done;
+    expect(res.code).toBe(2);
+    expect(res.out).not.toContain("\u001b");
+    expect(res.out).toContain("Phase:          Running\n");
+    expect(res.out).toContain("\n--- 2026-01-01T00:10:30Z\nApplicationSet: guestbook (namespace argocd)\n");
+    expect(res.out).toContain("Phase:          Paused\n");
+    expect(res.err).toBe("appset rollout status: timed out after 1m: RolloutRun guestbook-1 is still Paused\n");
+  });
+
+  it("prints one JSON line per change with -o json, and exits 1 on Aborted", async () => {
+    const k = cluster("Running");
+    const w = start(k, { isTTY: true }, "status", "guestbook", "-w", "-o", "json");
+    await settle(() => k.onEvent !== undefined);
+    k.emit("guestbook-1", "Aborted");
+    const res = await w.done;
+    expect(res.code).toBe(1);
+    expect(
+      res.out
+        .trimEnd()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { status: { phase: string } }).status.phase),
+    ).toEqual(["Running", "Aborted"]);
   });
 });

@@ -24,6 +24,9 @@ import { historyRows, renderHistory } from "./rollout-history-view.js";
 import { RolloutExit, statusExit } from "./rollout-runs.js";
 import { renderStatus } from "./rollout-status-view.js";
 
+/** The default of --timeout. */
+export const DEFAULT_WATCH_TIMEOUT = "1h";
+
 /** The usage of the cluster commands (the `appset rollout` usage lists them). */
 export const CLUSTER_FLAGS = `Flags of status, history, pause, resume, promote, abort and approve:
   -n, --namespace NS      the ApplicationSet's namespace (default: the context's, else argocd)
@@ -31,15 +34,13 @@ export const CLUSTER_FLAGS = `Flags of status, history, pause, resume, promote, 
       --context NAME      the kubeconfig context to use
   -o, --output FORMAT     status, history: text (default) or json
   -w, --watch             status: re-render on every change until the run ends or --timeout passes
-      --timeout DURATION  status --watch: the longest wait, a Go duration (default ${"1h"})
+      --timeout DURATION  status --watch: the longest wait, a Go duration (default ${DEFAULT_WATCH_TIMEOUT})
       --step N            approve: the step (1-based) to approve, ahead of time or now
 
 Exit codes: 0 Completed (without --watch also Running or Paused), or the request was sent;
 1 Halted or Aborted; 2 --watch timed out; 3 no run found, a request refused, a usage or API error.
 `;
 
-/** The default of --timeout. */
-export const DEFAULT_WATCH_TIMEOUT = "1h";
 /** How long one API request may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const CLEAR_SCREEN = "\u001b[H\u001b[2J";
