@@ -167,7 +167,7 @@ describe("RollingSync under a RolloutPolicy", () => {
       steps: [{ ...r.steps[0]!, phase: StepPhase.RolledBack, startedAt: NOW - 900_000 }, r.steps[1]!],
       rollback: { at: NOW - 1_000, applications: [{ name: "guestbook-dev", from: ["r2"], to: ["r1"] }], skipped: [] },
     }));
-    const p = plan([done, halted], [policy], { ops: { dev: { sync: { revision: "r2" } } } as never });
+    const p = plan([done, halted], [policy], { ops: { dev: { sync: { revision: "r2" } } } });
     expect(
       operations(p)
         .filter(([n]) => n === "guestbook-dev")
