@@ -13,7 +13,7 @@ import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Config, Env } from "../config/index.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
-import { AppSetController, generatorFn, resolvePolicy, type GenerateFn } from "../controller/index.js";
+import { AppSetController, generatorFn, resolvePolicy, rolloutSafetyAvailable, type GenerateFn } from "../controller/index.js";
 import { errorMessage } from "../errors.js";
 import type { GitRepoReader } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
@@ -131,6 +131,8 @@ async function build(rt: Runtime): Promise<Process> {
   const git = gitService(rt, credentials);
   // Argo CD's argocd-cm: whether the implicit in-cluster destination exists, read live.
   const argoCdConfigMap = cache.informer(argoCdConfigMapSpec(namespace));
+  const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
+  const rolloutSafety = await rolloutSafetyAvailable(client, scope, logger, clock);
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
     registry,
@@ -168,6 +170,7 @@ async function build(rt: Runtime): Promise<Process> {
     metrics,
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
     rolloutMetrics: appSetMetrics.progressiveSync,
+    rolloutSafety,
   });
   const synced = controller;
   const ready = {
@@ -177,7 +180,6 @@ async function build(rt: Runtime): Promise<Process> {
     },
   };
   const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
-  const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
   const webhookOpts = {
     addr: config.webhookAddr,
     parallelism: config.webhookParallelismLimit,

@@ -44,7 +44,16 @@ import type { JsonObject } from "./json.js";
 import { resourcesStatusError } from "./messages.js";
 import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
-import type { AppDelete, AppWrite, DeletionCheck, OwnerStrip, Plan, PlannedEvent } from "./plan-types.js";
+import {
+  hasRunWrites,
+  type AppDelete,
+  type AppWrite,
+  type DeletionCheck,
+  type OwnerStrip,
+  type Plan,
+  type PlannedEvent,
+} from "./plan-types.js";
+import { writeRuns, type RunWriterOptions } from "./run-writes.js";
 import { refOf, type RolloutMetrics } from "./rollout-metrics.js";
 import { nextStatus, withApplicationStatus } from "./status.js";
 
@@ -77,6 +86,8 @@ export interface ExecutorOptions {
   readonly appSetWritten?: (obj: KubeObject) => void;
   /** Where RollingSync progress is reported (docs/metrics.md#progressive-syncs). */
   readonly rolloutMetrics?: RolloutMetrics;
+  /** The RolloutRun cache to write through (rollout safety). */
+  readonly runCache?: Pick<RunWriterOptions, "written" | "gone">;
 }
 
 /** A write that failed, with the reason its condition gets. */
@@ -113,6 +124,7 @@ export class PlanExecutor {
     for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
     let appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
     this.reportRollout(appSet, plan.rolloutReport);
+    await this.writeRollout(appSet, plan);
     if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
     const current = appSet;
     await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(current, w, signal, seen?.get(w.name))));
@@ -122,6 +134,14 @@ export class PlanExecutor {
     if (plan.status !== undefined) appSet = await this.writeStatus(appSet, plan.status);
     if (plan.appSetPatch !== undefined) appSet = await this.patchAppSet(appSet, plan.appSetPatch);
     return appSet;
+  }
+
+  /** Rollout safety's RolloutRun writes, then its events; before any Application is written. */
+  private async writeRollout(appSet: ApplicationSet, plan: Plan): Promise<void> {
+    if (plan.rolloutRuns !== undefined && hasRunWrites(plan.rolloutRuns)) {
+      await writeRuns({ client: this.opts.client, dryRun: this.opts.dryRun, ...this.opts.runCache }, appSet, plan.rolloutRuns);
+    }
+    for (const e of plan.rolloutEvents ?? []) this.event(appSet, e);
   }
 
   /**

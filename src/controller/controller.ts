@@ -5,7 +5,19 @@
  * the controller namespace unless other namespaces are allowed (docs/controller.md#namespaces).
  * `start` resolves once every cache has synced and the workers run; `stop` drains gracefully.
  */
-import { isClusterSecret, parseApplicationSet, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
+import {
+  isClusterSecret,
+  parseApplicationSet,
+  parseRolloutPolicy,
+  parseRolloutRun,
+  ROLLOUT_APPSET_LABEL,
+  type Application,
+  type ApplicationSet,
+  type AppProject,
+  type RolloutPolicy,
+  type RolloutRun,
+  type Secret,
+} from "../api/index.js";
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
@@ -18,7 +30,15 @@ import { ClusterDirectory, clusterSecretsSpec } from "../manager/clusters.js";
 import { RepoCredentialsCache, repoSecretsSpec } from "../manager/credentials.js";
 import type { Loop } from "../manager/manager.js";
 import { KubeEventSink, type EventSink } from "./events.js";
-import { watchAppSets, watchApps, watchClusterSecrets, watchProjects, type HandlerOptions } from "./handlers.js";
+import {
+  watchAppSets,
+  watchApps,
+  watchClusterSecrets,
+  watchProjects,
+  watchRolloutPolicies,
+  watchRolloutRuns,
+  type HandlerOptions,
+} from "./handlers.js";
 import { ownerKey } from "./predicates.js";
 import { patternListMatcher } from "../glob/index.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
@@ -29,6 +49,23 @@ import { WorkQueue, type QueueMetrics } from "../manager/workqueue.js";
 import { appControllerRateLimiter, type WorkqueueRateLimitConfig } from "../manager/app-ratelimit.js";
 
 const OWNER_INDEX = "owner";
+const RUN_APPSET_INDEX = "appset";
+const NAMESPACE_INDEX = "namespace";
+
+/** The informers of rollout safety, indexed by namespace (policies) and by ApplicationSet (runs). */
+function rolloutInformers(
+  enabled: boolean,
+  cache: SharedCache,
+  scope: string | undefined,
+): { policies: Informer<RolloutPolicy> | undefined; runs: Informer<RolloutRun> | undefined } {
+  if (!enabled) return { policies: undefined, runs: undefined };
+  const ns = scope !== undefined ? { namespace: scope } : {};
+  const policies = cache.informer({ resource: resources.RolloutPolicies, ...ns, parse: parserOf(parseRolloutPolicy) });
+  const runs = cache.informer({ resource: resources.RolloutRuns, ...ns, parse: parserOf(parseRolloutRun) });
+  policies.addIndex(NAMESPACE_INDEX, (p) => [p.metadata.namespace ?? ""]);
+  runs.addIndex(RUN_APPSET_INDEX, (r) => [`${r.metadata.namespace ?? ""}/${r.metadata.labels?.[ROLLOUT_APPSET_LABEL] ?? ""}`]);
+  return { policies, runs };
+}
 
 /** What the controller needs. */
 export interface ControllerOptions {
@@ -79,6 +116,12 @@ export interface ControllerOptions {
   readonly reconcileTimeoutMs?: number;
   /** The `--wq-*` settings of the queue's retry delays; absent: the queue's default limiter. */
   readonly workqueueRateLimit?: WorkqueueRateLimitConfig;
+  /**
+   * Whether rollout safety runs (docs/progressive-syncs.md#rollout-safety): the RolloutPolicy and
+   * RolloutRun CRDs are served and the controller may read them. Absent or false: no RolloutPolicy
+   * is read and every ApplicationSet behaves as without one.
+   */
+  readonly rolloutSafety?: boolean;
 }
 
 /** The running controller. */
@@ -94,6 +137,9 @@ export class AppSetController {
   readonly credentials: CredentialsLookup;
   /** The clusters of the controller namespace, over {@link secrets}. */
   readonly clusters: ClusterDirectory;
+  /** RolloutPolicies and RolloutRuns, when rollout safety runs. */
+  readonly rolloutPolicies: Informer<RolloutPolicy> | undefined;
+  readonly rolloutRuns: Informer<RolloutRun> | undefined;
   readonly cache: SharedCache;
   private readonly ownsCache: boolean;
   private readonly pool: WorkerPool;
@@ -122,6 +168,7 @@ export class AppSetController {
     this.repoSecrets = cache.informer(repoSecretsSpec(opts.namespace));
     this.credentials = opts.credentials ?? new RepoCredentialsCache(this.repoSecrets).lookup;
     this.clusters = new ClusterDirectory(this.secrets, opts.inClusterEnabled ?? opts.settings.inClusterEnabled);
+    ({ policies: this.rolloutPolicies, runs: this.rolloutRuns } = rolloutInformers(opts.rolloutSafety === true, cache, scope));
     this.apps.addIndex(OWNER_INDEX, (a) => {
       const k = ownerKey(a);
       return k === undefined ? [] : [k];
@@ -156,6 +203,9 @@ export class AppSetController {
       dryRun: opts.dryRun,
       cache: informerWriteThrough(this.apps),
       appSetWritten: (obj) => this.appSets.written(obj),
+      ...(this.rolloutRuns
+        ? { runCache: { written: (obj) => this.rolloutRuns?.written(obj), gone: (ns, n) => this.rolloutRuns?.evict(ns, n) } }
+        : {}),
       ...(opts.rolloutMetrics ? { rolloutMetrics: opts.rolloutMetrics } : {}),
     });
     return new AppSetReconciler({
@@ -178,6 +228,13 @@ export class AppSetController {
       app: (ns, name) => this.apps.get(ns, name),
       projectNames: () => new Set(this.projects.list().map((p) => p.metadata.name ?? "")),
       clusters: () => this.clusters.clusters(),
+      rollout: (ns, name) => {
+        if (this.rolloutPolicies === undefined || this.rolloutRuns === undefined) return undefined;
+        return {
+          policies: this.rolloutPolicies.byIndex(NAMESPACE_INDEX, ns),
+          runs: this.rolloutRuns.byIndex(RUN_APPSET_INDEX, `${ns}/${name}`),
+        };
+      },
     };
   }
 
@@ -202,6 +259,8 @@ export class AppSetController {
     watchApps(this.apps, h);
     watchClusterSecrets(this.secrets, h);
     watchProjects(this.projects, h);
+    if (this.rolloutPolicies) watchRolloutPolicies(this.rolloutPolicies, h);
+    if (this.rolloutRuns) watchRolloutRuns(this.rolloutRuns, h);
   }
 
   /** Starts the cache, waits until it has synced (or `signal` aborts), then starts the workers. */

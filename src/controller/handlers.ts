@@ -4,9 +4,18 @@
  * ApplicationSet create/delete always enqueue, updates when {@link appSetChanged}; owned Application
  * creates are ignored, deletes enqueue the owner, updates when {@link appChanged}; a cluster Secret
  * event enqueues the ApplicationSets it can affect; an AppProject event those with a validation
- * error or whose Applications may use that project. Objects outside the allowed namespaces are dropped.
+ * error or whose Applications may use that project; a RolloutPolicy event those of its namespace, a
+ * RolloutRun event its ApplicationSet. Objects outside the allowed namespaces are dropped.
  */
-import { RollingSyncStatus, type Application, type ApplicationSet, type AppProject, type Secret } from "../api/index.js";
+import {
+  RollingSyncStatus,
+  type Application,
+  type ApplicationSet,
+  type AppProject,
+  type RolloutPolicy,
+  type RolloutRun,
+  type Secret,
+} from "../api/index.js";
 import { objectKey, type Informer } from "../kube/index.js";
 import { affectedByCluster, affectedByProject, appChanged, appSetChanged, ownerKey } from "./predicates.js";
 
@@ -75,4 +84,29 @@ export function watchClusterSecrets(informer: Informer<Secret>, opts: HandlerOpt
 export function watchProjects(informer: Informer<AppProject>, opts: HandlerOptions): () => void {
   const affected = (p: AppProject): void => fanOut(opts, affectedByProject(opts.appSets(), p.metadata.name ?? ""));
   return informer.on({ add: affected, update: (_, n) => affected(n), delete: affected });
+}
+
+/** RolloutPolicy events: every ApplicationSet of the policy's namespace (a policy changes rarely; a pass without one is cheap). */
+export function watchRolloutPolicies(informer: Informer<RolloutPolicy>, opts: HandlerOptions): () => void {
+  const affected = (p: RolloutPolicy): void => {
+    const ns = p.metadata.namespace ?? "";
+    if (!opts.allowed(ns)) return;
+    for (const a of opts.appSets()) if ((a.metadata.namespace ?? "") === ns) opts.enqueue(`${ns}/${a.metadata.name ?? ""}`);
+  };
+  return informer.on({ add: affected, update: (_, n) => affected(n), delete: affected });
+}
+
+/**
+ * RolloutRun events: its ApplicationSet, when the run appears, goes, or its spec changes (a control
+ * request); the controller's own status writes do not move `generation` and queue nothing.
+ */
+export function watchRolloutRuns(informer: Informer<RolloutRun>, opts: HandlerOptions): () => void {
+  const owner = (r: RolloutRun): void => allowedKey(opts, r, `${r.metadata.namespace ?? ""}/${r.spec.applicationSet}`);
+  return informer.on({
+    add: owner,
+    update: (o, n) => {
+      if (o.metadata.generation !== n.metadata.generation) owner(n);
+    },
+    delete: owner,
+  });
 }

@@ -13,4 +13,5 @@ export { generatorFn } from "./generation.js";
 export { KubeEventSink, MemoryEventSink, type EventSink } from "./events.js";
 export { effectivePolicy, resolvePolicy, allowsDelete, allowsUpdate } from "./policy.js";
 export { REQUEUE_ON_ERROR_MS } from "./requeue.js";
+export { rolloutSafetyAvailable } from "./rollout-safety-probe.js";
 export { type AppSetRef, type RolloutMetrics } from "./rollout-metrics.js";

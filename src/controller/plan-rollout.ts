@@ -16,7 +16,9 @@ import {
   type RolloutDecision,
   type SpecsEquivalent,
 } from "../progressivesync/index.js";
+import type { Governance } from "../progressivesync/safety/index.js";
 import { addFinalizerPatch } from "./appset-patches.js";
+import { safetyPass, withRollbacks, type SafetyPass } from "./plan-safety.js";
 import { ignorePathsFor, type DesiredApp } from "./desired.js";
 import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "./json.js";
 import { EMPTY_PLAN, type Plan } from "./plan-types.js";
@@ -24,11 +26,26 @@ import { REQUEUE_ON_ERROR_MS } from "./requeue.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";
 import { nextStatus, type StatusInput } from "./status.js";
 
-/** The rollout decision over rendered Applications. */
-export type RolloutPlan = RolloutDecision<RenderedApplication>;
+/** The rollout decision over rendered Applications, with what rollout safety decided when a policy governs. */
+export type RolloutPlan = RolloutDecision<RenderedApplication> & { readonly safety?: Governance };
 
 /** Runs the RollingSync planner for one pass (with the flag off it only clears a stale `applicationStatus`). */
 export function rolloutFor(s: AppSetSnapshot, valid: readonly RenderedApplication[], now: number, settings: PlanSettings): RolloutPlan {
+  const safety = safetyPass(s, now);
+  const decision = rollingSyncFor(s, valid, { now, settings, safety });
+  const outcome = safety?.outcome();
+  if (outcome === undefined) return decision;
+  const generated = s.generation?.ok === true ? s.generation.apps : valid;
+  const rollbacks = outcome.kind === "governed" ? outcome.rollbacks : [];
+  return { ...withRollbacks(decision, rollbacks, generated), safety: outcome };
+}
+
+function rollingSyncFor(
+  s: AppSetSnapshot,
+  valid: readonly RenderedApplication[],
+  pass: { now: number; settings: PlanSettings; safety: SafetyPass | undefined },
+): RolloutDecision<RenderedApplication> {
+  const { now, settings, safety } = pass;
   const grace = settings.refreshGracePeriodMs;
   return planRollout({
     appSet: s.appSet,
@@ -41,6 +58,7 @@ export function rolloutFor(s: AppSetSnapshot, valid: readonly RenderedApplicatio
       specsEquivalent: specsEquivalentFor(s.appSet),
       ...(grace !== undefined ? { refreshGracePeriodMs: grace } : {}),
     },
+    ...(safety !== undefined ? { stepGate: safety.gate } : {}),
   });
 }
 

@@ -4,6 +4,7 @@
  * then the ApplicationSet's own metadata) and records the attached events after each successful write.
  */
 import type { ApplicationSetApplicationStatus, ApplicationSetStatus, Reason } from "../api/index.js";
+import type { RunWrites } from "../progressivesync/safety/index.js";
 import type { AppChange, DesiredApp } from "./desired.js";
 import type { JsonObject } from "./json.js";
 
@@ -84,6 +85,10 @@ export interface Plan {
   readonly deletionCheck?: DeletionCheck;
   /** What the progressive-sync metrics report once the plan is applied. */
   readonly rolloutReport?: RolloutReport;
+  /** Rollout safety's RolloutRun writes, made after `applicationStatus` and before any Application. */
+  readonly rolloutRuns?: RunWrites;
+  /** Rollout safety's events, recorded once the RolloutRun writes went through. */
+  readonly rolloutEvents?: readonly PlannedEvent[];
 }
 
 /** A plan that changes nothing. */
@@ -105,6 +110,12 @@ export function isNoop(plan: Plan): boolean {
     plan.status === undefined &&
     plan.appSetPatch === undefined &&
     plan.applicationStatus === undefined &&
-    plan.deletionCheck === undefined
+    plan.deletionCheck === undefined &&
+    !hasRunWrites(plan.rolloutRuns)
   );
+}
+
+/** True when rollout safety has a RolloutRun to create, update or delete. */
+export function hasRunWrites(w: RunWrites | undefined): boolean {
+  return w !== undefined && (w.create !== undefined || w.supersede !== undefined || w.status !== undefined || w.delete.length > 0);
 }

@@ -157,10 +157,22 @@ export function planAppSet(s: AppSetSnapshot, now: number, settings: PlanSetting
     ownerStrips: [],
     ...(status ? { status } : {}),
     ...(appSetPatch ? { appSetPatch } : {}),
-    requeueAfterMs: minRequeue(requeue, rollout.requeueAfterMs),
+    requeueAfterMs: minRequeue(minRequeue(requeue, rollout.requeueAfterMs), safetyRequeue(rollout)),
     ...passLogs(s, resources.truncatedFrom, settings, rollout),
     ...withReport(rolloutReport(rollout, now)),
+    ...safetyWrites(rollout),
   };
+}
+
+function safetyRequeue(rollout: RolloutPlan): number | undefined {
+  return rollout.safety?.kind === "governed" ? rollout.safety.requeueAfterMs : undefined;
+}
+
+/** Rollout safety's RolloutRun writes and events. */
+function safetyWrites(rollout: RolloutPlan): Pick<Plan, "rolloutRuns" | "rolloutEvents"> {
+  const g = rollout.safety;
+  if (g?.kind !== "governed") return {};
+  return { rolloutRuns: g.writes, ...(g.events.length > 0 ? { rolloutEvents: g.events } : {}) };
 }
 
 function withReport(report: RolloutReport | undefined): Pick<Plan, "rolloutReport"> {
@@ -176,7 +188,8 @@ function passLogs(
 ): Pick<Plan, "warnings" | "logs" | "applicationStatus"> {
   const truncation =
     truncatedFrom === undefined ? [] : [truncationWarning(s.appSet.metadata.name ?? "", truncatedFrom, settings.maxResourcesStatusCount)];
-  const { logs, warnings } = rolloutLogs(rollout);
+  const { logs: rolloutLines, warnings } = rolloutLogs(rollout);
+  const logs = [...rolloutLines, ...(rollout.safety !== undefined && rollout.safety.kind !== "ungoverned" ? rollout.safety.logs : [])];
   const applicationStatus = changedApplicationStatus(s.appSet.status, rollout);
   return {
     warnings: [...truncation, ...warnings],

@@ -13,7 +13,7 @@ import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
 import { withReverseDeletionFinalizer } from "./plan-rollout.js";
 import type { RolloutMetrics } from "./rollout-metrics.js";
-import type { AppSetSnapshot, Generation, PlanSettings } from "./snapshot.js";
+import type { AppSetSnapshot, Generation, PlanSettings, RolloutRead } from "./snapshot.js";
 import type { ReconcileContext, ReconcileResult, Reconciler } from "../manager/worker.js";
 
 /** The cached state a reconcile reads. Objects are shared with the caches: never modify them. */
@@ -26,6 +26,8 @@ export interface ControllerCaches {
   projectNames(): ReadonlySet<string>;
   /** Clusters of the controller namespace's cluster Secrets. */
   clusters(): readonly Cluster[];
+  /** Rollout safety's objects for the ApplicationSet `namespace/name`; absent when rollout safety does not run. */
+  rollout?(namespace: string, name: string): RolloutRead | undefined;
 }
 
 /** Runs the generators of an ApplicationSet. Rejects only for failures that are not generator errors. */
@@ -48,6 +50,12 @@ export interface ReconcilerOptions {
 
 /** Plans per pass at most: the first, and re-plans after status writes refused as stale. */
 const MAX_PLANS = 3;
+
+/** The snapshot with rollout safety's objects, when the caches hold them. */
+function withRolloutRead(s: AppSetSnapshot, caches: ControllerCaches): AppSetSnapshot {
+  const rollout = caches.rollout?.(s.appSet.metadata.namespace ?? "", s.appSet.metadata.name ?? "");
+  return rollout === undefined ? s : { ...s, rollout };
+}
 
 /** Splits a `namespace/name` key. */
 export function splitKey(key: string): { namespace: string; name: string } {
@@ -137,6 +145,7 @@ export class AppSetReconciler implements Reconciler {
         if (found !== undefined) live.set(n, found);
       }
     }
-    return { appSet, owned, live, projects: caches.projectNames(), clusters: caches.clusters(), ...(generation ? { generation } : {}) };
+    const snapshot: AppSetSnapshot = { appSet, owned, live, projects: caches.projectNames(), clusters: caches.clusters() };
+    return withRolloutRead(generation ? { ...snapshot, generation } : snapshot, caches);
   }
 }

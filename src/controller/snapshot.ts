@@ -4,7 +4,7 @@
  * Applications that share a generated name, the AppProject names and the known clusters. The
  * reconciler builds it from the informer caches (and the generators); tests build it by hand.
  */
-import type { Application, ApplicationSet, ApplicationsSyncPolicy, Cluster, Reason } from "../api/index.js";
+import type { Application, ApplicationSet, ApplicationsSyncPolicy, Cluster, Reason, RolloutPolicy, RolloutRun } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
 
 /** The outcome of running the generators and rendering the template. */
@@ -43,6 +43,18 @@ export interface AppSetSnapshot {
   readonly projects: ReadonlySet<string>;
   /** Clusters decoded from the cluster Secrets of the controller namespace. */
   readonly clusters: readonly Cluster[];
+  /**
+   * Rollout safety's objects (docs/progressive-syncs.md#rollout-safety): the RolloutPolicies of the
+   * ApplicationSet's namespace and its RolloutRuns. Absent when the controller does not read them
+   * (the CRDs are not installed): every ApplicationSet then behaves as without a policy.
+   */
+  readonly rollout?: RolloutRead;
+}
+
+/** The RolloutPolicies of an ApplicationSet's namespace and the ApplicationSet's RolloutRuns. */
+export interface RolloutRead {
+  readonly policies: readonly RolloutPolicy[];
+  readonly runs: readonly RolloutRun[];
 }
 
 /** The controller-wide settings the planner honours (resolved once from the config). */

@@ -38,6 +38,23 @@ export const AppProjects: ResourceDescriptor = {
   namespaced: true,
 };
 
+/** progressivesync.appset.dev/v1alpha1 RolloutPolicy (rollout safety, docs/adr/0009-rollout-policy-crd.md). */
+export const RolloutPolicies: ResourceDescriptor = {
+  group: "progressivesync.appset.dev",
+  version: "v1alpha1",
+  plural: "rolloutpolicies",
+  kind: "RolloutPolicy",
+  namespaced: true,
+};
+/** progressivesync.appset.dev/v1alpha1 RolloutRun (has a status subresource). */
+export const RolloutRuns: ResourceDescriptor = {
+  group: "progressivesync.appset.dev",
+  version: "v1alpha1",
+  plural: "rolloutruns",
+  kind: "RolloutRun",
+  namespaced: true,
+};
+
 /** What a request path addresses. */
 export interface PathTarget {
   namespace?: string;

@@ -19,6 +19,7 @@ import {
   type ApplicationSetCondition,
   type Operation,
 } from "../api/index.js";
+import { rfc3339 } from "../clock/index.js";
 import { reconcileGate, type ReconcileGate } from "./gate.js";
 import { transition, type AppStatusEntry, type ResetCause } from "./machine.js";
 import { defaultSpecsEquivalent, disableAutosync, observeApp, type ObservedApp, type SpecsEquivalent } from "./observe.js";
@@ -79,6 +80,30 @@ export interface RolloutInput<D extends GeneratedAppView> {
   /** Epoch milliseconds. */
   readonly now: number;
   readonly config: RolloutConfig;
+  /**
+   * Rollout safety's say over the pass (docs/adr/0009-rollout-policy-crd.md), asked after the status
+   * moves: which Applications may be promoted (in place of Argo CD's "every step up to the first
+   * one not all Healthy"), which entries go back to Waiting, and the `RolloutProgressing` condition.
+   * Absent, or returning undefined: Argo CD's rule.
+   */
+  readonly stepGate?: (view: StepGateView) => StepGate | undefined;
+}
+
+/** What a {@link StepGate} is decided from. */
+export interface StepGateView {
+  readonly assignment: StepAssignment;
+  /** The entries after this pass's status moves, sorted by name. */
+  readonly entries: readonly AppStatusEntry[];
+  readonly observed: readonly ObservedApp[];
+}
+
+/** Rollout safety's say over one pass. */
+export interface StepGate {
+  readonly eligible: ReadonlySet<string>;
+  readonly reset: ReadonlySet<string>;
+  /** The message of an entry sent back to Waiting. */
+  readonly resetMessage: string;
+  readonly condition: ApplicationSetCondition;
 }
 
 /** A sync this pass attaches. */
@@ -249,6 +274,22 @@ function appName(app: Application): string {
   return app.metadata.name ?? "";
 }
 
+/** Phase A, then rollout safety's step gate (when one is asked) and the entries it sends back to Waiting. */
+function gatedPhaseA<D extends GeneratedAppView>(
+  input: RolloutInput<D>,
+  prepared: ReadonlyMap<string, Prepared>,
+  assignment: StepAssignment,
+) {
+  const phaseA = observeAll(input, prepared, assignment);
+  const stepGate = input.stepGate?.({ assignment, entries: phaseA.entries, observed: phaseA.observed });
+  if (stepGate === undefined) {
+    const byName = new Map(phaseA.entries.map((e) => [e.application, e]));
+    return { ...phaseA, stepGate, eligible: eligibleApps(assignment, byName, new Set(phaseA.observed.map((o) => o.name))) };
+  }
+  const reset = resetEntries(phaseA.entries, phaseA.moves, stepGate, input.now);
+  return { ...reset, observed: phaseA.observed, stepGate, eligible: stepGate.eligible };
+}
+
 function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): RolloutDecision<D> {
   const steps = input.appSet.spec.strategy?.rollingSync?.steps ?? [];
   const members = input.generated ?? input.desired;
@@ -257,14 +298,14 @@ function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): Ro
     members.map((d) => ({ name: d.metadata.name ?? "", labels: labelsOf(d.metadata) })),
   );
   const prepared = new Map(input.desired.map((d) => [d.metadata.name ?? "", disableAutosync(d.spec)]));
-  const { observed, entries, moves } = observeAll(input, prepared, assignment);
+  const { observed, entries, moves, stepGate, eligible } = gatedPhaseA(input, prepared, assignment);
   const gate = reconcileGate({
     entries,
     observed,
     now: input.now,
     refreshGracePeriodMs: input.config.refreshGracePeriodMs ?? DEFAULT_REFRESH_GRACE_PERIOD_MS,
   });
-  const eligible = eligibleApps(assignment, new Map(entries.map((e) => [e.application, e])), new Set(observed.map((o) => o.name)));
+
   const live = new Map(input.current.map((a) => [appName(a), a]));
   const ready = new Set(observed.filter((o) => o.reconciled && !o.specChanged && !o.terminating).map((o) => o.name));
   const phaseB = gate.open ? promoteWaiting({ steps, entries, eligible, ready, now: input.now }) : { entries, promoted: [] };
@@ -280,12 +321,31 @@ function rollingSyncPass<D extends GeneratedAppView>(input: RolloutInput<D>): Ro
     moves: [...moves, ...phaseB.promoted.map((n) => promotionMove(n, phaseB.entries))],
     autosyncWarnings: [...prepared].filter(([, p]) => p.autosyncWasEnabled).map(([n]) => ({ application: n, message: autosyncWarning(n) })),
     refresh: gate.refresh,
-    conditions: [invalidRolloutConfigCondition(issues, input.now), progressingCondition(phaseB.entries, steps.length, input.now)],
+    conditions: [
+      invalidRolloutConfigCondition(issues, input.now),
+      stepGate?.condition ?? progressingCondition(phaseB.entries, steps.length, input.now),
+    ],
     issues,
     assignment,
     gate,
     requeueAfterMs: gate.requeueAfterMs,
   };
+}
+
+/** Entries the step gate sends back to Waiting (those not Waiting already), with their moves. */
+function resetEntries(
+  entries: readonly AppStatusEntry[],
+  moves: readonly StatusMove[],
+  gate: StepGate,
+  now: number,
+): { entries: AppStatusEntry[]; moves: StatusMove[] } {
+  const out: StatusMove[] = [...moves];
+  const next = entries.map((e) => {
+    if (!gate.reset.has(e.application) || e.status === RollingSyncStatus.Waiting) return e;
+    out.push({ application: e.application, from: e.status, to: RollingSyncStatus.Waiting, message: gate.resetMessage });
+    return { ...e, status: RollingSyncStatus.Waiting, message: gate.resetMessage, lastTransitionTime: rfc3339(now) };
+  });
+  return { entries: next, moves: out };
 }
 
 function promotionMove(name: string, entries: readonly AppStatusEntry[]): StatusMove {

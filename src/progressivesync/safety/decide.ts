@@ -34,7 +34,8 @@ interface Pass {
 }
 
 function standing(pass: Pass, run: RunState, step: StepRun): StepStanding {
-  return standStep(step.applications, pass.observed, run.targetRevisions, pass.input.now);
+  const since = step.startedAt !== undefined ? { since: step.startedAt } : {};
+  return standStep(step.applications, pass.observed, { targets: run.targetRevisions, now: pass.input.now, ...since });
 }
 
 function controls(pass: Pass, run: RunState, ignored: IgnoredRequest[]): RunState {
@@ -63,11 +64,16 @@ function halt(pass: Pass, run: RunState, move: StepMove): RunState {
   return { ...haltedRun, steps: plan.steps, rollback: plan.record };
 }
 
-/** Starts the current step, or makes it await approval; a start asks for its Applications to be synced. */
+/**
+ * Starts the current step, or makes it await approval; a start asks for its Applications to be
+ * synced, and the started step says at once what it waits on.
+ */
 function start(pass: Pass, run: RunState, step: StepRun): RunState {
   const next = startOrAwait(step, rulesFor(pass.input.policy, step.index), pass.input.now);
-  if (next.phase === StepPhase.Progressing) pass.actions.push({ type: "startStep", step: step.index, applications: step.applications });
-  return withStep(run, next);
+  if (next.phase !== StepPhase.Progressing) return withStep(run, next);
+  pass.actions.push({ type: "startStep", step: step.index, applications: step.applications });
+  const s = standing(pass, run, next);
+  return withStep(run, { ...next, counts: s.counts, why: s.notReady.map((n) => n.line).join("; ") });
 }
 
 const pending = (p: StepPhase): boolean => p === StepPhase.Waiting || p === StepPhase.AwaitingApproval;

@@ -10,3 +10,6 @@ export { standingOf, whyLine, type Standing } from "./readiness.js";
 export { observationOf } from "./observation.js";
 export { rulesFor } from "./step.js";
 export * from "./types.js";
+export { resolvePolicy, MAX_HISTORY_LIMIT, type ResolvedPolicy } from "./policy.js";
+export * from "./resource.js";
+export * from "./governor.js";

@@ -20,13 +20,14 @@ describe("the rollout safety view of an observed Application", () => {
   it.each([
     // name; the observed Application; the expected view
     {
-      name: "keeps codes, revisions and reconcile time, and takes the operation's phase",
+      name: "keeps codes, revisions and reconcile time, and takes the operation's phase and start",
       app: observed,
       view: {
         name: "prod-eu",
         syncStatus: "OutOfSync",
         healthStatus: "Healthy",
         operationPhase: "Failed",
+        operationStartedAt: 500,
         revisions: ["3f2a1c9"],
         reconciledAt: 1_000,
       },

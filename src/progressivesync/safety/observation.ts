@@ -13,6 +13,7 @@ export function observationOf(o: ObservedApp): AppObservation {
     syncStatus: o.syncStatus,
     healthStatus: o.healthStatus,
     operationPhase: o.operation?.phase,
+    ...(o.operation !== undefined ? { operationStartedAt: o.operation.startedAt } : {}),
     revisions: o.revisions,
     reconciledAt: o.reconciledAt,
   };

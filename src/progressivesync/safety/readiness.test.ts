@@ -23,6 +23,30 @@ describe("the standing of one Application", () => {
     expect(standingOf({ ...base, operationPhase: OperationPhase.Failed }, [TARGET])).toBe("failed");
     expect(standingOf({ ...base, operationPhase: undefined }, [TARGET])).toBe("ready");
   });
+
+  it.each([
+    // name; the Application; when its step started (seconds after START); the expected standing
+    { name: "a sync that failed before the step started is an earlier rollout's: pending", opAt: 0, stepAt: 60, standing: "pending" },
+    { name: "a sync that failed in the second the step started counts", opAt: 60.5, stepAt: 60, standing: "failed" },
+    { name: "a sync that failed after the step started counts", opAt: 90, stepAt: 60, standing: "failed" },
+  ])("$name", ({ opAt, stepAt, standing }) => {
+    const o = {
+      name: "a",
+      revisions: [TARGET],
+      reconciledAt: START,
+      syncStatus: SyncStatus.OutOfSync,
+      healthStatus: HealthStatus.Healthy,
+      operationPhase: OperationPhase.Failed,
+      operationStartedAt: START + opAt * 1000,
+    };
+    expect(standingOf(o, [TARGET], START + stepAt * 1000)).toBe(standing);
+  });
+
+  it("counts Degraded as failed only once Synced: Degraded and OutOfSync has not been synced to the rollout yet", () => {
+    const base = { name: "a", revisions: [TARGET], reconciledAt: START, operationPhase: undefined, healthStatus: HealthStatus.Degraded };
+    expect(standingOf({ ...base, syncStatus: SyncStatus.OutOfSync }, [TARGET])).toBe("pending");
+    expect(standingOf({ ...base, syncStatus: SyncStatus.Synced }, [TARGET])).toBe("failed");
+  });
 });
 
 describe("why an Application is not ready", () => {
@@ -56,7 +80,7 @@ describe("why an Application is not ready", () => {
 
   it("names the Applications of a step that are not ready, and counts each standing", () => {
     const observed = new Map(["a", "b", "c"].map((n, i) => [n, observe(n, (["ready", "degraded", "outOfSync"] as const)[i] ?? "ready")!]));
-    const s = standStep(["a", "b", "c", "d"], observed, { a: [TARGET], b: [TARGET], c: [TARGET], d: [TARGET] }, START);
+    const s = standStep(["a", "b", "c", "d"], observed, { targets: { a: [TARGET], b: [TARGET], c: [TARGET], d: [TARGET] }, now: START });
     expect(s.counts).toEqual({ total: 4, ready: 1, failed: 1, pending: 2 });
     expect(s.failed).toEqual(["b"]);
     expect(s.notReady.map((n) => n.name)).toEqual(["b", "c", "d"]);

@@ -63,6 +63,8 @@ export const HaltReason = {
   ProgressDeadlineExceeded: "ProgressDeadlineExceeded",
   FailureBudgetExceeded: "FailureBudgetExceeded",
   Aborted: "Aborted",
+  /** A new set of target revisions started a new run while this one was running. */
+  Superseded: "Superseded",
 } as const;
 export type HaltReason = (typeof HaltReason)[keyof typeof HaltReason];
 
@@ -71,7 +73,7 @@ export interface StepCounts {
   readonly total: number;
   /** Healthy and Synced on the pinned revisions, and no failed operation. */
   readonly ready: number;
-  /** Degraded, or their last sync Failed or Errored (whatever their health). */
+  /** Degraded while Synced, or their sync since the step started Failed or Errored (whatever their health). */
   readonly failed: number;
   /** Neither ready nor failed. */
   readonly pending: number;
@@ -139,6 +141,8 @@ export interface AppObservation {
   readonly healthStatus: string | undefined;
   /** The phase of its last operation, undefined when it never ran one. */
   readonly operationPhase: string | undefined;
+  /** When its last operation started, epoch milliseconds (a failed sync from before the step started does not count). */
+  readonly operationStartedAt?: number;
   /** Its current revisions (`status.sync.revisions` or `[status.sync.revision]`). */
   readonly revisions: readonly string[];
   /** `status.reconciledAt`, epoch milliseconds. */
