@@ -5,7 +5,7 @@
  * retried on a conflict. Every wait is bounded by the injected clock; deciding is left to the pure
  * modules beside this one.
  */
-import { ROLLOUT_APPSET_LABEL, ROLLOUT_GROUP, ROLLOUT_VERSION, RolloutKind, RolloutPlural } from "../api/rollout-constants.js";
+import { ROLLOUT_APPSET_LABEL } from "../api/rollout-constants.js";
 import { parseRolloutPolicy } from "../api/rollout-policy.js";
 import { parseRolloutRun, type RolloutRun } from "../api/rollout-run.js";
 import type { Clock } from "../clock/index.js";
@@ -15,6 +15,7 @@ import {
   isInvalid,
   isNotFound,
   isForbidden,
+  resources,
   type KubeObject,
   type KubeReader,
   type KubeWriter,
@@ -22,26 +23,10 @@ import {
   type WatchEvent,
   type WatchOptions,
 } from "../kube/index.js";
-import { resolvePolicy, soakByStep } from "./rollout-policy.js";
+import { policyRules, soakByStep } from "./rollout-policy.js";
 import { refusal, requestPatch, runRequest, type RequestInput } from "./rollout-request.js";
 import { isFinished, newestRun } from "./rollout-runs.js";
 
-/** progressivesync.appset.dev/v1alpha1 RolloutRun. */
-export const RolloutRuns: ResourceDescriptor = {
-  group: ROLLOUT_GROUP,
-  version: ROLLOUT_VERSION,
-  plural: RolloutPlural.RolloutRun,
-  kind: RolloutKind.RolloutRun,
-  namespaced: true,
-};
-/** progressivesync.appset.dev/v1alpha1 RolloutPolicy. */
-export const RolloutPolicies: ResourceDescriptor = {
-  group: ROLLOUT_GROUP,
-  version: ROLLOUT_VERSION,
-  plural: RolloutPlural.RolloutPolicy,
-  kind: RolloutKind.RolloutPolicy,
-  namespaced: true,
-};
 /** authentication.k8s.io/v1 SelfSubjectReview: who the apiserver takes the caller for. */
 export const SelfSubjectReviews: ResourceDescriptor = {
   group: "authentication.k8s.io",
@@ -100,7 +85,7 @@ export async function listRuns(
   let next: string | undefined;
   let resourceVersion = "";
   for (let page = 0; page < MAX_RUN_PAGES; page++) {
-    const list = await client.list(RolloutRuns, {
+    const list = await client.list(resources.RolloutRuns, {
       namespace: w.namespace,
       labelSelector: selector(w),
       limit: RUN_PAGE_SIZE,
@@ -137,8 +122,8 @@ export async function runSoaks(client: RolloutClient, run: RolloutRun): Promise<
   const name = run.spec.policy;
   if (name === undefined || name === "") return new Map();
   try {
-    const res = parseRolloutPolicy(await client.get(RolloutPolicies, { namespace: run.metadata.namespace, name }));
-    return res.ok ? soakByStep(resolvePolicy(res.value), run.status?.steps?.length ?? 0) : new Map();
+    const res = parseRolloutPolicy(await client.get(resources.RolloutPolicies, { namespace: run.metadata.namespace, name }));
+    return res.ok ? soakByStep(policyRules(res.value), run.status?.steps?.length ?? 0) : new Map();
   } catch (err) {
     if (isNotFound(err) || isForbidden(err) || err instanceof AppSetError) return new Map();
     throw err;
@@ -182,11 +167,11 @@ export async function sendRequest(client: RolloutClient, w: RunsOf, input: Reque
     const why = refusal(run);
     if (why !== undefined) throw new RolloutCommandError(why);
     try {
-      await client.patch(RolloutRuns, key, { type: "json", ops: requestPatch(run, request) });
+      await client.patch(resources.RolloutRuns, key, { type: "json", ops: requestPatch(run, request) });
       return { run: key.name, request, index: run.spec.requests?.length ?? 0, attempts: attempt };
     } catch (err) {
       if (!(isConflict(err) || isInvalid(err))) throw err;
-      const fresh = parseRolloutRun(await client.get(RolloutRuns, key));
+      const fresh = parseRolloutRun(await client.get(resources.RolloutRuns, key));
       if (!fresh.ok) throw fresh.error;
       const moved = fresh.value.metadata.resourceVersion !== run.metadata.resourceVersion;
       if (!moved || attempt >= SEND_ATTEMPTS) throw err;
@@ -268,7 +253,7 @@ async function listAndWatch(
     signal: AbortSignal.any([signal, inner.signal]),
   };
   try {
-    await client.watch(RolloutRuns, options, (ev) => {
+    await client.watch(resources.RolloutRuns, options, (ev) => {
       onWatchEvent(pass, ev, consider);
       if (pass.finished !== undefined || pass.gone) inner.abort();
     });

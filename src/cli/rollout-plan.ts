@@ -22,7 +22,7 @@ import { previewRollout, type RolloutPreview, type StepPreview } from "../progre
 import { TemplateEngine } from "../template/index.js";
 import { parseObjects, type GenerateIO } from "./generate.js";
 import { parseRolloutPolicy, type RolloutPolicy } from "../api/rollout-policy.js";
-import { describeStepRules, planSafety, PolicyFieldError, resolvePolicy, type PlanSafety } from "./rollout-policy.js";
+import { describeStepRules, planSafety, PolicyFieldError, policyRules, type PlanSafety } from "./rollout-policy.js";
 
 const USAGE = `Usage: appset rollout plan -f FILE [flags]
 
@@ -162,13 +162,13 @@ async function plan(flags: Flags, io: RolloutIO): Promise<string> {
 }
 
 /** The RolloutPolicy of a file, its durations parsed; a bad field is an error naming the file and the field. */
-async function readPolicy(path: string, io: RolloutIO): Promise<{ policy: RolloutPolicy; resolved: ReturnType<typeof resolvePolicy> }> {
+async function readPolicy(path: string, io: RolloutIO): Promise<{ policy: RolloutPolicy; resolved: ReturnType<typeof policyRules> }> {
   const docs = parseObjects(await readText(path, io)).filter((o) => o.kind === "RolloutPolicy");
   if (docs.length !== 1) throw new Error(`${path}: ${docs.length === 0 ? "no RolloutPolicy found" : "more than one RolloutPolicy"}`);
   const res = parseRolloutPolicy(docs[0]);
   if (!res.ok) throw res.error;
   try {
-    return { policy: res.value, resolved: resolvePolicy(res.value) };
+    return { policy: res.value, resolved: policyRules(res.value) };
   } catch (err) {
     if (err instanceof PolicyFieldError)
       throw new PolicyFieldError(`${path}: RolloutPolicy ${res.value.metadata.name ?? ""}: ${err.message}`);

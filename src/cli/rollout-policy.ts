@@ -1,13 +1,11 @@
 /**
- * A RolloutPolicy as the `appset rollout` commands read it: its Go durations parsed (a bad one is a
- * {@link PolicyFieldError} naming the field), its steps placed by index, and, for `rollout plan
+ * A RolloutPolicy as the `appset rollout` commands read it: resolved as the controller resolves it
+ * (a field that cannot be used is a {@link PolicyFieldError} naming it), and, for `rollout plan
  * --policy`, the rules each step of an ApplicationSet gets and where each rule comes from. Pure.
  */
-import type { PolicyStep, RolloutPolicy, StepSafetySpec } from "../api/rollout-policy.js";
-import { GoDurationError, parseGoDuration } from "../clock/go-duration.js";
+import type { RolloutPolicy } from "../api/rollout-policy.js";
 import { AppSetError } from "../errors.js";
-import { failureLimit, rulesFor } from "../progressivesync/safety/index.js";
-import type { RolloutPolicySpec, StepSafety } from "../progressivesync/safety/types.js";
+import { failureLimit, resolvePolicy, rulesFor, type RolloutPolicySpec } from "../progressivesync/safety/index.js";
 
 /** A field of a RolloutPolicy that cannot be used; the message names the field and what is wrong. */
 export class PolicyFieldError extends AppSetError {
@@ -16,45 +14,14 @@ export class PolicyFieldError extends AppSetError {
   }
 }
 
-function durationMs(text: string | undefined, field: string): number | undefined {
-  if (text === undefined) return undefined;
-  let nanos: bigint;
-  try {
-    nanos = parseGoDuration(text);
-  } catch (err) {
-    if (err instanceof GoDurationError) throw new PolicyFieldError(`${field}: ${err.message}`);
-    throw err;
-  }
-  if (nanos < 0n) throw new PolicyFieldError(`${field}: "${text}" is negative`);
-  return Number(nanos / 1_000_000n);
-}
-
-function stepSafety(s: StepSafetySpec, field: string): StepSafety {
-  const deadline = durationMs(s.progressDeadline, `${field}.progressDeadline`);
-  const soak = durationMs(s.soak, `${field}.soak`);
-  return {
-    ...(deadline === undefined ? {} : { progressDeadlineMs: deadline }),
-    ...(s.maxFailures === undefined ? {} : { maxFailures: s.maxFailures }),
-    ...(soak === undefined ? {} : { soakMs: soak }),
-    ...(s.requireApproval === undefined ? {} : { requireApproval: s.requireApproval }),
-  };
-}
-
-/** The policy with durations in milliseconds and steps by 0-based index; throws {@link PolicyFieldError}. */
-export function resolvePolicy(policy: RolloutPolicy): RolloutPolicySpec {
-  const spec = policy.spec;
-  const steps: (StepSafety | undefined)[] = [];
-  (spec.steps ?? []).forEach((s: PolicyStep, i) => {
-    if (s.step < 1) throw new PolicyFieldError(`spec.steps[${String(i)}].step: ${String(s.step)} is not a step number (1 for the first)`);
-    steps[s.step - 1] = stepSafety(s, `spec.steps[${String(i)}]`);
-  });
-  return {
-    ...(spec.defaults === undefined ? {} : { defaults: stepSafety(spec.defaults, "spec.defaults") }),
-    steps,
-    ...(spec.rollback === undefined
-      ? {}
-      : { rollback: { enabled: spec.rollback.enabled === true, includeEarlierSteps: spec.rollback.includeEarlierSteps === true } }),
-  };
+/**
+ * The policy's rules with durations in milliseconds and steps by 0-based index, as the controller
+ * reads them; a field that cannot be used throws a {@link PolicyFieldError} naming it.
+ */
+export function policyRules(policy: RolloutPolicy): RolloutPolicySpec {
+  const resolved = resolvePolicy(policy);
+  if (resolved.problems.length > 0) throw new PolicyFieldError(resolved.problems.join("; "));
+  return resolved.spec;
 }
 
 /** Where a rule of a step comes from. */

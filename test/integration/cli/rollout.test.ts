@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RolloutRun, RolloutRunStatus } from "../../../src/api/rollout-run.js";
 import { run as runCli } from "../../../src/cli/run.js";
-import { RolloutRuns } from "../../../src/cli/rollout-cluster.js";
 import { KubeApiClient, resources } from "../../../src/kube/index.js";
 import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
 import { REPO_ROOT } from "../../unit/deploy/kustomize.js";
@@ -43,7 +42,7 @@ async function appset(...args: string[]): Promise<{ code: number; out: string; e
 }
 
 async function createRun(appSet: string, name: string, status: RolloutRunStatus): Promise<void> {
-  await client.create(RolloutRuns, {
+  await client.create(resources.RolloutRuns, {
     metadata: { name, namespace: NS, labels: { "progressivesync.appset.dev/application-set": appSet } },
     spec: { applicationSet: appSet },
   });
@@ -51,10 +50,10 @@ async function createRun(appSet: string, name: string, status: RolloutRunStatus)
 }
 
 async function writeStatus(name: string, status: RolloutRunStatus): Promise<void> {
-  await client.patchStatus(RolloutRuns, { namespace: NS, name }, { type: "merge", body: { status } });
+  await client.patchStatus(resources.RolloutRuns, { namespace: NS, name }, { type: "merge", body: { status } });
 }
 
-const read = (name: string): Promise<RolloutRun> => client.get<RolloutRun>(RolloutRuns, { namespace: NS, name });
+const read = (name: string): Promise<RolloutRun> => client.get<RolloutRun>(resources.RolloutRuns, { namespace: NS, name });
 
 const running: RolloutRunStatus = {
   phase: "Running",
