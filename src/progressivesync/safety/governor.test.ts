@@ -125,6 +125,29 @@ const completed = (r: RunState): RunState => ({
   steps: r.steps.map((s) => ({ ...s, phase: StepPhase.Completed })),
 });
 
+describe("before every Application of the steps has target revisions", () => {
+  it("no run starts and nothing is promoted while one has no entry or no revisions; the condition names them", () => {
+    const noEntry = govern(input({ entries: [] }));
+    expect(noEntry).toMatchObject({ kind: "held", policies: ["careful"], logs: [] });
+    expect(noEntry.kind === "held" && noEntry.condition).toMatchObject({
+      status: "True",
+      reason: "RolloutAwaitingRevisions",
+      message: "RolloutPolicy careful: waiting for the target revisions of a1, a2, b1 before a rollout starts",
+    });
+    const partial = entries().map((e) => (e.application === "b1" ? { ...e, targetRevisions: [] } : e));
+    const held = govern(input({ entries: partial }));
+    expect(held.kind === "held" && held.condition.message).toBe(
+      "RolloutPolicy careful: waiting for the target revisions of b1 before a rollout starts",
+    );
+  });
+
+  it("the run of the whole set starts once the last one is known, the same run as if all were known at once", () => {
+    const g = governed(govern(input()));
+    expect(g.writes.create?.metadata.name).toBe(runName("guestbook", { a1: [NEW], a2: [NEW], b1: [NEW] }));
+    expect(g.writes.create?.spec.targetRevisions?.map((t) => t.application)).toEqual(["a1", "a2", "b1"]);
+  });
+});
+
 describe("which policy governs an ApplicationSet", () => {
   it("none: Argo CD's rule stays", () => {
     expect(govern(input({ policies: [resolvePolicy(policy("other", { applicationSets: { names: ["x"] } }))] })).kind).toBe("ungoverned");

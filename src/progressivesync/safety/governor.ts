@@ -41,6 +41,7 @@ export const SafetyReason = {
   Aborted: "RolloutAborted",
   PolicyConflict: "RolloutPolicyConflict",
   PolicyInvalid: "RolloutPolicyInvalid",
+  AwaitingRevisions: "RolloutAwaitingRevisions",
 } as const;
 
 /** How often a halted run with rollbacks still to send looks again. */
@@ -386,10 +387,35 @@ function beyondHistory(runs: readonly RolloutRun[], currentName: string, limit: 
   return others.slice(Math.max(0, limit - 1)).reverse();
 }
 
+/** The Applications of the steps whose target revisions are not known yet (no entry, or an entry without revisions), sorted. */
+function withoutRevisions(input: GovernInput): string[] {
+  const known = new Set(input.entries.filter((e) => (e.targetRevisions ?? []).length > 0).map((e) => e.application));
+  return [...input.appStep.keys()].filter((name) => !known.has(name)).sort();
+}
+
+/**
+ * Held until every Application of the steps has target revisions: a run is named by the whole set,
+ * so a run of the Applications seen so far would be replaced as each of the others is first seen.
+ */
+function awaitingRevisions(input: GovernInput, policy: string): Extract<Governance, { kind: "held" }> | undefined {
+  const missing = withoutRevisions(input);
+  if (missing.length === 0) return undefined;
+  const shown = missing.slice(0, 10).join(", ") + (missing.length > 10 ? `, and ${String(missing.length - 10)} more` : "");
+  const message = `RolloutPolicy ${policy}: waiting for the target revisions of ${shown} before a rollout starts`;
+  return {
+    kind: "held",
+    policies: [policy],
+    condition: condition(ConditionStatus.True, SafetyReason.AwaitingRevisions, message, input.now),
+    logs: [],
+  };
+}
+
 /** One rollout safety pass. */
 export function govern(input: GovernInput): Governance {
   const policy = governing(input);
   if (!("selects" in policy)) return policy;
+  const awaiting = awaitingRevisions(input, policy.name);
+  if (awaiting !== undefined) return awaiting;
   const c = current(input, policy.name);
   const observations = input.observed.map(observationOf);
   const history = input.runs.map((r) => runOf(r, [], input.now)).filter((r) => r.id !== c.run.id);
