@@ -113,7 +113,7 @@ export function settledAt(a: AppState | undefined, revision: string): boolean {
 }
 
 /** Resolves once every Application of `env` is Synced and Healthy at `revision`. */
-export function envSettled(rec: RolloutRecorder, env: Env, count: number, revision: string, timeoutMs?: number): Promise<true> {
+export function envSettled(rec: RolloutRecorder, env: string, count: number, revision: string, timeoutMs?: number): Promise<true> {
   return rec.waitFor(
     `every ${env} Application Synced and Healthy at ${revision.slice(0, 7)}`,
     () => {
