@@ -266,6 +266,28 @@ describe("a governed pass", () => {
     expect(g.run.phase).toBe(RunPhase.Running);
   });
 
+  it("supersedes the running run even when a run it superseded started in the same second and sorts first", () => {
+    const at = (r: RunState): RunState => ({ ...r, startedAt: NOW - 1_000 });
+    const [x, y] = [stored(OLD, at), stored("5e4d3c2b1a09", at)].sort((a, b) => (a.metadata.name! < b.metadata.name! ? 1 : -1));
+    const aborted = stored(x!.spec.targetRevisions![0]!.revisions[0]!, (r) => ({
+      ...at(r),
+      phase: RunPhase.Aborted,
+      haltReason: "Superseded",
+      endedAt: NOW - 1_000,
+    }));
+    const g = governed(govern(input({ runs: [aborted, y!] })));
+    expect(g.writes.supersede?.name).toBe(y!.metadata.name);
+    expect(g.writes.supersede?.status).toMatchObject({ phase: "Aborted", haltReason: "Superseded" });
+    expect(g.run.phase).toBe(RunPhase.Running);
+  });
+
+  it("supersedes a run created without its status (its status write failed) as a running one", () => {
+    const { status: _, ...bare } = stored(OLD, (r) => r);
+    const g = governed(govern(input({ runs: [bare] })));
+    expect(g.writes.supersede?.name).toBe(bare.metadata.name);
+    expect(g.writes.supersede?.status).toMatchObject({ phase: "Aborted", haltReason: "Superseded" });
+  });
+
   it("starts the next run paused when the last one halted: a halt stays until someone resumes", () => {
     const halted = stored(OLD, (r) => ({
       ...r,

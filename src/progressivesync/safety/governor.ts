@@ -232,7 +232,11 @@ function current(input: GovernInput, policy: string): Current {
   const logs = [`rollout ${name} started for ${String(Object.keys(targets).length)} Applications in ${String(steps.length)} steps`];
   let run = newRun({ id: name, steps, targetRevisions: targets, now: input.now });
   let superseded: RunStatusWrite | undefined;
-  const previousResource = newestFirst(input.runs)[0];
+  // The run it replaces: the running one (a run created without its status yet counts as running),
+  // whatever the order, since start times are whole seconds and runs started in one second tie;
+  // otherwise the newest.
+  const ordered = newestFirst(input.runs);
+  const previousResource = ordered.find((r) => runOf(r, steps, input.now).phase === RunPhase.Running) ?? ordered[0];
   if (previousResource !== undefined) {
     const previous = runOf(previousResource, steps, input.now);
     if (previous.phase === RunPhase.Running) {
