@@ -18,7 +18,6 @@ import {
   appsetRollout,
   installRolloutCrds,
   latestRun,
-  progressing,
   removeRolloutCrds,
   runsOf,
   rolloutPolicy,
@@ -26,6 +25,7 @@ import {
   safetyRepo,
   stepLabel,
   stepPhase,
+  waitForProgressing,
   waitForRun,
   type Layout,
 } from "./support/rollout-safety.js";
@@ -88,7 +88,7 @@ describe("rollout safety with the sync engine", () => {
       expect(run.status?.haltReason).toBe("ProgressDeadlineExceeded");
       expect(stepPhase(run, 1)).toBe("Halted");
       expect(run.status?.steps?.find((s) => s.step === 1)?.applications).toEqual(["web-1"]);
-      const cond = await progressing(client, ns, APPSET);
+      const cond = await waitForProgressing(client, ns, APPSET, "RolloutHalted");
       expect(cond).toMatchObject({ status: "True", reason: "RolloutHalted" });
       expect(cond?.message).toContain("web-1");
 
@@ -200,7 +200,7 @@ describe("rollout safety with the sync engine", () => {
         expect(run.status?.haltReason).toBe("FailureBudgetExceeded");
         expect(stepPhase(run, 1)).toBe("Halted");
         expect(rec.current.get("pay-1c")?.opPhase).toMatch(/^(Failed|Error)$/);
-        const cond = await progressing(client, ns, APPSET);
+        const cond = await waitForProgressing(client, ns, APPSET, "RolloutHalted");
         expect(cond).toMatchObject({ status: "True", reason: "RolloutHalted" });
         expect(cond?.message).toContain("pay-1c");
         await sleep(3_000);

@@ -203,6 +203,18 @@ export async function progressing(client: KubeApiClient, ns: string, name: strin
   return set.status?.conditions?.find((c) => c.type === "RolloutProgressing");
 }
 
+/** Polls the ApplicationSet until its `RolloutProgressing` condition has `reason` (the run's status is written first); resolves to it. */
+export function waitForProgressing(client: KubeApiClient, ns: string, name: string, reason: string): Promise<ApplicationSetCondition> {
+  return eventually(
+    `RolloutProgressing of ${name} with reason ${reason}`,
+    async () => {
+      const c = await progressing(client, ns, name);
+      return c?.reason === reason ? c : undefined;
+    },
+    20_000,
+  );
+}
+
 /** `appset rollout ARGS -n NS` on the shared control plane; its exit code and output. */
 export async function appsetRollout(ns: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
