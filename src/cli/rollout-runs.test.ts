@@ -35,6 +35,14 @@ describe("newestFirst", () => {
       [run("old", { startedAt: "2026-01-01T10:00:00Z", created: "2026-01-01T10:00:00Z" }), run("new", { created: "2026-01-01T12:00:00Z" })],
       ["new", "old"],
     ],
+    [
+      "same start: the one another replaced is the older",
+      [
+        { ...run("z"), status: { startedAt: "2026-01-01T10:00:00Z", phase: "Aborted", haltReason: "Superseded" } },
+        { ...run("a"), status: { startedAt: "2026-01-01T10:00:00Z", phase: "Halted", haltReason: "FailureBudgetExceeded" } },
+      ],
+      ["a", "z"],
+    ],
     ["all equal: by name, descending", [run("a"), run("c"), run("b")], ["c", "b", "a"]],
   ];
   it.each(cases)("%s", (_, runs, names) => {

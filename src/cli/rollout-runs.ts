@@ -29,11 +29,16 @@ const created = (r: RolloutRun): number => timeOf(r.metadata.creationTimestamp) 
 /** When the run started: `status.startedAt`, or its creation while the controller has not written a status yet. */
 const started = (r: RolloutRun): number => timeOf(r.status?.startedAt) ?? created(r);
 
+const superseded = (r: RolloutRun): number => (r.status?.haltReason === "Superseded" ? 1 : 0);
+
 /** Newest first: the latest start, then the latest creation, then the name (descending) so the order is total. */
 export function newestFirst(runs: readonly RolloutRun[]): RolloutRun[] {
   return [...runs].sort((a, b) => {
     const byStart = started(b) - started(a);
     if (byStart !== 0) return byStart;
+    // Times are whole seconds: of runs started in one second, one another replaced is the older.
+    const bySupersede = superseded(a) - superseded(b);
+    if (bySupersede !== 0) return bySupersede;
     const byCreation = created(b) - created(a);
     if (byCreation !== 0) return byCreation;
     const an = a.metadata.name ?? "";

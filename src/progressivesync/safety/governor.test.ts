@@ -281,6 +281,26 @@ describe("a governed pass", () => {
     expect(g.run.phase).toBe(RunPhase.Running);
   });
 
+  it("starts the next run paused after a halt even when a run the halted one superseded started in the same second and sorts first", () => {
+    const at = (r: RunState): RunState => ({ ...r, startedAt: NOW - 1_000 });
+    const [x, y] = [stored(OLD, at), stored("5e4d3c2b1a09", at)].sort((a, b) => (a.metadata.name! < b.metadata.name! ? 1 : -1));
+    const superseded = stored(x!.spec.targetRevisions![0]!.revisions[0]!, (r) => ({
+      ...at(r),
+      phase: RunPhase.Aborted,
+      haltReason: "Superseded",
+      endedAt: NOW - 1_000,
+    }));
+    const halted = stored(y!.spec.targetRevisions![0]!.revisions[0]!, (r) => ({
+      ...at(r),
+      phase: RunPhase.Halted,
+      haltReason: "ProgressDeadlineExceeded",
+      steps: [{ ...r.steps[0]!, phase: StepPhase.Halted }, r.steps[1]!],
+    }));
+    const g = governed(govern(input({ runs: [superseded, halted] })));
+    expect(g.run.phase).toBe(RunPhase.Paused);
+    expect(g.eligible.size).toBe(0);
+  });
+
   it("supersedes a run created without its status (its status write failed) as a running one", () => {
     const { status: _, ...bare } = stored(OLD, (r) => r);
     const g = governed(govern(input({ runs: [bare] })));

@@ -175,9 +175,12 @@ function stepsOf(input: GovernInput, targets: Readonly<Record<string, readonly s
 
 const startedAtOf = (r: RolloutRun): number => parseTime(r.status?.startedAt) ?? parseTime(r.metadata.creationTimestamp) ?? 0;
 
-/** Runs newest first. */
+/** 1 for a run another replaced: of runs started in the same second, it is the older. */
+const supersededOf = (r: RolloutRun): number => (r.status?.haltReason === HaltReason.Superseded ? 1 : 0);
+
+/** Runs newest first (start times are whole seconds: of runs started in one second, a superseded one is older). */
 function newestFirst(runs: readonly RolloutRun[]): RolloutRun[] {
-  return [...runs].sort((a, b) => startedAtOf(b) - startedAtOf(a) || (nameOf(a) < nameOf(b) ? 1 : -1));
+  return [...runs].sort((a, b) => startedAtOf(b) - startedAtOf(a) || supersededOf(a) - supersededOf(b) || (nameOf(a) < nameOf(b) ? 1 : -1));
 }
 
 function runResource(input: GovernInput, name: string, policy: string, targets: Readonly<Record<string, readonly string[]>>): RolloutRun {
