@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources, type KubeApiClient } from "../../src/kube/index.js";
 import type { Application } from "../../src/api/index.js";
-import { controllerNamespace } from "./support/controller.js";
+import { controllerNamespace, eventually } from "./support/controller.js";
 import { envSettled, operationsWritten, rolloutController, settledAt } from "./support/guestbook-rollout.js";
 import { RolloutRecorder } from "./support/rollout-recorder.js";
 import {
@@ -250,7 +250,10 @@ describe("rollout safety with the sync engine", () => {
       const ops = opsOn(rec, 1).map((o) => o.revision);
       expect(ops).toEqual([a, b, a]);
 
-      const after = await waitForRun(client, ns, APPSET, "with its rollback record", (r) => r.status?.rollback !== undefined);
+      const after = await eventually("the halted run's rollback record", async () => {
+        const r = (await runsOf(client, ns, APPSET)).find((x) => x.metadata.name === halted.metadata.name);
+        return r?.status?.rollback !== undefined ? r : undefined;
+      });
       expect(after.metadata.name).toBe(halted.metadata.name);
       expect(after.status?.phase).toBe("Halted");
       expect(after.status?.rollback?.applications).toEqual([{ application: "ui-1", from: [b], to: [a] }]);
