@@ -334,3 +334,12 @@ describe("a governed pass", () => {
     expect(g.writes.delete).toEqual([olds[2]!.metadata.name, olds[1]!.metadata.name]);
   });
 });
+
+describe("before every Application has its revisions", () => {
+  it("holds without a run, and names the Applications it waits for", () => {
+    const e = entries().map((x) => (x.application === "b1" ? { ...x, targetRevisions: [] } : x));
+    const g = govern(input({ entries: e }));
+    expect(g).toMatchObject({ kind: "held", policies: [] });
+    expect(g.kind === "held" && g.condition.message).toBe("waiting for the target revisions of b1 before a rollout starts");
+  });
+});

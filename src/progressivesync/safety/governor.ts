@@ -166,6 +166,24 @@ function targetsOf(input: GovernInput): Record<string, readonly string[]> {
   return out;
 }
 
+/** Max Applications a "waiting for revisions" message names. */
+const NAMED = 5;
+
+/**
+ * Held while an Application of a step has no target revisions yet (its application controller has
+ * not compared it): a run is one set of revisions, so it starts once every Application has one.
+ */
+function withoutRevisions(input: GovernInput): Extract<Governance, { kind: "held" }> | undefined {
+  const missing = input.entries
+    .filter((e) => input.appStep.has(e.application) && (e.targetRevisions ?? []).length === 0)
+    .map((e) => e.application)
+    .sort();
+  if (missing.length === 0) return undefined;
+  const more = missing.length > NAMED ? ` and ${String(missing.length - NAMED)} more` : "";
+  const message = `waiting for the target revisions of ${missing.slice(0, NAMED).join(", ")}${more} before a rollout starts`;
+  return { kind: "held", policies: [], condition: condition(ConditionStatus.True, SafetyReason.Running, message, input.now), logs: [] };
+}
+
 function stepsOf(input: GovernInput, targets: Readonly<Record<string, readonly string[]>>): string[][] {
   const steps: string[][] = Array.from({ length: input.stepCount }, () => []);
   for (const name of Object.keys(targets).sort()) steps[input.appStep.get(name)!]?.push(name);
@@ -390,6 +408,8 @@ function beyondHistory(runs: readonly RolloutRun[], currentName: string, limit: 
 export function govern(input: GovernInput): Governance {
   const policy = governing(input);
   if (!("selects" in policy)) return policy;
+  const unknown = withoutRevisions(input);
+  if (unknown !== undefined) return unknown;
   const c = current(input, policy.name);
   const observations = input.observed.map(observationOf);
   const history = input.runs.map((r) => runOf(r, [], input.now)).filter((r) => r.id !== c.run.id);
