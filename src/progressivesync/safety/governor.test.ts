@@ -286,6 +286,14 @@ describe("a governed pass", () => {
     expect(g.eligible.size).toBe(0);
     expect(g.requeueAfterMs).toBe(10_000);
     expect(g.events.map((e) => e.reason)).toEqual(["RolloutStepRolledBack", "RolloutHalted", "RolloutRolledBack"]);
+    expect(g.report).toEqual({
+      stepEnds: [{ step: "1", phase: "RolledBack", seconds: 700 }],
+      halts: ["FailureBudgetExceeded"],
+      failed: [
+        { step: "1", count: 1 },
+        { step: "2", count: 0 },
+      ],
+    });
     expect(g.condition).toMatchObject({ status: "True", reason: "RolloutHalted" });
   });
 

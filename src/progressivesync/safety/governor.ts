@@ -93,6 +93,16 @@ export interface RollbackSync {
   readonly marker: string;
 }
 
+/** What a pass reports to the metrics (docs/metrics.md#rollout-safety). */
+export interface SafetyReport {
+  /** Steps that ended this pass: their number (1-based), how they ended, and how long they ran. */
+  readonly stepEnds: readonly { readonly step: string; readonly phase: string; readonly seconds: number }[];
+  /** The reasons of the halts of this pass. */
+  readonly halts: readonly string[];
+  /** The failed Applications of each step of the current run. */
+  readonly failed: readonly { readonly step: string; readonly count: number }[];
+}
+
 /** An event on the ApplicationSet. */
 export interface SafetyEvent {
   readonly reason: string;
@@ -123,6 +133,7 @@ export type Governance =
       readonly logs: readonly string[];
       readonly condition: ApplicationSetCondition;
       readonly requeueAfterMs: number | undefined;
+      readonly report: SafetyReport;
     };
 
 const nameOf = (o: { metadata: { name?: string } }): string => o.metadata.name ?? "";
@@ -379,6 +390,21 @@ const RUN_CONDITIONS: Readonly<
   },
 };
 
+const ENDED = new Set<string>([StepPhase.Completed, StepPhase.Halted]);
+
+/** The metrics of a pass: steps that ended (Completed or Halted; a rollback follows a halt), halts, failures per step. */
+function reportOf(before: RunState, decision: Decision): SafetyReport {
+  const after = decision.run;
+  const stepEnds = after.steps.flatMap((s) => {
+    const was = before.steps[s.index]?.phase;
+    const ended = ENDED.has(s.phase) || (s.phase === StepPhase.RolledBack && was !== StepPhase.Halted);
+    if (!ended || was === s.phase || s.startedAt === undefined || s.endedAt === undefined) return [];
+    return [{ step: String(s.index + 1), phase: s.phase, seconds: Math.max(0, (s.endedAt - s.startedAt) / 1000) }];
+  });
+  const halts = decision.actions.flatMap((a) => (a.type === "halt" ? [a.reason] : []));
+  return { stepEnds, halts, failed: after.steps.map((s) => ({ step: String(s.index + 1), count: s.counts.failed })) };
+}
+
 /** `RolloutProgressing` for a governed ApplicationSet: what the run waits on, in words. */
 function runCondition(run: RunState, now: number): ApplicationSetCondition {
   const c = RUN_CONDITIONS[run.phase];
@@ -446,5 +472,6 @@ export function govern(input: GovernInput): Governance {
     logs: [...c.logs, ...decision.ignored.map((i) => `rollout ${run.id}: ${i.request.kind} not applied: ${i.why}`)],
     condition: runCondition(run, input.now),
     requeueAfterMs: requeue,
+    report: reportOf(c.run, decision),
   };
 }
