@@ -454,6 +454,7 @@ export function govern(input: GovernInput): Governance {
   const rollbacks = rollbacksOf(run, input.live);
   const look = nextLook(run, policy, input.now);
   const requeue = rollbacks.waiting > 0 ? Math.min(look ?? ROLLBACK_RECHECK_MS, ROLLBACK_RECHECK_MS) : look;
+  const events = eventsOf(c.run, run, c.created !== undefined);
   return {
     kind: "governed",
     policy: policy.name,
@@ -468,8 +469,12 @@ export function govern(input: GovernInput): Governance {
       delete: beyondHistory(input.runs, run.id, policy.historyLimit),
     },
     rollbacks: rollbacks.send,
-    events: eventsOf(c.run, run, c.created !== undefined),
-    logs: [...c.logs, ...decision.ignored.map((i) => `rollout ${run.id}: ${i.request.kind} not applied: ${i.why}`)],
+    events,
+    logs: [
+      ...c.logs,
+      ...events.map((e) => e.message),
+      ...decision.ignored.map((i) => `rollout ${run.id}: ${i.request.kind} not applied: ${i.why}`),
+    ],
     condition: runCondition(run, input.now),
     requeueAfterMs: requeue,
     report: reportOf(c.run, decision),
