@@ -142,6 +142,7 @@ export class PlanExecutor {
       await writeRuns({ client: this.opts.client, dryRun: this.opts.dryRun, ...this.opts.runCache }, appSet, plan.rolloutRuns);
     }
     for (const e of plan.rolloutEvents ?? []) this.event(appSet, e);
+    if (plan.safetyReport !== undefined) this.opts.rolloutMetrics?.reportSafety?.(refOf(appSet), plan.safetyReport);
   }
 
   /**

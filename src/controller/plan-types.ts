@@ -4,7 +4,7 @@
  * then the ApplicationSet's own metadata) and records the attached events after each successful write.
  */
 import type { ApplicationSetApplicationStatus, ApplicationSetStatus, Reason } from "../api/index.js";
-import type { RunWrites } from "../progressivesync/safety/index.js";
+import type { RunWrites, SafetyReport } from "../progressivesync/safety/index.js";
 import type { AppChange, DesiredApp } from "./desired.js";
 import type { JsonObject } from "./json.js";
 
@@ -89,6 +89,8 @@ export interface Plan {
   readonly rolloutRuns?: RunWrites;
   /** Rollout safety's events, recorded once the RolloutRun writes went through. */
   readonly rolloutEvents?: readonly PlannedEvent[];
+  /** Rollout safety's metrics, reported once the RolloutRun writes went through. */
+  readonly safetyReport?: SafetyReport;
 }
 
 /** A plan that changes nothing. */

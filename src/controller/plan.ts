@@ -169,10 +169,10 @@ function safetyRequeue(rollout: RolloutPlan): number | undefined {
 }
 
 /** Rollout safety's RolloutRun writes and events. */
-function safetyWrites(rollout: RolloutPlan): Pick<Plan, "rolloutRuns" | "rolloutEvents"> {
+function safetyWrites(rollout: RolloutPlan): Pick<Plan, "rolloutRuns" | "rolloutEvents" | "safetyReport"> {
   const g = rollout.safety;
   if (g?.kind !== "governed") return {};
-  return { rolloutRuns: g.writes, ...(g.events.length > 0 ? { rolloutEvents: g.events } : {}) };
+  return { rolloutRuns: g.writes, safetyReport: g.report, ...(g.events.length > 0 ? { rolloutEvents: g.events } : {}) };
 }
 
 function withReport(report: RolloutReport | undefined): Pick<Plan, "rolloutReport"> {

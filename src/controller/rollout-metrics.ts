@@ -5,6 +5,7 @@
  */
 import type { RolloutPlan } from "./plan-rollout.js";
 import type { RolloutReport } from "./plan-types.js";
+import type { SafetyReport } from "../progressivesync/safety/index.js";
 
 /** The ApplicationSet a report is about. */
 export interface AppSetRef {
@@ -24,6 +25,8 @@ export interface RolloutMetrics {
   observeDetectionToTrigger(appSet: AppSetRef, seconds: number): void;
   /** The ApplicationSet is gone: its per-step counts go too. */
   forgetAppSet(appSet: AppSetRef): void;
+  /** Rollout safety's report of a pass, once its RolloutRun writes went through. */
+  reportSafety?(appSet: AppSetRef, report: SafetyReport): void;
 }
 
 /** The ApplicationSet of an object's metadata. */

@@ -55,6 +55,15 @@ export const RolloutRuns: ResourceDescriptor = {
   namespaced: true,
 };
 
+/** apiextensions.k8s.io/v1 CustomResourceDefinition. */
+export const CustomResourceDefinitions: ResourceDescriptor = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
+};
+
 /** What a request path addresses. */
 export interface PathTarget {
   namespace?: string;

@@ -5,6 +5,8 @@
  * how long a pass took from deciding which Applications may sync to triggering their syncs.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { SafetyReport } from "../progressivesync/safety/index.js";
+import { RolloutSafetyMetrics } from "./rollout-safety.js";
 
 /** The ApplicationSet a series belongs to. */
 export interface AppSetRef {
@@ -53,6 +55,7 @@ export class ProgressiveSyncMetrics {
   private readonly syncs: Counter<"namespace" | "name" | "step">;
   private readonly detection: Histogram<"namespace" | "name">;
   private readonly refreshes: Counter<"namespace" | "name">;
+  private readonly safety: RolloutSafetyMetrics;
   /** The app-status series set per ApplicationSet (`namespace/name`), so they can be replaced or removed together. */
   private readonly series = new Map<string, Array<Record<StepLabels, string>>>();
 
@@ -61,6 +64,12 @@ export class ProgressiveSyncMetrics {
     this.refreshes = new Counter({ ...FAMILIES.refreshes, registers });
     this.appStatus = new Gauge({ ...FAMILIES.appStatus, registers });
     this.detection = new Histogram({ ...FAMILIES.detection, buckets: DETECTION_TO_TRIGGER_BUCKETS, registers });
+    this.safety = new RolloutSafetyMetrics(registers);
+  }
+
+  /** Rollout safety's report of a pass (docs/metrics.md#rollout-safety). */
+  reportSafety(appSet: AppSetRef, report: SafetyReport): void {
+    this.safety.report(appSet, report);
   }
 
   /**
@@ -99,8 +108,9 @@ export class ProgressiveSyncMetrics {
     this.detection.observe({ namespace: appSet.namespace, name: appSet.name }, seconds);
   }
 
-  /** Removes the ApplicationSet's app-status series (the counters and the histogram keep theirs). */
+  /** Removes the ApplicationSet's app-status and failed-Applications series (the counters and the histograms keep theirs). */
   forgetAppSet(appSet: AppSetRef): void {
+    this.safety.forget(appSet);
     const key = keyOf(appSet);
     for (const labels of this.series.get(key) ?? []) this.appStatus.remove(labels);
     this.series.delete(key);

@@ -182,6 +182,10 @@ const allowedInOwn: Row[] = [
   { verb: "create", group: "", resource: "events", where: "own" },
   { verb: "create", group: "coordination.k8s.io", resource: "leases", where: "own" },
   { verb: "update", group: "coordination.k8s.io", resource: "leases", name: LEASE_NAME, where: "own" },
+  { verb: "watch", group: "progressivesync.appset.dev", resource: "rolloutpolicies", where: "own" },
+  { verb: "create", group: "progressivesync.appset.dev", resource: "rolloutruns", where: "own" },
+  { verb: "update", group: "progressivesync.appset.dev", resource: "rolloutruns", subresource: "status", where: "own" },
+  { verb: "delete", group: "progressivesync.appset.dev", resource: "rolloutruns", where: "own" },
 ];
 
 const deniedAlways: Row[] = [
@@ -206,11 +210,14 @@ const deniedAlways: Row[] = [
   { verb: "create", group: "coordination.k8s.io", resource: "leases", where: "other" },
   { verb: "list", group: "argoproj.io", resource: "appprojects", where: "other" },
   { verb: "delete", group: "argoproj.io", resource: "applicationsets", name: "guestbook", where: "other" },
+  { verb: "create", group: "progressivesync.appset.dev", resource: "rolloutpolicies", where: "own" },
+  { verb: "patch", group: "progressivesync.appset.dev", resource: "rolloutpolicies", name: "careful", where: "own" },
 ];
 
 const deniedOnlyNamespaced: Row[] = [
   { verb: "list", group: "argoproj.io", resource: "applicationsets", where: "all" },
   { verb: "list", group: "argoproj.io", resource: "applications", where: "other" },
+  { verb: "list", group: "progressivesync.appset.dev", resource: "rolloutruns", where: "other" },
   { verb: "create", group: "argoproj.io", resource: "applications", where: "other" },
   { verb: "patch", group: "argoproj.io", resource: "applicationsets", subresource: "status", name: "guestbook", where: "other" },
   { verb: "get", group: "", resource: "secrets", name: "scm-token", where: "other" },

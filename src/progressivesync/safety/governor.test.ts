@@ -213,6 +213,9 @@ describe("a governed pass", () => {
     expect([...g.eligible].sort()).toEqual(["a1", "a2"]);
     expect(g.reset.size).toBe(0);
     expect(g.events.map((e) => e.reason)).toEqual(["RolloutStarted", "RolloutStepProgressing"]);
+    expect(g.logs[0]).toMatch(/^rollout guestbook-[0-9a-f]{10} started for 3 Applications in 2 steps$/);
+    expect(g.logs.slice(1)).toEqual(g.events.map((e) => e.message));
+    expect(g.logs.at(-1)).toContain("step 1 Progressing: a1: OutOfSync at 9b8c7d6");
     expect(g.condition).toMatchObject({ status: "True", reason: "ApplicationSetModified" });
     expect(g.condition.message).toMatch(
       /^ApplicationSet Rollout is updating step 1 \(rollout guestbook-[0-9a-f]{10}, Progressing\): a1: OutOfSync at 9b8c7d6, last reconciled 2 s ago; a2: /,
@@ -351,6 +354,14 @@ describe("a governed pass", () => {
     expect(g.eligible.size).toBe(0);
     expect(g.requeueAfterMs).toBe(10_000);
     expect(g.events.map((e) => e.reason)).toEqual(["RolloutStepRolledBack", "RolloutHalted", "RolloutRolledBack"]);
+    expect(g.report).toEqual({
+      stepEnds: [{ step: "1", phase: "RolledBack", seconds: 700 }],
+      halts: ["FailureBudgetExceeded"],
+      failed: [
+        { step: "1", count: 1 },
+        { step: "2", count: 0 },
+      ],
+    });
     expect(g.condition).toMatchObject({ status: "True", reason: "RolloutHalted" });
   });
 

@@ -94,6 +94,16 @@ export interface RollbackSync {
   readonly marker: string;
 }
 
+/** What a pass reports to the metrics (docs/metrics.md#rollout-safety). */
+export interface SafetyReport {
+  /** Steps that ended this pass: their number (1-based), how they ended, and how long they ran. */
+  readonly stepEnds: readonly { readonly step: string; readonly phase: string; readonly seconds: number }[];
+  /** The reasons of the halts of this pass. */
+  readonly halts: readonly string[];
+  /** The failed Applications of each step of the current run. */
+  readonly failed: readonly { readonly step: string; readonly count: number }[];
+}
+
 /** An event on the ApplicationSet. */
 export interface SafetyEvent {
   readonly reason: string;
@@ -124,6 +134,7 @@ export type Governance =
       readonly logs: readonly string[];
       readonly condition: ApplicationSetCondition;
       readonly requeueAfterMs: number | undefined;
+      readonly report: SafetyReport;
     };
 
 const nameOf = (o: { metadata: { name?: string } }): string => o.metadata.name ?? "";
@@ -369,6 +380,21 @@ const RUN_CONDITIONS: Readonly<
   },
 };
 
+const ENDED = new Set<string>([StepPhase.Completed, StepPhase.Halted]);
+
+/** The metrics of a pass: steps that ended (Completed or Halted; a rollback follows a halt), halts, failures per step. */
+function reportOf(before: RunState, decision: Decision): SafetyReport {
+  const after = decision.run;
+  const stepEnds = after.steps.flatMap((s) => {
+    const was = before.steps[s.index]?.phase;
+    const ended = ENDED.has(s.phase) || (s.phase === StepPhase.RolledBack && was !== StepPhase.Halted);
+    if (!ended || was === s.phase || s.startedAt === undefined || s.endedAt === undefined) return [];
+    return [{ step: String(s.index + 1), phase: s.phase, seconds: Math.max(0, (s.endedAt - s.startedAt) / 1000) }];
+  });
+  const halts = decision.actions.flatMap((a) => (a.type === "halt" ? [a.reason] : []));
+  return { stepEnds, halts, failed: after.steps.map((s) => ({ step: String(s.index + 1), count: s.counts.failed })) };
+}
+
 /** `RolloutProgressing` for a governed ApplicationSet: what the run waits on, in words. */
 function runCondition(run: RunState, now: number): ApplicationSetCondition {
   const c = RUN_CONDITIONS[run.phase];
@@ -441,6 +467,7 @@ export function govern(input: GovernInput): Governance {
   const rollbacks = rollbacksOf(run, input.live);
   const look = nextLook(run, policy, input.now);
   const requeue = rollbacks.waiting > 0 ? Math.min(look ?? ROLLBACK_RECHECK_MS, ROLLBACK_RECHECK_MS) : look;
+  const events = eventsOf(c.run, run, c.created !== undefined);
   return {
     kind: "governed",
     policy: policy.name,
@@ -455,9 +482,14 @@ export function govern(input: GovernInput): Governance {
       delete: beyondHistory(input.runs, run.id, policy.historyLimit),
     },
     rollbacks: rollbacks.send,
-    events: eventsOf(c.run, run, c.created !== undefined),
-    logs: [...c.logs, ...decision.ignored.map((i) => `rollout ${run.id}: ${i.request.kind} not applied: ${i.why}`)],
+    events,
+    logs: [
+      ...c.logs,
+      ...events.map((e) => e.message),
+      ...decision.ignored.map((i) => `rollout ${run.id}: ${i.request.kind} not applied: ${i.why}`),
+    ],
     condition: runCondition(run, input.now),
     requeueAfterMs: requeue,
+    report: reportOf(c.run, decision),
   };
 }

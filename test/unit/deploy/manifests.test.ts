@@ -40,6 +40,8 @@ describe("the rendered installs", () => {
         "CustomResourceDefinition/applications.argoproj.io",
         "CustomResourceDefinition/applicationsets.argoproj.io",
         "CustomResourceDefinition/appprojects.argoproj.io",
+        "CustomResourceDefinition/rolloutpolicies.progressivesync.appset.dev",
+        "CustomResourceDefinition/rolloutruns.progressivesync.appset.dev",
         `ServiceAccount/argocd/${NAME}`,
         `Role/argocd/${NAME}`,
         `RoleBinding/argocd/${NAME}`,

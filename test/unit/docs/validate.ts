@@ -14,10 +14,14 @@ import {
   parseAppProject,
   parseApplication,
   parseApplicationSet,
+  parseRolloutPolicy,
+  parseRolloutRun,
   parseSecret,
   parseWith,
   type ParseResult,
 } from "../../../src/api/index.js";
+
+import { resolvePolicy } from "../../../src/progressivesync/safety/index.js";
 
 /** Schemas a fragment may be checked against (`<!-- example: yaml generator -->`). */
 const FRAGMENTS: Record<string, (v: unknown) => ParseResult<unknown>> = {
@@ -58,6 +62,14 @@ export function validateObject(obj: unknown): void {
       return;
     case "AppProject":
       check(parseAppProject(obj));
+      return;
+    case "RolloutPolicy": {
+      const problems = resolvePolicy(check(parseRolloutPolicy(obj))).problems;
+      if (problems.length > 0) throw new Error(`RolloutPolicy ${String(meta["name"])}: ${problems.join("; ")}`);
+      return;
+    }
+    case "RolloutRun":
+      check(parseRolloutRun(obj));
       return;
     case "Secret": {
       const secret = check(parseSecret(obj));
