@@ -258,12 +258,21 @@ describe("rollout safety with the sync engine", () => {
       expect(after.status?.phase).toBe("Halted");
       expect(after.status?.rollback?.applications).toEqual([{ application: "ui-1", from: [b], to: [a] }]);
       expect(stepPhase(after, 1)).toBe("RolledBack");
-      // Runs of the Applications refreshed so far, if any, were superseded by the run of B.
+      // Applications refresh one by one after a commit, so other runs may exist: one started before
+      // the halt was superseded; one started after it (the revisions of an Application refreshed
+      // later) starts Paused, since a halt holds until someone resumes.
+      const haltedAt = Date.parse(halted.status?.startedAt ?? "");
       const others = (await runsOf(client, ns, APPSET)).filter(
         (r) => ![first.metadata.name, halted.metadata.name].includes(r.metadata.name),
       );
-      expect(others.map((r) => [r.status?.phase, r.status?.haltReason])).toEqual(others.map(() => ["Aborted", "Superseded"]));
-      expect((await latestRun(client, ns, APPSET))?.metadata.name).toBe(halted.metadata.name);
+      for (const r of others) {
+        const startedAfter = Date.parse(r.status?.startedAt ?? "") >= haltedAt;
+        const expected = startedAfter && r.status?.phase === "Paused" ? ["Paused", undefined] : ["Aborted", "Superseded"];
+        expect([r.status?.phase, r.status?.haltReason], r.metadata.name).toEqual(expected);
+      }
+      // The newest run is the halted one, or one that started Paused after it.
+      const latest = await latestRun(client, ns, APPSET);
+      if (latest?.metadata.name !== halted.metadata.name) expect(latest?.status?.phase).toBe("Paused");
       // Step 2 stays on A: the halted run never promoted it.
       expect(opsOn(rec, 2).map((o) => o.revision)).toEqual([a]);
     });

@@ -384,6 +384,14 @@ describe("a governed pass", () => {
     expect(g.requeueAfterMs).toBeUndefined();
   });
 
+  it("starting a new run, syncs again an Application an earlier run left Progressing, but not a Healthy one", () => {
+    const e = entries().map((x) =>
+      x.application === "a1" ? { ...x, status: "Progressing" } : x.application === "a2" ? { ...x, status: "Healthy" } : x,
+    );
+    const g = governed(govern(input({ entries: e })));
+    expect([...g.reset]).toEqual(["a1"]);
+  });
+
   it("on resume, sends the restarted step's Applications back to Waiting so they sync again", () => {
     const halted = stored(
       NEW,

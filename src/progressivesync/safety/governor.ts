@@ -14,6 +14,7 @@ import {
   ROLLOUT_APPSET_LABEL,
   ROLLOUT_GROUP_VERSION,
   RollingSyncOperation,
+  RollingSyncStatus,
   RolloutKind,
   type Application,
   type ApplicationSet,
@@ -289,12 +290,20 @@ function eligibleOf(run: RunState): Set<string> {
   return new Set(run.steps.filter((s) => PROMOTING.has(s.phase)).flatMap((s) => s.applications));
 }
 
-/** Entries to send back to Waiting: steps started again after a halt, and Applications rolled back. */
-function resetOf(before: RunState, decision: Decision): Set<string> {
+/**
+ * Entries to send back to Waiting: the Applications of a step started again after a halt, those of
+ * a starting step left Progressing by an earlier run, and the Applications rolled back.
+ */
+function resetOf(before: RunState, decision: Decision, entries: readonly AppStatusEntry[]): Set<string> {
   const out = new Set<string>();
+  const status = new Map(entries.map((e) => [e.application, e.status]));
   for (const a of decision.actions) {
     if (a.type !== "startStep") continue;
-    if (before.steps[a.step]?.startedAt !== undefined) a.applications.forEach((n) => out.add(n));
+    const again = before.steps[a.step]?.startedAt !== undefined;
+    // A step starting again syncs all its Applications again; a step starting for the first time
+    // syncs again those an earlier run left Progressing (a sync that ended, failed or not, without
+    // Healthy), which RollingSync would otherwise wait on forever.
+    for (const n of a.applications) if (again || status.get(n) === RollingSyncStatus.Progressing) out.add(n);
   }
   const run = decision.run;
   if (run.phase === RunPhase.Halted) (run.rollback?.applications ?? []).forEach((a) => out.add(a.name));
@@ -474,7 +483,7 @@ export function govern(input: GovernInput): Governance {
     run,
     decision,
     eligible: eligibleOf(run),
-    reset: resetOf(c.run, decision),
+    reset: resetOf(c.run, decision, input.entries),
     writes: {
       ...(c.created ? { create: c.created } : {}),
       ...(c.superseded ? { supersede: c.superseded } : {}),
