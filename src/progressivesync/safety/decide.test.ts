@@ -415,9 +415,15 @@ describe("what a run records", () => {
       "halted (FailureBudgetExceeded), resume once fixed; a1: OutOfSync at 3f2a1c9, wants 9b8c7d6, last reconciled 0 s ago; a2: Degraded at 9b8c7d6, last reconciled 0 s ago",
     );
     const rolled = last(play({ policy: { rollback: { enabled: true } }, steps: TWO, passes }));
-    expect(rolled.run.steps[0]?.why).toBe(
-      "halted (FailureBudgetExceeded), 2 Applications rolled back to the last completed revisions; resume to roll out again",
+    const said =
+      "halted (FailureBudgetExceeded), 2 Applications rolled back to the last completed revisions; resume to roll out again; " +
+      "at the halt: 1 failed, budget 0: a1: OutOfSync at 3f2a1c9, wants 9b8c7d6, last reconciled 0 s ago; a2: Degraded at 9b8c7d6, last reconciled 0 s ago";
+    expect(rolled.run.steps[0]?.why).toBe(said);
+    // Later passes keep it as it was said, whatever the rolled-back Applications look like now.
+    const later = last(
+      play({ policy: { rollback: { enabled: true } }, steps: TWO, passes: [...passes, { at: 30, apps: { a2: "ready" as const } }] }),
     );
+    expect(later.run.steps[0]?.why).toBe(said);
   });
 
   it("says a paused run is paused and what its step still lacks", () => {

@@ -96,13 +96,20 @@ function advance(pass: Pass, initial: RunState): RunState {
   }
 }
 
+/** How the "why" of a rolled-back step begins, once it has been said. */
+const HALTED_PREFIX = "halted ";
+
 /** The "why" of a run that makes no move: paused, rolled back or halted, then what its step lacks. */
 function idleWhy(run: RunState, step: StepRun, lines: string): string {
   const tail = lines === "" ? "" : `; ${lines}`;
   if (run.phase === RunPhase.Paused) return `paused${tail}`;
   if (step.phase === StepPhase.RolledBack) {
+    // Said once, keeping what the step lacked when it halted (the Applications now sit on the
+    // rolled-back revisions, so their lines would no longer tell why).
+    if (step.why.startsWith(HALTED_PREFIX)) return step.why;
     const n = run.rollback?.applications.length ?? 0;
-    return `halted (${run.haltReason ?? ""}), ${n} Applications rolled back to the last completed revisions; resume to roll out again`;
+    const cause = step.why === "" ? "" : `; at the halt: ${step.why}`;
+    return `${HALTED_PREFIX}(${run.haltReason ?? ""}), ${n} Applications rolled back to the last completed revisions; resume to roll out again${cause}`;
   }
   return `halted (${run.haltReason ?? ""}), resume once fixed${tail}`;
 }
