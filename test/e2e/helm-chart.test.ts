@@ -298,13 +298,13 @@ describe("the Helm chart on the control plane", () => {
 /**
  * A helm command of docs/helm.md as the test runs it: on the test's control plane, in a namespace of
  * its own, and without the CRDs for an install (they are on the control plane already, not owned by
- * a release).
+ * a release; the rollout CRDs too, which earlier tests may have installed).
  */
 function onControlPlane(cmd: ShellCommand): string[] {
   const [program, verb, ...rest] = cmd.argv;
   if (program !== "helm" || (verb !== "install" && verb !== "uninstall")) throw new Error(`unsupported command: ${cmd.argv.join(" ")}`);
   const args = rest.map((a, i) => (rest[i - 1] === "--namespace" && a === "argocd" ? docsNs : a));
-  const crds = verb === "install" ? ["--set", "crds.install=false"] : [];
+  const crds = verb === "install" ? ["--set", "crds.install=false", "--set", "rolloutCrds.install=false"] : [];
   return [verb, ...args, ...crds, "--kubeconfig", inject("kubeconfigPath")];
 }
 

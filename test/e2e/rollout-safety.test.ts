@@ -103,6 +103,12 @@ describe("rollout safety with the sync engine", () => {
       expect(opsOn(rec, 1).map((o) => o.name)).toEqual(["web-1"]);
       // One run for the one set of revisions, none for the Applications seen first.
       expect((await runsOf(client, ns, APPSET)).map((r) => r.metadata.name)).toEqual([run.metadata.name]);
+      // appset rollout status says so, and exits 1 for a halted run.
+      const screen = await appsetRollout(ns, "status", APPSET);
+      if (process.env["ROLLOUT_TRACE"]) process.stdout.write(screen.out);
+      expect(screen.code).toBe(1);
+      expect(screen.out).toContain("Halted, ProgressDeadlineExceeded");
+      expect(screen.out).toContain("web-1");
     });
   }, 120_000);
 
@@ -147,6 +153,37 @@ describe("rollout safety with the sync engine", () => {
       expect(opsOn(rec, 2).map((o) => [o.name, o.by, o.revision])).toEqual([
         ["api-2a", "applicationset-controller", repo.first],
         ["api-2b", "applicationset-controller", repo.first],
+      ]);
+    });
+  }, 150_000);
+
+  it("promotes a step out of a long soak, then aborts the run for good, from appset rollout", async () => {
+    const layout: Layout = [{ "tea-1": "ok" }, { "tea-2": "ok" }, { "tea-3": "ok" }];
+    const { ns, repo, rec } = await rollout("rs-promote", layout, { defaults: { soak: "1h" } });
+    await traced(rec, async () => {
+      await envSettled(rec, stepLabel(1), 1, repo.first);
+      await waitForRun(client, ns, APPSET, "step 1 soaking", (r) => stepPhase(r, 1) === "Soaking");
+      expect(opsOn(rec, 2)).toEqual([]);
+
+      // promote skips the rest of the hour: step 2 starts at once.
+      expect((await appsetRollout(ns, "promote", APPSET)).code).toBe(0);
+      await envSettled(rec, stepLabel(2), 1, repo.first);
+      const soaking2 = await waitForRun(client, ns, APPSET, "step 2 soaking", (r) => stepPhase(r, 2) === "Soaking");
+      expect(stepPhase(soaking2, 1)).toBe("Completed");
+
+      // abort ends the run for good: step 3 never syncs, and a resume is refused by the run.
+      expect((await appsetRollout(ns, "abort", APPSET)).code).toBe(0);
+      const aborted = await waitForRun(client, ns, APPSET, "Aborted", (r) => r.status?.phase === "Aborted");
+      expect(aborted.status?.haltReason).toBe("Aborted");
+      expect(stepPhase(aborted, 2)).toBe("Halted");
+      const refused = await appsetRollout(ns, "resume", APPSET);
+      expect(refused.code).toBe(3);
+      await sleep(3_000);
+      expect(opsOn(rec, 3)).toEqual([]);
+      expect((await appsetRollout(ns, "status", APPSET)).code).toBe(1);
+      expect(aborted.status?.requests?.map((r) => [r.index, r.applied])).toEqual([
+        [0, true],
+        [1, true],
       ]);
     });
   }, 150_000);

@@ -18,7 +18,12 @@ export interface Access {
   readonly name?: string;
 }
 
-const VERSIONS: Record<string, string> = { "": "v1", "argoproj.io": "v1alpha1", "coordination.k8s.io": "v1" };
+const VERSIONS: Record<string, string> = {
+  "": "v1",
+  "argoproj.io": "v1alpha1",
+  "coordination.k8s.io": "v1",
+  "progressivesync.appset.dev": "v1alpha1",
+};
 const CLUSTER_SCOPED = new Set(["namespaces", "nodes", "clusterroles"]);
 
 /**
