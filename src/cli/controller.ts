@@ -96,6 +96,8 @@ interface Runtime {
   readonly env: Env;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** Aborts on SIGTERM/SIGINT. */
+  readonly signal?: AbortSignal;
 }
 
 interface Process {
@@ -131,8 +133,22 @@ async function build(rt: Runtime): Promise<Process> {
   const git = gitService(rt, credentials);
   // Argo CD's argocd-cm: whether the implicit in-cluster destination exists, read live.
   const argoCdConfigMap = cache.informer(argoCdConfigMapSpec(namespace));
+  const ready = {
+    name: "informers",
+    check: () => {
+      if (!cache.hasSynced()) throw new Error("caches not synced");
+    },
+  };
+  // The servers first: they keep the process alive while the rollout safety probe waits.
+  const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
   const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
-  const rolloutSafety = await rolloutSafetyAvailable(client, scope, logger, clock);
+  const rolloutSafety = await rolloutSafetyAvailable({
+    client,
+    namespace: scope,
+    log: logger,
+    clock,
+    ...(rt.signal ? { signal: rt.signal } : {}),
+  });
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
     registry,
@@ -173,13 +189,6 @@ async function build(rt: Runtime): Promise<Process> {
     rolloutSafety,
   });
   const synced = controller;
-  const ready = {
-    name: "informers",
-    check: () => {
-      if (!cache.hasSynced()) throw new Error("caches not synced");
-    },
-  };
-  const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
   const webhookOpts = {
     addr: config.webhookAddr,
     parallelism: config.webhookParallelismLimit,
