@@ -9,7 +9,6 @@
 import { isDeepStrictEqual } from "node:util";
 import {
   ConditionStatus,
-  ConditionType,
   MAX_RUN_REQUESTS,
   ROLLOUT_APPSET_LABEL,
   ROLLOUT_GROUP_VERSION,
@@ -22,7 +21,6 @@ import {
   type RolloutRun,
   type RolloutRunStatus,
 } from "../../api/index.js";
-import { rfc3339 } from "../../clock/index.js";
 import type { AppStatusEntry } from "../machine.js";
 import { parseTime, type ObservedApp } from "../observe.js";
 import { decide } from "./decide.js";
@@ -31,19 +29,8 @@ import type { ResolvedPolicy } from "./policy.js";
 import { pendingRequests, runName, runOf, runStatus, targetList, type PendingRequest } from "./resource.js";
 import { lastCompletedRevisions, newRun } from "./run.js";
 import { rulesFor } from "./step.js";
+import { condition, eventsOf, reportOf, runCondition, SafetyReason, type SafetyEvent, type SafetyReport } from "./report.js";
 import { HaltReason, RunPhase, StepPhase, type Decision, type RunState } from "./types.js";
-
-/** The condition reasons rollout safety sets on `RolloutProgressing` (Argo CD's own are kept for a running and a completed run). */
-export const SafetyReason = {
-  Running: "ApplicationSetModified",
-  Completed: "ApplicationSetRolloutComplete",
-  Paused: "RolloutPaused",
-  Halted: "RolloutHalted",
-  Aborted: "RolloutAborted",
-  PolicyConflict: "RolloutPolicyConflict",
-  PolicyInvalid: "RolloutPolicyInvalid",
-  AwaitingRevisions: "RolloutAwaitingRevisions",
-} as const;
 
 /** How often a halted run with rollbacks still to send looks again. */
 export const ROLLBACK_RECHECK_MS = 10_000;
@@ -95,22 +82,6 @@ export interface RollbackSync {
   readonly marker: string;
 }
 
-/** What a pass reports to the metrics (docs/metrics.md#rollout-safety). */
-export interface SafetyReport {
-  /** Steps that ended this pass: their number (1-based), how they ended, and how long they ran. */
-  readonly stepEnds: readonly { readonly step: string; readonly phase: string; readonly seconds: number }[];
-  /** The reasons of the halts of this pass. */
-  readonly halts: readonly string[];
-  /** The failed Applications of each step of the current run. */
-  readonly failed: readonly { readonly step: string; readonly count: number }[];
-}
-
-/** An event on the ApplicationSet. */
-export interface SafetyEvent {
-  readonly reason: string;
-  readonly message: string;
-}
-
 /** The outcome of a pass. */
 export type Governance =
   | { readonly kind: "ungoverned" }
@@ -139,10 +110,6 @@ export type Governance =
     };
 
 const nameOf = (o: { metadata: { name?: string } }): string => o.metadata.name ?? "";
-
-function condition(status: string, reason: string, message: string, now: number): ApplicationSetCondition {
-  return { type: ConditionType.RolloutProgressing, status, reason, message, lastTransitionTime: rfc3339(now) };
-}
 
 /** The policy that governs the ApplicationSet, or why none can. */
 function governing(input: GovernInput): ResolvedPolicy | Extract<Governance, { kind: "held" | "ungoverned" }> {
@@ -334,80 +301,6 @@ function rollbacksOf(run: RunState, live: ReadonlyMap<string, Application>): { s
     else send.push({ application: a.name, revisions: a.to, marker });
   }
   return { send, waiting };
-}
-
-/** Events for every step and run phase that changed. */
-function eventsOf(before: RunState, after: RunState, created: boolean): SafetyEvent[] {
-  const out: SafetyEvent[] = [];
-  if (created) out.push({ reason: "RolloutStarted", message: `rollout ${after.id} started (${String(after.steps.length)} steps)` });
-  for (const s of after.steps) {
-    const was = before.steps[s.index]?.phase;
-    if (was === s.phase) continue;
-    const why = s.why === "" ? "" : `: ${s.why}`;
-    out.push({ reason: `RolloutStep${s.phase}`, message: `rollout ${after.id}: step ${String(s.index + 1)} ${s.phase}${why}` });
-  }
-  if (before.phase !== after.phase) {
-    const reason = after.haltReason !== undefined && after.phase !== RunPhase.Running ? ` (${after.haltReason})` : "";
-    out.push({ reason: `Rollout${after.phase}`, message: `rollout ${after.id} ${after.phase}${reason}` });
-  }
-  if (after.rollback !== undefined && before.rollback === undefined) {
-    const apps = after.rollback.applications.map((a) => `${a.name} to ${a.to.join("+")}`).join(", ");
-    out.push({ reason: "RolloutRolledBack", message: `rollout ${after.id} rolled back ${apps === "" ? "nothing" : apps}` });
-  }
-  return out;
-}
-
-/** The `RolloutProgressing` status, reason and message of each run phase. */
-const RUN_CONDITIONS: Readonly<
-  Record<RunPhase, { status: string; reason: string; message: (run: RunState, n: string, why: string) => string }>
-> = {
-  Completed: {
-    status: ConditionStatus.False,
-    reason: SafetyReason.Completed,
-    message: (r) => `ApplicationSet Rollout has completed (rollout ${r.id})`,
-  },
-  Aborted: {
-    status: ConditionStatus.False,
-    reason: SafetyReason.Aborted,
-    message: (r) => `rollout ${r.id} ended (${r.haltReason ?? HaltReason.Aborted})`,
-  },
-  Halted: {
-    status: ConditionStatus.True,
-    reason: SafetyReason.Halted,
-    message: (r, n, why) => `rollout ${r.id} halted at step ${n}: ${why}`,
-  },
-  Paused: {
-    status: ConditionStatus.True,
-    reason: SafetyReason.Paused,
-    message: (r, _, why) => `rollout ${r.id} ${why === "" ? "paused" : why}`,
-  },
-  Running: {
-    status: ConditionStatus.True,
-    reason: SafetyReason.Running,
-    message: (r, n, why) =>
-      `ApplicationSet Rollout is updating step ${n} (rollout ${r.id}, ${r.steps[r.currentStep]?.phase ?? ""})${why === "" ? "" : `: ${why}`}`,
-  },
-};
-
-const ENDED = new Set<string>([StepPhase.Completed, StepPhase.Halted]);
-
-/** The metrics of a pass: steps that ended (Completed or Halted; a rollback follows a halt), halts, failures per step. */
-function reportOf(before: RunState, decision: Decision): SafetyReport {
-  const after = decision.run;
-  const stepEnds = after.steps.flatMap((s) => {
-    const was = before.steps[s.index]?.phase;
-    const ended = ENDED.has(s.phase) || (s.phase === StepPhase.RolledBack && was !== StepPhase.Halted);
-    if (!ended || was === s.phase || s.startedAt === undefined || s.endedAt === undefined) return [];
-    return [{ step: String(s.index + 1), phase: s.phase, seconds: Math.max(0, (s.endedAt - s.startedAt) / 1000) }];
-  });
-  const halts = decision.actions.flatMap((a) => (a.type === "halt" ? [a.reason] : []));
-  return { stepEnds, halts, failed: after.steps.map((s) => ({ step: String(s.index + 1), count: s.counts.failed })) };
-}
-
-/** `RolloutProgressing` for a governed ApplicationSet: what the run waits on, in words. */
-function runCondition(run: RunState, now: number): ApplicationSetCondition {
-  const c = RUN_CONDITIONS[run.phase];
-  return condition(c.status, c.reason, c.message(run, String(run.currentStep + 1), run.steps[run.currentStep]?.why ?? ""), now);
 }
 
 /** When the current step's deadline or soak ends, from now. */

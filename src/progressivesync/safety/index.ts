@@ -13,3 +13,4 @@ export * from "./types.js";
 export { resolvePolicy, MAX_HISTORY_LIMIT, type ResolvedPolicy } from "./policy.js";
 export * from "./resource.js";
 export * from "./governor.js";
+export * from "./report.js";
