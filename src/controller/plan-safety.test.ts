@@ -96,6 +96,24 @@ const operations = (p: Plan) =>
     w.desired.operation ? [[w.name, (w.desired.operation["sync"] as { revision?: string }).revision, w.desired.operation["info"]]] : [],
   );
 
+/** A completed run on r1, and a run on r2 halted with guestbook-dev rolled back to r1. */
+function rolledBackRuns(): { done: RolloutRun; halted: RolloutRun } {
+  const done = run("r1", (r) => ({
+    ...r,
+    phase: RunPhase.Completed,
+    currentStep: 2,
+    steps: r.steps.map((s) => ({ ...s, phase: StepPhase.Completed })),
+  }));
+  const halted = run("r2", (r) => ({
+    ...r,
+    phase: RunPhase.Halted,
+    haltReason: "ProgressDeadlineExceeded",
+    steps: [{ ...r.steps[0]!, phase: StepPhase.RolledBack, startedAt: NOW - 900_000 }, r.steps[1]!],
+    rollback: { at: NOW - 1_000, applications: [{ name: "guestbook-dev", from: ["r2"], to: ["r1"] }], skipped: [] },
+  }));
+  return { done, halted };
+}
+
 describe("RollingSync under a RolloutPolicy", () => {
   it("without a policy selecting it, plans as Argo CD does: no RolloutRun", () => {
     const p = plan([], [{ ...policy, spec: { ...policy.spec, applicationSets: { names: ["other"] } } }]);
@@ -134,19 +152,7 @@ describe("RollingSync under a RolloutPolicy", () => {
   });
 
   it("writes the rollback sync, pinned to the last completed revision and marked with the run, on an Application with no operation", () => {
-    const done = run("r1", (r) => ({
-      ...r,
-      phase: RunPhase.Completed,
-      currentStep: 2,
-      steps: r.steps.map((s) => ({ ...s, phase: StepPhase.Completed })),
-    }));
-    const halted = run("r2", (r) => ({
-      ...r,
-      phase: RunPhase.Halted,
-      haltReason: "ProgressDeadlineExceeded",
-      steps: [{ ...r.steps[0]!, phase: StepPhase.RolledBack, startedAt: NOW - 900_000 }, r.steps[1]!],
-      rollback: { at: NOW - 1_000, applications: [{ name: "guestbook-dev", from: ["r2"], to: ["r1"] }], skipped: [] },
-    }));
+    const { done, halted } = rolledBackRuns();
     const p = plan([done, halted]);
     expect(operations(p)).toEqual([["guestbook-dev", "r1", [{ name: "Reason", value: rollbackMarker(halted.metadata.name!) }]]]);
     const op = p.writes.find((w) => w.name === "guestbook-dev")?.desired.operation;
@@ -154,19 +160,7 @@ describe("RollingSync under a RolloutPolicy", () => {
   });
 
   it("waits to roll back an Application whose operation is still running, and looks again in 10 s", () => {
-    const done = run("r1", (r) => ({
-      ...r,
-      phase: RunPhase.Completed,
-      currentStep: 2,
-      steps: r.steps.map((s) => ({ ...s, phase: StepPhase.Completed })),
-    }));
-    const halted = run("r2", (r) => ({
-      ...r,
-      phase: RunPhase.Halted,
-      haltReason: "ProgressDeadlineExceeded",
-      steps: [{ ...r.steps[0]!, phase: StepPhase.RolledBack, startedAt: NOW - 900_000 }, r.steps[1]!],
-      rollback: { at: NOW - 1_000, applications: [{ name: "guestbook-dev", from: ["r2"], to: ["r1"] }], skipped: [] },
-    }));
+    const { done, halted } = rolledBackRuns();
     const p = plan([done, halted], [policy], { ops: { dev: { sync: { revision: "r2" } } } });
     expect(
       operations(p)
