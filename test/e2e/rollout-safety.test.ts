@@ -258,6 +258,7 @@ describe("rollout safety with the sync engine", () => {
       const body = { metadata: { annotations: { "argocd.argoproj.io/refresh": "normal" } } };
       for (const name of ["ui-1", "ui-2"]) await client.patch(resources.Applications, { namespace: ns, name }, { type: "merge", body });
 
+      // The newest run need not be the halted one: a run started after the halt starts Paused.
       const halted = await waitForRun(
         client,
         ns,
@@ -265,6 +266,7 @@ describe("rollout safety with the sync engine", () => {
         "of revision B Halted",
         (r) => r.metadata.name !== first.metadata.name && r.status?.phase === "Halted",
         90_000,
+        "any",
       );
       expect(halted.status?.haltReason).toBe("FailureBudgetExceeded");
       expect(halted.spec.targetRevisions?.find((t) => t.application === "ui-1")?.revisions).toEqual([b]);

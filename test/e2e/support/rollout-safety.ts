@@ -175,7 +175,11 @@ export async function runsOf(client: KubeApiClient, ns: string, appSet: string):
   return (list.items as unknown as RolloutRun[]).filter((r) => r.spec.applicationSet === appSet);
 }
 
-/** Polls the newest run until `pred` holds of it; resolves to it. */
+/**
+ * Polls the newest run until `pred` holds of it; resolves to it. With `among: "any"` it polls every
+ * run instead: for waits where a later run may start after the one awaited (a commit refreshes
+ * Applications one by one).
+ */
 export function waitForRun(
   client: KubeApiClient,
   ns: string,
@@ -183,15 +187,11 @@ export function waitForRun(
   what: string,
   pred: (run: RolloutRun) => boolean,
   timeoutMs = 60_000,
+  among: "newest" | "any" = "newest",
 ): Promise<RolloutRun> {
-  return eventually(
-    `the RolloutRun of ${appSet} ${what}`,
-    async () => {
-      const run = await latestRun(client, ns, appSet);
-      return run !== undefined && pred(run) ? run : undefined;
-    },
-    timeoutMs,
-  );
+  const candidates = async (): Promise<RolloutRun[]> =>
+    among === "any" ? runsOf(client, ns, appSet) : [await latestRun(client, ns, appSet)].filter((r) => r !== undefined);
+  return eventually(`the RolloutRun of ${appSet} ${what}`, async () => (await candidates()).find(pred), timeoutMs);
 }
 
 /** The phase of a run's step (1-based). */
