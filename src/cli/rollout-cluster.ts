@@ -100,11 +100,17 @@ export async function listRuns(
   return { runs: parsedRuns(items), resourceVersion };
 }
 
+/** The newest run and every run, or a {@link RolloutCommandError} saying there is none. */
+export async function runsOrFail(client: RolloutClient, w: RunsOf): Promise<{ newest: RolloutRun; runs: RolloutRun[] }> {
+  const { runs } = await listRuns(client, w);
+  const newest = newestRun(runs);
+  if (newest === undefined) throw noRun(w);
+  return { newest, runs };
+}
+
 /** The newest run, or a {@link RolloutCommandError} saying there is none. */
 export async function newestOrFail(client: RolloutClient, w: RunsOf): Promise<RolloutRun> {
-  const run = newestRun((await listRuns(client, w)).runs);
-  if (run === undefined) throw noRun(w);
-  return run;
+  return (await runsOrFail(client, w)).newest;
 }
 
 /** The error of an ApplicationSet without runs. */
@@ -192,8 +198,8 @@ interface WatchPass {
 }
 
 /**
- * Follows the newest run of the ApplicationSet: `onChange` gets it now and after every change (a
- * new newest run, or a new resourceVersion of it) until it is Completed, Halted or Aborted, or
+ * Follows the newest run of the ApplicationSet: `onChange` gets it (with every run known, for
+ * context) now and after every change (a new newest run, or a new resourceVersion of it) until it is Completed, Halted or Aborted, or
  * `timeoutMs` passes on `clock`. A list, then a watch from the list's version; the watch is
  * reopened when the server ends it, and the list read again after a 410 or an error.
  */
@@ -201,16 +207,17 @@ export async function watchNewest(
   client: RolloutClient,
   w: RunsOf,
   how: { clock: Clock; timeoutMs: number },
-  onChange: (run: RolloutRun) => void,
+  onChange: (run: RolloutRun, runs: readonly RolloutRun[]) => void,
 ): Promise<WatchEnd> {
   const stop = new AbortController();
   const timer = how.clock.setTimeout(() => stop.abort(new WatchTimeout("timed out")), how.timeoutMs);
   let shown: RolloutRun | undefined;
   const consider = (runs: Map<string, RolloutRun>): RolloutRun | undefined => {
-    const n = newestRun([...runs.values()]);
+    const all = [...runs.values()];
+    const n = newestRun(all);
     if (n !== undefined && (n.metadata.name !== shown?.metadata.name || n.metadata.resourceVersion !== shown?.metadata.resourceVersion)) {
       shown = n;
-      onChange(n);
+      onChange(n, all);
     }
     return n;
   };

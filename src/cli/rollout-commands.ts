@@ -11,9 +11,9 @@ import { applyKubeOverrides, KubeApiClient, loadKubeConfig, type KubeConfigSourc
 import type { GenerateIO } from "./generate.js";
 import {
   listRuns,
-  newestOrFail,
   noRun,
   runSoaks,
+  runsOrFail,
   sendRequest,
   watchNewest,
   whoAmI,
@@ -21,8 +21,8 @@ import {
   type RunsOf,
 } from "./rollout-cluster.js";
 import { historyRows, renderHistory } from "./rollout-history-view.js";
-import { RolloutExit, statusExit } from "./rollout-runs.js";
-import { renderStatus } from "./rollout-status-view.js";
+import { heldBehind, RolloutExit, statusExit } from "./rollout-runs.js";
+import { renderStatus, type StatusViewOptions } from "./rollout-status-view.js";
 
 /** The default of --timeout. */
 export const DEFAULT_WATCH_TIMEOUT = "1h";
@@ -145,21 +145,28 @@ const runsOf = (f: Flags, kube: KubeAccess): RunsOf => ({
 
 const lines = (ls: readonly string[]): string => `${ls.join("\n")}\n`;
 
+/** The status of the run, with the halted run it waits behind when it is Paused behind one. */
+function statusLines(run: RolloutRun, all: readonly RolloutRun[], o: StatusViewOptions): string[] {
+  const behind = heldBehind(run, all);
+  return renderStatus(run, behind === undefined ? o : { ...o, heldBehind: behind });
+}
+
 async function status(f: Flags, io: RolloutIO, kube: KubeAccess): Promise<number> {
   const w = runsOf(f, kube);
   const clock = io.clock ?? new SystemClock();
-  const first = await newestOrFail(kube.client, w);
+  const { newest: first, runs } = await runsOrFail(kube.client, w);
   const soakMs = await runSoaks(kube.client, first);
-  const view = (run: RolloutRun): string[] => renderStatus(run, { now: clock.now(), isTTY: io.isTTY === true, soakMs });
+  const view = (run: RolloutRun, all: readonly RolloutRun[]): string[] =>
+    statusLines(run, all, { now: clock.now(), isTTY: io.isTTY === true, soakMs });
   if (!f.watch) {
-    io.out(f.output === "json" ? `${JSON.stringify(first, null, 2)}\n` : lines(view(first)));
+    io.out(f.output === "json" ? `${JSON.stringify(first, null, 2)}\n` : lines(view(first, runs)));
     return statusExit(first.status?.phase, false);
   }
   let renders = 0;
-  const show = (run: RolloutRun): void => {
+  const show = (run: RolloutRun, all: readonly RolloutRun[]): void => {
     if (f.output === "json") io.out(`${JSON.stringify(run)}\n`);
-    else if (io.isTTY === true) io.out(CLEAR_SCREEN + lines(view(run)));
-    else io.out((renders > 0 ? `\n--- ${rfc3339(clock.now())}\n` : "") + lines(view(run)));
+    else if (io.isTTY === true) io.out(CLEAR_SCREEN + lines(view(run, all)));
+    else io.out((renders > 0 ? `\n--- ${rfc3339(clock.now())}\n` : "") + lines(view(run, all)));
     renders++;
   };
   const end = await watchNewest(kube.client, w, { clock, timeoutMs: f.timeoutMs }, show);

@@ -52,6 +52,24 @@ export function newestRun(runs: readonly RolloutRun[]): RolloutRun | undefined {
   return newestFirst(runs)[0];
 }
 
+/**
+ * The halted run a Paused run waits behind: a run that starts after a halt starts Paused (a halt
+ * holds until someone resumes), so its own status says only "paused". Walks the older runs newest
+ * first, past other Paused runs and superseded ones; undefined when the run is not Paused or no halt
+ * holds it.
+ */
+export function heldBehind(run: RolloutRun, runs: readonly RolloutRun[]): RolloutRun | undefined {
+  if (run.status?.phase !== RunPhase.Paused) return undefined;
+  const ordered = newestFirst(runs);
+  const at = ordered.findIndex((r) => r.metadata.name === run.metadata.name);
+  for (const older of ordered.slice(at + 1)) {
+    const phase = older.status?.phase;
+    if (phase === RunPhase.Halted) return older;
+    if (phase !== RunPhase.Paused && superseded(older) === 0) return undefined;
+  }
+  return undefined;
+}
+
 /** True when the run can move no further: Completed, Halted or Aborted. */
 export function isFinished(phase: string | undefined): boolean {
   return phase === RunPhase.Completed || phase === RunPhase.Halted || phase === RunPhase.Aborted;

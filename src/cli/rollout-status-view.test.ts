@@ -143,6 +143,43 @@ describe("renderStatus", () => {
     ]);
   });
 
+  it("shows the halted run a Paused run waits behind, why it halted and its rollback", () => {
+    const halted: RolloutRun = {
+      ...run({
+        phase: "Halted",
+        haltReason: "FailureBudgetExceeded",
+        currentStep: 1,
+        message: "1 failed, budget 0: ui-1: sync Failed at 9b8c7d6",
+        rollback: { at: "2026-12-06T10:05:01Z", applications: [{ application: "ui-1", from: ["9b8c7d6"], to: ["3f2a1c9"] }] },
+      }),
+      metadata: { name: "guestbook-1a2b3", namespace: "argocd" },
+    };
+    const lines = renderStatus(
+      run({
+        phase: "Paused",
+        currentStep: 1,
+        startedAt: "2026-12-06T10:10:00Z",
+        steps: [{ step: 1, phase: "Waiting", message: "paused" }],
+      }),
+      { now: NOW, isTTY: false, heldBehind: halted },
+    );
+    expect(lines).toEqual([
+      "ApplicationSet: guestbook (namespace argocd)",
+      "Run:            guestbook-7f9c2 (policy careful)",
+      "Phase:          Paused",
+      "Started:        2026-12-06T10:10:00Z",
+      "Elapsed:        2m0s",
+      "Current step:   1 of 1",
+      "Held behind:    guestbook-1a2b3 (Halted, FailureBudgetExceeded at step 1); resume to roll this run out",
+      "  1 failed, budget 0: ui-1: sync Failed at 9b8c7d6",
+      "  Rolled back at 2026-12-06T10:05:01Z:",
+      "    ui-1: 9b8c7d6 -> 3f2a1c9",
+      "Steps:",
+      "  Step 1  Waiting",
+      "      paused",
+    ]);
+  });
+
   it("shows a run the controller has not written a status for", () => {
     expect(renderStatus(run(undefined, { policy: undefined }), { now: NOW, isTTY: true })).toEqual([
       "ApplicationSet: guestbook (namespace argocd)",

@@ -18,6 +18,8 @@ export interface StatusViewOptions {
   readonly isTTY: boolean;
   /** The soak of each step (1-based) in milliseconds, when the run's policy was read. */
   readonly soakMs?: ReadonlyMap<number, number>;
+  /** The halted run this Paused run waits behind (see heldBehind in rollout-runs.ts). */
+  readonly heldBehind?: RolloutRun;
 }
 
 /** How many request results the status shows (the newest). */
@@ -85,6 +87,19 @@ function headerLines(run: RolloutRun, o: StatusViewOptions): string[] {
   return lines;
 }
 
+/** What holds a Paused run: the halted run before it, why it halted, and its rollback. */
+function heldBehindLines(halted: RolloutRun | undefined): string[] {
+  if (halted === undefined) return [];
+  const st = halted.status ?? {};
+  const step = st.currentStep === undefined ? "" : ` at step ${String(st.currentStep)}`;
+  const lines = [
+    `Held behind:    ${halted.metadata.name ?? ""} (Halted${st.haltReason ? `, ${st.haltReason}` : ""}${step}); resume to roll this run out`,
+  ];
+  if (st.message) lines.push(...indent(st.message, "  "));
+  lines.push(...rollbackLines(halted).map((l) => `  ${l}`));
+  return lines;
+}
+
 function rollbackLines(run: RolloutRun): string[] {
   const rb = run.status?.rollback;
   if (rb === undefined) return [];
@@ -119,7 +134,7 @@ export function requestLines(run: RolloutRun, limit = SHOWN_REQUESTS): string[] 
 /** The status of a run as lines of text. */
 export function renderStatus(run: RolloutRun, o: StatusViewOptions): string[] {
   const steps = run.status?.steps ?? [];
-  const lines = headerLines(run, o);
+  const lines = [...headerLines(run, o), ...heldBehindLines(o.heldBehind)];
   lines.push(steps.length === 0 ? "Steps: none yet" : "Steps:");
   for (const s of steps) lines.push(...stepLines(s, o));
   const rb = rollbackLines(run);

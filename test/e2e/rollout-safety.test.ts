@@ -5,12 +5,13 @@
  * selects a two-step RollingSync ApplicationSet, and what the controller does is checked from the
  * RolloutRun, the ApplicationSet's `RolloutProgressing` condition and a recorder of every
  * Application change: a progress deadline that halts, approval and run control from `appset
- * rollout`, a soak, the failure budget, and a rollback.
+ * rollout`, a soak, the failure budget (a sync the apiserver refuses; a failing PreSync hook in one
+ * of ten Applications), and a rollback, then the fix rolled out once `appset rollout resume` says so.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resources, type KubeApiClient } from "../../src/kube/index.js";
-import type { Application } from "../../src/api/index.js";
+import { resources, type KubeApiClient, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
+import type { Application, RolloutRun } from "../../src/api/index.js";
 import { controllerNamespace, eventually } from "./support/controller.js";
 import { envSettled, operationsWritten, rolloutController, settledAt } from "./support/guestbook-rollout.js";
 import { RolloutRecorder } from "./support/rollout-recorder.js";
@@ -28,6 +29,7 @@ import {
   waitForProgressing,
   waitForRun,
   type Layout,
+  type Manifest,
 } from "./support/rollout-safety.js";
 import { e2eSuite } from "./support/suite.js";
 
@@ -45,6 +47,7 @@ afterAll(async () => {
 });
 
 const APPSET = "shop";
+const JOBS: ResourceDescriptor = { group: "batch", version: "v1", plural: "jobs", kind: "Job", namespaced: true };
 
 /** A namespace, a recorder over it, the policy, a controller with rollout safety on, then the ApplicationSet. */
 async function rollout(prefix: string, layout: Layout, policy: Record<string, unknown>) {
@@ -63,6 +66,15 @@ async function rollout(prefix: string, layout: Layout, policy: Record<string, un
 
 /** The operations written on the Applications of a step. */
 const opsOn = (rec: RolloutRecorder, step: number) => operationsWritten(rec).filter((o) => o.env === stepLabel(step));
+
+/** Waits until step 2 settles and the run completes; asserts step 1 completed without `failed`. */
+async function completedWithout(ns: string, rec: RolloutRecorder, revision: string, failed: string): Promise<void> {
+  await envSettled(rec, stepLabel(2), 1, revision);
+  const run = await waitForRun(client, ns, APPSET, "Completed", (r) => r.status?.phase === "Completed");
+  const step1 = run.status?.steps?.find((s) => s.step === 1);
+  expect(step1?.phase).toBe("Completed");
+  expect(step1?.toleratedFailures).toEqual([failed]);
+}
 
 /** Runs `body` with the recorder's timeline printed when ROLLOUT_TRACE is set, and the recorder stopped. */
 async function traced(rec: RolloutRecorder, body: () => Promise<void>): Promise<void> {
@@ -220,11 +232,7 @@ describe("rollout safety with the sync engine", () => {
     it("maxFailures 1: the step completes without it and the run completes", async () => {
       const { ns, repo, rec } = await rollout("rs-budget1", layout, { steps: [{ step: 1, maxFailures: 1 }] });
       await traced(rec, async () => {
-        await envSettled(rec, stepLabel(2), 1, repo.first);
-        const run = await waitForRun(client, ns, APPSET, "Completed", (r) => r.status?.phase === "Completed");
-        const step1 = run.status?.steps?.find((s) => s.step === 1);
-        expect(step1?.phase).toBe("Completed");
-        expect(step1?.toleratedFailures).toEqual(["pay-1c"]);
+        await completedWithout(ns, rec, repo.first, "pay-1c");
         expect(rec.current.get("pay-1c")?.opPhase).toMatch(/^(Failed|Error)$/);
         expect(settledAt(rec.current.get("pay-1a"), repo.first) && settledAt(rec.current.get("pay-1b"), repo.first)).toBe(true);
       });
@@ -246,7 +254,27 @@ describe("rollout safety with the sync engine", () => {
     }, 120_000);
   });
 
-  it("rolls step 1 back to the last completed rollout's revision when the next rollout halts there", async () => {
+  it("tolerates a PreSync hook that fails in one of ten Applications within a budget of one, and completes the run", async () => {
+    const step1: Record<string, Manifest> = {};
+    for (const letter of "abcdefghij") step1[`svc-1${letter}`] = letter === "g" ? "failing-presync" : "ok";
+    const layout: Layout = [step1, { "svc-2": "ok" }];
+    const { ns, repo, rec } = await rollout("rs-budget-hook", layout, { steps: [{ step: 1, maxFailures: 1 }] });
+    await traced(rec, async () => {
+      await completedWithout(ns, rec, repo.first, "svc-1g");
+      const failed = await client.get<Application>(resources.Applications, { namespace: ns, name: "svc-1g" });
+      expect(failed.status?.operationState?.phase).toBe("Failed");
+      expect(failed.status?.operationState?.message).toBe("one or more synchronization tasks completed unsuccessfully");
+      // The hook ran and failed; the ConfigMap behind it was never applied.
+      const job = await client.get<KubeObject & { status?: { failed?: number } }>(JOBS, { namespace: ns, name: "svc-1g-presync" });
+      expect(job.status?.failed).toBe(1);
+      await expect(client.get(resources.ConfigMaps, { namespace: ns, name: "svc-1g" })).rejects.toMatchObject({ reason: "NotFound" });
+      for (const name of Object.keys(step1).filter((n) => n !== "svc-1g"))
+        expect(settledAt(rec.current.get(name), repo.first), name).toBe(true);
+      expect(opsOn(rec, 2).map((o) => [o.name, o.revision])).toEqual([["svc-2", repo.first]]);
+    });
+  }, 180_000);
+
+  it("rolls step 1 back to the last completed rollout's revision when the next rollout halts there, and rolls the fix out once resumed", async () => {
     const layout: Layout = [{ "ui-1": "ok" }, { "ui-2": "ok" }];
     const { ns, repo, rec } = await rollout("rs-rollback", layout, { rollback: { enabled: true } });
     await traced(rec, async () => {
@@ -314,6 +342,34 @@ describe("rollout safety with the sync engine", () => {
       if (latest.metadata.name !== halted.metadata.name) expect(latest.status?.phase).toBe("Paused");
       // Step 2 stays on A: the halted run never promoted it.
       expect(opsOn(rec, 2).map((o) => o.revision)).toEqual([a]);
+
+      // `appset rollout status` shows the rollback: of the halted run, or of the run a Paused one waits behind.
+      const screen = await appsetRollout(ns, "status", APPSET);
+      if (process.env["ROLLOUT_TRACE"]) process.stdout.write(screen.out);
+      // Runs may still start as the Applications refresh, so read which run the screen shows.
+      const shownHalted = screen.out.includes(`Run:            ${halted.metadata.name ?? ""} `);
+      expect(screen.code).toBe(shownHalted ? 1 : 0);
+      expect(screen.out).toContain(
+        shownHalted ? "RolledBack" : `Held behind:    ${halted.metadata.name ?? ""} (Halted, FailureBudgetExceeded`,
+      );
+      expect(screen.out).toContain(`ui-1: ${b} -> ${a}`);
+
+      // The fix lands: its run starts Paused behind the halt, and rolls out once someone resumes.
+      const c = repo.push("3", [{ "ui-1": "ok" }, { "ui-2": "ok" }]);
+      for (const name of ["ui-1", "ui-2"]) await client.patch(resources.Applications, { namespace: ns, name }, { type: "merge", body });
+      const onC = (r: RolloutRun) => r.spec.targetRevisions?.every((t) => t.revisions.length === 1 && t.revisions[0] === c) === true;
+      const runOnC = (phase: string, ms: number) =>
+        waitForRun(client, ns, APPSET, `of revision C ${phase}`, (r) => onC(r) && r.status?.phase === phase, ms, "any");
+      const paused = await runOnC("Paused", 60_000);
+      await sleep(3_000);
+      expect(opsOn(rec, 1).map((o) => o.revision)).toEqual([a, b, a]);
+      expect((await appsetRollout(ns, "resume", APPSET)).code).toBe(0);
+      const done = await runOnC("Completed", 90_000);
+      expect(done.metadata.name).toBe(paused.metadata.name);
+      expect(done.spec.requests?.map((r) => r.action)).toEqual(["resume"]);
+      await envSettled(rec, stepLabel(2), 1, c);
+      expect(opsOn(rec, 1).map((o) => o.revision)).toEqual([a, b, a, c]);
+      expect(opsOn(rec, 2).map((o) => o.revision)).toEqual([a, c]);
     });
-  }, 180_000);
+  }, 240_000);
 });

@@ -325,6 +325,16 @@ describe("a governed pass", () => {
     expect(g.logs.join("\n")).toContain("is Halted; resume to roll out these revisions");
   });
 
+  it("supersedes a paused run when the revisions change, and starts the new one paused: the pause carries over", () => {
+    const paused = stored(OLD, (r) => ({ ...r, phase: RunPhase.Paused, pausedAt: NOW - 5_000 }));
+    const g = governed(govern(input({ runs: [paused] })));
+    expect(g.writes.supersede?.name).toBe(paused.metadata.name);
+    expect(g.writes.supersede?.status).toMatchObject({ phase: "Aborted", haltReason: "Superseded", endedAt: rfc3339(NOW) });
+    expect(g.run.phase).toBe(RunPhase.Paused);
+    expect(g.eligible.size).toBe(0);
+    expect(g.logs.join("\n")).toContain("is Paused; resume to roll out these revisions");
+  });
+
   it("rolls back a halted step to the last completed run's revisions, once, and holds the run", () => {
     const done = stored(OLD, completed);
     const running = stored(NEW, (r) => ({

@@ -221,11 +221,15 @@ function current(input: GovernInput, policy: string): Current {
   const previousResource = ordered.find((r) => runOf(r, steps, input.now).phase === RunPhase.Running) ?? ordered[0];
   if (previousResource !== undefined) {
     const previous = runOf(previousResource, steps, input.now);
-    if (previous.phase === RunPhase.Running) {
+    // A running or paused run will never roll these revisions out: the new run replaces it. A
+    // halted one stays as it is, the record of the halt.
+    if (previous.phase === RunPhase.Running || previous.phase === RunPhase.Paused) {
       const ended: RunState = { ...previous, phase: RunPhase.Aborted, haltReason: HaltReason.Superseded, endedAt: input.now };
       superseded = { name: previous.id, resource: previousResource, status: runStatus(ended, previousResource.status ?? {}) };
       logs.push(`rollout ${previous.id} superseded by ${name}`);
-    } else if (previous.phase === RunPhase.Halted || previous.phase === RunPhase.Paused) {
+    }
+    // A halt, or a pause, holds until someone resumes: the new run inherits it.
+    if (previous.phase === RunPhase.Halted || previous.phase === RunPhase.Paused) {
       run = { ...run, phase: RunPhase.Paused, pausedAt: input.now };
       logs.push(
         `rollout ${name} starts paused: the previous rollout ${previous.id} is ${previous.phase}; resume to roll out these revisions`,

@@ -72,10 +72,13 @@ export type Manifest =
   /** A Deployment whose pod no node can take: it stays Progressing. */
   | "unschedulable"
   /** A ConfigMap whose name the apiserver refuses: its sync fails. */
-  | "refused";
+  | "refused"
+  /** A ConfigMap behind a PreSync Job whose pod no node can take: the Job's deadline fails the sync. */
+  | "failing-presync";
 
 function manifest(app: string, kind: Manifest, version: string): string {
   if (kind === "ok") return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${app}\ndata:\n  version: "${version}"\n`;
+  if (kind === "failing-presync") return `${presyncJob(app)}\n---\n${manifest(app, "ok", version)}`;
   if (kind === "refused") return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${app}_Refused\ndata:\n  version: "${version}"\n`;
   return JSON.stringify({
     apiVersion: "apps/v1",
@@ -87,6 +90,22 @@ function manifest(app: string, kind: Manifest, version: string): string {
       template: {
         metadata: { labels: { app, version } },
         spec: { nodeSelector: { "example.com/none": "true" }, containers: [{ name: "c", image: "busybox" }] },
+      },
+    },
+  });
+}
+
+/** A PreSync hook Job that fails 2 s after it starts: its pod can never be scheduled. */
+function presyncJob(app: string): string {
+  return JSON.stringify({
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: `${app}-presync`, annotations: { "argocd.argoproj.io/hook": "PreSync" } },
+    spec: {
+      backoffLimit: 0,
+      activeDeadlineSeconds: 2,
+      template: {
+        spec: { restartPolicy: "Never", nodeSelector: { "example.com/none": "true" }, containers: [{ name: "c", image: "busybox" }] },
       },
     },
   });
