@@ -18,30 +18,22 @@
  *   ApplicationSet cache the same way.
  * - Fenced status (docs/controller.md#fenced-status-writes): every status write carries the
  *   resourceVersion the plan was made from, so a plan from a stale ApplicationSet is refused (409,
- *   {@link StatusConflictError}) instead of overwriting a newer status; the reconciler re-reads and
- *   plans again.
+ *   `StatusConflictError`) instead of overwriting a newer status; the reconciler re-reads and plans
+ *   again. The ApplicationSet's own writes and reads are in appset-writes.ts.
  * - Dry run sends every write with `dryRun=All` and touches no cache.
  */
 import pLimit from "p-limit";
-import {
-  EventMessage,
-  EventReason,
-  Reason,
-  parseApplication,
-  parseApplicationSet,
-  type Application,
-  type ApplicationSet,
-} from "../api/index.js";
+import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { relock, touchesAnnotations } from "./appset-patches.js";
+import { AppSetWriter } from "./appset-writes.js";
 import { syncedMeanwhile } from "./double-sync-guard.js";
 import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
 import type { JsonObject } from "./json.js";
-import { resourcesStatusError } from "./messages.js";
 import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
 import {
@@ -93,19 +85,7 @@ export interface ExecutorOptions {
 /** A write that failed, with the reason its condition gets. */
 export class ApplyError extends AppSetError {}
 
-/** The ApplicationSet changed since the plan read it: its status write was refused (409), nothing was overwritten. */
-export class StatusConflictError extends AppSetError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super("StatusConflict", message, options);
-  }
-}
-
 type Outcome = { name: string; error?: unknown };
-
-/** `appSet` as it stands at `resourceVersion` (what later fenced writes must name). */
-export function withResourceVersion(appSet: ApplicationSet, resourceVersion: string | undefined): ApplicationSet {
-  return { ...appSet, metadata: { ...appSet.metadata, resourceVersion } };
-}
 
 function keyInNamespaceOf(appSet: ApplicationSet, name: string): ObjectKey {
   return { namespace: appSet.metadata.namespace, name };
@@ -113,7 +93,15 @@ function keyInNamespaceOf(appSet: ApplicationSet, name: string): ObjectKey {
 
 /** Applies plans for one controller. */
 export class PlanExecutor {
-  constructor(private readonly opts: ExecutorOptions) {}
+  private readonly appSets: AppSetWriter;
+
+  constructor(private readonly opts: ExecutorOptions) {
+    this.appSets = new AppSetWriter({
+      client: opts.client,
+      dryRun: opts.dryRun,
+      ...(opts.appSetWritten === undefined ? {} : { written: opts.appSetWritten }),
+    });
+  }
 
   /**
    * Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). `seen`
@@ -375,27 +363,9 @@ export class PlanExecutor {
     throw err;
   }
 
-  /**
-   * Merge-patches the status, fenced by the resourceVersion the plan was made from: a newer
-   * ApplicationSet (our own earlier write among them) fails it with a {@link StatusConflictError}
-   * rather than being overwritten. Returns `appSet` at the resourceVersion the write produced.
-   */
-  private async writeStatus(appSet: ApplicationSet, status: object): Promise<ApplicationSet> {
-    const resourceVersion = appSet.metadata.resourceVersion;
-    const fence = resourceVersion !== undefined && resourceVersion !== "" ? { metadata: { resourceVersion } } : {};
-    try {
-      const written = await this.opts.client.patchStatus(
-        resources.ApplicationSets,
-        keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
-        { type: "merge", body: { ...fence, status } },
-        { dryRun: this.opts.dryRun },
-      );
-      return this.atVersionOf(appSet, written);
-    } catch (err) {
-      if (isNotFound(err)) return appSet;
-      if (isConflict(err)) throw new StatusConflictError(resourcesStatusError(errorMessage(err)), { cause: err });
-      throw new Error(resourcesStatusError(errorMessage(err)), { cause: err });
-    }
+  /** A fenced status write (see {@link AppSetWriter.writeStatus}). */
+  private writeStatus(appSet: ApplicationSet, status: object): Promise<ApplicationSet> {
+    return this.appSets.writeStatus(appSet, status);
   }
 
   /**
@@ -406,15 +376,8 @@ export class PlanExecutor {
   private async patchAppSet(appSet: ApplicationSet, planned: JsonObject): Promise<ApplicationSet> {
     const body = relock(planned, appSet);
     try {
-      const written = await this.opts.client.patch(
-        resources.ApplicationSets,
-        keyInNamespaceOf(appSet, appSet.metadata.name ?? ""),
-        { type: "merge", body },
-        { dryRun: this.opts.dryRun },
-      );
-      return this.atVersionOf(appSet, written);
+      return await this.appSets.patch(appSet, body);
     } catch (err) {
-      if (isNotFound(err)) return appSet;
       if (appSet.metadata.deletionTimestamp != null || !touchesAnnotations(body)) throw err;
       // Argo CD sets the condition on a fresh read, so a conflict does not keep it from being written.
       const current = isConflict(err) ? ((await this.readAppSet(appSet).catch(() => undefined)) ?? appSet) : appSet;
@@ -423,26 +386,9 @@ export class PlanExecutor {
     }
   }
 
-  /** `appSet` with the resourceVersion of what a write returned (unchanged in dry run, which stores nothing). */
-  private atVersionOf(appSet: ApplicationSet, written: KubeObject): ApplicationSet {
-    const resourceVersion = written.metadata?.resourceVersion;
-    if (this.opts.dryRun || resourceVersion === undefined) return appSet;
-    this.opts.appSetWritten?.(written);
-    return withResourceVersion(appSet, resourceVersion);
-  }
-
   /** The ApplicationSet as the apiserver has it now, or undefined when it is gone. */
-  async readAppSet(appSet: ApplicationSet): Promise<ApplicationSet | undefined> {
-    try {
-      const raw = await this.opts.client.get(resources.ApplicationSets, keyInNamespaceOf(appSet, appSet.metadata.name ?? ""));
-      const parsed = parseApplicationSet(raw);
-      if (!parsed.ok) throw parsed.error;
-      this.opts.appSetWritten?.(raw);
-      return parsed.value;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+  readAppSet(appSet: ApplicationSet): Promise<ApplicationSet | undefined> {
+    return this.appSets.read(appSet);
   }
 
   /** Records an event without waiting for it: events never slow down or fail the writes. */

@@ -8,7 +8,8 @@
  */
 import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import { StatusConflictError, withResourceVersion, type PlanExecutor } from "./apply.js";
+import type { PlanExecutor } from "./apply.js";
+import { StatusConflictError, withResourceVersion } from "./appset-writes.js";
 import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
 import { withReverseDeletionFinalizer } from "./plan-rollout.js";
