@@ -7,7 +7,6 @@
  * SCM API metrics, and GitHub API metrics when enabled.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import { parseSecret } from "../api/index.js";
 import type { Config, Env } from "../config/index.js";
 import { ignoreNotFound, type KubeReader } from "../kube/index.js";
@@ -86,7 +85,9 @@ export function awsSettings(env: Env): AwsSettings {
   const endpoints = { codecommit: endpoint("CODECOMMIT"), tagging: endpoint("RESOURCE_GROUPS_TAGGING_API"), sts: endpoint("STS") };
   const chain = awsChainOptions(env);
   return {
-    credentials: (clientConfig) => fromNodeProviderChain({ ...chain, clientConfig }),
+    // The AWS SDK is loaded on first use: most installs never call AWS.
+    credentials: (clientConfig) => async () =>
+      (await import("@aws-sdk/credential-providers")).fromNodeProviderChain({ ...chain, clientConfig })(),
     ...(region === undefined ? {} : { region }),
     endpoints: Object.fromEntries(Object.entries(endpoints).filter(([, e]) => e !== undefined)),
   };

@@ -4,7 +4,6 @@
  * custom, and its status subresource is addressed the same way by its {@link ResourceDescriptor},
  * bodies travel as untouched JSON, and every patch names its type explicitly.
  */
-import { KubeConfig, PatchStrategy } from "@kubernetes/client-node";
 import { KubeApiError, KubeReason } from "./errors.js";
 import {
   apiVersionOf,
@@ -22,14 +21,15 @@ import {
   type WriteOptions,
 } from "./ports.js";
 import { resourcePath } from "./resources.js";
+import { KubeConfig } from "./kubeconfig.js";
 import { applyKubeOverrides, type KubeOverrides } from "./overrides.js";
 import { KubeTransport, loadKubeConfig, type KubeConfigSource, type TransportOptions } from "./transport.js";
 
 const patchContentType: Record<Patch["type"], string> = {
-  merge: PatchStrategy.MergePatch,
-  json: PatchStrategy.JsonPatch,
-  strategic: PatchStrategy.StrategicMergePatch,
-  apply: PatchStrategy.ServerSideApply,
+  merge: "application/merge-patch+json",
+  json: "application/json-patch+json",
+  strategic: "application/strategic-merge-patch+json",
+  apply: "application/apply-patch+yaml",
 };
 
 const watchEventTypes = new Set<string>(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
@@ -58,7 +58,7 @@ export interface InMemoryClusterConfig {
   keyData?: string;
 }
 
-/** A KubeConfig of one cluster, user and context built in memory (client-node's `loadFromOptions`). */
+/** A KubeConfig of one cluster, user and context built in memory. */
 export function inMemoryKubeConfig(c: InMemoryClusterConfig): KubeConfig {
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "")) as T;
   const kc = new KubeConfig();

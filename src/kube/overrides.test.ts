@@ -1,4 +1,4 @@
-import { KubeConfig } from "@kubernetes/client-node";
+import { KubeConfig } from "./kubeconfig.js";
 import { describe, expect, it } from "vitest";
 import { KubeApiError } from "./errors.js";
 import { applyKubeOverrides, impersonationHeaders, withKubeconfigUser } from "./overrides.js";

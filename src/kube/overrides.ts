@@ -5,7 +5,7 @@
  * kubeconfig's inline data. Impersonation is not a kubeconfig field here: the transport sends it
  * as headers (see {@link Impersonation}).
  */
-import { KubeConfig, type Cluster, type Context, type User } from "@kubernetes/client-node";
+import { KubeConfig, type Cluster, type Context, type KubeAuthConfig, type User } from "./kubeconfig.js";
 import { KubeApiError, KubeReason } from "./errors.js";
 
 /** The identity every request impersonates (`--as`, `--as-group`, `--as-uid`). */
@@ -112,7 +112,7 @@ export function impersonationHeaders(i: Impersonation | undefined): Array<[strin
  * `i` with the kubeconfig user's `as` when `--as` is not given: client-go merges the flags over the
  * kubeconfig's fields, so `--as-group` or `--as-uid` with a kubeconfig `as` impersonates that user.
  */
-export function withKubeconfigUser(i: Impersonation | undefined, kc: KubeConfig): Impersonation | undefined {
+export function withKubeconfigUser(i: Impersonation | undefined, kc: Pick<KubeAuthConfig, "getCurrentUser">): Impersonation | undefined {
   const fromKubeconfig = kc.getCurrentUser()?.impersonateUser ?? "";
   if (i === undefined || i.user !== "" || fromKubeconfig === "" || (i.groups.length === 0 && i.uid === "")) return i;
   return { ...i, user: fromKubeconfig };

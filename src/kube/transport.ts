@@ -1,6 +1,7 @@
 /**
- * Raw HTTP to the apiserver on client-node's own machinery: `KubeConfig` authenticates the request
- * (bearer token, exec/OIDC plugins, client certificates, CA) onto a `RequestContext`, and undici's
+ * Raw HTTP to the apiserver on client-node's own machinery: a `KubeConfig` (src/kube/kubeconfig.ts)
+ * authenticates the request (bearer token, exec/OIDC plugins, client certificates, CA) onto a
+ * client-node `RequestContext`, and undici's
  * `request` sends it (src/kube/wire.ts: fetch would join repeated `Impersonate-Group` lines). We go below the generated and
  * `KubernetesObjectApi` clients because they (a) run bodies through `ObjectSerializer`, which turns
  * timestamps into `Date`s and drops unknown fields of known kinds, (b) cannot address the status
@@ -13,10 +14,11 @@
  * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
-import { KubeConfig, RequestContext, type HttpMethod } from "@kubernetes/client-node";
+import { RequestContext, type HttpMethod } from "@kubernetes/client-node/dist/gen/http/http.js";
 import type { RequestOptions } from "node:https";
 import { Agent } from "undici";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
+import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import { sendContext, type WireResponse } from "./wire.js";
 
@@ -89,7 +91,7 @@ export class KubeTransport {
   private readonly headers: ReadonlyArray<readonly [string, string]>;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly kc: KubeAuthConfig,
     private readonly options: TransportOptions = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;

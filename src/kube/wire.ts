@@ -11,7 +11,7 @@
  * caller set its own (`--disable-compression` sends `identity`), and a gzip (or deflate, br, zstd)
  * answer is decompressed by undici's decompress interceptor, error answers included.
  */
-import type { RequestContext } from "@kubernetes/client-node";
+import type { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
 import { getGlobalDispatcher, interceptors, request, type Dispatcher } from "undici";
 
 /** An answer: its status, and its body read once as text or as a byte stream. */

@@ -6,7 +6,6 @@
  * cache and renewed a minute before they expire, by the injected clock. The SDK's STS calls go
  * through the SCM HTTP client ({@link sdkRequestHandler}).
  */
-import { fromTemporaryCredentials } from "@aws-sdk/credential-providers";
 import { wrap } from "../api.js";
 import { awsEndpoint, type AwsCredentials, type AwsSdkClientConfig, type AwsTarget } from "./client.js";
 import { fromSdkError, sdkRequestHandler } from "./sdk-transport.js";
@@ -63,8 +62,9 @@ export function sessionName(nowMs: number): string {
 /** STS AssumeRole of `roleArn` with `base` (cached per base key and role). */
 export function assumeRoleCached(t: AwsTarget, base: AwsCredentials, roleArn: string): Promise<AwsCredentials> {
   const key = `aws-assume-role ${awsEndpoint(t.settings, "sts", t.region)} ${base.accessKeyId} ${roleArn}`;
-  return cached(t, key, () =>
-    fromTemporaryCredentials({
+  // The AWS SDK is loaded on first use: most installs never call AWS.
+  return cached(t, key, async () =>
+    (await import("@aws-sdk/credential-providers")).fromTemporaryCredentials({
       masterCredentials: base,
       params: { RoleArn: roleArn, RoleSessionName: sessionName(t.http.clock.now()), DurationSeconds: ASSUME_ROLE_SECONDS },
       clientConfig: sdkClientConfig(t),

@@ -6,15 +6,14 @@
  * returns something else throws a {@link HealthScriptError}; the caller reports it as `Unknown`
  * health with the error's message, as Argo CD does.
  */
-import fengari, { type LuaState } from "fengari";
+import type { LuaState } from "fengari";
+import { fengariLib } from "./fengari-lib.js";
 import { HealthStatus } from "../../../api/index.js";
 import { AppSetError } from "../../../errors.js";
 import type { KubeObject } from "../../../kube/index.js";
 import type { CheckedHealth } from "../deletion.js";
 import { newSandbox } from "./sandbox.js";
 import { pushValue } from "./values.js";
-
-const { lua, lauxlib, to_luastring } = fengari;
 
 /** Instructions a script may run by default. */
 export const DEFAULT_INSTRUCTION_BUDGET = 1_000_000;
@@ -55,12 +54,14 @@ const CODES = new Set<string>(Object.values(HealthStatus));
 
 /** The error value on top of the stack, as text. */
 function errorText(L: LuaState): string {
+  const { lua, to_jsstring } = fengariLib();
   if (lua.lua_type(L, -1) === lua.LUA_TSTRING) return lua.lua_tojsstring(L, -1) ?? "";
-  return `(error object is a ${fengari.to_jsstring(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
+  return `(error object is a ${to_jsstring(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
 }
 
 /** A string field of the table at `idx` (absolute), read without metamethods; other types give `{other}`. */
 function stringField(L: LuaState, idx: number, name: string): string | undefined | { other: true } {
+  const { lua, to_luastring } = fengariLib();
   lua.lua_pushstring(L, to_luastring(name));
   const type = lua.lua_rawget(L, idx);
   const value = type === lua.LUA_TSTRING ? (lua.lua_tojsstring(L, -1) ?? "") : type === lua.LUA_TNIL ? undefined : { other: true as const };
@@ -73,14 +74,12 @@ function stringField(L: LuaState, idx: number, name: string): string | undefined
  * undefined when it returned nothing or nil (Argo CD then falls back to its Go check of the kind).
  */
 function resultOf(L: LuaState): CheckedHealth | undefined {
+  const { lua, to_jsstring } = fengariLib();
   const top = lua.lua_gettop(L);
   const type = top === 0 ? lua.LUA_TNIL : lua.lua_type(L, top);
   if (type === lua.LUA_TNIL) return undefined;
   if (type !== lua.LUA_TTABLE) {
-    throw new HealthScriptError(
-      HealthScriptReason.InvalidResult,
-      HealthScriptMessage.notTable(fengari.to_jsstring(lua.lua_typename(L, type))),
-    );
+    throw new HealthScriptError(HealthScriptReason.InvalidResult, HealthScriptMessage.notTable(to_jsstring(lua.lua_typename(L, type))));
   }
   const status = stringField(L, top, "status");
   const message = stringField(L, top, "message");
@@ -98,6 +97,7 @@ function resultOf(L: LuaState): CheckedHealth | undefined {
  * {@link HealthScriptError} when it fails or returns something else.
  */
 export function runHealthScript(script: string, obj: KubeObject, options: HealthScriptOptions = {}): CheckedHealth | undefined {
+  const { lua, lauxlib, to_luastring } = fengariLib();
   const L = newSandbox(options.useOpenLibs === true);
   pushValue(L, obj);
   lua.lua_setglobal(L, to_luastring("obj"));

@@ -6,9 +6,8 @@
  * the process's memory), plus the Lua 5.1 names Argo CD's scripts use (its VM is
  * gopher-lua, a Lua 5.1): `table.getn`, `unpack`, `math.pow` and `loadstring`.
  */
-import fengari, { type LuaState } from "fengari";
-
-const { lua, lauxlib, lualib, to_luastring } = fengari;
+import type { LuaState } from "fengari";
+import { fengariLib } from "./fengari-lib.js";
 
 /** Runs in every state before the script: removes what a script must not reach, adds the 5.1 names. */
 const PRELUDE = `
@@ -32,19 +31,19 @@ table.getn = table.getn or function(t) return #t end
 math.pow = math.pow or function(x, y) return x ^ y end
 `;
 
-const BASE_LIBS: readonly [string, (L: LuaState) => number][] = [
-  ["_G", lualib.luaopen_base],
-  ["string", lualib.luaopen_string],
-  ["table", lualib.luaopen_table],
-  ["math", lualib.luaopen_math],
-];
-const OPEN_LIBS: readonly [string, (L: LuaState) => number][] = [
-  ["coroutine", lualib.luaopen_coroutine],
-  ["utf8", lualib.luaopen_utf8],
-];
-
 /** A new sandboxed state. */
 export function newSandbox(useOpenLibs: boolean): LuaState {
+  const { lua, lauxlib, lualib, to_luastring } = fengariLib();
+  const BASE_LIBS: readonly [string, (L: LuaState) => number][] = [
+    ["_G", lualib.luaopen_base],
+    ["string", lualib.luaopen_string],
+    ["table", lualib.luaopen_table],
+    ["math", lualib.luaopen_math],
+  ];
+  const OPEN_LIBS: readonly [string, (L: LuaState) => number][] = [
+    ["coroutine", lualib.luaopen_coroutine],
+    ["utf8", lualib.luaopen_utf8],
+  ];
   const L = lauxlib.luaL_newstate();
   for (const [name, open] of [...BASE_LIBS, ...(useOpenLibs ? OPEN_LIBS : [])]) {
     lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
