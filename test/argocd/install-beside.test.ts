@@ -287,8 +287,10 @@ describe("docs/migrate.md: back to Argo CD's ApplicationSet controller", () => {
     const place = placement(ns, run);
     await runBlocks(back.slice(0, 1), place);
     await stopContainer(); // the Deployment is gone, and its pods with it
-    for (const o of renderKustomization(OVERLAY).map(place.object))
-      expect(await applier.exists(o), `${o.kind} ${o.metadata.name}`).toBe(false);
+    // A CRD goes once the apiserver has removed its objects: wait for each.
+    for (const o of renderKustomization(OVERLAY).map(place.object)) {
+      await eventually(`${o.kind} ${o.metadata.name} gone`, async () => ((await applier.exists(o)) ? undefined : true), 60_000);
+    }
     expect((await applications(admin, ns)).size).toBe(3);
 
     await installArgoCd(admin, (o) => applier.resourceOf(o), argoCdAppSetObjects(ns));
