@@ -27,8 +27,12 @@ export type { Cluster, Context, User };
 export interface KubeAuthConfig {
   getCurrentCluster(): Cluster | null;
   getCurrentUser(): User | null;
-  /** Puts the credentials and TLS settings of the current context onto a request. */
-  applySecurityAuthentication(ctx: RequestContext): Promise<void>;
+  /**
+   * Puts the credentials and TLS settings of the current context onto a request. With
+   * `connection: false`, a caller that reuses a connection it already has asks for the credentials
+   * alone (a kubeconfig that cannot tell them apart, as client-node's, may ignore it).
+   */
+  applySecurityAuthentication(ctx: RequestContext, want?: { readonly connection?: boolean }): Promise<void>;
   /** Puts the current context's TLS material and credential headers into Node request options. */
   applyToHTTPSOptions(opts: RequestOptions): Promise<void>;
 }
@@ -68,6 +72,19 @@ function tlsOptions(opts: RequestOptions, cluster: Cluster | null, user: User): 
   if (ca) opts.ca = ca;
   if (cert) opts.cert = cert;
   if (key) opts.key = key;
+}
+
+/** The TLS settings among Node request options that a connection needs, the unset ones left out. */
+function connectOptions(opts: RequestOptions): Record<string, unknown> {
+  const { ca, cert, key, rejectUnauthorized, servername } = opts;
+  return Object.fromEntries(Object.entries({ ca, cert, key, rejectUnauthorized, servername }).filter(([, v]) => v !== undefined));
+}
+
+/** As client-node: plain `http://` only with `insecure-skip-tls-verify`. */
+function refusePlainHttp(cluster: Cluster | null): void {
+  if (cluster?.server.startsWith("http:") && !cluster.skipTLSVerify) {
+    throw new Error("HTTP protocol is not allowed when skipTLSVerify is not set or false");
+  }
 }
 
 type Full = Pick<KubeAuthConfig, "applySecurityAuthentication" | "applyToHTTPSOptions">;
@@ -226,11 +243,11 @@ export class KubeConfig implements KubeAuthConfig {
     return this.full;
   }
 
-  /** TLS material, `Impersonate-User` from the kubeconfig, then the credential headers. */
-  private async options(opts: RequestOptions): Promise<void> {
+  /** TLS material (unless `tls` is false), `Impersonate-User` from the kubeconfig, then the credential headers. */
+  private async options(opts: RequestOptions, tls = true): Promise<void> {
     const user = this.getCurrentUser();
     if (user === null) return;
-    tlsOptions(opts, this.getCurrentCluster(), user);
+    if (tls) tlsOptions(opts, this.getCurrentCluster(), user);
     const headers: OutgoingHttpHeaders = {};
     opts.headers = headers;
     if (user.impersonateUser != null) headers["Impersonate-User"] = user.impersonateUser;
@@ -249,29 +266,21 @@ export class KubeConfig implements KubeAuthConfig {
   /**
    * Headers (basic auth, then the credential headers) and a dispatcher with the TLS options; none
    * when there are no TLS options. Plain `http://` is refused unless `insecure-skip-tls-verify` is set.
+   * With `connection: false` only the headers: the CA, certificate and key files are not read and no
+   * dispatcher is built, for a request that goes over a connection the caller already holds.
    */
-  async applySecurityAuthentication(ctx: RequestContext): Promise<void> {
+  async applySecurityAuthentication(ctx: RequestContext, want: { readonly connection?: boolean } = {}): Promise<void> {
     if (this.needsFull()) return (await this.fullConfig()).applySecurityAuthentication(ctx);
+    const connection = want.connection ?? true;
     const opts: RequestOptions = {};
-    await this.options(opts);
+    await this.options(opts, connection);
     const user = this.getCurrentUser();
     if (user?.username)
       ctx.setHeaderParam("Authorization", `Basic ${Buffer.from(`${user.username}:${user.password ?? ""}`).toString("base64")}`);
     for (const [k, v] of Object.entries(opts.headers ?? {})) ctx.setHeaderParam(k, String(v));
-    const cluster = this.getCurrentCluster();
-    if (cluster?.server.startsWith("http:") && !cluster.skipTLSVerify) {
-      throw new Error("HTTP protocol is not allowed when skipTLSVerify is not set or false");
-    }
-    const tls = Object.fromEntries(
-      Object.entries({
-        ca: opts.ca,
-        cert: opts.cert,
-        key: opts.key,
-        rejectUnauthorized: opts.rejectUnauthorized,
-        servername: opts.servername,
-      }).filter(([, v]) => v !== undefined),
-    );
-    if (Object.keys(tls).length === 0) return;
+    refusePlainHttp(this.getCurrentCluster());
+    const tls = connectOptions(opts);
+    if (!connection || Object.keys(tls).length === 0) return;
     ctx.setDispatcher(new Agent({ connect: { ...tls, keepAlive: true, keepAliveInitialDelay: 30_000 } }));
   }
 }

@@ -9,8 +9,9 @@
  *
  * `KubeConfig.applySecurityAuthentication` builds a fresh undici Agent on every call, so every
  * request would open a new TLS connection; the transport keeps the first one and reuses it (headers,
- * which may carry a rotating token, are still computed per request). {@link KubeTransport.close}
- * closes it. Streams (watches) are the exception: each gets a connection of its own (see
+ * which may carry a rotating token, are still computed per request, but once the connection is held
+ * the kubeconfig is asked for the headers alone, so the CA, certificate and key are not read again).
+ * {@link KubeTransport.close} closes it. Streams (watches) are the exception: each gets a connection of its own (see
  * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
@@ -191,7 +192,8 @@ export class KubeTransport {
     if (req.signal !== undefined) ctx.setSignal(req.signal);
     let dedicated: Dispatcher;
     try {
-      await this.kc.applySecurityAuthentication(ctx);
+      const reuse = connection === "pooled" && this.dispatcher !== undefined;
+      await this.kc.applySecurityAuthentication(ctx, { connection: !reuse });
       if (connection === "pooled") await this.reuseDispatcher(ctx);
       else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
       const res = await sendContext(ctx, this.headers).catch((err: unknown) => {
@@ -206,10 +208,19 @@ export class KubeTransport {
     }
   }
 
+  /**
+   * Puts the pooled connection on the request: the one held, or the request's own when none is held
+   * yet. A kubeconfig that ignores `connection: false` still hands a fresh one, closed here unused. No
+   * dispatcher at all means plain HTTP on undici's global one.
+   */
   private async reuseDispatcher(ctx: RequestContext): Promise<void> {
+    if (this.dispatcher !== undefined) {
+      void ctx.getDispatcher()?.close();
+      this.useDispatcher(ctx, this.dispatcher);
+      return;
+    }
     if (ctx.getDispatcher() === undefined) return;
-    if (this.dispatcher === undefined) this.dispatcher = await this.dispatcherFor(ctx);
-    else void ctx.getDispatcher()?.close();
+    this.dispatcher = await this.dispatcherFor(ctx);
     this.useDispatcher(ctx, this.dispatcher);
   }
 
