@@ -88,6 +88,24 @@ const unitLayerBans = {
   ],
 };
 
+// Package indexes that load far more than src uses, paid in resident memory at start
+// (docs/controller.md#memory-at-start): src takes what it needs from their own modules, and their
+// types from the index.
+const heavyIndex = (name, instead) => ({
+  name,
+  allowTypeImports: true,
+  message: `its package index loads modules src does not use; ${instead}`,
+});
+const heavyIndexes = {
+  paths: [
+    heavyIndex("undici", "import from src/undici.ts (or add what is missing there)."),
+    heavyIndex(
+      "@kubernetes/client-node",
+      "import its small modules (@kubernetes/client-node/dist/...), or import() the index where it is needed.",
+    ),
+  ],
+};
+
 /** The no-restricted-imports rule with these paths and pattern groups. */
 function restrictImports(...groups) {
   return {
@@ -98,13 +116,14 @@ function restrictImports(...groups) {
 /** The import rules of src: the boundaries of each folder, and the unit layer's bans for its tests. */
 function srcImportRules() {
   const blocks = [
-    { files: ["src/**/*.ts"], ignores: ["src/cli/**"], rules: restrictImports({ patterns: outsideCli }) },
+    { files: ["src/**/*.ts"], rules: restrictImports(heavyIndexes) },
+    { files: ["src/**/*.ts"], ignores: ["src/cli/**"], rules: restrictImports({ patterns: outsideCli }, heavyIndexes) },
     { files: ["src/**/*.test.ts"], ignores: ["src/cli/**"], rules: restrictImports({ patterns: outsideCli }, unitLayerImports) },
     { files: ["src/cli/**/*.test.ts"], rules: restrictImports(unitLayerImports) },
   ];
   for (const [folder, patterns] of Object.entries(boundaries)) {
     blocks.push(
-      { files: [`src/${folder}/**/*.ts`], rules: restrictImports({ patterns: [...outsideCli, ...patterns] }) },
+      { files: [`src/${folder}/**/*.ts`], rules: restrictImports({ patterns: [...outsideCli, ...patterns] }, heavyIndexes) },
       { files: [`src/${folder}/**/*.test.ts`], rules: restrictImports({ patterns: [...outsideCli, ...patterns] }, unitLayerImports) },
     );
   }

@@ -7,7 +7,7 @@
  * I/O boundary: the CA file read when the connection pool is made.
  */
 import { readFile } from "node:fs/promises";
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from "./undici.js";
 
 /** How one repository server is reached. */
 export interface HttpAccess {

@@ -29,7 +29,6 @@ import type { SyncEngine } from "../syncwaves/engine.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 import { scmServices } from "./scm.js";
 import { gitService } from "./git.js";
-import { buildSyncEngine } from "./sync-engine.js";
 import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
@@ -209,8 +208,18 @@ async function build(rt: Runtime): Promise<Process> {
     { namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url },
     "applicationset controller starting",
   );
+  // The sync engine's modules load only when it runs (docs/controller.md#memory-at-start).
   const engine = config.enableSyncEngine
-    ? buildSyncEngine({ ...rt, client, namespace, cache, git, credentials, clusters: controller.clusters, registry })
+    ? (await import("./sync-engine.js")).buildSyncEngine({
+        ...rt,
+        client,
+        namespace,
+        cache,
+        git,
+        credentials,
+        clusters: controller.clusters,
+        registry,
+      })
     : undefined;
   const manager = new Manager({
     cache,

@@ -1,13 +1,11 @@
 /**
  * The `appset` command's dispatcher: maps a subcommand to what runs it and returns the exit code.
+ * Each command's modules load when it runs, so a controller does not carry the CLI's
+ * (docs/controller.md#memory-at-start).
  */
 import { text } from "node:stream/consumers";
-import { controllerCommand } from "./controller.js";
 import { ARGOCD_APPSET_PROGRAM, version } from "./version.js";
 import { processSignals } from "./process.js";
-import { syncEngineCommand } from "./sync-engine.js";
-import { generateCommand } from "./generate.js";
-import { rolloutCommand } from "./rollout.js";
 
 const USAGE = `Usage: appset <command> [flags]
 
@@ -48,9 +46,14 @@ export async function run(argv: readonly string[], out: (s: string) => void, err
       out(`appset ${version()}\n`);
       return 0;
     case "generate":
-      return generateCommand(argv.slice(1), { out, err, env: process.env, readStdin: () => text(process.stdin) });
+      return (await import("./generate.js")).generateCommand(argv.slice(1), {
+        out,
+        err,
+        env: process.env,
+        readStdin: () => text(process.stdin),
+      });
     case "rollout":
-      return rolloutCommand(argv.slice(1), {
+      return (await import("./rollout.js")).rolloutCommand(argv.slice(1), {
         out,
         err,
         env: process.env,
@@ -58,9 +61,9 @@ export async function run(argv: readonly string[], out: (s: string) => void, err
         isTTY: process.stdout.isTTY === true,
       });
     case "controller":
-      return controllerCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
+      return (await import("./controller.js")).controllerCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
     case "sync-engine":
-      return syncEngineCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
+      return (await import("./sync-engine.js")).syncEngineCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
     case undefined:
     case "help":
     case "--help":

@@ -18,7 +18,7 @@ import { newClusters, newContexts, newUsers, type Cluster, type Context, type Us
 import { ExecAuth } from "@kubernetes/client-node/dist/exec_auth.js";
 import { FileAuth } from "@kubernetes/client-node/dist/file_auth.js";
 import type { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
-import { Agent } from "undici";
+import { Agent } from "../undici.js";
 import { parse } from "yaml";
 
 export type { Cluster, Context, User };

@@ -17,7 +17,7 @@
  */
 import { RequestContext, type HttpMethod } from "@kubernetes/client-node/dist/gen/http/http.js";
 import type { RequestOptions } from "node:https";
-import { Agent } from "undici";
+import { Agent } from "../undici.js";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";

@@ -12,7 +12,7 @@
  * answer is decompressed by undici's decompress interceptor, error answers included.
  */
 import type { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
-import { getGlobalDispatcher, interceptors, request, type Dispatcher } from "undici";
+import { decompressInterceptor, getGlobalDispatcher, request, type Dispatcher } from "../undici.js";
 
 /** An answer: its status, and its body read once as text or as a byte stream. */
 export interface WireResponse {
@@ -21,7 +21,7 @@ export interface WireResponse {
   stream(): AsyncIterable<Uint8Array>;
 }
 
-const decompress = interceptors.decompress({ skipErrorResponses: false });
+const decompress = decompressInterceptor({ skipErrorResponses: false });
 
 /** Each dispatcher composed with {@link decompress} once, not on every request. */
 const decompressing = new WeakMap<Dispatcher, Dispatcher>();

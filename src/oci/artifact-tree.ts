@@ -12,7 +12,6 @@
  * glob over the tree, links followed inside the artifact, directories left out). Pure.
  */
 import { posix } from "node:path";
-import { entries } from "tar";
 import { AppSetError } from "../errors.js";
 import { bytesText } from "../response-limit.js";
 import { comparePaths, compileDoublestar } from "../git/index.js";
@@ -98,6 +97,8 @@ async function* bounded(input: AsyncIterable<Uint8Array>, limits: LayerLimits): 
 
 /** Reads a decompressed tar stream into a tree (see the module comment). */
 export async function readArtifactTree(tarStream: AsyncIterable<Uint8Array>, limits: LayerLimits): Promise<ArtifactTree> {
+  // Loaded on first use: a controller without OCI generators or sources never needs it.
+  const { entries } = await import("tar");
   const tree = new TreeBuilder();
   try {
     for await (const entry of entries(bounded(tarStream, limits), { strict: true })) {

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { STATUS_CODES } from "node:http";
-import { request, type Dispatcher } from "undici";
+import { request, type Dispatcher } from "../undici.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { basicAuthHeader, dispatcherFor, type HttpAccess } from "../http-access.js";
 import { readBounded, ResponseTooLargeError } from "../response-limit.js";

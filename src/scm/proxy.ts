@@ -10,15 +10,13 @@
  * apply to the provider's certificate and to an `https://` proxy's alike, as Go's single tls.Config
  * does. Credentials in the proxy URL go to the proxy only (`Proxy-Authorization`, or SOCKS5
  * username/password). The connect limit covers the proxy connection, the tunnel and the TLS
- * handshake with the provider.
+ * handshake with the provider. The proxy agents' modules load on the first proxied request
+ * (docs/controller.md#memory-at-start).
  */
 import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIPv6, type Socket } from "node:net";
 import { TLSSocket } from "node:tls";
-import { HttpProxyAgent } from "http-proxy-agent";
-import { HttpsProxyAgent } from "https-proxy-agent";
-import { SocksProxyAgent } from "socks-proxy-agent";
 import { AppSetError } from "../errors.js";
 import { portOf, proxyFor, type ProxySettings } from "./proxy-rules.js";
 import { ScmTimeoutError } from "./timeouts.js";
@@ -45,14 +43,16 @@ function authorityOf(target: URL): string {
  * connection while it is being set up; the SOCKS client gives up a stalled handshake by itself
  * (after 30 s). The provider's TLS settings travel with the request's options.
  */
-function agentFor(proxy: URL, target: URL, o: { req: TransportRequest; signal: AbortSignal }): Agent {
+async function agentFor(proxy: URL, target: URL, o: { req: TransportRequest; signal: AbortSignal }): Promise<Agent> {
   if (proxy.protocol === "socks5:" || proxy.protocol === "socks5h:") {
+    const { SocksProxyAgent } = await import("socks-proxy-agent");
     const remote = new URL(proxy.href);
     remote.protocol = "socks5h:";
     return new SocksProxyAgent(remote);
   }
   const options = { ...tlsSettings(o.req.tls), signal: o.signal };
-  return target.protocol === "https:" ? new HttpsProxyAgent(proxy, options) : new HttpProxyAgent(proxy, options);
+  if (target.protocol === "https:") return new (await import("https-proxy-agent")).HttpsProxyAgent(proxy, options);
+  return new (await import("http-proxy-agent")).HttpProxyAgent(proxy, options);
 }
 
 /** Whether a socket handed to a request still has its TLS handshake ahead. */
@@ -94,10 +94,10 @@ function guardSetup(
   });
 }
 
-function viaProxy(req: TransportRequest, target: URL, proxy: URL): ReturnType<Transport> {
+async function viaProxy(req: TransportRequest, target: URL, proxy: URL): ReturnType<Transport> {
   const setup = new AbortController();
   const signal = req.signal === undefined ? setup.signal : AbortSignal.any([req.signal, setup.signal]);
-  const options = { ...directOptions(target, req.tls), agent: agentFor(proxy, target, { req, signal }) };
+  const options = { ...directOptions(target, req.tls), agent: await agentFor(proxy, target, { req, signal }) };
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
   return exchange(req, options, send, (r, reject) => guardSetup(r, reject, { req, proxy, target, setup }));
 }

@@ -4,10 +4,9 @@
  * decides it. Every header given is signed, with `Host` taken from the URL; the signer adds
  * `X-Amz-Date`, `X-Amz-Content-Sha256`, `X-Amz-Security-Token` (temporary credentials) and
  * `Authorization`. Headers the HTTP client adds later (User-Agent, Content-Length) stay unsigned.
+ * The SDK's modules load on the first request signed, not with the controller
+ * (docs/controller.md#memory-at-start).
  */
-import { Hash } from "@smithy/hash-node";
-import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity } from "@smithy/types";
 
 /** Long-term or temporary AWS credentials (the SDK's identity type). */
@@ -30,6 +29,11 @@ export interface SigningScope {
 
 /** The request's headers after signing, without `host` (the HTTP client sends it from the URL). */
 export async function signRequest(req: SignableRequest, creds: AwsCredentials, scope: SigningScope): Promise<Record<string, string>> {
+  const [{ Hash }, { HttpRequest }, { SignatureV4 }] = await Promise.all([
+    import("@smithy/hash-node"),
+    import("@smithy/protocol-http"),
+    import("@smithy/signature-v4"),
+  ]);
   const url = new URL(req.url);
   const signer = new SignatureV4({ credentials: creds, region: scope.region, service: scope.service, sha256: Hash.bind(null, "sha256") });
   const signed = await signer.sign(

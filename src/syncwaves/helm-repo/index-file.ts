@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { posix } from "node:path";
-import { request, type Dispatcher } from "undici";
+import { request, type Dispatcher } from "../../undici.js";
 import { parse } from "yaml";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
