@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
 import { resources, type KubeObject } from "../kube/index.js";
 import { cm, list, ScriptedSource, settle } from "../../test/support/scripted-informer.js";
-import { applicationsSpec, informerKey, SharedCache, type InformerSpec } from "./cache.js";
+import { parseSecret } from "../api/index.js";
+import { applicationsSpec, informerKey, parserOf, SharedCache, withoutManagedFields, type InformerSpec } from "./cache.js";
 import { clusterSecretsSpec } from "./clusters.js";
 import { repoSecretsSpec } from "./credentials.js";
 
@@ -71,5 +72,31 @@ describe("SharedCache", () => {
     await settle();
     await cache.stop();
     expect(source.sessions.every((s) => s.options.signal?.aborted === true)).toBe(true);
+  });
+});
+
+describe("managed fields", () => {
+  const entry = { manager: "argocd-applicationset-controller", operation: "Update", fieldsType: "FieldsV1", fieldsV1: { "f:data": {} } };
+  const secret: KubeObject = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "s", namespace: "ns", labels: { a: "b" }, resourceVersion: "7", managedFields: [entry] },
+    data: { k: "dg==" },
+  };
+
+  it("are dropped on receipt, every other field kept, the object received left as it was", () => {
+    const parsed = parserOf(parseSecret)(secret);
+    expect(parsed.metadata).not.toHaveProperty("managedFields");
+    expect(parsed).toMatchObject({
+      metadata: { name: "s", namespace: "ns", labels: { a: "b" }, resourceVersion: "7" },
+      data: { k: "dg==" },
+    });
+    expect(secret.metadata?.managedFields).toEqual([entry]);
+  });
+
+  it("leave an object without them as it is", () => {
+    const { managedFields: _m, ...meta } = secret.metadata!;
+    const bare = { ...secret, metadata: meta };
+    expect(withoutManagedFields(bare)).toBe(bare);
   });
 });
