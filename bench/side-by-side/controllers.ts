@@ -1,7 +1,8 @@
 /**
  * The two controllers of the side-by-side benchmark, each a process of its own for one namespace:
  * Argo CD's `argocd-applicationset-controller` (the reference binary of the beside-Argo-CD harness)
- * and ours as the image runs it (`node dist/cli/main.js controller`, compiled JavaScript, no loader).
+ * and ours as the image runs it (`node dist/cli/main.js controller` with the Node flags of its first
+ * line, compiled JavaScript, no loader).
  * Both get the same flags and the same client limits (`ARGOCD_K8S_CLIENT_QPS` / `_BURST`).
  */
 import { execFileSync } from "node:child_process";
@@ -79,11 +80,22 @@ async function command(side: Side, namespace: string, s: SideSettings): Promise<
     "--concurrent-application-updates",
     String(s.concurrentApplicationUpdates),
   ];
-  if (side === "ours") return [process.execPath, [join(ROOT, "dist", "cli", "main.js"), "controller", ...common]];
+  if (side === "ours") {
+    const main = join(ROOT, "dist", "cli", "main.js");
+    return [process.execPath, [...nodeFlagsOf(main), main, "controller", ...common]];
+  }
   argocdHome();
   // No generator of the benchmark asks the repo-server; Argo CD's controller dials it lazily.
   const repo = `127.0.0.1:${String(await freePort())}`;
   return ["env", argoCommand("argocd-applicationset-controller", {}, [...common, "--argocd-repo-server", repo, "--repo-server-plaintext"])];
+}
+
+/** The Node flags of a script's `#!/usr/bin/env -S node ...` line, as the image runs it. */
+export function nodeFlagsOf(script: string): string[] {
+  const first = readFileSync(script, "utf8").split("\n", 1)[0] ?? "";
+  const m = /^#!\/usr\/bin\/env(?: -S)? node((?: \S+)*)\s*$/.exec(first);
+  if (m === null) throw new Error(`${script} does not start with a "#!/usr/bin/env node" line`);
+  return m[1]!.split(" ").filter((f) => f !== "");
 }
 
 /** Starts `side` for `namespace`; resolves once its workers run. */
