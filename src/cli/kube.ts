@@ -11,6 +11,7 @@ import {
   applyKubeOverrides,
   KubeApiClient,
   loadKubeConfig,
+  LimiterPerResource,
   TokenBucket,
   type KubeApiClientOptions,
   type KubeConfigSource,
@@ -57,18 +58,22 @@ export interface KubeClientHow {
 }
 
 /**
- * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst on `clock`, its
+ * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst per resource on `clock`, its
  * User-Agent naming `program` (Argo CD's name of the process), each request told to `observe`.
  */
 export function kubeClient(config: Config, how: KubeClientHow): KubeApiClient {
   const { fieldManager, clock, program } = how;
+  const bucket = (): TokenBucket => new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock });
   return KubeApiClient.fromConfig(kubeSource(config), {
     ...kubeClientOptions(config),
     ...(how.impersonate === undefined ? {} : { impersonate: { user: how.impersonate, groups: [], uid: "" } }),
     fieldManager,
     ...(how.observe === undefined ? {} : { observe: how.observe }),
     userAgent: processUserAgent(program),
-    limiter: new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock }),
+    // As Argo CD's controller-runtime client: a token bucket per resource, and one more for requests
+    // about none (discovery, the version).
+    limiter: bucket(),
+    limiters: new LimiterPerResource(bucket),
     agent: {
       connectTimeoutMs: config.k8sTcpTimeoutMs + config.k8sTlsHandshakeTimeoutMs,
       keepAliveMs: config.k8sTcpKeepaliveMs,

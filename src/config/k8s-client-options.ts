@@ -27,7 +27,8 @@ export const K8S_CLIENT_OPTIONS: readonly OptionDef[] = [
     default: DEFAULT_QPS,
     min: 0,
     max: 3.4e38,
-    description: "Requests a second the Kubernetes client sends at most, as client-go's token bucket refills (0: no limit).",
+    description:
+      "Requests a second the Kubernetes client sends at most about each resource kind, as client-go's token bucket refills (0: no limit).",
   }),
   argo({
     key: "k8sClientBurst",

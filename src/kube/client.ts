@@ -20,6 +20,7 @@ import {
   type WatchOptions,
   type WriteOptions,
 } from "./ports.js";
+import type { LimiterPerResource, RequestLimiter } from "./rate-limiter.js";
 import { resourcePath } from "./resources.js";
 import { KubeConfig } from "./kubeconfig.js";
 import { applyKubeOverrides, type KubeOverrides } from "./overrides.js";
@@ -40,6 +41,8 @@ export interface KubeApiClientOptions extends TransportOptions {
   fieldManager?: string;
   /** kubectl's client overrides applied to the loaded kubeconfig. */
   overrides?: KubeOverrides;
+  /** A limiter per resource, each request waiting on its resource's instead of the transport's `limiter`. */
+  limiters?: LimiterPerResource;
 }
 
 /**
@@ -100,7 +103,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
   }
 
   async get<T extends KubeObject = KubeObject>(resource: ResourceDescriptor, key: ObjectKey): Promise<T> {
-    const obj = await this.transport.request({ method: "GET", path: resourcePath(resource, key) });
+    const obj = await this.transport.request({ method: "GET", path: resourcePath(resource, key), ...this.limiterOf(resource) });
     return withType(resource, asObject(obj)) as T;
   }
 
@@ -116,6 +119,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
           continue: options.continue,
         },
         signal: options.signal,
+        ...this.limiterOf(resource),
       }),
     );
     const meta = (body.metadata ?? {}) as { resourceVersion?: string; continue?: string };
@@ -133,6 +137,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
       path: resourcePath(resource, { namespace: obj.metadata?.namespace }),
       query: this.writeQuery(options),
       body: withType(resource, obj),
+      ...this.limiterOf(resource),
     });
     return withType(resource, asObject(created)) as T;
   }
@@ -175,6 +180,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
         ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
         ...(options.dryRun ? { dryRun: ["All"] } : {}),
       },
+      ...this.limiterOf(resource),
     });
   }
 
@@ -197,6 +203,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
           fieldSelector: options.fieldSelector,
         },
         signal: options.signal,
+        ...this.limiterOf(resource),
       },
       (line) => onEvent(parseWatchEvent(resource, line)),
     );
@@ -215,6 +222,7 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
       path: resourcePath(resource, { namespace: obj.metadata?.namespace, name, subresource }),
       query: this.writeQuery(options),
       body: withType(resource, obj),
+      ...this.limiterOf(resource),
     });
     return withType(resource, asObject(updated)) as T;
   }
@@ -237,8 +245,15 @@ export class KubeApiClient implements KubeClient, ListWatchSource {
       query,
       body,
       contentType: patchContentType[patch.type],
+      ...this.limiterOf(resource),
     });
     return withType(resource, asObject(patched)) as T;
+  }
+
+  /** The request's own limiter: its resource's, with {@link KubeApiClientOptions.limiters}. */
+  private limiterOf(resource: ResourceDescriptor): { limiter?: RequestLimiter } {
+    const limiters = this.options.limiters;
+    return limiters === undefined ? {} : { limiter: limiters.of(resource) };
   }
 
   private writeQuery(options: WriteOptions): Record<string, string | undefined> {

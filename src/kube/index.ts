@@ -49,7 +49,7 @@ export * as resources from "./resources.js";
 export { resourcePath } from "./resources.js";
 export { KubeApiClient, type KubeApiClientOptions } from "./client.js";
 export { KubeTransport, loadKubeConfig, type AgentSettings, type KubeConfigSource, type TransportOptions } from "./transport.js";
-export { TokenBucket, type TokenBucketOptions } from "./rate-limiter.js";
+export { LimiterPerResource, TokenBucket, type RequestLimiter, type TokenBucketOptions } from "./rate-limiter.js";
 export { applyKubeOverrides, impersonationHeaders, type Impersonation, type KubeOverrides } from "./overrides.js";
 export { Discovery } from "./discovery.js";
 export { cachedClusterFacts, readClusterFacts, type ClusterFacts } from "./cluster-facts.js";

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { TokenBucket } from "./rate-limiter.js";
+import { LimiterPerResource, TokenBucket } from "./rate-limiter.js";
+import * as resources from "./resources.js";
 
 describe("TokenBucket", () => {
   it("lets a burst through at once, then one request every 1/qps seconds", () => {
@@ -81,5 +82,31 @@ describe("TokenBucket", () => {
   it("does not limit with qps 0", () => {
     const bucket = new TokenBucket({ qps: 0, burst: 1, clock: new FakeClock() });
     expect(Array.from({ length: 1000 }, () => bucket.reserve()).every((d) => d === 0)).toBe(true);
+  });
+});
+
+describe("LimiterPerResource", () => {
+  it("gives each resource a limiter of its own, made on first use, and the same one every time after", () => {
+    let made = 0;
+    const limiters = new LimiterPerResource(() => {
+      made++;
+      return new TokenBucket({ qps: 1, burst: 1, clock: new FakeClock() });
+    });
+    expect(made).toBe(0);
+    const apps = limiters.of(resources.Applications);
+    expect(limiters.of({ ...resources.Applications })).toBe(apps);
+    expect(limiters.of(resources.ApplicationSets)).not.toBe(apps);
+    expect(limiters.of(resources.Events)).not.toBe(limiters.of(resources.ApplicationSets));
+    expect(made).toBe(3);
+  });
+
+  it("lets one resource's burst through while another's bucket is empty", () => {
+    const clock = new FakeClock();
+    const limiters = new LimiterPerResource(() => new TokenBucket({ qps: 50, burst: 100, clock }));
+    const apps = limiters.of(resources.Applications) as TokenBucket;
+    const appSets = limiters.of(resources.ApplicationSets) as TokenBucket;
+    for (let i = 0; i < 100; i++) apps.reserve();
+    expect(apps.reserve()).toBe(20);
+    expect(appSets.reserve()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@
  * or less turns the limit off. Time comes from the injected clock.
  */
 import type { Clock } from "../clock/index.js";
+import type { ResourceDescriptor } from "./ports.js";
 
 /** Options of {@link TokenBucket}. */
 export interface TokenBucketOptions {
@@ -53,5 +54,33 @@ export class TokenBucket {
     const elapsed = Math.max(0, now - this.last);
     this.last = now;
     this.tokens = Math.min(this.burst, this.tokens + (elapsed / 1000) * this.options.qps);
+  }
+}
+
+/** What a request waits on before it is sent. */
+export interface RequestLimiter {
+  wait(signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * One limiter per resource (group, version and plural), made on first use. Argo CD's controllers
+ * build their client with controller-runtime, which makes one REST client, and so one client-go
+ * token bucket, per kind: Application writes, ApplicationSet status writes and Events each have the
+ * configured QPS and burst of their own (docs/configuration.md#kubernetes-client).
+ */
+export class LimiterPerResource {
+  private readonly limiters = new Map<string, RequestLimiter>();
+
+  constructor(private readonly make: () => RequestLimiter) {}
+
+  /** The limiter of `resource`. */
+  of(resource: ResourceDescriptor): RequestLimiter {
+    const key = `${resource.group}/${resource.version}/${resource.plural}`;
+    let limiter = this.limiters.get(key);
+    if (limiter === undefined) {
+      limiter = this.make();
+      this.limiters.set(key, limiter);
+    }
+    return limiter;
   }
 }

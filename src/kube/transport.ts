@@ -21,6 +21,7 @@ import { Agent } from "../undici.js";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
+import type { RequestLimiter } from "./rate-limiter.js";
 import { sendContext, type WireResponse } from "./wire.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
@@ -31,6 +32,8 @@ export interface HttpRequest {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** Waited on instead of the transport's {@link TransportOptions.limiter}. */
+  limiter?: RequestLimiter;
 }
 
 /** How to build the KubeConfig: a file, the in-cluster service account, or the usual defaults. */
@@ -68,8 +71,8 @@ export interface TransportOptions {
   readonly observe?: (request: { code: string; host: string; method: string }) => void;
   /** The User-Agent of every request (default: client-node's). */
   readonly userAgent?: string;
-  /** Waited on before every request and before a watch opens (client-go's rate limiter). */
-  readonly limiter?: { wait(signal?: AbortSignal): Promise<void> };
+  /** Waited on before every request and before a watch opens (client-go's rate limiter), unless the request names its own. */
+  readonly limiter?: RequestLimiter;
   /** Connection settings of the TLS agent (not applied through a proxy, which has its own). */
   readonly agent?: AgentSettings;
 }
@@ -121,7 +124,7 @@ export class KubeTransport {
     let res: WireResponse;
     let text: string;
     try {
-      await this.options.limiter?.wait(signal);
+      await (req.limiter ?? this.options.limiter)?.wait(signal);
       res = await this.send({ ...req, signal });
       text = await readText(res);
     } catch (err) {
@@ -154,7 +157,7 @@ export class KubeTransport {
    * reopened on the dead connection forever.
    */
   async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
-    await this.options.limiter?.wait(req.signal);
+    await (req.limiter ?? this.options.limiter)?.wait(req.signal);
     const { res, dispatcher } = await this.sendOn(req, "dedicated");
     try {
       if (res.status !== 200) throw fromStatus(res.status, await readText(res));
