@@ -144,7 +144,11 @@ function ignoreErrorOf(rules: readonly IgnoreApplicationDifference[]): { ignoreE
   return {};
 }
 
-/** The object to create when no Application has the name. */
+/**
+ * The object to create when no Application has the name. Its spec is the desired one itself, not a
+ * copy: a fan-out holds every object to create until it is written, and neither the plan nor the
+ * generators' output is modified after it is made.
+ */
 export function newApplication(d: DesiredApp): JsonObject {
   const metadata: JsonObject = { name: d.name, namespace: d.namespace, ownerReferences: [d.owner as unknown as Json] };
   if (Object.keys(d.labels).length > 0) metadata["labels"] = { ...d.labels };
@@ -154,7 +158,7 @@ export function newApplication(d: DesiredApp): JsonObject {
     apiVersion: GROUP_VERSION,
     kind: Kind.Application,
     metadata,
-    spec: structuredClone(d.spec),
+    spec: d.spec,
     ...(d.operation ? { operation: d.operation } : {}),
     status: emptyApplicationStatus() as JsonObject,
   };
