@@ -103,6 +103,10 @@ const heavyIndexes = {
       "@kubernetes/client-node",
       "import its small modules (@kubernetes/client-node/dist/...), or import() the index where it is needed.",
     ),
+    heavyIndex(
+      "@kubernetes/client-node/dist/gen/http/http.js",
+      "it loads undici's index through client-node's fetch library; use src/kube/request-context.ts.",
+    ),
   ],
 };
 

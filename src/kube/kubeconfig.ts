@@ -17,8 +17,8 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { newClusters, newContexts, newUsers, type Cluster, type Context, type User } from "@kubernetes/client-node/dist/config_types.js";
 import { ExecAuth } from "@kubernetes/client-node/dist/exec_auth.js";
 import { FileAuth } from "@kubernetes/client-node/dist/file_auth.js";
-import type { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
 import { Agent } from "../undici.js";
+import type { AuthTarget } from "./request-context.js";
 import { parse } from "yaml";
 
 export type { Cluster, Context, User };
@@ -32,7 +32,7 @@ export interface KubeAuthConfig {
    * `connection: false`, a caller that reuses a connection it already has asks for the credentials
    * alone (a kubeconfig that cannot tell them apart, as client-node's, may ignore it).
    */
-  applySecurityAuthentication(ctx: RequestContext, want?: { readonly connection?: boolean }): Promise<void>;
+  applySecurityAuthentication(ctx: AuthTarget, want?: { readonly connection?: boolean }): Promise<void>;
   /** Puts the current context's TLS material and credential headers into Node request options. */
   applyToHTTPSOptions(opts: RequestOptions): Promise<void>;
 }
@@ -269,7 +269,7 @@ export class KubeConfig implements KubeAuthConfig {
    * With `connection: false` only the headers: the CA, certificate and key files are not read and no
    * dispatcher is built, for a request that goes over a connection the caller already holds.
    */
-  async applySecurityAuthentication(ctx: RequestContext, want: { readonly connection?: boolean } = {}): Promise<void> {
+  async applySecurityAuthentication(ctx: AuthTarget, want: { readonly connection?: boolean } = {}): Promise<void> {
     if (this.needsFull()) return (await this.fullConfig()).applySecurityAuthentication(ctx);
     const connection = want.connection ?? true;
     const opts: RequestOptions = {};

@@ -1,7 +1,7 @@
 /**
  * Raw HTTP to the apiserver on client-node's own machinery: a `KubeConfig` (src/kube/kubeconfig.ts)
  * authenticates the request (bearer token, exec/OIDC plugins, client certificates, CA) onto a
- * client-node `RequestContext`, and undici's
+ * `RequestContext` (src/kube/request-context.ts), and undici's
  * `request` sends it (src/kube/wire.ts: fetch would join repeated `Impersonate-Group` lines). We go below the generated and
  * `KubernetesObjectApi` clients because they (a) run bodies through `ObjectSerializer`, which turns
  * timestamps into `Date`s and drops unknown fields of known kinds, (b) cannot address the status
@@ -15,13 +15,13 @@
  * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
-import { RequestContext, type HttpMethod } from "@kubernetes/client-node/dist/gen/http/http.js";
 import type { RequestOptions } from "node:https";
 import { Agent } from "../undici.js";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import type { RequestLimiter } from "./rate-limiter.js";
+import { RequestContext, type HttpMethod } from "./request-context.js";
 import { sendContext, type WireResponse } from "./wire.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */

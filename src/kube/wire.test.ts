@@ -1,4 +1,4 @@
-import { RequestContext } from "@kubernetes/client-node";
+import { RequestContext } from "./request-context.js";
 import { describe, expect, it } from "vitest";
 import { headerLines, repeatsAName } from "./wire.js";
 

@@ -11,7 +11,7 @@
  * caller set its own (`--disable-compression` sends `identity`), and a gzip (or deflate, br, zstd)
  * answer is decompressed by undici's decompress interceptor, error answers included.
  */
-import type { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
+import type { RequestContext } from "./request-context.js";
 import { decompressInterceptor, getGlobalDispatcher, request, type Dispatcher } from "../undici.js";
 
 /** An answer: its status, and its body read once as text or as a byte stream. */
@@ -56,9 +56,9 @@ export async function sendContext(ctx: RequestContext, extra: ReadonlyArray<read
   const signal = ctx.getSignal();
   const headers = headerLines(ctx, extra);
   const options: Parameters<typeof request>[1] & { allowH2?: boolean } = {
-    method: ctx.getHttpMethod().toString(),
+    method: ctx.getHttpMethod(),
     headers,
-    body: ctx.getBody() as string | undefined,
+    body: ctx.getBody(),
     dispatcher,
     ...(signal === undefined ? {} : { signal }),
     ...(repeatsAName(headers) ? { allowH2: false } : {}),

@@ -8,7 +8,7 @@ import type { RequestOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig as Reference } from "@kubernetes/client-node";
-import { RequestContext } from "@kubernetes/client-node/dist/gen/http/http.js";
+import { RequestContext } from "../../../src/kube/request-context.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { KubeConfig, type KubeAuthConfig } from "../../../src/kube/kubeconfig.js";
 
