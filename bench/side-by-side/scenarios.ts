@@ -43,8 +43,29 @@ async function freshNamespace(env: BenchEnv, prefix: string): Promise<string> {
   return ns;
 }
 
-/** Deletes `ns` and waits until it is gone. */
+/**
+ * Deletes `ns` and waits until it is gone. Both controllers give their Applications Argo CD's
+ * resources finalizer, which only an application controller removes, and none runs here: the
+ * finalizers are dropped first (the controller that wrote them has stopped).
+ */
 export async function dropNamespace(env: BenchEnv, ns: string): Promise<void> {
+  const apps = await env.client.list(resources.Applications, { namespace: ns });
+  const limit = pLimit(8);
+  await Promise.all(
+    apps.items
+      .filter((a) => (a.metadata?.finalizers ?? []).length > 0)
+      .map((a) =>
+        limit(() =>
+          env.client
+            .patch(
+              resources.Applications,
+              { namespace: ns, name: a.metadata?.name ?? "" },
+              { type: "merge", body: { metadata: { finalizers: null } } },
+            )
+            .catch(() => undefined),
+        ),
+      ),
+  );
   await env.client.delete(resources.Namespaces, { name: ns }).catch(() => undefined);
   const deadline = performance.now() + 900_000;
   while (performance.now() < deadline) {
