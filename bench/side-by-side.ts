@@ -6,12 +6,13 @@
  * `argoproj.io` the apiserver served, peak and settled memory (`VmHWM`, `VmRSS`) and CPU, the
  * floor, and the ratios (ours / Argo CD's, ours / floor).
  *
- *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,clusters,idle]
+ *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,single,clusters,idle]
  *     [--idle-seconds 600] [--updates 1] [--qps 10000] [--burst 20000]
  *
  * - fanout: one List ApplicationSet of N Applications; the floor is the same N creates issued directly,
  *   `--updates` at a time (1: one after the other), from this process;
  * - many: N/100 List ApplicationSets of 100 each;
+ * - single: N List ApplicationSets of one Application each (the shape of most large installs);
  * - clusters: 1,000 Cluster ApplicationSets over 200 cluster Secrets; one Secret's label changes;
  * - idle: both controllers, converged on the largest fan-out, left alone for `--idle-seconds`.
  *
@@ -58,6 +59,7 @@ async function fanOuts(env: BenchEnv, rows: Row[]): Promise<void> {
       for (const side of order(i)) {
         if (scenarios.has("fanout")) rows.push({ scenario: "fanout", size, side, ...(await fanOut(env, side, size, size)) });
         if (scenarios.has("many")) rows.push({ scenario: "many", size, side, ...(await fanOut(env, side, size, 100)) });
+        if (scenarios.has("single")) rows.push({ scenario: "single", size, side, ...(await fanOut(env, side, size, 1)) });
         console.log(`.. ${rows.at(-1)!.scenario} ${String(size)} ${side} run ${String(i + 1)}: ${rows.at(-1)!.seconds.toFixed(1)} s`);
       }
     }
