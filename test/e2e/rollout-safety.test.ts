@@ -333,9 +333,11 @@ describe("rollout safety with the sync engine", () => {
         const l = await latestRun(client, ns, APPSET);
         return l?.status?.phase !== undefined ? l : undefined;
       });
-      const others = (await runsOf(client, ns, APPSET)).filter(
-        (r) => ![first.metadata.name, halted.metadata.name].includes(r.metadata.name),
-      );
+      // Runs may still start while this reads: wait until each one read has its status.
+      const others = await eventually("every other run's status", async () => {
+        const rs = (await runsOf(client, ns, APPSET)).filter((r) => ![first.metadata.name, halted.metadata.name].includes(r.metadata.name));
+        return rs.every((r) => r.status?.phase !== undefined) ? rs : undefined;
+      });
       // None of them runs past the halt: each was superseded, or waits, paused, for a resume.
       for (const r of others) expect(["Aborted", "Paused"], r.metadata.name).toContain(r.status?.phase);
       // The newest run is the halted one, or one that started Paused after it.
