@@ -3,7 +3,7 @@ import { FakeClock } from "../clock/index.js";
 import { resources, type KubeObject } from "../kube/index.js";
 import { cm, list, ScriptedSource, settle } from "../../test/support/scripted-informer.js";
 import { parseSecret } from "../api/index.js";
-import { applicationsSpec, informerKey, parserOf, SharedCache, withoutManagedFields, type InformerSpec } from "./cache.js";
+import { applicationsSpec, informerKey, parserOf, SharedCache, withoutManagedFieldsEntries, type InformerSpec } from "./cache.js";
 import { clusterSecretsSpec } from "./clusters.js";
 import { repoSecretsSpec } from "./credentials.js";
 
@@ -97,6 +97,6 @@ describe("managed fields", () => {
   it("leave an object without them as it is", () => {
     const { managedFields: _m, ...meta } = secret.metadata!;
     const bare = { ...secret, metadata: meta };
-    expect(withoutManagedFields(bare)).toBe(bare);
+    expect(withoutManagedFieldsEntries(bare)).toBe(bare);
   });
 });

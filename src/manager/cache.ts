@@ -38,7 +38,7 @@ export interface SharedCacheOptions {
  * object leaves them as they are: the apiserver keeps the live object's managed fields when a
  * request carries none.
  */
-export function withoutManagedFields(raw: KubeObject): KubeObject {
+export function withoutManagedFieldsEntries(raw: KubeObject): KubeObject {
   const meta = raw.metadata;
   if (meta?.managedFields === undefined) return raw;
   const { managedFields: _dropped, ...rest } = meta;
@@ -47,11 +47,11 @@ export function withoutManagedFields(raw: KubeObject): KubeObject {
 
 /**
  * An informer's parse from an API parser: an object that does not parse is rejected (and counted).
- * Managed fields are dropped on receipt ({@link withoutManagedFields}).
+ * Managed fields are dropped on receipt ({@link withoutManagedFieldsEntries}).
  */
 export function parserOf<T>(parse: (raw: unknown) => ParseResult<T>): (raw: KubeObject) => T {
   return (raw) => {
-    const res = parse(withoutManagedFields(raw));
+    const res = parse(withoutManagedFieldsEntries(raw));
     if (!res.ok) throw res.error;
     return res.value;
   };
