@@ -7,13 +7,16 @@
  * floor, and the ratios (ours / Argo CD's, ours / floor).
  *
  *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,single,clusters,idle]
- *     [--idle-seconds 600] [--updates 1] [--qps 10000] [--burst 20000]
+ *     [--idle-seconds 600] [--git-commits 4] [--git-interval 30] [--updates 1] [--qps 10000] [--burst 20000]
  *
  * - fanout: one List ApplicationSet of N Applications; the floor is the same N creates issued directly,
  *   `--updates` at a time (1: one after the other), from this process;
  * - many: N/100 List ApplicationSets of 100 each;
  * - single: N List ApplicationSets of one Application each (the shape of most large installs);
  * - clusters: 1,000 Cluster ApplicationSets over 200 cluster Secrets; one Secret's label changes;
+ * - git: a Git directories generator over 100 directories served over HTTP, then `--git-commits`
+ *   commits `--git-interval` seconds apart, each adding a directory and announced by a GitHub push
+ *   webhook (Argo CD's repo-server does its Git work);
  * - idle: both controllers, converged on the largest fan-out, left alone for `--idle-seconds`.
  *
  * `--qps 50 --burst 100` runs at Argo CD's default client limit (where both meet the limiter's floor).
@@ -29,14 +32,17 @@ import { startControlPlane } from "../test/cluster/control-plane.js";
 import { buildOurs, type Side } from "./side-by-side/controllers.js";
 import { argoRequests, procSample, requestDelta } from "./side-by-side/measure.js";
 import { printSummary, type Row } from "./side-by-side/report.js";
+import { GIT_DIRECTORIES, gitStream, startGitBench } from "./side-by-side/git-stream.js";
 import { clusterChange, dropNamespace, fanOut, floor, type BenchEnv, type Kept } from "./side-by-side/scenarios.js";
 
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "1000,5000" },
     runs: { type: "string", default: "2" },
-    scenarios: { type: "string", default: "fanout,many,clusters,idle" },
+    scenarios: { type: "string", default: "fanout,many,single,clusters,git,idle" },
     "idle-seconds": { type: "string", default: "600" },
+    "git-commits": { type: "string", default: "4" },
+    "git-interval": { type: "string", default: "30" },
     updates: { type: "string", default: "1" },
     qps: { type: "string", default: "10000" },
     burst: { type: "string", default: "20000" },
@@ -60,7 +66,9 @@ async function fanOuts(env: BenchEnv, rows: Row[]): Promise<void> {
         if (scenarios.has("fanout")) rows.push({ scenario: "fanout", size, side, ...(await fanOut(env, side, size, size)) });
         if (scenarios.has("many")) rows.push({ scenario: "many", size, side, ...(await fanOut(env, side, size, 100)) });
         if (scenarios.has("single")) rows.push({ scenario: "single", size, side, ...(await fanOut(env, side, size, 1)) });
-        console.log(`.. ${rows.at(-1)!.scenario} ${String(size)} ${side} run ${String(i + 1)}: ${rows.at(-1)!.seconds.toFixed(1)} s`);
+        const last = rows.at(-1);
+        if (last !== undefined)
+          console.log(`.. ${last.scenario} ${String(size)} ${side} run ${String(i + 1)}: ${last.seconds.toFixed(1)} s`);
       }
     }
   }
@@ -96,6 +104,21 @@ async function idle(env: BenchEnv, rows: Row[], kept: Kept[]): Promise<void> {
   }
 }
 
+/** The Git runs, alternated, with one Git server and one Argo CD repo-server for all of them. */
+async function gitRuns(env: BenchEnv, rows: Row[]): Promise<void> {
+  const bench = await startGitBench(env);
+  const stream = { commits: Number(values["git-commits"]), intervalMs: Number(values["git-interval"]) * 1000 };
+  try {
+    for (let i = 0; i < runs; i++)
+      for (const side of order(i)) {
+        rows.push({ scenario: "git push → Application", size: GIT_DIRECTORIES, side, ...(await gitStream(env, bench, side, stream)) });
+        console.log(`.. git ${side} run ${String(i + 1)}: ${rows.at(-1)!.seconds.toFixed(1)} s`);
+      }
+  } finally {
+    await bench.stop();
+  }
+}
+
 async function main(): Promise<void> {
   buildOurs();
   const cp = await startControlPlane({ crdDir: argocdCrdDir() });
@@ -119,6 +142,7 @@ async function main(): Promise<void> {
     if (scenarios.has("clusters"))
       for (let i = 0; i < runs; i++)
         for (const side of order(i)) rows.push({ scenario: "clusters", size: 1000, side, ...(await clusterChange(env, side)) });
+    if (scenarios.has("git")) await gitRuns(env, rows);
     if (scenarios.has("idle")) await idle(env, rows, kept);
   } finally {
     for (const k of kept) await k.running.stop().catch(() => undefined);

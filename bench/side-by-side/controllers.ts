@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { argoCommand, argocdHome } from "../../test/argocd/support/argocd.js";
+import { argoCommand, argocdHome, type RepoServer } from "../../test/argocd/support/argocd.js";
 import { freePort } from "../../test/cluster/control-plane.js";
 import { startProcessWith, stopProcess, type Managed } from "../../test/cluster/processes.js";
 
@@ -24,6 +24,12 @@ export interface RunningSide {
   /** Milliseconds from the spawn to its workers running. */
   readonly startMs: number;
   stop(): Promise<void>;
+}
+
+/** What one run adds: Argo CD's repo-server (which does its Git work) and a known webhook port. */
+export interface SideExtras {
+  readonly repoServer?: RepoServer;
+  readonly webhookPort?: number;
 }
 
 /** What both controllers share. */
@@ -58,10 +64,11 @@ function environment(s: SideSettings): NodeJS.ProcessEnv {
     ARGOCD_FAKE_IN_CLUSTER: "true",
     ARGOCD_K8S_CLIENT_QPS: String(s.qps),
     ARGOCD_K8S_CLIENT_BURST: String(s.burst),
+    ...(process.env["BENCH_NODE_OPTIONS"] === undefined ? {} : { NODE_OPTIONS: process.env["BENCH_NODE_OPTIONS"] }),
   };
 }
 
-async function command(side: Side, namespace: string, s: SideSettings): Promise<[string, string[]]> {
+async function command(side: Side, namespace: string, s: SideSettings, extras: SideExtras): Promise<[string, string[]]> {
   const common = [
     "--kubeconfig",
     s.kubeconfigPath,
@@ -72,9 +79,9 @@ async function command(side: Side, namespace: string, s: SideSettings): Promise<
     "--probe-addr",
     "127.0.0.1:0",
     "--webhook-addr",
-    "127.0.0.1:0",
+    `127.0.0.1:${String(extras.webhookPort ?? 0)}`,
     "--loglevel",
-    "info",
+    process.env["BENCH_LOGLEVEL"] ?? "info",
     "--logformat",
     "json",
     "--concurrent-application-updates",
@@ -85,9 +92,18 @@ async function command(side: Side, namespace: string, s: SideSettings): Promise<
     return [process.execPath, [...nodeFlagsOf(main), main, "controller", ...common]];
   }
   argocdHome();
-  // No generator of the benchmark asks the repo-server; Argo CD's controller dials it lazily.
-  const repo = `127.0.0.1:${String(await freePort())}`;
-  return ["env", argoCommand("argocd-applicationset-controller", {}, [...common, "--argocd-repo-server", repo, "--repo-server-plaintext"])];
+  // Without a repo-server (no Git generator in the run), an address nothing listens on: Argo CD's
+  // controller dials it lazily.
+  const repo = extras.repoServer?.address ?? `127.0.0.1:${String(await freePort())}`;
+  return [
+    "env",
+    argoCommand("argocd-applicationset-controller", extras.repoServer?.env ?? {}, [
+      ...common,
+      "--argocd-repo-server",
+      repo,
+      "--repo-server-plaintext",
+    ]),
+  ];
 }
 
 /** The Node flags of a script's `#!/usr/bin/env -S node ...` line, as the image runs it. */
@@ -99,8 +115,8 @@ export function nodeFlagsOf(script: string): string[] {
 }
 
 /** Starts `side` for `namespace`; resolves once its workers run. */
-export async function startSide(side: Side, namespace: string, s: SideSettings): Promise<RunningSide> {
-  const [program, args] = await command(side, namespace, s);
+export async function startSide(side: Side, namespace: string, s: SideSettings, extras: SideExtras = {}): Promise<RunningSide> {
+  const [program, args] = await command(side, namespace, s, extras);
   const name = `${side}-${namespace}`;
   const t0 = performance.now();
   const proc: Managed = startProcessWith(name, program, args, { dataDir: s.dataDir, env: environment(s) });

@@ -15,6 +15,8 @@ export interface ProcSample {
   readonly rssMiB: number;
   /** User + system CPU so far, seconds. */
   readonly cpuSeconds: number;
+  /** User + system CPU of its children that ended and were waited for, seconds. */
+  readonly childCpuSeconds: number;
 }
 
 const CLOCK_TICKS = 100;
@@ -25,9 +27,15 @@ export function procSample(pid: number): ProcSample {
   const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
   const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of stat (utime, stime) are 11 and 12 after the command name.
+  // Fields 14 to 17 of stat (utime, stime, cutime, cstime) are 11 to 14 after the command name.
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return { hwmMiB: kib("VmHWM") / 1024, rssMiB: kib("VmRSS") / 1024, cpuSeconds: ticks / CLOCK_TICKS };
+  const childTicks = Number(fields[13]) + Number(fields[14]);
+  return {
+    hwmMiB: kib("VmHWM") / 1024,
+    rssMiB: kib("VmRSS") / 1024,
+    cpuSeconds: ticks / CLOCK_TICKS,
+    childCpuSeconds: childTicks / CLOCK_TICKS,
+  };
 }
 
 /** Requests the apiserver served for `argoproj.io`, by verb (`POST`, `PUT`, `PATCH`, `DELETE`, `GET`, `LIST`, `WATCH`, ...). */

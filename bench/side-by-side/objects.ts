@@ -80,3 +80,36 @@ export function defaultProject(namespace: string): KubeObject {
     spec: { sourceRepos: ["*"], destinations: [{ server: "*", namespace: "*" }], clusterResourceWhitelist: [{ group: "*", kind: "*" }] },
   };
 }
+
+/** ApplicationSet `git`: a Git directories generator over `apps/*` of `repoURL`, one Application per directory. */
+export function gitAppSet(namespace: string, repoURL: string): KubeObject {
+  return {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "ApplicationSet",
+    metadata: { name: "git", namespace },
+    spec: {
+      generators: [{ git: { repoURL, revision: "HEAD", directories: [{ path: "apps/*" }] } }],
+      template: {
+        metadata: { name: "{{path.basename}}" },
+        spec: {
+          project: "default",
+          source: { repoURL, targetRevision: "HEAD", path: "{{path}}" },
+          destination: { server: "https://kubernetes.default.svc", namespace: "{{path.basename}}" },
+        },
+      },
+    },
+  };
+}
+
+/** A GitHub push event for `main` of the repository at `url` (`http://host/<name>.git`). */
+export function githubPush(url: string, after: string): unknown {
+  const html = url.replace(/\.git$/, "");
+  const name = html.slice(html.lastIndexOf("/") + 1);
+  return {
+    ref: "refs/heads/main",
+    before: "0".repeat(40),
+    after,
+    repository: { name, full_name: `bench/${name}`, owner: { login: "bench" }, html_url: html, clone_url: url, default_branch: "main" },
+    commits: [{ id: after, added: [], modified: [], removed: [] }],
+  };
+}

@@ -18,10 +18,12 @@ const FIGURES: ReadonlyArray<[Figure, string, number]> = [
   ["statusSeconds", "time to ResourcesUpToDate (s)", 1],
   ["writes", "writes served", 0],
   ["reads", "reads served", 0],
+  ["gitRequests", "Git requests served", 0],
   ["startRssMiB", "VmRSS at start (MiB)", 0],
   ["hwmMiB", "VmHWM (MiB)", 0],
   ["settledRssMiB", "VmRSS settled (MiB)", 0],
   ["cpuSeconds", "CPU (s)", 2],
+  ["gitCpuSeconds", "CPU of Git work: Argo CD's repo-server, our git processes (s)", 2],
 ];
 
 function median(xs: readonly number[]): number {

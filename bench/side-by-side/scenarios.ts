@@ -28,15 +28,20 @@ export interface Measured {
   /** Writes and reads of `argoproj.io` the controller sent (the benchmark's own subtracted). */
   readonly writes: number;
   readonly reads: number;
+  /** Requests the Git server served (Git runs). */
+  readonly gitRequests?: number;
   readonly startRssMiB?: number;
   readonly hwmMiB?: number;
   readonly settledRssMiB?: number;
   readonly cpuSeconds?: number;
+  /** CPU of the Git work outside the controller: Argo CD's repo-server, or our git processes (Git runs). */
+  readonly gitCpuSeconds?: number;
 }
 
 let serial = 0;
 
-async function freshNamespace(env: BenchEnv, prefix: string): Promise<string> {
+/** A fresh namespace with the `default` AppProject. */
+export async function freshNamespace(env: BenchEnv, prefix: string): Promise<string> {
   const ns = `${prefix}-${String(++serial)}-${String(process.pid % 1000)}`;
   await env.client.create(resources.Namespaces, { metadata: { name: ns } });
   await env.client.create(resources.AppProjects, defaultProject(ns));
@@ -96,7 +101,8 @@ export async function floor(env: BenchEnv, size: number, concurrency: number): P
   return { seconds, writes: d.writes - size, reads: d.reads };
 }
 
-async function allUpToDate(env: BenchEnv, ns: string, count: number, timeoutMs: number): Promise<number> {
+/** Resolves (ms) once `count` ApplicationSets of `ns` say ResourcesUpToDate=True. */
+export async function allUpToDate(env: BenchEnv, ns: string, count: number, timeoutMs: number): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   const upToDate = (s: KubeObject): boolean =>
     ((s["status"] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some(
