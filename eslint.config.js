@@ -107,6 +107,8 @@ const heavyIndexes = {
       "@kubernetes/client-node/dist/gen/http/http.js",
       "it loads undici's index through client-node's fetch library; use src/kube/request-context.ts.",
     ),
+    heavyIndex("@smithy/protocol-http", "only AWS calls need it: import() it where the call is made."),
+    heavyIndex("node:http", "an import of it reads every export, and some load Node's fetch library; use src/node-http.ts."),
   ],
 };
 

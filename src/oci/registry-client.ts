@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { lookup } from "node:dns/promises";
-import { STATUS_CODES } from "node:http";
+import { nodeHttp } from "../node-http.js";
 import { request, type Dispatcher } from "../undici.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { basicAuthHeader, dispatcherFor, type HttpAccess } from "../http-access.js";
@@ -115,7 +115,7 @@ function scalarText(v: unknown): string {
 
 /** The error text of a registry's error answer, as oras-go writes it. */
 export function errorResponseText(method: string, url: string, status: number, body: string): string {
-  let detail = STATUS_CODES[status] ?? "";
+  let detail = nodeHttp.STATUS_CODES[status] ?? "";
   try {
     const errs = (JSON.parse(body) as { errors?: unknown }).errors;
     if (Array.isArray(errs) && errs.length > 0) {

@@ -13,7 +13,8 @@
  * handshake with the provider. The proxy agents' modules load on the first proxied request
  * (docs/controller.md#memory-at-start).
  */
-import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
+import type { Agent, ClientRequest } from "node:http";
+import { nodeHttp } from "../node-http.js";
 import { request as httpsRequest } from "node:https";
 import { isIPv6, type Socket } from "node:net";
 import { TLSSocket } from "node:tls";
@@ -98,7 +99,7 @@ async function viaProxy(req: TransportRequest, target: URL, proxy: URL): ReturnT
   const setup = new AbortController();
   const signal = req.signal === undefined ? setup.signal : AbortSignal.any([req.signal, setup.signal]);
   const options = { ...directOptions(target, req.tls), agent: await agentFor(proxy, target, { req, signal }) };
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const send = target.protocol === "https:" ? httpsRequest : nodeHttp.request;
   return exchange(req, options, send, (r, reject) => guardSetup(r, reject, { req, proxy, target, setup }));
 }
 

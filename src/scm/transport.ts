@@ -5,7 +5,8 @@
  * limit arrives as the request's abort signal). Everything above it is transport-agnostic and is
  * tested against real local servers through this same implementation.
  */
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from "node:http";
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
+import { nodeHttp } from "../node-http.js";
 import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { rootCertificates, TLSSocket } from "node:tls";
@@ -147,5 +148,5 @@ export function directOptions(url: URL, tls: TlsOptions | undefined): RequestOpt
 /** The default transport over node:http and node:https. */
 export const nodeTransport: Transport = (req) => {
   const url = new URL(req.url);
-  return exchange(req, directOptions(url, req.tls), url.protocol === "https:" ? httpsRequest : httpRequest);
+  return exchange(req, directOptions(url, req.tls), url.protocol === "https:" ? httpsRequest : nodeHttp.request);
 };

@@ -4,7 +4,8 @@
  * `/`) to handlers, answers 404/405 otherwise, turns a handler failure into a 500, and closes cleanly:
  * no new connections, idle keep-alive connections dropped at once, busy ones after a grace period.
  */
-import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
+import { nodeHttp } from "../node-http.js";
 import type { AddressInfo } from "node:net";
 import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
@@ -92,7 +93,7 @@ async function dispatch(options: HttpServerOptions, req: IncomingMessage, res: S
 /** Binds and starts a server; rejects when the address cannot be bound. */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpEndpoint> {
   const { host, port } = parseListenAddress(options.addr);
-  const server = createServer(options.limits ?? {}, (req, res) => void dispatch(options, req, res));
+  const server = nodeHttp.createServer(options.limits ?? {}, (req, res) => void dispatch(options, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen({ host, port }, () => {

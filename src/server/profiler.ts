@@ -17,7 +17,7 @@
  * Any other profile name is a 404 `Unknown profile`, as Go's handler answers.
  */
 import type { ServerResponse } from "node:http";
-import { Session } from "node:inspector/promises";
+import type { Session } from "node:inspector/promises";
 import { pipeline } from "node:stream/promises";
 import { readFile } from "node:fs/promises";
 import { getHeapSnapshot } from "node:v8";
@@ -133,6 +133,8 @@ async function sendTimedProfile(
   if (!o.seconds.ok) return sendText(res, 400, `${o.seconds.message}\n`);
   const gone = new AbortController();
   res.once("close", () => gone.abort());
+  // node:inspector loads Node's own fetch library (for its network inspection): only when profiling.
+  const { Session } = await import("node:inspector/promises");
   const session = new Session();
   session.connect();
   try {

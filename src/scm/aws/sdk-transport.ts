@@ -5,7 +5,7 @@
  * go through the SCM proxy like the CodeCommit calls. SDK service errors become {@link AwsApiError}s (`Code: message`).
  */
 import { Readable } from "node:stream";
-import { HttpResponse, type HttpRequest } from "@smithy/protocol-http";
+import type { HttpRequest, HttpResponse } from "@smithy/protocol-http";
 import type { ScmCaller, ScmHttpClient } from "../http.js";
 import { AwsApiError } from "./errors.js";
 
@@ -58,6 +58,8 @@ export function sdkRequestHandler(t: SdkCallTarget, service: string): SdkRequest
         ...(t.caller === undefined ? {} : { caller: t.caller }),
         ...(t.signal === undefined ? {} : { signal: t.signal }),
       });
+      // The SDK's module (and @smithy/core under it) loads with the first call, as the SDK does.
+      const { HttpResponse } = await import("@smithy/protocol-http");
       return {
         response: new HttpResponse({ statusCode: res.status, headers: { ...res.headers }, body: Readable.from([Buffer.from(res.body)]) }),
       };

@@ -9,7 +9,7 @@
  *
  * I/O boundary: the HTTP request (undici) and the CA file.
  */
-import { STATUS_CODES } from "node:http";
+import { nodeHttp } from "../../node-http.js";
 import { posix } from "node:path";
 import { request, type Dispatcher } from "../../undici.js";
 import { parse } from "yaml";
@@ -109,7 +109,7 @@ export async function fetchIndex(f: IndexFetch): Promise<HelmIndex> {
       const res = await request(url, { method: "GET", headers: basicAuthHeader(f.access), dispatcher, signal });
       if (res.statusCode !== 200) {
         await res.body.dump();
-        const status = `${String(res.statusCode)} ${STATUS_CODES[res.statusCode] ?? ""}`.trim();
+        const status = `${String(res.statusCode)} ${nodeHttp.STATUS_CODES[res.statusCode] ?? ""}`.trim();
         throw new AppSetError(MANIFEST_ERROR, `error loading repo index: failed to get index: ${status}`);
       }
       text = await readIndexBody(res.body, url, f.maxBytes ?? DEFAULT_HELM_INDEX_MAX_BYTES);
