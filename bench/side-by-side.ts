@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,single,clusters,idle]
  *     [--idle-seconds 600] [--git-commits 4] [--git-interval 30] [--updates 1] [--qps 10000] [--burst 20000]
+ *     [--sides argo,ours]
  *
  * - fanout: one List ApplicationSet of N Applications; the floor is the same N creates issued directly,
  *   `--updates` at a time (1: one after the other), from this process;
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     "idle-seconds": { type: "string", default: "600" },
     "git-commits": { type: "string", default: "4" },
     "git-interval": { type: "string", default: "30" },
+    sides: { type: "string", default: "argo,ours" },
     updates: { type: "string", default: "1" },
     qps: { type: "string", default: "10000" },
     burst: { type: "string", default: "20000" },
@@ -53,8 +55,10 @@ const runs = Number(values.runs);
 const scenarios = new Set(values.scenarios.split(","));
 const updates = Number(values.updates);
 
-/** The order of the two controllers in run `i`: alternated. */
-const order = (i: number): Side[] => (i % 2 === 0 ? ["argo", "ours"] : ["ours", "argo"]);
+const sides = new Set(values.sides.split(","));
+
+/** The order of the controllers in run `i`: alternated (only those `--sides` names). */
+const order = (i: number): Side[] => (i % 2 === 0 ? ["argo", "ours"] : ["ours", "argo"]).filter((s): s is Side => sides.has(s));
 
 async function fanOuts(env: BenchEnv, rows: Row[]): Promise<void> {
   for (const size of sizes) {
