@@ -109,6 +109,11 @@ const heavyIndexes = {
     ),
     heavyIndex("@smithy/protocol-http", "only AWS calls need it: import() it where the call is made."),
     heavyIndex("node:http", "an import of it reads every export, and some load Node's fetch library; use src/node-http.ts."),
+    {
+      name: "re2js",
+      allowTypeImports: true,
+      message: "it builds large Unicode tables when loaded; compile with src/re2.ts, which loads it on first use.",
+    },
   ],
 };
 

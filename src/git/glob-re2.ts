@@ -3,7 +3,8 @@
  * translated source to an RE2 expression (re2js), which matches in time linear in the path
  * whatever the pattern. Pure.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { compileRe2js } from "../re2.js";
 import { remember } from "../bounded-map.js";
 
 /** A malformed pattern (Go's `path.ErrBadPattern`), or one refused (`detail` says why). */
@@ -37,7 +38,7 @@ export function compileRe2(pattern: string, source: string): RE2JS {
   if (hit !== undefined) return hit;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source);
+    re = compileRe2js(source);
   } catch (err) {
     throw new BadPatternError(pattern, err instanceof Error ? err.message : String(err));
   }

@@ -10,7 +10,8 @@
  * takes linear time in the text whatever the pattern; compiled patterns are memoised (at most
  * 10,000, as Argo CD's cache). Pure.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { compileRe2js } from "../re2.js";
 import { remember } from "../bounded-map.js";
 
 const SPECIAL = /[\\^$.*+?()[\]{}|/]/;
@@ -120,7 +121,7 @@ const compiled = new Map<string, RE2JS | null>();
 function compileSource(src: string | undefined): RE2JS | null {
   if (src === undefined) return null;
   try {
-    return RE2JS.compile(src);
+    return compileRe2js(src);
   } catch {
     return null;
   }

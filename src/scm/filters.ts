@@ -14,7 +14,8 @@
  * Pull Request: `branchMatch` (source branch), `targetBranchMatch`, `titleMatch` AND'ed within a
  * filter, filters OR'd, no filters keep everything.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { compileRe2js } from "../re2.js";
 import type { PullRequestFilter, ScmProviderFilter } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import type { PullRequest, Repository, ScmProviderService } from "./types.js";
@@ -23,7 +24,7 @@ import { trimTrailingSlashes } from "../trim.js";
 function compile(field: string, pattern: string | undefined): RE2JS | undefined {
   if (pattern === undefined) return undefined;
   try {
-    return RE2JS.compile(pattern);
+    return compileRe2js(pattern);
   } catch (err) {
     throw new Error(`error compiling ${field} regexp ${JSON.stringify(pattern)}: ${errorMessage(err)}`, { cause: err });
   }

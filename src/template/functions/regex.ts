@@ -3,7 +3,8 @@
  * "All" iteration (empty matches abutting a previous match are skipped), `$1`/`${name}` expansion
  * and Go's compile error texts.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { compileRe2js } from "../../re2.js";
 import { fn, GoFuncError, type FuncMap, type GoFunc } from "../go/types.js";
 import { typedSlice, type GoValue } from "../go/value.js";
 import { num } from "./cast.js";
@@ -15,7 +16,7 @@ export function compileRe(pattern: string): RE2JS {
   let re = cache.get(pattern);
   if (!re) {
     try {
-      re = RE2JS.compile(pattern);
+      re = compileRe2js(pattern);
     } catch (e) {
       throw new GoFuncError(e instanceof Error ? e.message : String(e));
     }
