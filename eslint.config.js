@@ -114,6 +114,7 @@ const heavyIndexes = {
       allowTypeImports: true,
       message: "it builds large Unicode tables when loaded; compile with src/re2.ts, which loads it on first use.",
     },
+    { name: "yaml", allowTypeImports: true, message: "use src/yaml.ts, which loads it on first use." },
   ],
 };
 

@@ -4,12 +4,12 @@
  * parser's, docs/differential.md), a value of the wrong shape is encoding/json's `cannot unmarshal`.
  * Pure.
  */
-import { YAMLError } from "yaml";
+import { yaml } from "../yaml.js";
 import { errorMessage } from "../errors.js";
 
 /** A YAML syntax error as go-yaml frames it. */
 export function goYamlError(e: unknown): string {
-  if (e instanceof YAMLError) {
+  if (e instanceof yaml().YAMLError) {
     const line = e.linePos?.[0].line;
     const first = (e.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
     return `yaml: ${line === undefined ? "" : `line ${String(line)}: `}${first}`;

@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { parseArgs } from "node:util";
-import { parseAllDocuments, stringify } from "yaml";
+import { yaml } from "../yaml.js";
 import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
 import { specWarnings } from "../controller/spec-warnings.js";
@@ -64,7 +64,7 @@ export function parseObjects(text: string): KubeObject[] {
       v["items"].forEach(add);
     else if (isRecord(v)) out.push(v);
   };
-  for (const doc of parseAllDocuments(text)) {
+  for (const doc of yaml().parseAllDocuments(text)) {
     if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
     add(doc.toJS());
   }
@@ -148,7 +148,7 @@ async function objectPorts(flags: Flags, namespace: string, io: GenerateIO): Pro
 
 function toOutput(apps: RenderedApplication[], format: string): string {
   if (format === "json") return `${JSON.stringify(apps, null, 2)}\n`;
-  return apps.map((a) => stringify(a, { lineWidth: 0 })).join("---\n");
+  return apps.map((a) => yaml().stringify(a, { lineWidth: 0 })).join("---\n");
 }
 
 async function render(flags: Flags, io: GenerateIO): Promise<string> {

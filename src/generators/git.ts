@@ -8,7 +8,7 @@
  * credentials only. The matched files are bounded in size: one file by `gitFileMaxBytes`, all of
  * them in one pass by `gitFilesMaxBytes`; past either the generator fails (never "no results").
  */
-import { parseAllDocuments } from "yaml";
+import { yaml } from "../yaml.js";
 import { isRecord, type AppProject, type GitGenerator } from "../api/index.js";
 import { errorMessage } from "../errors.js";
 import {
@@ -134,7 +134,7 @@ async function selectFiles(repo: Repo, spec: GitGenerator, ctx: GeneratorContext
 
 /** Parses a file as one object (empty → {}) or a list of objects (a null item is an empty object, as in Go). */
 export function parseParamFile(text: string): Record<string, unknown>[] {
-  const docs = parseAllDocuments(text, { version: "1.1" });
+  const docs = yaml().parseAllDocuments(text, { version: "1.1" });
   const first = Array.isArray(docs) ? docs[0] : docs;
   if (first === undefined) return [{}];
   if (first.errors.length > 0) throw new Error(yamlSyntaxError(first.errors[0]));

@@ -3,7 +3,7 @@
  * item of the YAML list in `elementsYaml`. In fasttemplate mode element values must be strings (a
  * `values` object becomes `values.<k>` keys); in goTemplate mode elements are used as they are.
  */
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../yaml.js";
 import { isRecord, type ListGenerator } from "../api/index.js";
 import { notObjectsError, yamlSyntaxError } from "../api/go-decode.js";
 import { GeneratorError } from "./errors.js";
@@ -31,7 +31,7 @@ function fastElement(element: Record<string, unknown>): ParamSet {
 function elementsFromYaml(text: string): ParamSet[] {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = yaml().parse(text);
   } catch (err) {
     throw new GeneratorError(`error unmarshling decoded ElementsYaml ${yamlSyntaxError(err)}`);
   }

@@ -19,7 +19,7 @@ import { ExecAuth } from "@kubernetes/client-node/dist/exec_auth.js";
 import { FileAuth } from "@kubernetes/client-node/dist/file_auth.js";
 import { Agent } from "../undici.js";
 import type { AuthTarget } from "./request-context.js";
-import { parse } from "yaml";
+import { yaml } from "../yaml.js";
 
 export type { Cluster, Context, User };
 
@@ -147,7 +147,7 @@ export class KubeConfig implements KubeAuthConfig {
 
   /** Reads kubeconfig YAML; an invalid entry throws, as client-node's default does. */
   loadFromString(text: string): void {
-    const doc = (parse(text) ?? {}) as Record<string, unknown>;
+    const doc = (yaml().parse(text) ?? {}) as Record<string, unknown>;
     this.clusters = newClusters(doc["clusters"]);
     this.contexts = newContexts(doc["contexts"]);
     this.users = newUsers(doc["users"]);

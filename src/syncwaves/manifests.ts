@@ -6,7 +6,8 @@
  * {@link parseDirectory}.
  */
 import { braceExpand, Minimatch, type MinimatchOptions } from "minimatch";
-import { parseAllDocuments } from "yaml";
+import type * as Yaml from "yaml";
+import { yaml } from "../yaml.js";
 import type { Application, ApplicationSource, DirectorySource } from "../api/index.js";
 import { remember } from "../bounded-map.js";
 import { AppSetError } from "../errors.js";
@@ -123,7 +124,7 @@ function notAnObject(value: unknown): string | undefined {
 }
 
 /** One document's value, or why it is not a Kubernetes object (an empty document is neither). */
-function readDocument(doc: ReturnType<typeof parseAllDocuments>[number]): { value?: unknown; problem?: string } {
+function readDocument(doc: ReturnType<typeof Yaml.parseAllDocuments>[number]): { value?: unknown; problem?: string } {
   if (doc.errors.length > 0) return { problem: doc.errors.map((e) => e.message).join("; ") };
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return {};
@@ -141,7 +142,7 @@ function readDocument(doc: ReturnType<typeof parseAllDocuments>[number]): { valu
 export function parseFile(file: SourceFile): KubeObject[] {
   const out: KubeObject[] = [];
   const json = /\.json$/i.test(file.path);
-  for (const doc of parseAllDocuments(file.content)) {
+  for (const doc of yaml().parseAllDocuments(file.content)) {
     const { value, problem } = readDocument(doc);
     if (problem !== undefined) {
       if (!json && out.length === 0 && !looksLikeManifest(file.content)) return [];

@@ -5,7 +5,7 @@
  * merge recursively, lists are replaced except metadata.finalizers (merged, in apimachinery's
  * order), null deletes, and spec.project is kept.
  */
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../yaml.js";
 import { goYamlError } from "../api/go-decode.js";
 import { AppSetError } from "../errors.js";
 import { goQuote } from "./go/format.js";
@@ -62,7 +62,7 @@ function merge(target: Json | undefined, patch: Json, path: string): Json {
 export function applyTemplatePatch(app: Obj, patchText: string): Obj {
   let patch: unknown;
   try {
-    patch = patchText.trim().startsWith("{") ? JSON.parse(patchText) : parseYaml(patchText);
+    patch = patchText.trim().startsWith("{") ? JSON.parse(patchText) : yaml().parse(patchText);
   } catch (e) {
     throw new AppSetError(RENDER_ERROR_REASON, `error while converting template to json ${goQuote(patchText)}: ${goYamlError(e)}`);
   }

@@ -5,7 +5,7 @@
  * `deploy/crds/`; and the two of rollout safety (RolloutPolicy, RolloutRun) under
  * `deploy/rollout-crds/`. The committed YAML is this module's output (checked by `crds.test.ts`).
  */
-import { stringify } from "yaml";
+import { yaml } from "../../yaml.js";
 import { z } from "zod";
 import { applicationSchema } from "../application.js";
 import { applicationSetSchema } from "../applicationset.js";
@@ -190,7 +190,7 @@ const HEADER = [
 
 /** Renders a CRD as the YAML committed under deploy/crds. */
 export function renderCrdYaml(crd: SchemaNode): string {
-  return `${HEADER}\n${stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  return `${HEADER}\n${yaml().stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
 /** The RolloutPolicy CRD (docs/adr/0009-rollout-policy-crd.md). */

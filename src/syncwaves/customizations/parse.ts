@@ -6,7 +6,7 @@
  * Unlike Argo CD, which refuses every override when one key is malformed, a key that cannot be read
  * is reported as a {@link CustomizationError} and skipped; the other keys still apply.
  */
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../../yaml.js";
 import { parseFlagBool } from "../../config/values.js";
 import { errorMessage } from "../../errors.js";
 import { CUSTOMIZATIONS_KEY, parseSplitKey, type SplitKey } from "./keys.js";
@@ -34,7 +34,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** The YAML of a key's value; undefined (with an error recorded) when it does not parse. */
 function yamlOf(key: string, text: string, errors: Errors): unknown {
   try {
-    return parseYaml(text) as unknown;
+    return yaml().parse(text) as unknown;
   } catch (err) {
     errors.push(invalid(key, `invalid YAML: ${errorMessage(err)}`));
     return undefined;

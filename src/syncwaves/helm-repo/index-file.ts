@@ -12,7 +12,7 @@
 import { nodeHttp } from "../../node-http.js";
 import { posix } from "node:path";
 import { request, type Dispatcher } from "../../undici.js";
-import { parse } from "yaml";
+import { yaml } from "../../yaml.js";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
 import { readBounded, ResponseTooLargeError } from "../../response-limit.js";
@@ -54,7 +54,7 @@ export function parseIndex(text: string): HelmIndex {
   let doc: unknown;
   try {
     // Every scalar as text, as Go decodes a version into a string: 1.10 stays "1.10".
-    doc = parse(text, { schema: "failsafe" });
+    doc = yaml().parse(text, { schema: "failsafe" });
   } catch (err) {
     throw new AppSetError(MANIFEST_ERROR, `error decoding index: ${(err as Error).message}`);
   }

@@ -8,7 +8,7 @@
  * the repository's file list and the caller's work directory.
  */
 import { posix } from "node:path";
-import { stringify } from "yaml";
+import { yaml } from "../../yaml.js";
 import type { HelmSource } from "../../api/index.js";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
@@ -80,7 +80,7 @@ function releaseOf(instanceName: string): string {
 /** `helm.values` or, when set, `helm.valuesObject` as YAML; undefined when empty. */
 export function inlineValues(helm: HelmSource | undefined): string | undefined {
   const obj = helm?.valuesObject;
-  const text = obj !== undefined && obj !== null ? stringify(obj, { lineWidth: 0 }) : (helm?.values ?? "");
+  const text = obj !== undefined && obj !== null ? yaml().stringify(obj, { lineWidth: 0 }) : (helm?.values ?? "");
   return text === "" ? undefined : text;
 }
 

@@ -7,7 +7,7 @@
  * `kustomize.buildOptions` (and, when those enable Helm, the cluster's version and API versions).
  * Pure.
  */
-import { parse, stringify } from "yaml";
+import { yaml } from "../../yaml.js";
 import type { KustomizeSource } from "../../api/index.js";
 import { AppSetError } from "../../errors.js";
 import { MANIFEST_ERROR } from "../manifests.js";
@@ -86,7 +86,7 @@ export function componentCommand(i: KustomizeInput): string[] | undefined {
 export function withPatches(text: string, k: KustomizeSource): string {
   let doc: unknown;
   try {
-    doc = parse(text) as unknown;
+    doc = yaml().parse(text) as unknown;
   } catch (err) {
     throw new AppSetError(MANIFEST_ERROR, `failed to unmarshal kustomization.yaml: ${(err as Error).message}`);
   }
@@ -99,7 +99,7 @@ export function withPatches(text: string, k: KustomizeSource): string {
     throw new AppSetError(MANIFEST_ERROR, `expected 'patches' field in kustomization.yaml to be []any, but got ${typeof existing}`);
   }
   map["patches"] = [...((existing as unknown[] | undefined | null) ?? []), ...(k.patches ?? [])];
-  return stringify(map, { lineWidth: 0, sortMapEntries: true });
+  return yaml().stringify(map, { lineWidth: 0, sortMapEntries: true });
 }
 
 /** True when Kustomize's build options enable Helm. */

@@ -3,7 +3,7 @@
  * SanitizeName), toYaml, fromYaml and fromYamlArray (sigs.k8s.io/yaml: YAML through JSON, so
  * numbers are float64 and keys are sorted).
  */
-import { parseDocument } from "yaml";
+import { yaml } from "../../yaml.js";
 import { goYamlMarshal } from "./yaml.js";
 import { fn, GoFuncError, type FuncMap } from "../go/types.js";
 import { isMap, typeName, type GoValue } from "../go/value.js";
@@ -55,7 +55,7 @@ function slugify(args: GoValue[]): string {
 
 /** YAML text to JSON-shaped Go values, as sigs.k8s.io/yaml does. */
 export function yamlToValue(str: string): GoValue {
-  const doc = parseDocument(str, { version: "1.1", uniqueKeys: false });
+  const doc = yaml().parseDocument(str, { version: "1.1", uniqueKeys: false });
   if (doc.errors.length > 0) throw new GoFuncError(`error converting YAML to JSON: yaml: ${doc.errors[0]!.message.split("\n")[0]}`);
   return fromJSValue(JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10000 }) ?? null)));
 }
