@@ -3,6 +3,7 @@
  * or many of 100), ApplicationSets with Cluster generators over labelled cluster Secrets, and the
  * Applications of the floor. Both controllers get byte-identical objects.
  */
+import { emptyApplicationStatus, Finalizer } from "../../src/api/index.js";
 import type { KubeObject } from "../../src/kube/index.js";
 
 const SOURCE = { repoURL: "https://github.com/argoproj/argocd-example-apps", path: "guestbook", targetRevision: "HEAD" };
@@ -61,13 +62,32 @@ export function clusterAppSet(namespace: string, j: number, groups: number): Kub
   };
 }
 
-/** An Application as the floor creates it (what the List ApplicationSets render). */
-export function floorApp(name: string, namespace: string): KubeObject {
+/**
+ * An Application as the floor creates it: what both controllers create for element `name` of the
+ * List ApplicationSet `owner` (Argo CD's resources finalizer, the controller owner reference and
+ * Argo CD's empty status), so the apiserver and the garbage collector do the same work for it.
+ */
+export function floorApp(name: string, namespace: string, owner: KubeObject): KubeObject {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Application",
-    metadata: { name, namespace },
+    metadata: {
+      name,
+      namespace,
+      finalizers: [Finalizer.Resources],
+      ownerReferences: [
+        {
+          apiVersion: "argoproj.io/v1alpha1",
+          kind: "ApplicationSet",
+          name: owner.metadata?.name ?? "",
+          uid: owner.metadata?.uid ?? "",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
     spec: { project: "default", source: SOURCE, destination: { server: "https://kubernetes.default.svc", namespace: name } },
+    status: emptyApplicationStatus(),
   };
 }
 

@@ -15,6 +15,7 @@ type Figure = Exclude<keyof Measured, never>;
 
 const FIGURES: ReadonlyArray<[Figure, string, number]> = [
   ["seconds", "time (s)", 1],
+  ["firstSeconds", "time to the first Application (s)", 1],
   ["statusSeconds", "time to ResourcesUpToDate (s)", 1],
   ["writes", "writes served", 0],
   ["reads", "reads served", 0],
