@@ -128,7 +128,7 @@ export async function gitStream(env: BenchEnv, bench: GitBench, side: Side, stre
     const t0 = performance.now();
     await env.client.create(resources.ApplicationSets, gitAppSet(ns, url));
     await watch.added(GIT_DIRECTORIES, 120_000);
-    const tConverged = await allUpToDate(env, ns, 1, 120_000);
+    const { at: tConverged } = await allUpToDate(env, ns, 1, 120_000);
     await sleep(5_000);
     const start = procSample(running.pid);
     const gitStart = gitCpu(side, bench, start);
