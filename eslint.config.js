@@ -44,6 +44,14 @@ const boundaries = {
   ],
   generators: [forbid("src/generators", "controller", "the controller runs the generators, not the reverse; pass ports in.")],
   kube: [forbid("src/kube", "controller", "the kube edge knows nothing of the controller built on it.")],
+  syncwaves: [
+    forbid(
+      "src/syncwaves",
+      "controller",
+      "the sync engine and the ApplicationSet controller are separate loops; share through src/json, src/project or src/api.",
+    ),
+  ],
+  manager: [forbid("src/manager", "controller", "the manager runs the loops; what they share lives in the layers below both.")],
 };
 
 // The unit layer (src/**/*.test.ts and test/unit) is pure: no child processes, sockets, servers or

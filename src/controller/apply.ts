@@ -33,7 +33,7 @@ import { AppSetWriter } from "./appset-writes.js";
 import { syncedMeanwhile } from "./double-sync-guard.js";
 import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../json/index.js";
 import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
 import {

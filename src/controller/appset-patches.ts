@@ -6,7 +6,7 @@
  * last finalizer or annotation removed is sent as `null`. Pure.
  */
 import { Annotation, Finalizer, type ApplicationSet } from "../api/index.js";
-import { isObject, type JsonObject } from "./json.js";
+import { isObject, type JsonObject } from "../json/index.js";
 
 /** `metadata.resourceVersion` of the optimistic lock (none when the object has none to name). */
 function lock(appSet: ApplicationSet): JsonObject {

@@ -6,7 +6,7 @@
 import { parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { AppSetError, errorMessage } from "../errors.js";
 import { isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../json/index.js";
 import { resourcesStatusError } from "./messages.js";
 
 /** The ApplicationSet changed since the plan read it: its status write was refused (409), nothing was overwritten. */

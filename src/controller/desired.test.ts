@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
 import { appChange, desiredFrom } from "./desired.js";
-import { jqPathTokens } from "./jq-paths.js";
+import { jqPathTokens } from "../json/index.js";
 import { appSet, live, rendered, settings } from "../../test/support/controller-builders.js";
 
 const owner = appSet("guestbook");

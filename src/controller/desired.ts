@@ -22,9 +22,9 @@ import type { RenderedApplication } from "../generators/applications.js";
 import { goStruct, OBJECT_META_KINDS, withGoStructs } from "../api/equivalence.js";
 import { canonicalEqual, goCanonical } from "../api/go-json.js";
 import { GO_ROOTS } from "../api/go-types.js";
-import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "./json.js";
+import { createMergePatch, getPath, isObject, pointerTokens, setPath, type Json, type JsonObject } from "../json/index.js";
 import { alreadyOwnedMessage, ignoreDifferencesError } from "./messages.js";
-import { deletePath, jqPathTokens, jqSelectPaths, jqSyntaxError } from "./jq-paths.js";
+import { deletePath, jqPathTokens, jqSelectPaths, jqSyntaxError } from "../json/index.js";
 import { normalizeSpec } from "./normalize.js";
 import type { PlanSettings } from "./snapshot.js";
 

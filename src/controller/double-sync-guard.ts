@@ -8,7 +8,7 @@
  */
 import type { Application, OperationState } from "../api/index.js";
 import { parseTime } from "../progressivesync/index.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../json/index.js";
 
 /** The pinned revisions of a sync operation: `sync.revisions`, else `[sync.revision]`, else []. */
 export function pinnedRevisions(operation: { readonly sync?: unknown } | undefined): string[] {

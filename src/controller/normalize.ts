@@ -7,7 +7,7 @@
 import { goStruct, normalizeApplicationSpec } from "../api/equivalence.js";
 import { withoutOmitted } from "../api/go-json.js";
 import { GO_ROOTS, GO_STRUCTS } from "../api/go-types.js";
-import { dropNulls, isObject, type Json, type JsonObject } from "./json.js";
+import { dropNulls, isObject, type Json, type JsonObject } from "../json/index.js";
 
 const SPEC = goStruct(GO_ROOTS.ApplicationSpec);
 

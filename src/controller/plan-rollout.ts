@@ -20,7 +20,7 @@ import type { Governance } from "../progressivesync/safety/index.js";
 import { addFinalizerPatch } from "./appset-patches.js";
 import { safetyPass, withRollbacks, type SafetyPass } from "./plan-safety.js";
 import { ignorePathsFor, type DesiredApp } from "./desired.js";
-import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "./json.js";
+import { getPath, jsonEqual, setPath, type Json, type JsonObject } from "../json/index.js";
 import { EMPTY_PLAN, type Plan } from "./plan-types.js";
 import { REQUEUE_ON_ERROR_MS } from "./requeue.js";
 import type { AppSetSnapshot, PlanSettings } from "./snapshot.js";

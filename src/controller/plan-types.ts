@@ -6,7 +6,7 @@
 import type { ApplicationSetApplicationStatus, ApplicationSetStatus, Reason } from "../api/index.js";
 import type { RunWrites, SafetyReport } from "../progressivesync/safety/index.js";
 import type { AppChange, DesiredApp } from "./desired.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../json/index.js";
 
 /** A Kubernetes Event to record on the ApplicationSet (all are Normal). */
 export interface PlannedEvent {

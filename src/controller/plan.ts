@@ -12,7 +12,7 @@ import type { PassOutcome } from "./conditions.js";
 import { planAppSetDeletion } from "./appset-deletion.js";
 import { removeRefreshPatch } from "./appset-patches.js";
 import { appChange, desiredFrom } from "./desired.js";
-import { knownClusters } from "./destination.js";
+import { knownClusters } from "../project/index.js";
 import { truncationWarning } from "./messages.js";
 import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
 import { EMPTY_PLAN, type AppDelete, type AppWrite, type Plan, type RolloutReport } from "./plan-types.js";

@@ -20,7 +20,7 @@ import {
 import { compileSelector } from "../generators/index.js";
 import { OBJECT_META_KINDS } from "../api/equivalence.js";
 import { goCanonical } from "../api/go-json.js";
-import { jsonEqual, semanticEqual } from "./json.js";
+import { jsonEqual, semanticEqual } from "../json/index.js";
 
 /** The key of the ApplicationSet that controls `app`, or undefined. */
 export function ownerKey(app: Application): string | undefined {

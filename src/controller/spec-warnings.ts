@@ -19,8 +19,8 @@ import type { RenderedApplication } from "../generators/applications.js";
 import { kindsOf, unknownGeneratorKeys } from "../generators/transform.js";
 import { parseMaxUpdate } from "../progressivesync/budget.js";
 import type { ConditionInput } from "./conditions.js";
-import { jqSupported, jqSyntaxError } from "./jq-paths.js";
-import { pointerTokens, type Json } from "./json.js";
+import { jqSupported, jqSyntaxError } from "../json/index.js";
+import { pointerTokens, type Json } from "../json/index.js";
 
 /** The kinds of warning, each a stable condition reason. */
 export const SpecWarningReason = {

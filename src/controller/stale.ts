@@ -5,7 +5,7 @@
  * its deletion does not hang on a cluster that is gone. Pure.
  */
 import { Finalizer, type Application } from "../api/index.js";
-import { resolveDestination, type KnownClusters } from "./destination.js";
+import { resolveDestination, type KnownClusters } from "../project/index.js";
 import type { AppDelete } from "./plan-types.js";
 
 function hasKnownDestination(app: Application, known: KnownClusters): boolean {

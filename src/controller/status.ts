@@ -14,7 +14,7 @@ import {
   type ResourceStatus,
 } from "../api/index.js";
 import { conditionFor, conditionsEqual, healthFor, mergeConditions, type ConditionInput, type PassOutcome } from "./conditions.js";
-import { jsonEqual } from "./json.js";
+import { jsonEqual } from "../json/index.js";
 
 /** `status.resources` and `resourcesCount`, and how many entries were cut. */
 export interface ResourcesStatus {

@@ -8,7 +8,7 @@
  */
 import { andMoreSuffix, type ApplicationSet } from "../api/index.js";
 import type { RenderedApplication } from "../generators/applications.js";
-import { resolveDestination, type KnownClusters } from "./destination.js";
+import { resolveDestination, type KnownClusters } from "../project/index.js";
 import { ValidationMessage } from "./messages.js";
 
 /**

@@ -17,7 +17,7 @@ import {
   type Cluster,
   type Secret,
 } from "../api/index.js";
-import { knownClusters, resolveDestination } from "../controller/destination.js";
+import { knownClusters, resolveDestination } from "../project/index.js";
 import { resources, type Informer } from "../kube/index.js";
 import { parserOf, type InformerSpec } from "./cache.js";
 

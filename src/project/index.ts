@@ -23,6 +23,7 @@ export {
   type ResolvedDestination,
 } from "./destinations.js";
 export { globSyntaxError } from "./glob-errors.js";
+export { knownClusters, resolveDestination, type KnownCluster, type KnownClusters } from "./known-clusters.js";
 export {
   impersonationDecision,
   serviceAccountToImpersonate,

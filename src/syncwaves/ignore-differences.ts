@@ -9,8 +9,8 @@
  * managers own in the live object (managed-fields.ts).
  */
 import type { ResourceIgnoreDifferences } from "../api/index.js";
-import { deletePath, jqSelectPaths } from "../controller/jq-paths.js";
-import { getPath, pointerTokens, setPath, type Json, type JsonObject } from "../controller/json.js";
+import { deletePath, jqSelectPaths } from "../json/index.js";
+import { getPath, pointerTokens, setPath, type Json, type JsonObject } from "../json/index.js";
 import type { KubeObject } from "../kube/index.js";
 import { globMatch } from "./customizations/index.js";
 import { managedFieldSets, withoutManagedFields } from "./managed-fields.js";

@@ -8,7 +8,7 @@
  * item at an index, and `.` marks the node itself as owned. An owned leaf (a node with no children
  * but `.`) is removed; a node with children is descended into, so only what the manager owns goes.
  */
-import { jsonEqual, type Json, type JsonObject } from "../controller/json.js";
+import { jsonEqual, type Json, type JsonObject } from "../json/index.js";
 import type { KubeObject } from "../kube/index.js";
 
 /** One manager's fieldsV1 set. */

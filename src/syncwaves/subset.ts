@@ -14,7 +14,7 @@
  *   the same quantity: `1` and `"1"`, `0.5` and `"500m"`, `1Gi` and `"1073741824"`, as Argo CD's
  *   normalisation to `resource.Quantity`'s canonical form makes them equal.
  */
-import { isZero } from "../controller/json.js";
+import { isZero } from "../json/index.js";
 import { quantitiesEqual } from "./quantity.js";
 
 /** Maps whose values are quantities (ResourceList fields of core types). */

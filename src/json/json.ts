@@ -1,7 +1,8 @@
 /**
- * JSON helpers of the planner: Go-like semantic equality (a zero value equals an absent field, as
- * with `omitempty`), the RFC 7386 merge patch that turns one document into another, and JSON-pointer
- * reads and writes. Pure; inputs are never mutated.
+ * JSON helpers of both planners (the ApplicationSet controller's and the sync engine's): Go-like
+ * semantic equality (a zero value equals an absent field, as with `omitempty`), the RFC 7386 merge
+ * patch that turns one document into another, and JSON-pointer reads and writes. Pure; inputs are
+ * never mutated.
  */
 import { canonicalEqual } from "../api/go-json.js";
 

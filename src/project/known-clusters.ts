@@ -6,7 +6,7 @@
  * src/project, with Argo CD's error texts. Pure.
  */
 import type { ApplicationDestination, Cluster } from "../api/index.js";
-import { resolveDestinationCluster, trimSlashes, type ClusterLookup } from "../project/index.js";
+import { resolveDestinationCluster, trimSlashes, type ClusterLookup } from "./clusters.js";
 
 /** A cluster as destination lookups see it. */
 export interface KnownCluster {
