@@ -4,13 +4,8 @@
  * not pay for the library's modules in resident memory (docs/controller.md#memory-at-start). A lint
  * rule keeps other imports of `yaml` out of src.
  */
-import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
-
-let lib: typeof Yaml | undefined;
+import { onFirstUse } from "./first-use.js";
 
 /** The library (its Node build, the one an `import` of `yaml` gives too). */
-export function yaml(): typeof Yaml {
-  lib ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
-  return lib;
-}
+export const yaml = onFirstUse<typeof Yaml>("yaml");
