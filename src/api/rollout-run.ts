@@ -33,6 +33,12 @@ export type RunRequest = z.infer<typeof runRequestSchema>;
 export const rolloutRunSpecSchema = z.looseObject({
   applicationSet: z.string().describe("The ApplicationSet rolled out."),
   policy: z.string().optional().describe("The RolloutPolicy governing the run."),
+  sequence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("The run's place among the ApplicationSet's runs: one more than the highest the controller knew when it created the run."),
   targetRevisions: z
     .array(runTargetSchema)
     .meta(CRD_ATOMIC_LIST)

@@ -5,7 +5,8 @@
  */
 import type { RolloutRun } from "../api/rollout-run.js";
 import { StepPhase } from "../progressivesync/safety/types.js";
-import { newestFirst, timeOf } from "./rollout-runs.js";
+import { newestFirst } from "../progressivesync/safety/order.js";
+import { timeOf } from "./rollout-runs.js";
 import { seconds } from "./rollout-status-view.js";
 
 /** One run in the history. */

@@ -3,7 +3,8 @@
  * runs ordered newest first, and the exit code of `appset rollout status`. Pure.
  */
 import type { RolloutRun } from "../api/rollout-run.js";
-import { RunPhase } from "../progressivesync/safety/types.js";
+import { newestFirst } from "../progressivesync/safety/order.js";
+import { HaltReason, RunPhase } from "../progressivesync/safety/types.js";
 
 /** The exit codes of `appset rollout` (docs/cli.md#exit-codes-of-appset-rollout). */
 export const RolloutExit = {
@@ -25,28 +26,6 @@ export function timeOf(t: string | null | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-const created = (r: RolloutRun): number => timeOf(r.metadata.creationTimestamp) ?? 0;
-/** When the run started: `status.startedAt`, or its creation while the controller has not written a status yet. */
-const started = (r: RolloutRun): number => timeOf(r.status?.startedAt) ?? created(r);
-
-const superseded = (r: RolloutRun): number => (r.status?.haltReason === "Superseded" ? 1 : 0);
-
-/** Newest first: the latest start, then the latest creation, then the name (descending) so the order is total. */
-export function newestFirst(runs: readonly RolloutRun[]): RolloutRun[] {
-  return [...runs].sort((a, b) => {
-    const byStart = started(b) - started(a);
-    if (byStart !== 0) return byStart;
-    // Times are whole seconds: of runs started in one second, one another replaced is the older.
-    const bySupersede = superseded(a) - superseded(b);
-    if (bySupersede !== 0) return bySupersede;
-    const byCreation = created(b) - created(a);
-    if (byCreation !== 0) return byCreation;
-    const an = a.metadata.name ?? "";
-    const bn = b.metadata.name ?? "";
-    return an < bn ? 1 : an > bn ? -1 : 0;
-  });
-}
-
 /** The newest run, undefined when there is none. */
 export function newestRun(runs: readonly RolloutRun[]): RolloutRun | undefined {
   return newestFirst(runs)[0];
@@ -65,7 +44,7 @@ export function heldBehind(run: RolloutRun, runs: readonly RolloutRun[]): Rollou
   for (const older of ordered.slice(at + 1)) {
     const phase = older.status?.phase;
     if (phase === RunPhase.Halted) return older;
-    if (phase !== RunPhase.Paused && superseded(older) === 0) return undefined;
+    if (phase !== RunPhase.Paused && older.status?.haltReason !== HaltReason.Superseded) return undefined;
   }
   return undefined;
 }

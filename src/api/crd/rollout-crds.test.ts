@@ -69,6 +69,7 @@ describe("the rollout CRDs", () => {
       spec: {
         applicationSet: "guestbook",
         policy: "careful",
+        sequence: 4,
         targetRevisions: [{ application: "prod-eu", revisions: ["9b8c7d6"] }],
         requests: [{ action: "approve", step: 2, by: "alice", at: "2026-12-06T10:00:00Z" }],
       },

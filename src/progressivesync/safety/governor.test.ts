@@ -202,6 +202,7 @@ describe("a governed pass", () => {
     expect(g.writes.create?.spec).toEqual({
       applicationSet: "guestbook",
       policy: "careful",
+      sequence: 1,
       targetRevisions: [
         { application: "a1", revisions: [NEW] },
         { application: "a2", revisions: [NEW] },
@@ -302,6 +303,30 @@ describe("a governed pass", () => {
     const g = governed(govern(input({ runs: [superseded, halted] })));
     expect(g.run.phase).toBe(RunPhase.Paused);
     expect(g.eligible.size).toBe(0);
+  });
+
+  it("starts the next run paused after a halt even when the completed run before it started in the same second and sorts first by name", () => {
+    const at = (r: RunState): RunState => ({ ...r, startedAt: NOW - 1_000 });
+    const withSequence = (r: RolloutRun, sequence: number): RolloutRun => ({ ...r, spec: { ...r.spec, sequence } });
+    const [x, y] = [stored(OLD, at), stored("5e4d3c2b1a09", at)].sort((a, b) => (a.metadata.name! < b.metadata.name! ? 1 : -1));
+    const done = withSequence(
+      stored(x!.spec.targetRevisions![0]!.revisions[0]!, (r) => completed(at(r))),
+      1,
+    );
+    const halted = withSequence(
+      stored(y!.spec.targetRevisions![0]!.revisions[0]!, (r) => ({
+        ...at(r),
+        phase: RunPhase.Halted,
+        haltReason: "FailureBudgetExceeded",
+        steps: [{ ...r.steps[0]!, phase: StepPhase.Halted }, r.steps[1]!],
+      })),
+      2,
+    );
+    const g = governed(govern(input({ runs: [done, halted] })));
+    expect(g.run.phase).toBe(RunPhase.Paused);
+    expect(g.eligible.size).toBe(0);
+    expect(g.writes.create?.spec.sequence).toBe(3);
+    expect(g.logs.join("\n")).toContain(`the previous rollout ${halted.metadata.name!} is Halted`);
   });
 
   it("supersedes a run created without its status (its status write failed) as a running one", () => {

@@ -22,11 +22,12 @@ import {
   type RolloutRunStatus,
 } from "../../api/index.js";
 import type { AppStatusEntry } from "../machine.js";
-import { parseTime, type ObservedApp } from "../observe.js";
+import type { ObservedApp } from "../observe.js";
 import { decide } from "./decide.js";
 import { observationOf } from "./observation.js";
 import type { ResolvedPolicy } from "./policy.js";
 import { pendingRequests, runName, runOf, runStatus, targetList, type PendingRequest } from "./resource.js";
+import { newestFirst, nextSequence } from "./order.js";
 import { lastCompletedRevisions, newRun } from "./run.js";
 import { rulesFor } from "./step.js";
 import { condition, eventsOf, reportOf, runCondition, SafetyReason, type SafetyEvent, type SafetyReport } from "./report.js";
@@ -152,16 +153,6 @@ function stepsOf(input: GovernInput, targets: Readonly<Record<string, readonly s
   return steps;
 }
 
-const startedAtOf = (r: RolloutRun): number => parseTime(r.status?.startedAt) ?? parseTime(r.metadata.creationTimestamp) ?? 0;
-
-/** 1 for a run another replaced: of runs started in the same second, it is the older. */
-const supersededOf = (r: RolloutRun): number => (r.status?.haltReason === HaltReason.Superseded ? 1 : 0);
-
-/** Runs newest first (start times are whole seconds: of runs started in one second, a superseded one is older). */
-function newestFirst(runs: readonly RolloutRun[]): RolloutRun[] {
-  return [...runs].sort((a, b) => startedAtOf(b) - startedAtOf(a) || supersededOf(a) - supersededOf(b) || (nameOf(a) < nameOf(b) ? 1 : -1));
-}
-
 function runResource(input: GovernInput, name: string, policy: string, targets: Readonly<Record<string, readonly string[]>>): RolloutRun {
   const appSet = input.appSet;
   return {
@@ -182,7 +173,7 @@ function runResource(input: GovernInput, name: string, policy: string, targets: 
         },
       ],
     },
-    spec: { applicationSet: nameOf(appSet), policy, targetRevisions: targetList(targets) },
+    spec: { applicationSet: nameOf(appSet), policy, sequence: nextSequence(input.runs), targetRevisions: targetList(targets) },
   };
 }
 
@@ -215,7 +206,7 @@ function current(input: GovernInput, policy: string): Current {
   let run = newRun({ id: name, steps, targetRevisions: targets, now: input.now });
   let superseded: RunStatusWrite | undefined;
   // The run it replaces: the running one (a run created without its status yet counts as running),
-  // whatever the order, since start times are whole seconds and runs started in one second tie;
+  // whatever the order (runs from before sequences may tie on their whole-second start times);
   // otherwise the newest.
   const ordered = newestFirst(input.runs);
   const previousResource = ordered.find((r) => runOf(r, steps, input.now).phase === RunPhase.Running) ?? ordered[0];
@@ -357,7 +348,9 @@ export function govern(input: GovernInput): Governance {
   if (awaiting !== undefined) return awaiting;
   const c = current(input, policy.name);
   const observations = input.observed.map(observationOf);
-  const history = input.runs.map((r) => runOf(r, [], input.now)).filter((r) => r.id !== c.run.id);
+  const history = newestFirst(input.runs)
+    .map((r) => runOf(r, [], input.now))
+    .filter((r) => r.id !== c.run.id);
   const lastCompleted = lastCompletedRevisions(history);
   const decision = decide({
     policy: policy.spec,

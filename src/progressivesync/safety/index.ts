@@ -5,12 +5,13 @@
  */
 export { decide } from "./decide.js";
 export { failureLimit } from "./failure-budget.js";
-export { keepHistory, lastCompletedRevisions, newRun, type NewRunInput } from "./run.js";
+export { lastCompletedRevisions, newRun, type NewRunInput } from "./run.js";
 export { standingOf, whyLine, type Standing } from "./readiness.js";
 export { observationOf } from "./observation.js";
 export { rulesFor } from "./step.js";
 export * from "./types.js";
 export { resolvePolicy, MAX_HISTORY_LIMIT, type ResolvedPolicy } from "./policy.js";
 export * from "./resource.js";
+export { newestFirst, nextSequence } from "./order.js";
 export * from "./governor.js";
 export * from "./report.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepHistory, lastCompletedRevisions, newRun } from "./run.js";
+import { lastCompletedRevisions, newRun } from "./run.js";
 import { RunPhase, type RunState } from "./types.js";
 
 const run = (id: string, startedAt: number, phase: RunState["phase"], rev: string): RunState => ({
@@ -18,36 +18,8 @@ describe("a new run", () => {
   });
 });
 
-describe("run history", () => {
-  it.each([
-    // name; the history before; the run kept; the limit; the ids after, newest first
-    {
-      name: "a new run goes first",
-      before: [run("r1", 1, "Completed", "x")],
-      add: run("r2", 2, "Running", "y"),
-      limit: 5,
-      ids: ["r2", "r1"],
-    },
-    {
-      name: "a run of the same id is replaced",
-      before: [run("r1", 1, "Running", "x")],
-      add: run("r1", 1, "Completed", "x"),
-      limit: 5,
-      ids: ["r1"],
-    },
-    {
-      name: "only the last N are kept",
-      before: [run("r2", 2, "Completed", "x"), run("r1", 1, "Completed", "x")],
-      add: run("r3", 3, "Running", "y"),
-      limit: 2,
-      ids: ["r3", "r2"],
-    },
-    { name: "a limit of 0 keeps none", before: [], add: run("r1", 1, "Running", "x"), limit: 0, ids: [] },
-  ])("$name", ({ before, add, limit, ids }) => {
-    expect(keepHistory(before, add, limit).map((r) => r.id)).toEqual(ids);
-  });
-
-  it("rolls back to the newest completed run's revisions, skipping halted and aborted ones", () => {
+describe("the rollback target", () => {
+  it("rolls back to the newest completed run's revisions (the history is newest first), skipping halted and aborted ones", () => {
     const history = [
       run("r3", 3, "Halted", "c"),
       run("r2", 2, "Completed", "b"),

@@ -1,7 +1,6 @@
 /**
- * Creating a run and keeping the history of runs (docs/adr/0009-rollout-policy-crd.md): one run per
- * new set of target revisions, the newest first, the last `limit` kept (KubeFleet's UpdateRun per
- * release).
+ * Creating a run (docs/adr/0009-rollout-policy-crd.md): one run per new set of target revisions
+ * (KubeFleet's UpdateRun per release); and the rollback target read from the history of runs.
  */
 import { RunPhase, StepPhase, type RunState, type StepRun } from "./types.js";
 
@@ -45,15 +44,8 @@ export function newRun(input: NewRunInput): RunState {
   };
 }
 
-/** The history with `run` in it (replacing a run of the same id), newest first, at most `limit` runs. */
-export function keepHistory(history: readonly RunState[], run: RunState, limit: number): RunState[] {
-  const others = history.filter((r) => r.id !== run.id);
-  const sorted = [run, ...others].sort((a, b) => b.startedAt - a.startedAt);
-  return sorted.slice(0, Math.max(0, limit));
-}
-
-/** The revisions every Application of the newest completed run was rolled out to; the rollback target. */
+/** The revisions every Application of the newest completed run was rolled out to; the rollback target. `history` is newest first. */
 export function lastCompletedRevisions(history: readonly RunState[]): Record<string, readonly string[]> | undefined {
-  const done = history.filter((r) => r.phase === RunPhase.Completed).sort((a, b) => b.startedAt - a.startedAt)[0];
+  const done = history.find((r) => r.phase === RunPhase.Completed);
   return done === undefined ? undefined : { ...done.targetRevisions };
 }
