@@ -114,7 +114,7 @@ async function build(rt: Runtime): Promise<Process> {
   const registry = createMetricsRegistry({ processMetrics: true });
   const program = "argocd-applicationset-controller";
   const observe = new RestClientMetrics(registry).observe;
-  const client = kubeClient(config, { fieldManager: program, clock, program, observe });
+  const client = kubeClient(config, rt.env, { fieldManager: program, clock, program, observe });
   const namespace = controllerNamespace(config, rt.env);
   const metrics = new ControllerMetrics({
     registry,

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { yaml } from "../yaml.js";
 import { isRecord, parseApplicationSet, type ApplicationSet } from "../api/index.js";
 import { SystemClock } from "../clock/index.js";
+import { kubeEnvironment, type Env } from "../config/index.js";
 import { specWarnings } from "../controller/spec-warnings.js";
 import { validateApplicationNames, validationMessage } from "../controller/validate.js";
 import { errorMessage } from "../errors.js";
@@ -47,7 +48,7 @@ Flags:
 export interface GenerateIO {
   out(s: string): void;
   err(s: string): void;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** What relative repository paths are resolved against (default: the process's working directory). */
   readonly cwd?: string;
   readStdin?(): Promise<string>;
@@ -134,13 +135,14 @@ async function loadAppSets(flags: Flags, io: GenerateIO): Promise<ApplicationSet
   });
 }
 
-function currentNamespace(): string | undefined {
-  const kc = loadKubeConfig({ kind: "default" });
+function currentNamespace(env: Env): string | undefined {
+  const kc = loadKubeConfig({ kind: "default", env: kubeEnvironment(env) });
   return kc.getContextObject(kc.getCurrentContext())?.namespace;
 }
 
 async function objectPorts(flags: Flags, namespace: string, io: GenerateIO): Promise<ObjectPorts> {
-  if (flags["from-cluster"]) return portsFromKubeReader(KubeApiClient.fromConfig({ kind: "default" }), namespace);
+  if (flags["from-cluster"])
+    return portsFromKubeReader(KubeApiClient.fromConfig({ kind: "default", env: kubeEnvironment(io.env) }), namespace);
   const objects: KubeObject[] = [];
   for (const f of [flags.clusters, flags.objects]) if (f !== undefined) objects.push(...parseObjects(await readText(f, io)));
   return portsFromObjects(objects, namespace);
@@ -159,7 +161,8 @@ async function render(flags: Flags, io: GenerateIO): Promise<string> {
   const cacheDir = flags["git-cache"] ?? gitCacheDir("", tmpdir());
   const all: RenderedApplication[] = [];
   for (const appSet of appSets) {
-    const namespace = flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace() : undefined) ?? "argocd";
+    const namespace =
+      flags.namespace ?? appSet.metadata.namespace ?? (flags["from-cluster"] ? currentNamespace(io.env) : undefined) ?? "argocd";
     const objects = await objectPorts(flags, namespace, io);
     const credentials = credentialsFromSecrets(await objects.allSecrets());
     const ports: GeneratorPorts = {

@@ -4,45 +4,16 @@
  * through a lock per repository), with `--git-revision-cache-seconds` of revision cache and
  * `--repo-server-timeout-seconds` as every git command's time limit. SSH host keys and HTTPS CAs
  * come from where Argo CD mounts `argocd-ssh-known-hosts-cm` and `argocd-tls-certs-cm`
- * (`ARGOCD_SSH_DATA_PATH`, `ARGOCD_TLS_DATA_PATH`); GitHub App credentials are exchanged for
- * installation tokens through the SCM HTTP client.
+ * (`ARGOCD_SSH_DATA_PATH`, `ARGOCD_TLS_DATA_PATH`: `gitHostFiles` of src/config/environment.ts);
+ * GitHub App credentials are exchanged for installation tokens through the SCM HTTP client.
  */
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Clock } from "../clock/index.js";
-import type { Config, Env } from "../config/index.js";
-import { parseEnvBool } from "../config/values.js";
+import { gitHostFiles, gitSubmodulesEnabled, type Config, type Env } from "../config/index.js";
 import { baseGitEnv, gitCacheDir, GitRepoReader, type CredentialsLookup, type GitHubAppTokenSource } from "../git/index.js";
 import { ScmHttpClient } from "../scm/http.js";
 import { githubBaseUrl } from "../scm/providers/github.js";
 import { githubAppToken } from "../scm/providers/github-app.js";
-
-/** Argo CD's default of `ARGOCD_SSH_DATA_PATH`, where `argocd-ssh-known-hosts-cm` is mounted. */
-export const DEFAULT_SSH_DATA_PATH = "/app/config/ssh";
-/** Argo CD's default of `ARGOCD_TLS_DATA_PATH`, where `argocd-tls-certs-cm` is mounted. */
-export const DEFAULT_TLS_DATA_PATH = "/app/config/tls";
-/** The file of `argocd-ssh-known-hosts-cm` (its one key). */
-export const KNOWN_HOSTS_FILE = "ssh_known_hosts";
-
-/** Where the known hosts file and the CA bundles are, from Argo CD's environment variables. */
-export function gitHostFiles(env: Env): { knownHostsFile: string; tlsCertsDir: string } {
-  const ssh = env["ARGOCD_SSH_DATA_PATH"] ?? "";
-  const tls = env["ARGOCD_TLS_DATA_PATH"] ?? "";
-  return {
-    knownHostsFile: join(ssh === "" ? DEFAULT_SSH_DATA_PATH : ssh, KNOWN_HOSTS_FILE),
-    tlsCertsDir: tls === "" ? DEFAULT_TLS_DATA_PATH : tls,
-  };
-}
-
-/**
- * Whether submodules are read (`ARGOCD_GIT_MODULES_ENABLED`, which Argo CD's install fills from
- * `applicationsetcontroller.enable.git.submodule`): true unless the variable says false. The
- * offline commands' reading; the controller's is the parsed `gitSubmodules` setting, same rule.
- */
-export function gitSubmodulesEnabled(env: Env): boolean {
-  const parsed = parseEnvBool(env["ARGOCD_GIT_MODULES_ENABLED"] ?? "");
-  return parsed.ok ? parsed.value : true;
-}
 
 /** The organisation of a repository URL (its first path segment), for looking up an App installation. */
 export function repoOrganisation(repoURL: string): string {

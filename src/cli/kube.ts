@@ -4,7 +4,7 @@
  * `--as` …) and the transport settings, and the controller's namespace.
  */
 import type { Clock } from "../clock/index.js";
-import type { Config, Env } from "../config/index.js";
+import { kubeEnvironment, namespaceFromEnv, type Config, type Env } from "../config/index.js";
 import { parseRequestTimeout } from "../config/values.js";
 import { processUserAgent } from "./version.js";
 import {
@@ -17,9 +17,9 @@ import {
   type KubeConfigSource,
 } from "../kube/index.js";
 
-/** Where the kubeconfig comes from: `--kubeconfig`, else the default chain (the context is an override). */
-export function kubeSource(config: Config): KubeConfigSource {
-  return config.kubeconfig !== "" ? { kind: "file", path: config.kubeconfig } : { kind: "default" };
+/** Where the kubeconfig comes from: `--kubeconfig`, else the default chain on `env` (the context is an override). */
+export function kubeSource(config: Config, env: Env): KubeConfigSource {
+  return config.kubeconfig !== "" ? { kind: "file", path: config.kubeconfig } : { kind: "default", env: kubeEnvironment(env) };
 }
 
 /** The client options kubectl's flags give (`fieldManager` aside). */
@@ -58,13 +58,14 @@ export interface KubeClientHow {
 }
 
 /**
- * The process's client, writing as `fieldManager`, limited to Argo CD's QPS and burst per resource on `clock`, its
- * User-Agent naming `program` (Argo CD's name of the process), each request told to `observe`.
+ * The process's client from the kubeconfig of `config` and `env`, writing as `fieldManager`, limited to Argo CD's QPS
+ * and burst per resource on `clock`, its User-Agent naming `program` (Argo CD's name of the process), each request
+ * told to `observe`.
  */
-export function kubeClient(config: Config, how: KubeClientHow): KubeApiClient {
+export function kubeClient(config: Config, env: Env, how: KubeClientHow): KubeApiClient {
   const { fieldManager, clock, program } = how;
   const bucket = (): TokenBucket => new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock });
-  return KubeApiClient.fromConfig(kubeSource(config), {
+  return KubeApiClient.fromConfig(kubeSource(config, env), {
     ...kubeClientOptions(config),
     ...(how.impersonate === undefined ? {} : { impersonate: { user: how.impersonate, groups: [], uid: "" } }),
     fieldManager,
@@ -85,6 +86,6 @@ export function kubeClient(config: Config, how: KubeClientHow): KubeApiClient {
 /** The controller's namespace: `--namespace`, else the selected context's, else `$NAMESPACE`, else argocd. */
 export function controllerNamespace(config: Config, env: Env): string {
   if (config.namespace !== "") return config.namespace;
-  const kc = applyKubeOverrides(loadKubeConfig(kubeSource(config)), kubeClientOptions(config).overrides ?? {});
-  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? env["NAMESPACE"] ?? "argocd";
+  const kc = applyKubeOverrides(loadKubeConfig(kubeSource(config, env)), kubeClientOptions(config).overrides ?? {});
+  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? namespaceFromEnv(env) ?? "argocd";
 }

@@ -3,13 +3,10 @@
  * Secrets as Git's, CA bundles where Argo CD mounts `argocd-tls-certs-cm`, the proxy variables of
  * the environment, Argo CD's repo-server time limit per request, and our artifact size limit.
  */
-import type { Config } from "../config/index.js";
+import { gitHostFiles, type Config, type Env } from "../config/index.js";
 import { DEFAULT_OCI_ARTIFACT_MAX_BYTES } from "../config/limit-options.js";
 import type { CredentialsLookup } from "../git/index.js";
 import { RegistryOciReader } from "../oci/index.js";
-import { gitHostFiles } from "./git.js";
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** Time limit of one registry request when `--repo-server-timeout-seconds` is 0 (none): Argo CD's default, 60 s. */
 const DEFAULT_REGISTRY_TIMEOUT_MS = 60_000;

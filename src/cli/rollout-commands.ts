@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { RUN_ACTIONS, type RolloutRun } from "../api/rollout-run.js";
 import { GoDurationError, parseGoDuration, rfc3339, SystemClock, type Clock } from "../clock/index.js";
+import { kubeEnvironment, type Env } from "../config/index.js";
 import { applyKubeOverrides, KubeApiClient, loadKubeConfig, type KubeConfigSource } from "../kube/index.js";
 import type { GenerateIO } from "./generate.js";
 import {
@@ -74,9 +75,10 @@ export interface RolloutIO extends GenerateIO {
 /** A usage error: exit 3 with the usage. */
 export class RolloutUsageError extends Error {}
 
-/** A client from the kubeconfig (`--kubeconfig`, else the default chain) and `--context`. */
-export function kubeconfigAccess(flags: KubeFlags): KubeAccess {
-  const source: KubeConfigSource = flags.kubeconfig === undefined ? { kind: "default" } : { kind: "file", path: flags.kubeconfig };
+/** A client from the kubeconfig (`--kubeconfig`, else the default chain on `env`) and `--context`. */
+export function kubeconfigAccess(flags: KubeFlags, env: Env): KubeAccess {
+  const source: KubeConfigSource =
+    flags.kubeconfig === undefined ? { kind: "default", env: kubeEnvironment(env) } : { kind: "file", path: flags.kubeconfig };
   const overrides = flags.context === undefined ? {} : { context: flags.context };
   const kc = applyKubeOverrides(loadKubeConfig(source), overrides);
   const context = kc.getContextObject(kc.getCurrentContext());
@@ -215,10 +217,11 @@ export async function clusterCommand(command: ClusterCommand, args: readonly str
     io.out(usage);
     return RolloutExit.Ok;
   }
-  const kube = (io.kube ?? kubeconfigAccess)({
+  const flags: KubeFlags = {
     ...(f.kubeconfig === undefined ? {} : { kubeconfig: f.kubeconfig }),
     ...(f.context === undefined ? {} : { context: f.context }),
-  });
+  };
+  const kube = io.kube === undefined ? kubeconfigAccess(flags, io.env) : io.kube(flags);
   try {
     if (command === "status") return await status(f, io, kube);
     if (command === "history") return await history(f, io, kube);

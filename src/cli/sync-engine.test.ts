@@ -7,58 +7,7 @@ import { SharedCache } from "../manager/index.js";
 import { createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
 import { capturedLogger } from "../../test/support/captured-logger.js";
 import { ScriptedSource } from "../../test/support/scripted-informer.js";
-import { buildSyncEngine, selfHealBackoff, syncDeadlineMs, syncEngineCommand, waveDelayMs } from "./sync-engine.js";
-
-describe("waveDelayMs", () => {
-  it.each([
-    // name; ARGOCD_SYNC_WAVE_DELAY; the delay in ms
-    { name: "unset means no delay", raw: undefined, ms: 0 },
-    { name: "empty means no delay", raw: "", ms: 0 },
-    { name: "seconds become milliseconds", raw: "2", ms: 2000 },
-    { name: "fractions are honoured", raw: "0.5", ms: 500 },
-    { name: "a negative value means no delay", raw: "-3", ms: 0 },
-    { name: "garbage means no delay", raw: "soon", ms: 0 },
-  ])("$name", ({ raw, ms }) => {
-    expect(waveDelayMs(raw === undefined ? {} : { ARGOCD_SYNC_WAVE_DELAY: raw })).toBe(ms);
-  });
-});
-
-describe("selfHealBackoff", () => {
-  const P = "ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_";
-  it.each([
-    { name: "Argo CD's defaults", env: {}, want: { initialMs: 2_000, factor: 3, capMs: 300_000 } },
-    {
-      name: "each variable",
-      env: { [`${P}BACKOFF_TIMEOUT_SECONDS`]: "5", [`${P}BACKOFF_FACTOR`]: "2", [`${P}BACKOFF_CAP_SECONDS`]: "60" },
-      want: { initialMs: 5_000, factor: 2, capMs: 60_000 },
-    },
-    {
-      name: "an invalid value keeps the default",
-      env: { [`${P}BACKOFF_FACTOR`]: "x" },
-      want: { initialMs: 2_000, factor: 3, capMs: 300_000 },
-    },
-    {
-      name: "a back-off timeout of 0 waits the fixed self-heal timeout",
-      env: { [`${P}BACKOFF_TIMEOUT_SECONDS`]: "0", [`${P}TIMEOUT_SECONDS`]: "5" },
-      want: { initialMs: 5_000, factor: 1, capMs: 5_000, fixed: true },
-    },
-  ])("$name", ({ env, want }) => {
-    expect(selfHealBackoff(env)).toEqual(want);
-  });
-});
-
-describe("syncDeadlineMs", () => {
-  it.each([
-    // name; APPSET_SYNC_DEADLINE_SECONDS; the deadline in ms
-    { name: "unset means no deadline", raw: undefined, ms: undefined },
-    { name: "empty means no deadline", raw: " ", ms: undefined },
-    { name: "seconds become milliseconds", raw: "600", ms: 600_000 },
-    { name: "zero means no deadline", raw: "0", ms: undefined },
-    { name: "garbage means no deadline", raw: "10m", ms: undefined },
-  ])("$name", ({ raw, ms }) => {
-    expect(syncDeadlineMs(raw === undefined ? {} : { APPSET_SYNC_DEADLINE_SECONDS: raw })).toBe(ms);
-  });
-});
+import { buildSyncEngine, syncEngineCommand } from "./sync-engine.js";
 
 describe("appset sync-engine", () => {
   const io = (): { out: string; err: string; io: Parameters<typeof syncEngineCommand>[1] } => {

@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Cluster } from "../api/index.js";
 import { errorMessage } from "../errors.js";
-import type { Config, Env } from "../config/index.js";
+import { gitHostFiles, selfHealBackoff, syncDeadlineMs, waveDelayMs, type Config, type Env } from "../config/index.js";
 import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
@@ -21,13 +21,12 @@ import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, re
 import { ControllerMetrics, createMetricsRegistry, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
-import type { SelfHealBackoff } from "../syncwaves/automated.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
 import { controllerNamespace, kubeClient } from "./kube.js";
 import { processUserAgent } from "./version.js";
 import { patternListMatcher } from "../glob/index.js";
-import { gitHostFiles, gitService } from "./git.js";
+import { gitService } from "./git.js";
 import { ociService } from "./oci.js";
 import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
 
@@ -39,52 +38,6 @@ const STOP_GRACE_MS = 10_000;
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
-
-/** A positive number of seconds, in ms; unset, empty, invalid or ≤ 0 → undefined. */
-function positiveSecondsMs(raw: string | undefined): number | undefined {
-  const seconds = raw === undefined || raw.trim() === "" ? 0 : Number(raw);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
-
-/** `ARGOCD_SYNC_WAVE_DELAY` (seconds) in ms; unset or invalid → 0 (we gate waves on observed health). */
-export function waveDelayMs(env: Env): number {
-  return positiveSecondsMs(env["ARGOCD_SYNC_WAVE_DELAY"]) ?? 0;
-}
-
-/**
- * `APPSET_SYNC_DEADLINE_SECONDS`: the per-sync deadline (beyond Argo CD) in ms. A sync still
- * running this long after it started fails with "sync deadline of Ns exceeded". Unset → none.
- */
-export function syncDeadlineMs(env: Env): number | undefined {
-  return positiveSecondsMs(env["APPSET_SYNC_DEADLINE_SECONDS"]);
-}
-
-/** A whole number of seconds ≥ 0 from the environment, else `fallback` (Argo CD's `ParseNumFromEnv`). */
-function envSeconds(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  const n = raw === undefined || raw.trim() === "" ? Number.NaN : Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : fallback;
-}
-
-/**
- * The self-heal back-off from Argo CD's application-controller variables:
- * `ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_BACKOFF_TIMEOUT_SECONDS` (2), `_FACTOR` (3) and
- * `_CAP_SECONDS` (300); a timeout of 0 turns the back-off off, and then every self-heal waits
- * `ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_TIMEOUT_SECONDS` (0) after the last sync finished.
- */
-export function selfHealBackoff(env: Env): SelfHealBackoff {
-  const prefix = "ARGOCD_APPLICATION_CONTROLLER_SELF_HEAL_";
-  const initial = envSeconds(env, `${prefix}BACKOFF_TIMEOUT_SECONDS`, 2);
-  if (initial === 0) {
-    const timeoutMs = envSeconds(env, `${prefix}TIMEOUT_SECONDS`, 0) * 1000;
-    return { initialMs: timeoutMs, factor: 1, capMs: timeoutMs, fixed: true };
-  }
-  return {
-    initialMs: initial * 1000,
-    factor: envSeconds(env, `${prefix}BACKOFF_FACTOR`, 3),
-    capMs: envSeconds(env, `${prefix}BACKOFF_CAP_SECONDS`, 300) * 1000,
-  };
-}
 
 /** What the engine is built from: the process's shared cache, Git service and cluster directory. */
 export interface SyncEngineDeps {
@@ -161,7 +114,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
       local,
       // Sync impersonation on the local cluster: the engine's kubeconfig and options, as the account.
       localImpersonating: (user) =>
-        kubeClient(d.config, {
+        kubeClient(d.config, d.env, {
           fieldManager: "argocd-controller",
           clock: d.clock,
           program: SYNC_ENGINE_PROGRAM,
@@ -189,7 +142,7 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const registry = createMetricsRegistry({ processMetrics: true });
     // Argo CD's application controller serves client-go's rest_client_requests_total (controller-runtime's registry).
     const observe = new RestClientMetrics(registry).observe;
-    const client = kubeClient(config, { fieldManager: "argocd-controller", clock, program: SYNC_ENGINE_PROGRAM, observe });
+    const client = kubeClient(config, rt.env, { fieldManager: "argocd-controller", clock, program: SYNC_ENGINE_PROGRAM, observe });
     const namespace = controllerNamespace(config, rt.env);
     const cache = new SharedCache({
       source: client,

@@ -17,6 +17,7 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { newClusters, newContexts, newUsers, type Cluster, type Context, type User } from "@kubernetes/client-node/dist/config_types.js";
 import { ExecAuth } from "@kubernetes/client-node/dist/exec_auth.js";
 import { FileAuth } from "@kubernetes/client-node/dist/file_auth.js";
+import type { KubeEnvironment } from "../config/index.js";
 import { Agent } from "../undici.js";
 import type { AuthTarget } from "./request-context.js";
 import { yaml } from "../yaml.js";
@@ -164,10 +165,10 @@ export class KubeConfig implements KubeAuthConfig {
     this.full = undefined;
   }
 
-  /** The in-cluster service account: `KUBERNETES_SERVICE_HOST`/`_PORT`, its CA, its rotating token, its namespace. */
-  loadFromCluster(root = SERVICE_ACCOUNT_DIR): void {
-    const host = process.env["KUBERNETES_SERVICE_HOST"] ?? "";
-    const port = process.env["KUBERNETES_SERVICE_PORT"] ?? "";
+  /** The in-cluster service account: `KUBERNETES_SERVICE_HOST`/`_PORT` of `env`, its CA, its rotating token, its namespace. */
+  loadFromCluster(env: KubeEnvironment, root = SERVICE_ACCOUNT_DIR): void {
+    const host = env.serviceHost;
+    const port = env.servicePort;
     const scheme = port === "80" || port === "8080" || port === "8001" ? "http" : "https";
     const namespaceFile = join(root, "namespace");
     const namespace = exists(namespaceFile) ? readFileSync(namespaceFile, "utf8") : undefined;
@@ -189,21 +190,21 @@ export class KubeConfig implements KubeAuthConfig {
   }
 
   /**
-   * `$KUBECONFIG` (files joined by the path delimiter, the last current-context named wins,
-   * duplicate names refused), else `~/.kube/config`, else the in-cluster service account, else
-   * `http://localhost:8080`.
+   * `$KUBECONFIG` of `env` (files joined by the path delimiter, the last current-context named wins,
+   * duplicate names refused), else `~/.kube/config` (`$HOME`, else the user's home directory), else
+   * the in-cluster service account, else `http://localhost:8080`.
    */
-  loadFromDefault(): void {
-    const files = (process.env["KUBECONFIG"] ?? "").split(delimiter).filter((f) => f !== "");
+  loadFromDefault(env: KubeEnvironment): void {
+    const files = env.kubeconfig.split(delimiter).filter((f) => f !== "");
     if (files.length > 0) {
       this.loadFromFile(files[0]!);
       for (const file of files.slice(1)) this.merge(file);
       return;
     }
-    const home = process.env["HOME"] || homedir();
+    const home = env.home || homedir();
     const config = join(home, ".kube", "config");
     if (home && exists(config)) return this.loadFromFile(config);
-    if (exists(join(SERVICE_ACCOUNT_DIR, "token"))) return this.loadFromCluster();
+    if (exists(join(SERVICE_ACCOUNT_DIR, "token"))) return this.loadFromCluster(env);
     this.loadFromOptions({
       clusters: [{ name: "cluster", server: "http://localhost:8080", skipTLSVerify: false }],
       users: [{ name: "user" }],

@@ -16,6 +16,7 @@
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
 import type { RequestOptions } from "node:https";
+import type { KubeEnvironment } from "../config/index.js";
 import { Agent } from "../undici.js";
 import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
@@ -36,8 +37,12 @@ export interface HttpRequest {
   limiter?: RequestLimiter;
 }
 
-/** How to build the KubeConfig: a file, the in-cluster service account, or the usual defaults. */
-export type KubeConfigSource = { kind: "file"; path: string; context?: string } | { kind: "cluster" } | { kind: "default" };
+/**
+ * How to build the KubeConfig: a file, the in-cluster service account, or the usual defaults; the
+ * last two with the environment they read (src/config's `kubeEnvironment`).
+ */
+export type KubeConfigSource =
+  { kind: "file"; path: string; context?: string } | { kind: "cluster"; env: KubeEnvironment } | { kind: "default"; env: KubeEnvironment };
 
 /** Loads a KubeConfig from a {@link KubeConfigSource}. */
 export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
@@ -48,10 +53,10 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
       if (source.context !== undefined) kc.setCurrentContext(source.context);
       break;
     case "cluster":
-      kc.loadFromCluster();
+      kc.loadFromCluster(source.env);
       break;
     case "default":
-      kc.loadFromDefault();
+      kc.loadFromDefault(source.env);
       break;
   }
   return kc;

@@ -7,6 +7,7 @@
  */
 import type { ScmLimits } from "./limits.js";
 import type { Clock } from "../clock/index.js";
+import type { ScmEnvTokens } from "../config/index.js";
 import type { AwsSettings } from "./aws/client.js";
 import type { NamespacedObjects } from "./credentials.js";
 import { ScmHttpClient, type ScmObserver } from "./http.js";
@@ -21,8 +22,8 @@ export interface ScmSettings {
   readonly allowedProviders: readonly string[];
   /** `--token-ref-strict-mode`: referenced Secrets must be labelled scm-creds. */
   readonly tokenRefStrictMode: boolean;
-  /** `GITHUB_TOKEN`, `GITLAB_TOKEN`, `GITEA_TOKEN`: used when a provider has no token. */
-  readonly envTokens: Readonly<Partial<Record<"github" | "gitlab" | "gitea", string>>>;
+  /** `GITHUB_TOKEN`, `GITLAB_TOKEN`, `GITEA_TOKEN` (src/config's `scmEnvTokens`): used when a provider has no token. */
+  readonly envTokens: ScmEnvTokens;
   /** How long a provider may reuse a repository's branches while its listing entry is unchanged (ms). */
   readonly branchMemoMs: number;
   /** Bitbucket Cloud API root (fixed by Argo CD; settable for tests and proxies). */

@@ -14,6 +14,7 @@ import {
   type ResourceStatus,
 } from "../api/index.js";
 import { sourceEquivalent } from "../api/equivalence.js";
+import type { SelfHealBackoff } from "../config/index.js";
 import { sourceOf } from "./observe.js";
 import { hasMultipleSources } from "./sources.js";
 
@@ -23,18 +24,6 @@ const sourcesEquivalent = (a: readonly ApplicationSource[], b: readonly Applicat
 
 /** The default retry of automated syncs when the Application sets none. */
 const AUTOMATED_RETRY = { limit: 5 } as const;
-
-/**
- * The wait between self-heal syncs of one revision: `initialMs × factor^(n−1)` after the n-th
- * attempt, at most `capMs`; or, with `fixed` (Argo CD with its self-heal back-off turned off), `initialMs`
- * before every attempt (its `--self-heal-timeout-seconds`).
- */
-export interface SelfHealBackoff {
-  readonly initialMs: number;
-  readonly factor: number;
-  readonly capMs: number;
-  readonly fixed?: boolean;
-}
 
 /** Argo CD's defaults (`--self-heal-backoff-timeout-seconds` 2, `-factor` 3, `-cap-seconds` 300). */
 export const DEFAULT_SELF_HEAL_BACKOFF: SelfHealBackoff = { initialMs: 2_000, factor: 3, capMs: 300_000 };

@@ -5,10 +5,10 @@
  */
 import { OperationPhase, type Application, type ApplicationSource, type Operation, type OperationState } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
+import type { SelfHealBackoff } from "../config/index.js";
 import type { KubeClient, KubeObject, ResourceDescriptor } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import type { ReconcileResult } from "../manager/worker.js";
-import type { SelfHealBackoff } from "./automated.js";
 import type { ResourceCustomizations } from "./customizations/index.js";
 import type { ClusterAccess, DestinationResolver } from "./destinations.js";
 import type { ManifestSource } from "./manifests.js";

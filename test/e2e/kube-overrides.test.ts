@@ -61,7 +61,7 @@ describe("--as impersonation", () => {
 function fromFlags(flags: string[]): KubeApiClient {
   const parsed = parseConfig(["--kubeconfig", inject("kubeconfigPath"), ...flags], {});
   if (parsed.kind !== "config") throw new Error(`flags refused: ${JSON.stringify(parsed)}`);
-  const client = kubeClient(parsed.config, { fieldManager: "appset-e2e", clock: new SystemClock(), program: "appset-e2e" });
+  const client = kubeClient(parsed.config, process.env, { fieldManager: "appset-e2e", clock: new SystemClock(), program: "appset-e2e" });
   opened.push(client);
   return client;
 }

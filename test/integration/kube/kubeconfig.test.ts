@@ -8,6 +8,7 @@ import type { RequestOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig as Reference } from "@kubernetes/client-node";
+import { kubeEnvironment } from "../../../src/config/index.js";
 import { RequestContext } from "../../../src/kube/request-context.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { KubeConfig, type KubeAuthConfig } from "../../../src/kube/kubeconfig.js";
@@ -171,7 +172,7 @@ ${current === undefined ? "" : `current-context: ${current}`}
     writeFileSync(b, one("b", second));
     process.env["KUBECONFIG"] = `${a}:${b}`;
     const ours = new KubeConfig();
-    ours.loadFromDefault();
+    ours.loadFromDefault(kubeEnvironment(process.env));
     const ref = new Reference();
     ref.loadFromDefault();
     expect(ours.getCurrentContext()).toBe(ref.getCurrentContext());
@@ -186,8 +187,18 @@ ${current === undefined ? "" : `current-context: ${current}`}
     writeFileSync(a, one("a", "a"));
     writeFileSync(b, one("a", "a"));
     process.env["KUBECONFIG"] = `${a}:${b}`;
-    expect(() => new KubeConfig().loadFromDefault()).toThrow("Duplicate cluster: a");
+    expect(() => new KubeConfig().loadFromDefault(kubeEnvironment(process.env))).toThrow("Duplicate cluster: a");
     expect(() => new Reference().loadFromDefault()).toThrow("Duplicate cluster: a");
+  });
+
+  it("reads $KUBECONFIG of the environment it is given, not the process's", () => {
+    const file = join(dir, `given-${String(n++)}`);
+    writeFileSync(file, one("g", "g"));
+    delete process.env["KUBECONFIG"];
+    process.env["HOME"] = join(dir, `no-home-${String(n++)}`);
+    const ours = new KubeConfig();
+    ours.loadFromDefault(kubeEnvironment({ KUBECONFIG: file }));
+    expect(ours.getCurrentCluster()?.server).toBe("https://g:6443");
   });
 
   it("reads ~/.kube/config without $KUBECONFIG", () => {
@@ -197,7 +208,7 @@ ${current === undefined ? "" : `current-context: ${current}`}
     delete process.env["KUBECONFIG"];
     process.env["HOME"] = home;
     const ours = new KubeConfig();
-    ours.loadFromDefault();
+    ours.loadFromDefault(kubeEnvironment(process.env));
     expect(ours.getCurrentCluster()?.server).toBe("https://h:6443");
   });
 });
@@ -224,7 +235,7 @@ describe("KubeConfig.loadFromCluster", () => {
     process.env["KUBERNETES_SERVICE_HOST"] = host;
     process.env["KUBERNETES_SERVICE_PORT"] = port;
     const ours = new KubeConfig();
-    ours.loadFromCluster(root);
+    ours.loadFromCluster(kubeEnvironment(process.env), root);
     const ref = new Reference();
     // client-node prefixes the standard absolute paths.
     ref.loadFromCluster("");
