@@ -6,38 +6,30 @@
  * runs leader election when asked (only the leader reconciles; losing the lease exits with 1, as
  * controller-runtime does), and shuts down cleanly on SIGTERM or SIGINT: no new work, running
  * reconciles aborted and awaited for a grace period, the lease is released, the servers close,
- * exit 0. One manager holds the process's shared cache, its Git service and its loops (the
- * ApplicationSet controller and, with `--enable-sync-engine`, the sync engine).
+ * exit 0. The parts it shares with `appset sync-engine` (client, cache, credentials, Git service,
+ * servers, leader election) are built by ./process-parts.ts; its manager owns the process and runs
+ * its loops (the ApplicationSet controller and, with `--enable-sync-engine`, the sync engine), both
+ * only while the process leads.
  */
-import { hostname } from "node:os";
-import type { Clock } from "../clock/index.js";
-import type { Config, Env } from "../config/index.js";
-import { controllerNamespace, kubeClient } from "./kube.js";
+import type { Config } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, rolloutSafetyAvailable, type GenerateFn } from "../controller/index.js";
-import { errorMessage } from "../errors.js";
 import type { GitRepoReader } from "../git/index.js";
 import { createGeneratorRegistry, DEFAULT_GENERATOR_SETTINGS, type ClusterSecretLister } from "../generators/index.js";
 import { portsFromKubeReader } from "../generators/object-ports.js";
 import type { KubeApiClient } from "../kube/index.js";
-import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache, type WorkqueueRateLimitConfig } from "../manager/index.js";
-import { LeaderElector, LEASE_NAME, newIdentity } from "../leader/index.js";
-import type { Logger } from "../log/logger.js";
-import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
-import type { HttpEndpoint } from "../server/index.js";
+import type { Manager, WorkqueueRateLimitConfig } from "../manager/index.js";
+import { LEASE_NAME } from "../leader/index.js";
+import { AppSetMetrics, ControllerMetrics } from "../metrics/index.js";
 import { TemplateEngine } from "../template/index.js";
-import type { SyncEngine } from "../syncwaves/engine.js";
-import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
+import { runProcess, type ControllerIO, type ProcessRuntime } from "./process.js";
+import { processManager, processParts, runManaged, startServers, type ProcessParts } from "./process-parts.js";
 import { scmServices } from "./scm.js";
-import { gitService } from "./git.js";
 import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
 import { startControllerWebhook } from "../webhook/index.js";
 import type { OciReader } from "../oci/index.js";
 import { ociService } from "./oci.js";
-
-/** How long running reconciles, aborted at SIGTERM, may take to return. */
-const STOP_GRACE_MS = 10_000;
 
 /** The `--wq-*` settings as the controller's queue takes them. */
 export function workqueueRateLimitOf(config: Config): WorkqueueRateLimitConfig {
@@ -90,64 +82,31 @@ function generation(
 }
 
 /** What every step of the process shares. */
-interface Runtime {
-  readonly config: Config;
-  readonly env: Env;
-  readonly logger: Logger;
-  readonly clock: Clock;
-  /** Aborts on SIGTERM/SIGINT. */
-  readonly signal?: AbortSignal;
-}
+type Runtime = ProcessRuntime;
 
 interface Process {
   readonly manager: Manager;
-  readonly controller: AppSetController;
-  readonly servers: HttpEndpoint[];
-  readonly client: KubeApiClient;
+  readonly parts: ProcessParts;
   readonly metrics: ControllerMetrics;
-  /** The sync engine, with `--enable-sync-engine`; it runs while this process leads. */
-  readonly engine: SyncEngine | undefined;
 }
 
 async function build(rt: Runtime): Promise<Process> {
   const { config, logger, clock } = rt;
-  const registry = createMetricsRegistry({ processMetrics: true });
   const program = "argocd-applicationset-controller";
-  const observe = new RestClientMetrics(registry).observe;
-  const client = kubeClient(config, rt.env, { fieldManager: program, clock, program, observe });
-  const namespace = controllerNamespace(config, rt.env);
+  const parts = processParts(rt, { fieldManager: program, program });
+  const { registry, client, namespace, cache, credentials, git } = parts;
   const metrics = new ControllerMetrics({
     registry,
     controller: "applicationset",
     maxConcurrentReconciles: config.concurrentReconciliations,
     leaseName: LEASE_NAME,
   });
-  const cache = new SharedCache({
-    source: client,
-    clock,
-    log: logger.child({ component: "informer" }),
-    resyncPeriodMs: config.cacheSyncPeriodMs,
-  });
-  const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
-  const git = gitService(rt, credentials);
   // Argo CD's argocd-cm: whether the implicit in-cluster destination exists, read live.
   const argoCdConfigMap = cache.informer(argoCdConfigMapSpec(namespace));
-  const ready = {
-    name: "informers",
-    check: () => {
-      if (!cache.hasSynced()) throw new Error("caches not synced");
-    },
-  };
   // The servers first: they keep the process alive while the rollout safety probe waits.
-  const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
+  const servers = await startServers(rt, parts);
   const scope = config.applicationSetNamespaces.length === 0 ? namespace : undefined;
-  const rolloutSafety = await rolloutSafetyAvailable({
-    client,
-    namespace: scope,
-    log: logger,
-    clock,
-    ...(rt.signal ? { signal: rt.signal } : {}),
-  });
+  const rolloutSafety = await rolloutSafetyAvailable({ client, namespace: scope, log: logger, clock, signal: rt.signal });
   let controller: AppSetController | undefined = undefined;
   const appSetMetrics = new AppSetMetrics({
     registry,
@@ -188,15 +147,12 @@ async function build(rt: Runtime): Promise<Process> {
     rolloutSafety,
   });
   const synced = controller;
-  const webhookOpts = {
+  const webhook = await startControllerWebhook({
     addr: config.webhookAddr,
     parallelism: config.webhookParallelismLimit,
     dryRun: config.dryRun,
     scope,
     informer: synced.appSets,
-  };
-  const webhook = await startControllerWebhook({
-    ...webhookOpts,
     client,
     namespace,
     allowed: (ns) => synced.namespaceAllowed(ns),
@@ -208,65 +164,20 @@ async function build(rt: Runtime): Promise<Process> {
     { namespace, policy: config.policy || "sync", dryRun: config.dryRun, probe: servers[0]!.url, metrics: servers[1]!.url },
     "applicationset controller starting",
   );
-  // The sync engine's modules load only when it runs (docs/controller.md#memory-at-start).
-  const engine = config.enableSyncEngine
-    ? (await import("./sync-engine.js")).buildSyncEngine({
-        ...rt,
-        client,
-        namespace,
-        cache,
-        git,
-        credentials,
-        clusters: controller.clusters,
-        registry,
-      })
-    : undefined;
-  const manager = new Manager({
-    cache,
-    logger,
-    closers: [() => Promise.all(servers.map((s) => s.close())).then(() => undefined), () => client.transport.close()],
-  });
+  const manager = processManager(rt, parts, servers);
   manager.add(controller.loop());
-  if (engine !== undefined) manager.add(engine.loop());
-  return { manager, controller, servers, client, metrics, engine };
-}
-
-/** Runs the controller until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). */
-async function runLeading(p: Process, rt: Runtime, signal: AbortSignal): Promise<"stopped" | "lost"> {
-  const { config, logger, clock } = rt;
-  if (!config.enableLeaderElection) {
-    if (signal.aborted) return "stopped";
-    await p.manager.startLoops(signal).catch((err: unknown) => {
-      if (!signal.aborted) throw err;
-    });
-    await untilAborted(signal);
-    return "stopped";
+  // The sync engine's modules load only when it runs (docs/controller.md#memory-at-start).
+  if (config.enableSyncEngine) {
+    const { buildSyncEngine } = await import("./sync-engine.js");
+    manager.add(buildSyncEngine({ ...rt, ...parts, clusters: controller.clusters }).loop());
   }
-  // Every replica keeps the cache (the webhook and the probes read it); only the leader runs loops.
-  p.manager.startCache(signal).catch((err: unknown) => {
-    if (!signal.aborted) logger.error({ error: errorMessage(err) }, "caches failed to sync");
-  });
-  const elector = new LeaderElector({
-    client: p.client,
-    namespace: p.controller.namespace,
-    identity: newIdentity(hostname()),
-    clock,
-    logger,
-    onStartedLeading: (leading) => {
-      p.metrics.leading(true);
-      p.manager.startLoops(leading).catch((err: unknown) => logger.error({ error: errorMessage(err) }, "controller failed to start"));
-    },
-    onStoppedLeading: () => p.metrics.leading(false),
-  });
-  return elector.run(signal);
+  return { manager, parts, metrics };
 }
 
 /** Runs `appset controller ARGS`; resolves to the exit code. */
 export function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset controller", title: "applicationset controller" }, args, io, async (rt) => {
     const p = await build(rt);
-    const end = await runLeading(p, rt, rt.signal);
-    await p.manager.stop(STOP_GRACE_MS);
-    return end;
+    return runManaged(rt, p.parts, { manager: p.manager, lease: { name: LEASE_NAME, leading: (leader) => p.metrics.leading(leader) } });
   });
 }

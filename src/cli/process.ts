@@ -30,12 +30,6 @@ export function processSignals(handler: (signal: string) => void): () => void {
   };
 }
 
-/** Resolves once `signal` aborts, at once when it already has. */
-export function untilAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-}
-
 /** What a command's work receives. */
 export interface ProcessRuntime {
   readonly config: Config;

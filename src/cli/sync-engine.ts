@@ -7,34 +7,28 @@
  * registries with the repository Secrets' credentials, and reaches destinations through cluster
  * Secrets.
  */
-import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
 import type { Cluster } from "../api/index.js";
-import { errorMessage } from "../errors.js";
 import { gitHostFiles, selfHealBackoff, syncDeadlineMs, waveDelayMs, type Config, type Env } from "../config/index.js";
 import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
-import { LeaderElector, newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { ClusterDirectory, clusterSecretsSpec, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache } from "../manager/index.js";
-import { ControllerMetrics, createMetricsRegistry, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
+import { ClusterDirectory, clusterSecretsSpec, type SharedCache } from "../manager/index.js";
+import { ControllerMetrics, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { GitManifestSource } from "../syncwaves/git-source.js";
 import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
-import { controllerNamespace, kubeClient } from "./kube.js";
+import { kubeClient } from "./kube.js";
 import { processUserAgent } from "./version.js";
 import { patternListMatcher } from "../glob/index.js";
-import { gitService } from "./git.js";
 import { ociService } from "./oci.js";
-import { runProcess, startProbeAndMetrics, untilAborted, type ControllerIO } from "./process.js";
+import { runProcess, type ControllerIO } from "./process.js";
+import { processManager, processParts, runManaged, startServers } from "./process-parts.js";
 
 /** Argo CD's program name the sync engine's clients carry in their User-Agent. */
 const SYNC_ENGINE_PROGRAM = "argocd-application-controller";
-
-/** How long running reconciles, aborted at SIGTERM, may take to return. */
-const STOP_GRACE_MS = 10_000;
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
@@ -138,72 +132,15 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
 /** Runs `appset sync-engine ARGS` (the controller's flags); resolves to the exit code. */
 export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
-    const { config, logger, clock } = rt;
-    const registry = createMetricsRegistry({ processMetrics: true });
-    // Argo CD's application controller serves client-go's rest_client_requests_total (controller-runtime's registry).
-    const observe = new RestClientMetrics(registry).observe;
-    const client = kubeClient(config, rt.env, { fieldManager: "argocd-controller", clock, program: SYNC_ENGINE_PROGRAM, observe });
-    const namespace = controllerNamespace(config, rt.env);
-    const cache = new SharedCache({
-      source: client,
-      clock,
-      log: logger.child({ component: "informer" }),
-      resyncPeriodMs: config.cacheSyncPeriodMs,
-    });
-    // Repository credentials and clusters follow their Secrets live, as in the controller process.
-    const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
-    const git = gitService(rt, credentials);
-    const clusters = new ClusterDirectory(cache.informer(clusterSecretsSpec(namespace)));
-    const engine = buildSyncEngine({ ...rt, client, namespace, cache, git, credentials, clusters, registry });
-    const ready = {
-      name: "informers",
-      check: () => {
-        if (!cache.hasSynced()) throw new Error("caches not synced");
-      },
-    };
-    const servers = [...(await startProbeAndMetrics({ config, logger, clock }, { registry, ready }))];
-    const manager = new Manager({
-      cache,
-      logger,
-      closers: [() => Promise.all(servers.map((srv) => srv.close())).then(() => undefined), () => client.transport.close()],
-    });
+    const parts = processParts(rt, { fieldManager: "argocd-controller", program: SYNC_ENGINE_PROGRAM });
+    // Clusters follow their Secrets live, as in the controller process.
+    const clusters = new ClusterDirectory(parts.cache.informer(clusterSecretsSpec(parts.namespace)));
+    const engine = buildSyncEngine({ ...rt, ...parts, clusters });
+    const servers = await startServers(rt, parts);
+    const manager = processManager(rt, parts, servers);
     manager.add(engine.loop());
-    logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
-    const end = await runEngine(manager, { config, client, namespace, logger, clock }, rt.signal);
-    await manager.stop(STOP_GRACE_MS);
-    return end;
+    rt.logger.info({ namespace: parts.namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
+    // With leader election every replica keeps its cache warm (the probes read it); only the leader syncs.
+    return runManaged(rt, parts, { manager, lease: { name: SYNC_ENGINE_LEASE_NAME } });
   });
-}
-
-/**
- * Runs the engine until `signal` aborts (→ "stopped") or leadership is lost (→ "lost"). With leader
- * election every replica keeps its cache warm (the probes read it), but only the leader starts the
- * workers: a follower never reconciles.
- */
-async function runEngine(
-  manager: Manager,
-  d: { config: Config; client: KubeApiClient; namespace: string; logger: Logger; clock: Clock },
-  signal: AbortSignal,
-): Promise<"stopped" | "lost"> {
-  const failed = (s: AbortSignal) => (err: unknown) => {
-    if (!s.aborted) d.logger.error({ error: errorMessage(err) }, "sync engine failed to start");
-  };
-  if (!d.config.enableLeaderElection) {
-    manager.startLoops(signal).catch(failed(signal));
-    await untilAborted(signal);
-    return "stopped";
-  }
-  manager.startCache(signal).catch(failed(signal));
-  const elector = new LeaderElector({
-    client: d.client,
-    namespace: d.namespace,
-    name: SYNC_ENGINE_LEASE_NAME,
-    identity: newIdentity(hostname()),
-    clock: d.clock,
-    logger: d.logger,
-    onStartedLeading: (leading) => {
-      manager.startLoops(leading).catch(failed(leading));
-    },
-  });
-  return elector.run(signal);
 }

@@ -281,7 +281,7 @@ export class AppSetController {
 
   /** The controller as one loop of the manager. */
   loop(): Loop {
-    return { name: "applicationset", start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+    return { name: "applicationset", leaderOnly: true, start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
   }
 
   /**

@@ -7,7 +7,7 @@
 export { SharedCache, informerKey, type InformerSpec, type SharedCacheOptions } from "./cache.js";
 export { ClusterDirectory, clusterSecretsSpec, type ResolvedCluster } from "./clusters.js";
 export { RepoCredentialsCache, REPO_SECRET_SELECTOR, repoSecretsSpec } from "./credentials.js";
-export { Manager, type Loop, type ManagerOptions } from "./manager.js";
+export { Manager, runnableLoops, type Leadership, type Loop, type ManagerOptions, type RunEnd } from "./manager.js";
 export {
   appControllerRateLimiter,
   CooldownExponentialRateLimiter,

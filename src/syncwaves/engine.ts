@@ -263,7 +263,7 @@ export class SyncEngine {
 
   /** The engine as one loop of the manager. */
   loop(): Loop {
-    return { name: "sync-engine", start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+    return { name: "sync-engine", leaderOnly: true, start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
   }
 
   /**

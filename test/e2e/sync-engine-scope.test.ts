@@ -12,15 +12,21 @@
  *   no Event), even when it carries a sync operation and is changed later. `--applicationset-namespaces`
  *   is the ApplicationSet controller's setting and does not widen the engine's scope.
  *
+ * - Two replicas on one Lease, each behind a proxy that counts its requests: only the leader starts
+ *   its loops and writes (the follower's only writes are its Lease attempts, its reconcile counter
+ *   stays 0); when the leader stops cleanly (SIGTERM: exit 0, the Lease released), the follower
+ *   takes over, starts its loops and syncs, an Application created after the stop included.
+ *
  * The lease timings are the defaults (15 s lease, 2 s retry): the CLI has no flags for them.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { SYNC_ENGINE_LEASE_NAME } from "../../src/cli/sync-engine.js";
 import { resources, type KubeObject } from "../../src/kube/index.js";
 import { DEFAULT_TIMINGS, Leases, type Lease } from "../../src/leader/index.js";
 import { makeRepo } from "../integration/support/git-repos.js";
 import { eventually, spawnController, type ControllerProcess } from "./support/controller.js";
+import { CountingProxy } from "./support/proxy-counting.js";
 import { e2eSuite } from "./support/suite.js";
 import { ALLOW_LOCAL_REPOSITORIES_ENV } from "../support/vitest-setup.js";
 
@@ -50,10 +56,15 @@ interface Engine {
 }
 
 /** Starts `appset sync-engine --namespace NS ARGS` on free loopback ports and waits until it serves. */
-async function startEngine(namespace: string, ...args: string[]): Promise<Engine> {
+function startEngine(namespace: string, ...args: string[]): Promise<Engine> {
+  return startEngineThrough(undefined, namespace, ...args);
+}
+
+/** {@link startEngine}, its apiserver requests going through `proxy` (counted there) when given. */
+async function startEngineThrough(proxy: CountingProxy | undefined, namespace: string, ...args: string[]): Promise<Engine> {
   const flags = ["--namespace", namespace, "--probe-addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"];
   const cache = ["--git-cache-dir", suite.temp.make("engine-git-cache-")];
-  const proc = spawnController([...flags, ...cache, ...args], "sync-engine", undefined, childEnv);
+  const proc = spawnController([...flags, ...cache, ...args], "sync-engine", proxy?.kubeconfigPath, childEnv);
   suite.procs.push(proc);
   const start = await proc.waitForLog("sync engine starting", 90_000);
   return { proc, metrics: String(start["metrics"]), probe: String(start["probe"]) };
@@ -232,6 +243,64 @@ describe("appset sync-engine with --enable-leader-election", () => {
 
     await suite.client().create(resources.Applications, application(ns, "late", repo));
     await synced(ns, "late");
+  });
+});
+
+/** The writes a process made other than its Lease attempts. */
+const nonLeaseWrites = (proxy: CountingProxy): string[] => proxy.writes().filter((w) => !/^(PUT|POST) leases\b/.test(w));
+
+/** True once the process's manager has started its loops (it leads, or elects no leader). */
+const loopsStarted = (engine: Engine): boolean => engine.proc.logs.some((l) => l["msg"] === "caches synced, loops started");
+
+describe("appset sync-engine replicas on one Lease, their requests counted per process", () => {
+  it("write only from the leader, and after the leader stops cleanly the other takes over and syncs", async () => {
+    const ns = await suite.namespace("engine-handover");
+    const repo = repoOf(["one", "two", "late"]);
+    const proxies = await Promise.all([CountingProxy.start(inject("kubeconfigPath")), CountingProxy.start(inject("kubeconfigPath"))]);
+    const engines: Engine[] = [];
+    try {
+      for (const proxy of proxies) engines.push(await startEngineThrough(proxy, ns, "--enable-leader-election"));
+      const leaderId = await eventually("a leader", () => Promise.resolve(engines.map(acquired).find((id) => id !== undefined)), 60_000);
+      const li = engines.findIndex((e) => acquired(e) === leaderId);
+      const [leader, follower] = [engines[li]!, engines[1 - li]!];
+      const [leaderProxy, followerProxy] = [proxies[li]!, proxies[1 - li]!];
+      for (const e of engines) {
+        await eventually(`${e.probe} ready`, async () => ((await fetch(`${e.probe}/readyz`)).status === 200 ? true : undefined));
+      }
+
+      for (const name of ["one", "two"]) await suite.client().create(resources.Applications, application(ns, name, repo));
+      for (const name of ["one", "two"]) await synced(ns, name);
+      // Every write seen so far is the leader's: the Applications' status and operation, the ConfigMaps.
+      expect(leaderProxy.writes("applications").length).toBeGreaterThan(0);
+      expect(leaderProxy.writes("configmaps").length).toBeGreaterThan(0);
+      expect(nonLeaseWrites(followerProxy)).toEqual([]);
+      expect(await reconciles(leader)).toBeGreaterThan(0);
+      expect(await reconciles(follower)).toBe(0);
+      expect([loopsStarted(leader), loopsStarted(follower)]).toEqual([true, false]);
+      expect(acquired(follower)).toBeUndefined();
+
+      // SIGTERM: the leader stops its loops, releases the Lease and exits 0; the follower takes over.
+      leader.proc.child.kill("SIGTERM");
+      expect(await leader.proc.exited).toBe(0);
+      expect(leader.proc.logs.map((l) => l["msg"])).toContain("released leader lease");
+      const followerId = await eventually("the follower leads", () => Promise.resolve(acquired(follower)), 60_000);
+      expect(followerId).not.toBe(leaderId);
+      const lease = await suite.client().get<Lease>(Leases, { namespace: ns, name: SYNC_ENGINE_LEASE_NAME });
+      expect(lease.spec?.holderIdentity).toBe(followerId);
+      await eventually("the new leader's loops", () => Promise.resolve(loopsStarted(follower) ? true : undefined));
+
+      await suite.client().create(resources.Applications, application(ns, "late", repo));
+      await synced(ns, "late");
+      await syncAgain(ns, "one");
+      expect(await reconciles(follower)).toBeGreaterThan(0);
+      expect(followerProxy.writes("applications").length).toBeGreaterThan(0);
+      follower.proc.child.kill("SIGTERM");
+      expect(await follower.proc.exited).toBe(0);
+    } finally {
+      for (const { proc } of engines) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill("SIGKILL");
+      await Promise.all(engines.map(({ proc }) => proc.exited));
+      await Promise.all(proxies.map((p) => p.close()));
+    }
   });
 });
 
