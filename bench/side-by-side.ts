@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/side-by-side.ts [--sizes 1000,5000] [--runs 2] [--scenarios fanout,many,single,clusters,idle]
  *     [--idle-seconds 600] [--git-commits 4] [--git-interval 30] [--updates 1] [--qps 10000] [--burst 20000]
- *     [--sides argo,ours]
+ *     [--sides argo,ours] [--audit]
  *
  * - fanout: one List ApplicationSet of N Applications; the floor is the same N creates issued directly,
  *   `--updates` at a time (1: one after the other), from this process;
@@ -21,6 +21,8 @@
  * - idle: both controllers, converged on the largest fan-out, left alone for `--idle-seconds`.
  *
  * `--qps 50 --burst 100` runs at Argo CD's default client limit (where both meet the limiter's floor).
+ * `--audit` has the apiserver log every `argoproj.io` request and prints them counted by namespace,
+ * client, verb, resource and response code.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +33,7 @@ import { KubeApiClient } from "../src/kube/index.js";
 import { argocdCrdDir } from "../test/argocd/support/argocd.js";
 import { startControlPlane } from "../test/cluster/control-plane.js";
 import { buildOurs, type Side } from "./side-by-side/controllers.js";
+import { auditFlags, printAudit } from "./side-by-side/audit.js";
 import { argoRequests, procSample, requestDelta } from "./side-by-side/measure.js";
 import { printSummary, type Row } from "./side-by-side/report.js";
 import { GIT_DIRECTORIES, gitStream, startGitBench } from "./side-by-side/git-stream.js";
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     updates: { type: "string", default: "1" },
     qps: { type: "string", default: "10000" },
     burst: { type: "string", default: "20000" },
+    audit: { type: "boolean", default: false },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
@@ -125,7 +129,9 @@ async function gitRuns(env: BenchEnv, rows: Row[]): Promise<void> {
 
 async function main(): Promise<void> {
   buildOurs();
-  const cp = await startControlPlane({ crdDir: argocdCrdDir() });
+  const dataDir = mkdtempSync(join(tmpdir(), "appset-bench-"));
+  const audit = values.audit ? auditFlags(dataDir) : undefined;
+  const cp = await startControlPlane({ crdDir: argocdCrdDir(), ...(audit === undefined ? {} : { apiServerFlags: audit.flags }) });
   const client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
   const env: BenchEnv = {
     client,
@@ -133,7 +139,7 @@ async function main(): Promise<void> {
     token: cp.token,
     settings: {
       kubeconfigPath: cp.kubeconfigPath,
-      dataDir: mkdtempSync(join(tmpdir(), "appset-bench-")),
+      dataDir,
       concurrentApplicationUpdates: updates,
       qps: Number(values.qps),
       burst: Number(values.burst),
@@ -157,6 +163,7 @@ async function main(): Promise<void> {
     `settings: --concurrent-application-updates ${String(updates)}, client QPS ${values.qps} / burst ${values.burst}; logs in ${env.settings.dataDir}`,
   );
   printSummary(rows);
+  if (audit !== undefined) printAudit(audit.logPath);
 }
 
 await main();

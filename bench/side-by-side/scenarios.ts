@@ -51,9 +51,10 @@ export async function freshNamespace(env: BenchEnv, prefix: string): Promise<str
 }
 
 /**
- * Deletes `ns` and waits until it is gone. Both controllers give their Applications Argo CD's
- * resources finalizer, which only an application controller removes, and none runs here: the
- * finalizers are dropped first (the controller that wrote them has stopped).
+ * Deletes `ns` and waits until it is gone, then until the garbage collector is done with it. Both
+ * controllers give their Applications Argo CD's resources finalizer, which only an application
+ * controller removes, and none runs here: the finalizers are dropped first (the controller that
+ * wrote them has stopped).
  */
 export async function dropNamespace(env: BenchEnv, ns: string): Promise<void> {
   const apps = await env.client.list(resources.Applications, { namespace: ns });
@@ -79,11 +80,34 @@ export async function dropNamespace(env: BenchEnv, ns: string): Promise<void> {
     try {
       await env.client.get(resources.Namespaces, { name: ns });
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return gcQuiet(env);
     }
     await sleep(500);
   }
   throw new Error(`namespace ${ns} was not deleted within 15 min`);
+}
+
+/** How long the garbage collector must have sent no `argoproj.io` GET for its queue to count as drained. */
+const GC_QUIET_MS = 3_000;
+
+/**
+ * Waits until the apiserver has served no `argoproj.io` GET for {@link GC_QUIET_MS}. The namespace
+ * is gone before the garbage collector has worked through the owner references of the Applications
+ * deleted with it: it reads each one (thousands of GETs after a large run), and a run measured
+ * meanwhile would share the apiserver with that backlog. Nothing else sends such GETs between runs.
+ */
+async function gcQuiet(env: BenchEnv): Promise<void> {
+  const gets = async (): Promise<number> => (await argoRequests(env.server, env.token))["GET"] ?? 0;
+  const deadline = performance.now() + 300_000;
+  let last = await gets();
+  let quietSince = performance.now();
+  while (performance.now() < deadline) {
+    await sleep(500);
+    const now = await gets();
+    if (now !== last) [last, quietSince] = [now, performance.now()];
+    else if (performance.now() - quietSince >= GC_QUIET_MS) return;
+  }
+  throw new Error("the garbage collector still read argoproj.io objects 5 min after the namespace was deleted");
 }
 
 const budgetMs = (apps: number): number => 120_000 + apps * 60;

@@ -34,6 +34,8 @@ export interface ControlPlaneOptions {
   crdDir?: string;
   /** Where the binaries are (default: built or reused by build.sh). */
   binDir?: string;
+  /** More kube-apiserver flags, after the harness's own (e.g. an audit policy for a benchmark). */
+  apiServerFlags?: readonly string[];
 }
 
 /** A running control plane. */
@@ -218,7 +220,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   };
 
   const startApiServer = async (): Promise<void> => {
-    start("apiserver", apiServerArgs(l));
+    start("apiserver", [...apiServerArgs(l), ...(opts.apiServerFlags ?? [])]);
     await waitFor(
       "kube-apiserver /readyz",
       async () => {
