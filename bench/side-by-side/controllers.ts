@@ -89,7 +89,9 @@ async function command(side: Side, namespace: string, s: SideSettings, extras: S
   ];
   if (side === "ours") {
     const main = join(ROOT, "dist", "cli", "main.js");
-    return [process.execPath, [...nodeFlagsOf(main), main, "controller", ...common]];
+    // Ours refuses more than 10,000 parameter sets per ApplicationSet by default (Argo CD has no such
+    // limit); the 20,000 fan-out needs more.
+    return [process.execPath, [...nodeFlagsOf(main), main, "controller", ...common, "--max-parameter-sets", "1000000"]];
   }
   argocdHome();
   // Without a repo-server (no Git generator in the run), an address nothing listens on: Argo CD's

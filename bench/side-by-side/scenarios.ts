@@ -98,7 +98,7 @@ const GC_QUIET_MS = 3_000;
  */
 async function gcQuiet(env: BenchEnv): Promise<void> {
   const gets = async (): Promise<number> => (await argoRequests(env.server, env.token))["GET"] ?? 0;
-  const deadline = performance.now() + 300_000;
+  const deadline = performance.now() + 900_000;
   let last = await gets();
   let quietSince = performance.now();
   while (performance.now() < deadline) {
@@ -107,7 +107,7 @@ async function gcQuiet(env: BenchEnv): Promise<void> {
     if (now !== last) [last, quietSince] = [now, performance.now()];
     else if (performance.now() - quietSince >= GC_QUIET_MS) return;
   }
-  throw new Error("the garbage collector still read argoproj.io objects 5 min after the namespace was deleted");
+  throw new Error("the garbage collector still read argoproj.io objects 15 min after the namespace was deleted");
 }
 
 const budgetMs = (apps: number): number => 120_000 + apps * 60;

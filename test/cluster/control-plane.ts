@@ -36,6 +36,8 @@ export interface ControlPlaneOptions {
   binDir?: string;
   /** More kube-apiserver flags, after the harness's own (e.g. an audit policy for a benchmark). */
   apiServerFlags?: readonly string[];
+  /** More kube-controller-manager flags, after the harness's own (e.g. a benchmark's client limits). */
+  controllerManagerFlags?: readonly string[];
 }
 
 /** A running control plane. */
@@ -265,7 +267,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     mark("apiserver");
     writeFileSync(join(l.dir, "kubeconfig"), kubeconfigYaml(server, l.token));
     for (const name of components) {
-      if (name !== "etcd" && name !== "apiserver") start(name, componentArgs(name, l));
+      if (name !== "etcd" && name !== "apiserver")
+        start(name, [...componentArgs(name, l), ...(name === "controller-manager" ? (opts.controllerManagerFlags ?? []) : [])]);
     }
     const api = { server, token: l.token };
     // The CRDs and the node come up independently: do both at once.
