@@ -6,7 +6,7 @@
 import type { RolloutRun } from "../api/rollout-run.js";
 import { StepPhase } from "../progressivesync/safety/types.js";
 import { newestFirst } from "../progressivesync/safety/order.js";
-import { timeOf } from "./rollout-runs.js";
+import { parseTime } from "../progressivesync/observe.js";
 import { seconds } from "./rollout-status-view.js";
 
 /** One run in the history. */
@@ -27,7 +27,7 @@ export interface HistoryRow {
 export function historyRows(runs: readonly RolloutRun[], now: number): HistoryRow[] {
   return newestFirst(runs).map((r) => {
     const st = r.status ?? {};
-    const started = timeOf(st.startedAt);
+    const started = parseTime(st.startedAt);
     const steps = st.steps ?? [];
     return {
       name: r.metadata.name ?? "",
@@ -35,7 +35,7 @@ export function historyRows(runs: readonly RolloutRun[], now: number): HistoryRo
       haltReason: st.haltReason ?? "",
       startedAt: st.startedAt ?? "",
       endedAt: st.endedAt ?? "",
-      duration: started === undefined ? "" : seconds((timeOf(st.endedAt) ?? now) - started),
+      duration: started === undefined ? "" : seconds((parseTime(st.endedAt) ?? now) - started),
       stepsCompleted: steps.filter((s) => s.phase === StepPhase.Completed).length,
       steps: steps.length,
       rolledBack: st.rollback !== undefined,

@@ -19,13 +19,6 @@ export const RolloutExit = {
 } as const;
 export type RolloutExit = (typeof RolloutExit)[keyof typeof RolloutExit];
 
-/** Epoch milliseconds of an RFC 3339 time, undefined when absent or unreadable. */
-export function timeOf(t: string | null | undefined): number | undefined {
-  if (t === undefined || t === null || t === "") return undefined;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 /** The newest run, undefined when there is none. */
 export function newestRun(runs: readonly RolloutRun[]): RolloutRun | undefined {
   return newestFirst(runs)[0];

@@ -8,7 +8,7 @@
 import type { RolloutRun, RunStepStatus } from "../api/rollout-run.js";
 import { formatGoDuration } from "../clock/go-duration.js";
 import { StepPhase } from "../progressivesync/safety/types.js";
-import { timeOf } from "./rollout-runs.js";
+import { parseTime } from "../progressivesync/observe.js";
 
 /** How to render. */
 export interface StatusViewOptions {
@@ -43,11 +43,11 @@ function progress(s: RunStepStatus, o: StatusViewOptions): string | undefined {
 }
 
 function timeLeft(s: RunStepStatus, o: StatusViewOptions): string | undefined {
-  const deadline = timeOf(s.deadline);
+  const deadline = parseTime(s.deadline);
   if (s.phase === StepPhase.Progressing && deadline !== undefined) {
     return deadline >= o.now ? `deadline in ${seconds(deadline - o.now)}` : `deadline passed ${seconds(o.now - deadline)} ago`;
   }
-  const soakStart = timeOf(s.soakStartedAt);
+  const soakStart = parseTime(s.soakStartedAt);
   if (s.phase !== StepPhase.Soaking || soakStart === undefined) return undefined;
   const soak = o.soakMs?.get(s.step);
   if (soak === undefined) return `soaking for ${seconds(o.now - soakStart)}`;
@@ -68,9 +68,9 @@ function stepLines(s: RunStepStatus, o: StatusViewOptions): string[] {
 
 function timeLines(run: RolloutRun, o: StatusViewOptions): string[] {
   const st = run.status ?? {};
-  const started = timeOf(st.startedAt);
+  const started = parseTime(st.startedAt);
   if (started === undefined) return [];
-  const end = timeOf(st.endedAt) ?? o.now;
+  const end = parseTime(st.endedAt) ?? o.now;
   return [`Started:        ${st.startedAt!}`, `Elapsed:        ${seconds(end - started)}${st.endedAt ? ` (ended ${st.endedAt})` : ""}`];
 }
 
