@@ -119,6 +119,24 @@ describe("specsEquivalent: Go's typed semantics, field by field", () => {
     expect(normalizeApplicationSpec(s)).toEqual({ project: "default", source: repo, destination: dest });
   });
 
+  it("leaves its input as it was and shares the values it does not change", () => {
+    const input = {
+      source: { repoURL: "https://example.com/repo.git", kustomize: {}, directory: { recurse: true } },
+      destination: { server: "https://kubernetes.default.svc", namespace: "a" },
+      syncPolicy: {},
+    };
+    const before = structuredClone(input);
+    const out = normalizeApplicationSpec(input);
+    expect(input).toEqual(before);
+    expect(out).toEqual({
+      project: "default",
+      source: { repoURL: "https://example.com/repo.git", directory: { recurse: true } },
+      destination: input.destination,
+    });
+    expect(out["destination"]).toBe(input.destination);
+    expect((out["source"] as { directory: unknown }).directory).toBe(input.source.directory);
+  });
+
   it("sourceEquivalent compares comparedTo.source as Go values", () => {
     expect(sourceEquivalent({ ...repo, helm: { skipCrds: false, releaseName: "r" } }, { ...repo, helm: { releaseName: "r" } })).toBe(true);
     expect(sourceEquivalent({ ...repo, helm: { releaseName: "r" } }, { ...repo, helm: { releaseName: "s" } })).toBe(false);

@@ -87,9 +87,13 @@ function syncPolicyIsZero(policy: unknown): boolean {
   return SYNC_POLICY_POINTERS.every((k) => policy[k] === undefined || policy[k] === null) && noItems(policy["syncOptions"]);
 }
 
-/** Argo CD's normalisation of an Application spec (see the module comment); a copy. */
+/**
+ * Argo CD's normalisation of an Application spec (see the module comment): a new object; `spec` is
+ * left as it was, and the values the normalisation does not change are shared with it (strings
+ * included: a fan-out of thousands holds one copy of a repository URL, not one per Application).
+ */
 export function normalizeApplicationSpec(spec: unknown): Plain {
-  const out: Plain = isPlain(spec) ? structuredClone<Plain>(spec) : {};
+  const out: Plain = isPlain(spec) ? { ...spec } : {};
   if (empty(out["project"])) out["project"] = "default";
   if (out["syncPolicy"] !== undefined && syncPolicyIsZero(out["syncPolicy"])) delete out["syncPolicy"];
   const sources = out["sources"];

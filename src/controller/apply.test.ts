@@ -108,6 +108,28 @@ describe("PlanExecutor", () => {
     });
   });
 
+  it.each([1, 3, 20])("writes at most --concurrent-application-updates %i at a time, in name order, and all of them", async (limit) => {
+    const set = appSet();
+    const w = world(set);
+    const names = Array.from({ length: 12 }, (_, i) => `app-${String(i).padStart(2, "0")}`);
+    let inFlight = 0;
+    let most = 0;
+    const started: string[] = [];
+    w.client.interceptors.create = async (action, next) => {
+      started.push(action.name ?? "");
+      most = Math.max(most, ++inFlight);
+      // Yield a few turns, so the other workers start their writes before this one ends.
+      for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+      inFlight--;
+      return next();
+    };
+    const plan = planAppSet(await observe(w.client, "guestbook", generated(names.map((n) => rendered(n)))), NOW, settings());
+    await w.executor(false, limit).apply(set, plan);
+    expect(most).toBe(Math.min(limit, names.length));
+    expect(started).toEqual(names);
+    expect((await w.client.list(resources.Applications, { namespace: "argocd" })).items).toHaveLength(names.length);
+  });
+
   it("removes the resources finalizer of a stale Application whose cluster is gone, then deletes it, with both events", async () => {
     const set = appSet();
     const w = world(set, [live("gone", set, { spec: { destination: { server: "https://old.example.com" } } })]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../api/index.js";
-import { appChange, desiredFrom } from "./desired.js";
+import { appChange, desiredFrom, desiredShared } from "./desired.js";
 import { jqPathTokens } from "../json/index.js";
 import { appSet, live, rendered, settings } from "../../test/support/controller-builders.js";
 
@@ -196,6 +196,22 @@ describe("appChange", () => {
     const d = desiredFrom(app, set ?? owner, settings(global));
     const change = appChange(d, liveApp);
     expect(change.kind === "update" ? change.patch : change.kind === "none" ? null : change).toEqual(patch);
+  });
+
+  it("shares one owner reference, one list of preserved keys and one frozen status among an ApplicationSet's Applications", () => {
+    const set = appSet("guestbook", { spec: { preservedFields: { labels: ["team"] } } });
+    const shared = desiredShared(set, settings({ preservedAnnotations: ["keep"] }));
+    const [a, b] = ["a", "b"].map((n) => desiredFrom(rendered(n), set, settings({ preservedAnnotations: ["keep"] }), shared));
+    expect(a!.owner).toBe(b!.owner);
+    expect(a!.preserveAnnotations).toBe(b!.preserveAnnotations);
+    expect(a!.preserveLabels).toEqual(["team"]);
+    expect(a!.preserveAnnotations).toContain("keep");
+    const [ca, cb] = [a!, b!].map((d) => appChange(d, undefined));
+    const status = (c: typeof ca) => (c?.kind === "create" ? c.object["status"] : undefined);
+    expect(status(ca)).toBe(status(cb));
+    expect(Object.isFrozen((status(ca) as { sync: { comparedTo: object } }).sync.comparedTo)).toBe(true);
+    // Built without the shared part, the desired form is the same.
+    expect(desiredFrom(rendered("a"), set, settings({ preservedAnnotations: ["keep"] }))).toEqual(a);
   });
 
   it("creates a new Application with the controller owner reference and the template's metadata", () => {

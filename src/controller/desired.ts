@@ -104,21 +104,56 @@ function protectedPath(p: readonly string[]): boolean {
   );
 }
 
-function stringMap(v: Json | undefined): Record<string, string> {
-  if (!isObject(v)) return {};
-  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+/** The labels (or annotations) of an Application that has none: one shared, frozen object. */
+const NO_STRINGS: Readonly<Record<string, string>> = Object.freeze({});
+/** No ignored paths or queries: one shared, frozen list. */
+const NONE: readonly never[] = Object.freeze([]);
+
+function stringMap(v: Json | undefined): Readonly<Record<string, string>> {
+  if (!isObject(v)) return NO_STRINGS;
+  const entries = Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string");
+  return entries.length === 0 ? NO_STRINGS : Object.fromEntries(entries);
 }
 
-/** The desired form of one valid rendered Application. */
+/**
+ * What the desired form of every Application of one ApplicationSet shares: built once per plan, so a
+ * fan-out of thousands holds one owner reference and one list of preserved keys, not one each.
+ */
+export interface DesiredShared {
+  readonly owner: OwnerReference;
+  readonly preserveAnnotations: readonly string[];
+  readonly preserveLabels: readonly string[];
+  readonly rules: readonly IgnoreApplicationDifference[];
+  readonly ignoreError?: string;
+}
+
+/** The {@link DesiredShared} of `appSet`. */
+export function desiredShared(
+  appSet: ApplicationSet,
+  settings: Pick<PlanSettings, "preservedAnnotations" | "preservedLabels">,
+): DesiredShared {
+  const preserved = appSet.spec.preservedFields;
+  const rules = appSet.spec.ignoreApplicationDifferences ?? [];
+  return {
+    owner: ownerReferenceOf(appSet),
+    preserveAnnotations: [...DEFAULT_PRESERVED_ANNOTATIONS, ...settings.preservedAnnotations, ...(preserved?.annotations ?? [])],
+    preserveLabels: [...settings.preservedLabels, ...(preserved?.labels ?? [])],
+    rules,
+    ...ignoreErrorOf(rules),
+  };
+}
+
+/** The desired form of one valid rendered Application (`shared`: its ApplicationSet's {@link desiredShared}). */
 export function desiredFrom(
   app: RenderedApplication,
   appSet: ApplicationSet,
   settings: Pick<PlanSettings, "preservedAnnotations" | "preservedLabels">,
+  shared: DesiredShared = desiredShared(appSet, settings),
 ): DesiredApp {
   const meta = app.metadata as JsonObject;
   const name = app.metadata.name ?? "";
   const finalizers = Array.isArray(meta["finalizers"]) ? meta["finalizers"].filter((f): f is string => typeof f === "string") : [];
-  const preserved = appSet.spec.preservedFields;
+  const { rules, ignoreError, ...rest } = shared;
   return {
     name,
     namespace: appSet.metadata.namespace ?? "",
@@ -126,12 +161,10 @@ export function desiredFrom(
     annotations: stringMap(meta["annotations"]),
     finalizers,
     spec: normalizeSpec(app.spec),
-    owner: ownerReferenceOf(appSet),
-    preserveAnnotations: [...DEFAULT_PRESERVED_ANNOTATIONS, ...settings.preservedAnnotations, ...(preserved?.annotations ?? [])],
-    preserveLabels: [...settings.preservedLabels, ...(preserved?.labels ?? [])],
-    ignorePaths: ignorePathsFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
-    ignoreQueries: ignoreQueriesFor(appSet.spec.ignoreApplicationDifferences ?? [], name),
-    ...ignoreErrorOf(appSet.spec.ignoreApplicationDifferences ?? []),
+    ...rest,
+    ignorePaths: rules.length === 0 ? NONE : ignorePathsFor(rules, name),
+    ignoreQueries: rules.length === 0 ? NONE : ignoreQueriesFor(rules, name),
+    ...(ignoreError !== undefined ? { ignoreError } : {}),
   };
 }
 
@@ -142,6 +175,14 @@ function ignoreErrorOf(rules: readonly IgnoreApplicationDifference[]): { ignoreE
     if (err !== undefined) return { ignoreError: ignoreDifferencesError(err) };
   }
   return {};
+}
+
+/** The status of every Application created (Argo CD's empty status), shared and frozen to the leaves. */
+const CREATED_STATUS: JsonObject = deepFrozen(emptyApplicationStatus() as JsonObject);
+
+function deepFrozen<T>(v: T): T {
+  if (typeof v === "object" && v !== null) for (const x of Object.values(v)) deepFrozen(x);
+  return Object.freeze(v);
 }
 
 /**
@@ -160,7 +201,7 @@ export function newApplication(d: DesiredApp): JsonObject {
     metadata,
     spec: d.spec,
     ...(d.operation ? { operation: d.operation } : {}),
-    status: emptyApplicationStatus() as JsonObject,
+    status: CREATED_STATUS,
   };
 }
 

@@ -80,6 +80,7 @@ export function specsEquivalentFor(appSet: ApplicationSet): SpecsEquivalent {
 
 /** The desired Application with what the rollout attaches: the sync operation (never cleared) and the refresh annotation. */
 export function withRollout(d: DesiredApp, planned: PlannedApp<RenderedApplication>, refresh: boolean): DesiredApp {
+  if (!refresh && !planned.operation) return d;
   const annotations = refresh ? { ...d.annotations, [Annotation.Refresh]: RefreshType.Normal } : d.annotations;
   return { ...d, annotations, ...(planned.operation ? { operation: planned.operation as unknown as JsonObject } : {}) };
 }

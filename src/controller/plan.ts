@@ -11,7 +11,7 @@ import { isRollingSync, type PlannedApp } from "../progressivesync/index.js";
 import type { PassOutcome } from "./conditions.js";
 import { planAppSetDeletion } from "./appset-deletion.js";
 import { removeRefreshPatch } from "./appset-patches.js";
-import { appChange, desiredFrom } from "./desired.js";
+import { appChange, desiredFrom, desiredShared } from "./desired.js";
 import { knownClusters } from "../project/index.js";
 import { truncationWarning } from "./messages.js";
 import { allowsDelete, allowsUpdate, effectivePolicy } from "./policy.js";
@@ -54,11 +54,12 @@ function planWrites(
 ): AppWrite[] {
   const ownedNames = new Set(s.owned.map(nameOf));
   const writes: AppWrite[] = [];
+  const shared = desiredShared(s.appSet, opts.settings);
   for (const app of valid) {
     const name = nameOf(app);
     if (!allowsUpdate(policy) && ownedNames.has(name)) continue;
     const refresh = opts.refresh.has(name);
-    const desired = withRollout(desiredFrom(app, s.appSet, opts.settings), app, refresh);
+    const desired = withRollout(desiredFrom(app, s.appSet, opts.settings, shared), app, refresh);
     const change = appChange(desired, s.live.get(name));
     if (change.kind === "none") continue;
     const syncStep = opts.syncSteps.get(name);

@@ -46,6 +46,21 @@ describe("readLines", () => {
     expect(out).toEqual(["\u00e9"]);
   });
 
+  it("joins a line of many chunks once, between lines that share its first and last chunk", async () => {
+    const big = JSON.stringify({ status: { resources: Array.from({ length: 20_000 }, (_, i) => ({ name: `app-${i}`, note: "\u00e9" })) } });
+    const text = `{"a":1}\n${big}\n{"b":2}\n`;
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 16_384) chunks.push(text.slice(i, i + 16_384));
+    expect(chunks.length).toBeGreaterThan(30);
+    expect(await lines(chunks)).toEqual(['{"a":1}', big, '{"b":2}']);
+  });
+
+  it("rejects a line longer than the limit, and takes one at the limit", async () => {
+    const read = (chunks: string[], max: number) => readLines(streamOf(chunks), () => undefined, max);
+    await expect(read(["12345", "6789"], 8)).rejects.toThrow("a line of the response is longer than 8 bytes");
+    await expect(read(["1234", "5678\n", "12345678"], 8)).resolves.toBeUndefined();
+  });
+
   it("yields the same lines however the bytes are chunked", async () => {
     await fc.assert(
       fc.asyncProperty(
