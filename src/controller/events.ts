@@ -11,7 +11,7 @@ import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { resources, type KubeWriter } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
-import { EventCorrelator } from "./event-correlator.js";
+import { EventCorrelator, type Correlated } from "./event-correlator.js";
 import type { PlannedEvent } from "./plan-types.js";
 import { boundText, MAX_EVENT_MESSAGE } from "../bounded-text.js";
 
@@ -41,17 +41,28 @@ export class SpamFilter {
   }
 }
 
-/** Records events as core/v1 Event objects through the kube writer. */
+/** client-go's broadcaster queue: an event that would wait behind this many is dropped. */
+export const MAX_QUEUED_EVENTS = 1000;
+
+/**
+ * Records events as core/v1 Event objects through the kube writer, one at a time in the order they
+ * were recorded, as client-go's broadcaster sends them. Sent side by side, the patch that counts a
+ * repeat could reach the apiserver before the create of its Event, find nothing, and create it again
+ * ("already exists"), losing the count.
+ */
 export class KubeEventSink implements EventSink {
   private readonly spam: SpamFilter;
   private readonly correlator: EventCorrelator;
+  private tail: Promise<void> = Promise.resolve();
+  private queued = 0;
 
   constructor(private readonly opts: { writer: KubeWriter; clock: Clock; logger: Logger }) {
     this.spam = new SpamFilter(opts.clock);
     this.correlator = new EventCorrelator(() => opts.clock.now());
   }
 
-  async record(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
+  /** Correlates the event now and queues it; resolves once it was sent (or dropped, or failed). */
+  record(appSet: ApplicationSet, event: PlannedEvent): Promise<void> {
     const meta = appSet.metadata;
     const involved = {
       apiVersion: GROUP_VERSION,
@@ -69,7 +80,11 @@ export class KubeEventSink implements EventSink {
     });
     if (!this.spam.allow(meta.uid ?? `${involved.namespace}/${involved.name}`)) {
       this.opts.logger.debug({ reason: event.reason, message: event.message }, "event dropped by the spam filter");
-      return;
+      return Promise.resolve();
+    }
+    if (this.queued >= MAX_QUEUED_EVENTS) {
+      this.opts.logger.debug({ reason: event.reason, message: event.message }, "event dropped: too many events waiting to be sent");
+      return Promise.resolve();
     }
     const now = rfc3339(this.opts.clock.now());
     const body = {
@@ -86,12 +101,20 @@ export class KubeEventSink implements EventSink {
       lastTimestamp: now,
       count: c.count,
     };
+    this.queued++;
+    const sent = this.tail.then(() => this.send(c, body, now)).finally(() => this.queued--);
+    this.tail = sent;
+    return sent;
+  }
+
+  private async send(c: Correlated, body: { reason: string; metadata: { namespace?: string | undefined } }, now: string): Promise<void> {
+    const namespace = body.metadata.namespace;
     try {
       if (c.kind === "patch") {
         try {
           await this.opts.writer.patch(
             resources.Events,
-            { namespace: meta.namespace, name: c.name },
+            { namespace, name: c.name },
             { type: "merge", body: { count: c.count, lastTimestamp: now, message: c.message } },
           );
           return;
@@ -102,7 +125,7 @@ export class KubeEventSink implements EventSink {
       }
       await this.opts.writer.create(resources.Events, body);
     } catch (err) {
-      this.opts.logger.warn({ reason: event.reason, error: errorMessage(err) }, "failed to record event");
+      this.opts.logger.warn({ reason: body.reason, error: errorMessage(err) }, "failed to record event");
     }
   }
 }
