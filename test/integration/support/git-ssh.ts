@@ -16,10 +16,18 @@ export interface SshKeyPair {
   readonly public: string;
 }
 
-/** A new ed25519 key pair in OpenSSH format. */
+/**
+ * A new ed25519 key pair in OpenSSH format. ssh2's generator drops the leading zero bytes of a
+ * public key that starts with one (about 1 key in 256), and its own parser then rejects the pair
+ * (mscdex/ssh2#1513): such pairs are generated again.
+ */
 export function sshKeyPair(): SshKeyPair {
-  const pair = utils.generateKeyPairSync("ed25519");
-  return { private: pair.private, public: pair.public };
+  for (let attempt = 1; ; attempt++) {
+    const pair = utils.generateKeyPairSync("ed25519");
+    const parses = !(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error);
+    if (parses) return { private: pair.private, public: pair.public };
+    if (attempt >= 20) throw new Error("ssh2 generated 20 ed25519 key pairs it cannot parse");
+  }
 }
 
 /** A running server; `stop` closes it and every connection. */
