@@ -185,9 +185,9 @@ describe("predicates", () => {
     expect(transient.sort()).toEqual(["Conflict", "Gone", "Network", "ServerError", "Timeout", "TooManyRequests"]);
   });
 
-  it("treats no answer, timeouts and server errors as the apiserver unreachable, also when wrapped, and nothing else", () => {
+  it("treats no answer, timeouts, server errors and throttling as the apiserver unreachable, also when wrapped, and nothing else", () => {
     const unreachable = Object.values(KubeReason).filter((r) => isApiserverUnreachable(err(r)));
-    expect(unreachable.sort()).toEqual(["Network", "ServerError", "Timeout"]);
+    expect(unreachable.sort()).toEqual(["Network", "ServerError", "Timeout", "TooManyRequests"]);
     const wrapped = new Error("failed to update resources status", { cause: new Error("write", { cause: err(KubeReason.Network) }) });
     expect([isApiserverUnreachable(wrapped), isApiserverUnreachable(new Error("fetch failed")), isApiserverUnreachable("x")]).toEqual([
       true,

@@ -222,9 +222,17 @@ export function isTransient(err: unknown): boolean {
   return err instanceof KubeApiError && transientReasons.has(err.reason);
 }
 
-const unreachableReasons: ReadonlySet<KubeReason> = new Set([KubeReason.ServerError, KubeReason.Timeout, KubeReason.Network]);
+const unreachableReasons: ReadonlySet<KubeReason> = new Set([
+  KubeReason.ServerError,
+  KubeReason.Timeout,
+  KubeReason.Network,
+  KubeReason.TooManyRequests,
+]);
 
-/** True when `err` is, or wraps, a failure to reach the apiserver: no answer, a timeout, or a 5xx. */
+/**
+ * True when `err` is, or wraps, a failure to reach the apiserver: no answer, a timeout, a 5xx, or a
+ * 429 (the apiserver shedding load). Such a failure says nothing about the object being reconciled.
+ */
 export function isApiserverUnreachable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 20; e = e.cause, depth++) {
     if (e instanceof KubeApiError) return unreachableReasons.has(e.reason);

@@ -18,6 +18,11 @@ export interface RateLimiter {
   forget(key: string): void;
   /** How many failures of `key` have been counted since it was last forgotten. */
   numRequeues(key: string): number;
+  /**
+   * The wait the limits over all keys alone (a token bucket) put on one more retry, taking its share
+   * of them, without counting a failure of any key. Absent: no such limit.
+   */
+  overallDelay?(): number;
 }
 
 /** controller-runtime's default base delay of the per-key backoff. */
@@ -91,6 +96,10 @@ export class TokenBucketRateLimiter implements RateLimiter {
   numRequeues(_key: string): number {
     return 0;
   }
+
+  overallDelay(): number {
+    return this.when("");
+  }
 }
 
 /** The largest delay of several limiters; every limiter counts every failure (client-go `MaxOfRateLimiter`). */
@@ -111,6 +120,10 @@ export class MaxOfRateLimiter implements RateLimiter {
 
   numRequeues(key: string): number {
     return this.limiters.reduce((max, l) => Math.max(max, l.numRequeues(key)), 0);
+  }
+
+  overallDelay(): number {
+    return this.limiters.reduce((max, l) => Math.max(max, l.overallDelay?.() ?? 0), 0);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   DeadlineExceededError,
   deadlinePassed,
   isPanic,
+  OUTAGE_RETRY_MS,
   WorkerPool,
   type ReconcileContext,
   type ReconcileResult,
@@ -350,58 +351,110 @@ describe("WorkerPool stop", () => {
   });
 });
 
-describe("WorkerPool back-off reset when the apiserver is back", () => {
+describe("WorkerPool during and after an apiserver outage", () => {
   class Unreachable extends Error {}
-  /** Fails the keys in `broken` with another error, else those in `failing` with `Unreachable`; counts runs. */
-  function world(opts: { unreachable: boolean }) {
-    const failing = new Set<string>();
-    const broken = new Set<string>();
-    const runs = new Map<string, number>();
+  type Fate = "down" | "bad" | "ok";
+  /**
+   * A pool whose reconciler fails each key as `fate(key)` says ("down": the apiserver is unreachable,
+   * "bad": an ordinary error) and records when each key ran.
+   */
+  function world(fate: (key: string, run: number) => Fate) {
+    const runs = new Map<string, number[]>();
+    let now = (): number => 0;
     const reconciler: Reconciler = {
       reconcile: (key) => {
-        runs.set(key, (runs.get(key) ?? 0) + 1);
-        if (broken.has(key)) return Promise.reject(new Error("a bad template"));
-        if (failing.has(key)) return Promise.reject(new Unreachable("connect ECONNREFUSED"));
+        const times = runs.get(key) ?? [];
+        runs.set(key, [...times, now()]);
+        const f = fate(key, times.length);
+        if (f === "down") return Promise.reject(new Unreachable("connect ECONNREFUSED"));
+        if (f === "bad") return Promise.reject(new Error("a bad template"));
         return Promise.resolve({});
       },
     };
-    const p = pool(reconciler, 1, opts.unreachable ? { unreachable: (err) => err instanceof Unreachable } : {});
-    return { ...p, failing, broken, runs };
+    const p = pool(reconciler, 1, { unreachable: (err) => err instanceof Unreachable });
+    const t0 = p.clock.now();
+    now = () => p.clock.now() - t0;
+    p.workers.start();
+    return { ...p, runs, now: () => now() };
   }
 
-  /** b and c fail six times (their next retry 320 ms away), then a fails once (5 ms away); then the apiserver is back. */
-  async function outage(w: ReturnType<typeof world>): Promise<void> {
-    w.workers.start();
-    for (const k of ["b", "c"]) w.failing.add(k);
-    w.queue.add("b");
-    w.queue.add("c");
+  /** Advances the clock in 100 ms steps until `until` ms after the world was made. */
+  async function runUntil(w: ReturnType<typeof world>, until: number): Promise<void> {
     await flush();
-    for (const ms of [5, 10, 20, 40, 80]) await w.clock.advanceAsync(ms);
-    w.failing.add("a");
+    while (w.now() < until) await w.clock.advanceAsync(Math.min(100, until - w.now()));
+    await flush();
+  }
+
+  const gaps = (times: readonly number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
+
+  it.each<{ name: string; fate: Fate; gap: (n: number) => number; requeues: number }>([
+    {
+      name: "a key that cannot reach the apiserver 12 times in a row retries every OUTAGE_RETRY_MS, its back-off not grown",
+      fate: "down",
+      gap: () => OUTAGE_RETRY_MS,
+      requeues: 0,
+    },
+    {
+      name: "a key that fails otherwise 12 times in a row still doubles its back-off",
+      fate: "bad",
+      gap: (n: number) => 5 * 2 ** n,
+      requeues: 13,
+    },
+  ])("$name", async ({ fate, gap, requeues }) => {
+    const w = world(() => fate);
     w.queue.add("a");
-    await flush();
-    w.failing.clear();
-    await w.clock.advanceAsync(5);
-    await flush();
-  }
-
-  it("retries at once, with the back-off reset, what failed to reach the apiserver when one of them goes through", async () => {
-    const w = world({ unreachable: true });
-    await outage(w);
-    expect({ b: w.runs.get("b"), c: w.runs.get("c"), requeues: w.queue.numRequeues("b") }).toEqual({ b: 7, c: 7, requeues: 0 });
+    await runUntil(w, 25_000);
+    const seen = gaps(w.runs.get("a") ?? []).slice(0, 11);
+    expect({ seen, requeues: w.queue.numRequeues("a") }).toEqual({ seen: Array.from({ length: 11 }, (_, n) => gap(n)), requeues });
   });
 
-  it("without the classifier the others wait out their back-off", async () => {
-    const w = world({ unreachable: false });
-    await outage(w);
-    expect({ b: w.runs.get("b"), c: w.runs.get("c") }).toEqual({ b: 6, c: 6 });
+  it.each([
+    // signal: how the apiserver's return becomes known; first: when each key first runs after it is
+    // back (t = 15 100): b's probe at 15 500 gets through and brings a and c with it
+    { name: "a key that gets through", signal: () => {}, first: 15_500 },
+    { name: "apiserverReachable()", signal: (w: ReturnType<typeof world>) => w.workers.apiserverReachable(), first: 15_100 },
+  ])(
+    "after an outage of 15 s, when $name says the apiserver is back, every waiting key runs at once, once, its back-off reset",
+    async ({ signal, first }) => {
+      let down = true;
+      // d fails for another reason: it keeps its own back-off.
+      const w = world((key) => (key === "d" ? "bad" : down ? "down" : "ok"));
+      w.queue.add("a");
+      w.queue.add("d");
+      await runUntil(w, 500);
+      w.queue.add("b");
+      w.queue.add("c");
+      await runUntil(w, 15_100);
+      down = false;
+      signal(w);
+      await runUntil(w, 19_000);
+      const after = (k: string): number[] => (w.runs.get(k) ?? []).filter((t) => t >= 15_100);
+      expect({
+        a: after("a"),
+        b: after("b"),
+        c: after("c"),
+        d: after("d").filter((t) => t < first + OUTAGE_RETRY_MS),
+        requeues: ["a", "b", "c"].map((k) => w.queue.numRequeues(k)),
+      }).toEqual({ a: [first], b: [first], c: [first], d: [], requeues: [0, 0, 0] });
+    },
+  );
+
+  it("a key that could not reach the apiserver and then fails otherwise backs off from where its ordinary count stood", async () => {
+    const script: Fate[] = ["bad", "bad", "bad", "down", "down", "down", "down", "bad", "bad", "ok"];
+    const w = world((_, run) => script[run] ?? "ok");
+    w.queue.add("a");
+    await runUntil(w, 10_000);
+    expect(gaps(w.runs.get("a") ?? [])).toEqual([5, 10, 20, 1_000, 1_000, 1_000, 1_000, 40, 80]);
   });
 
-  it("leaves alone keys that failed for another reason", async () => {
-    const w = world({ unreachable: true });
-    w.broken.add("c");
-    await outage(w);
-    expect({ b: w.runs.get("b"), c: w.runs.get("c") }).toEqual({ b: 7, c: 6 });
+  it("the signal leaves alone a key that failed otherwise after failing to reach the apiserver", async () => {
+    const script: Fate[] = ["down", "bad", "ok"];
+    const w = world((_, run) => script[run] ?? "ok");
+    w.queue.add("a");
+    await runUntil(w, 1_001);
+    w.workers.apiserverReachable();
+    await runUntil(w, 2_000);
+    expect(w.runs.get("a")).toEqual([0, 1_000, 1_005]);
   });
 });
 

@@ -6,6 +6,7 @@
  * | outcome | queue operation | `result` label |
  * | --- | --- | --- |
  * | thrown error | `addRateLimited` (exponential backoff) | `error` |
+ * | thrown error, apiserver unreachable | `addPaced` (steady {@link OUTAGE_RETRY_MS}) | `error` |
  * | thrown {@link TerminalError} | `forget` (no retry; logged) | `error` (and the terminal counter) |
  * | `requeueAfterMs > 0` | `forget`, then `addAfter` | `requeue_after` |
  * | `requeue` (again at once) | `forget`, then `add` | `requeue` |
@@ -16,7 +17,20 @@
  * (`--reconcile-timeout-seconds`): everything a reconcile waits for (Git, HTTP, the apiserver)
  * takes that signal, so a stalled call ends at the deadline as an error, retried with backoff, and
  * the worker is free again. The queue is the only source of keys, so a key is never reconciled
- * twice at once. Both loops of the process (the ApplicationSet controller and the sync engine) run
+ * twice at once.
+ *
+ * Apiserver outages. An error the `unreachable` option classifies as a failure to reach the apiserver
+ * (no connection, reset, timeout, 5xx, 429) says nothing about the key, so it does not grow the key's
+ * exponential back-off: the key is re-added after {@link OUTAGE_RETRY_MS} (1 s), or the rate
+ * limiter's overall token-bucket wait if that is longer, and its failure count stays where it was
+ * (a later ordinary error backs off from there). Such keys keep probing at a steady pace and are
+ * remembered as waiting for the apiserver. When the apiserver answers again, every one of them is
+ * handed to the queue at once (`addNow`, paced by the worker concurrency) with its back-off reset.
+ * The signal is either one of them reconciling without such an error, or a call to
+ * {@link WorkerPool.apiserverReachable} by whatever else saw the apiserver answer (a watch or list
+ * that succeeds again). Every other error keeps controller-runtime's exponential back-off.
+ *
+ * Both loops of the process (the ApplicationSet controller and the sync engine) run
  * on this pool, each with its own queue and metrics.
  */
 import { randomUUID } from "node:crypto";
@@ -33,6 +47,12 @@ export interface ReconcileResult {
   /** Reconcile the same key again at once, with no backoff (the next step of a sync); `requeueAfterMs` wins. */
   readonly requeue?: boolean;
 }
+
+/**
+ * The delay before a key whose reconcile could not reach the apiserver is tried again (unless the
+ * rate limiter's token bucket asks for longer); its exponential back-off is not grown.
+ */
+export const OUTAGE_RETRY_MS = 1_000;
 
 /** Reason of a reconcile that ran past its deadline. */
 export const DEADLINE_EXCEEDED_REASON = "DeadlineExceeded";
@@ -110,11 +130,14 @@ export interface WorkerPoolOptions {
   /** The key's field in each reconcile's log lines (default `appset`). */
   keyField?: string;
   /**
-   * Whether an error means the apiserver could not be reached (network, 5xx, timeout). Keys that
-   * failed so are retried at once, their back-off reset, when one of them next reconciles without
-   * error: the apiserver is back, and they need not wait out a back-off grown during the outage.
+   * Whether an error means the apiserver could not be reached (network, 5xx, timeout, 429). Keys
+   * that failed so are retried every {@link OUTAGE_RETRY_MS} without growing their back-off, and at
+   * once, their back-off reset, when one of them next reconciles without such an error or
+   * {@link WorkerPool.apiserverReachable} is called.
    */
   unreachable?: (err: unknown) => boolean;
+  /** The retry delay of a key that could not reach the apiserver (default {@link OUTAGE_RETRY_MS}). */
+  outageRetryMs?: number;
 }
 
 /** How {@link WorkerPool.stop} ended. */
@@ -130,7 +153,7 @@ type Outcome =
   | { kind: "success" }
   | { kind: "requeueAfter"; ms: number }
   | { kind: "requeue" }
-  | { kind: "error"; error: unknown }
+  | { kind: "error"; error: unknown; unreachable: boolean }
   | { kind: "terminal"; error: unknown };
 
 /**
@@ -145,10 +168,11 @@ export function isPanic(reason: unknown): boolean {
   return [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError].some((k) => proto === k.prototype);
 }
 
-/** Classifies a settled reconcile. */
-function outcomeOf(settled: PromiseSettledResult<ReconcileResult>): Outcome {
+/** Classifies a settled reconcile; `unreachable` tells the apiserver's absence from other errors. */
+function outcomeOf(settled: PromiseSettledResult<ReconcileResult>, unreachable: (err: unknown) => boolean): Outcome {
   if (settled.status === "rejected") {
-    return isTerminal(settled.reason) ? { kind: "terminal", error: settled.reason } : { kind: "error", error: settled.reason };
+    const error: unknown = settled.reason;
+    return isTerminal(error) ? { kind: "terminal", error } : { kind: "error", error, unreachable: unreachable(error) };
   }
   const ms = settled.value?.requeueAfterMs;
   if (typeof ms === "number" && ms > 0) return { kind: "requeueAfter", ms };
@@ -242,7 +266,7 @@ export class WorkerPool {
     try {
       const ctx: ReconcileContext = { reconcileId, logger, signal: work.signal, stopping: stop.signal };
       const [settled] = await Promise.allSettled([Promise.resolve().then(() => reconciler.reconcile(key, ctx))]);
-      const outcome = outcomeOf(settled);
+      const outcome = outcomeOf(settled, this.options.unreachable ?? (() => false));
       const { result, terminal } = this.settle(key, outcome, logger, work.signal);
       const panicked = settled.status === "rejected" && isPanic(settled.reason);
       metrics?.reconciled({ result, terminal, seconds: (clock.now() - started) / 1000, panicked });
@@ -256,25 +280,38 @@ export class WorkerPool {
   }
 
   /**
+   * Says the apiserver answers again (a watch or list that failed now succeeds): every key waiting
+   * because it could not reach it is retried at once, its back-off reset.
+   */
+  apiserverReachable(): void {
+    this.releaseAwaiting();
+  }
+
+  /**
    * After a reconcile: a key that failed because the apiserver was unreachable joins
-   * {@link awaitingApiserver}; one of those that went through again means the apiserver is back, so
-   * the others are retried at once with their back-off reset.
+   * {@link awaitingApiserver}; one that failed otherwise leaves it (it now waits out its ordinary
+   * back-off); one of those that went through again means the apiserver is back, so the others are
+   * retried at once with their back-off reset.
    */
   private trackReachability(key: string, outcome: Outcome): void {
-    const unreachable = this.options.unreachable;
-    if (unreachable === undefined) return;
     if (outcome.kind === "error") {
-      if (unreachable(outcome.error)) this.awaitingApiserver.add(key);
+      if (outcome.unreachable) this.awaitingApiserver.add(key);
+      else this.awaitingApiserver.delete(key);
       return;
     }
-    if (!this.awaitingApiserver.delete(key)) return;
-    const others = [...this.awaitingApiserver];
+    if (this.awaitingApiserver.delete(key)) this.releaseAwaiting();
+  }
+
+  /** Hands every key of {@link awaitingApiserver} to the queue at once, its back-off reset. */
+  private releaseAwaiting(): void {
+    if (this.stopping) return;
+    const keys = [...this.awaitingApiserver];
     this.awaitingApiserver.clear();
-    if (others.length > 0)
-      this.options.logger.info({ keys: others.length }, "the apiserver answers again: retrying what failed to reach it at once");
-    for (const other of others) {
-      this.options.queue.forget(other);
-      this.options.queue.add(other);
+    if (keys.length === 0) return;
+    this.options.logger.info({ keys: keys.length }, "the apiserver answers again: retrying what failed to reach it at once");
+    for (const key of keys) {
+      this.options.queue.forget(key);
+      this.options.queue.addNow(key);
     }
   }
 
@@ -292,7 +329,8 @@ export class WorkerPool {
     this.trackReachability(key, outcome);
     switch (outcome.kind) {
       case "error":
-        queue.addRateLimited(key);
+        if (outcome.unreachable) queue.addPaced(key, this.options.outageRetryMs ?? OUTAGE_RETRY_MS);
+        else queue.addRateLimited(key);
         if (signal.aborted && signal.reason instanceof StoppingError)
           logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
         else this.logFailure(key, logger, errorMessage(outcome.error));

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
 import { appControllerRateLimiter, DEFAULT_WORKQUEUE_RATE_LIMIT } from "./app-ratelimit.js";
-import { ExponentialFailureRateLimiter } from "./ratelimit.js";
+import { defaultControllerRateLimiter, ExponentialFailureRateLimiter } from "./ratelimit.js";
 import { WorkQueue, type QueueMetrics } from "./workqueue.js";
 
 function queue(clock = new FakeClock()): { q: WorkQueue; clock: FakeClock } {
@@ -123,6 +123,37 @@ describe("WorkQueue delays", () => {
     const cfg = { ...DEFAULT_WORKQUEUE_RATE_LIMIT, baseDelayMs: 10, backoffFactor: 3, cooldownMs: 60_000 };
     const q = new WorkQueue({ clock, rateLimiter: appControllerRateLimiter(clock, cfg) });
     expect(retryDelays(q, clock, 3)).toEqual([10, 30, 90]);
+  });
+});
+
+describe("WorkQueue paced retries", () => {
+  it.each([
+    // limiter: the queue's rate limiter; expected: the delays of 12 paced retries of "a" after 150 at once
+    { name: "a per-key back-off alone", limiter: () => new ExponentialFailureRateLimiter(5, 1_000_000), expected: 1_000 },
+    {
+      name: "client-go's default (with its token bucket)",
+      limiter: (clock: FakeClock) => defaultControllerRateLimiter(clock),
+      expected: 5_100,
+    },
+  ])("with $name, waits the fixed delay or the overall wait if longer, and counts no failure of the key", ({ limiter, expected }) => {
+    const clock = new FakeClock();
+    const q = new WorkQueue({ clock, rateLimiter: limiter(clock) });
+    // 150 retries of other keys at once: the default bucket (burst 100, 10/s) is 50 tokens short.
+    for (let i = 0; i < 150; i++) q.addRateLimited(`k${i}`);
+    const start = clock.now();
+    q.addPaced("a", 1_000);
+    while (q.len() <= 150 || !drainKeys(q).includes("a")) clock.advance(100);
+    expect({ after: clock.now() - start, requeues: q.numRequeues("a") }).toEqual({ after: expected, requeues: 0 });
+  });
+
+  it("addNow hands a waiting key out at once, and only once", () => {
+    const { q, clock } = queue();
+    q.addAfter("a", 1_000);
+    q.addNow("a");
+    expect(drainKeys(q)).toEqual(["a"]);
+    q.done("a");
+    clock.advance(2_000);
+    expect([q.len(), q.waitingCount()]).toEqual([0, 0]);
   });
 });
 

@@ -10,7 +10,10 @@
  *   behind a full re-compare after a restart. client-go has one FIFO; this is our addition.
  * - **Delays.** {@link WorkQueue.addAfter} holds a key until its time comes; when a key is already
  *   waiting, the earlier time wins. {@link WorkQueue.addRateLimited} asks the {@link RateLimiter} for
- *   the delay (client-go's default controller limiter unless another is given).
+ *   the delay (client-go's default controller limiter unless another is given). {@link
+ *   WorkQueue.addPaced} waits a fixed delay, or the limiter's overall (token bucket) wait if longer,
+ *   without counting a failure of the key: the retry pace of a key that could not reach the
+ *   apiserver. {@link WorkQueue.addNow} adds a key at once and drops its pending delayed add.
  * - **Shut down.** {@link WorkQueue.shutDown} abandons queued and waiting keys at once;
  *   {@link WorkQueue.shutDownWithDrain} stops accepting keys but hands out what is already queued
  *   (or dirty while processing) and resolves when nothing is queued or processing. Either way, waiting `get` calls resolve with
@@ -169,6 +172,30 @@ export class WorkQueue {
     if (this.state !== "running") return;
     this.metrics?.retry();
     this.addAfter(key, this.limiter.when(key));
+  }
+
+  /**
+   * Adds `key` after `ms`, or after the rate limiter's overall wait ({@link RateLimiter.overallDelay})
+   * if that is longer, without counting a failure of `key`: its per-key back-off stays where it was.
+   */
+  addPaced(key: string, ms: number): void {
+    if (this.state !== "running") return;
+    this.metrics?.retry();
+    this.addAfter(key, Math.max(ms, this.limiter.overallDelay?.() ?? 0));
+  }
+
+  /**
+   * Adds `key` at once and drops a delayed add of it that is still pending (it would only hand the
+   * key out once more). The reconcile this add leads to asks again for any later delay it needs.
+   */
+  addNow(key: string): void {
+    if (this.state !== "running") return;
+    const waiting = this.waiting.get(key);
+    if (waiting !== undefined) {
+      this.clock.clearTimeout(waiting.handle);
+      this.waiting.delete(key);
+    }
+    this.add(key);
   }
 
   /** Clears `key`'s failure history (its next {@link addRateLimited} starts at the base delay). */
