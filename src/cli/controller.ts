@@ -136,6 +136,7 @@ async function build(rt: Runtime): Promise<Process> {
     credentials,
     reconcileTimeoutMs: config.reconcileTimeoutSeconds * 1000,
     workqueueRateLimit: workqueueRateLimitOf(config),
+    apiserverBack: parts.apiserverBack,
     concurrentReconciliations: config.concurrentReconciliations,
     concurrentApplicationUpdates: config.concurrentApplicationUpdates,
     dryRun: config.dryRun,

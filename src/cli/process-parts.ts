@@ -12,7 +12,7 @@ import type { CredentialsLookup, GitRepoReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { LeaderElector, newIdentity, type LeaderElectorOptions } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache, type Leadership } from "../manager/index.js";
+import { ApiserverReachability, Manager, RepoCredentialsCache, repoSecretsSpec, SharedCache, type Leadership } from "../manager/index.js";
 import { createMetricsRegistry, RestClientMetrics, type Registry } from "../metrics/index.js";
 import type { HttpEndpoint } from "../server/index.js";
 import { gitService } from "./git.js";
@@ -34,6 +34,8 @@ export interface ProcessParts {
   readonly cache: SharedCache;
   readonly credentials: CredentialsLookup;
   readonly git: GitRepoReader;
+  /** Subscribes to the apiserver answering again after requests failed to reach it. */
+  readonly apiserverBack: ApiserverReachability["onBack"];
 }
 
 /** Who the process's client says it is: its field manager, and the program in its User-Agent. */
@@ -46,8 +48,14 @@ export interface ClientIdentity {
 export function processParts(rt: Surroundings, who: ClientIdentity): ProcessParts {
   const { config, env, logger, clock } = rt;
   const registry = createMetricsRegistry({ processMetrics: true });
-  // client-go's rest_client_requests_total, as controller-runtime's registry serves it.
-  const observe = new RestClientMetrics(registry).observe;
+  // client-go's rest_client_requests_total, as controller-runtime's registry serves it; and whether
+  // the apiserver answers, which the work queues follow after an outage.
+  const metrics = new RestClientMetrics(registry).observe;
+  const reachability = new ApiserverReachability();
+  const observe: typeof metrics = (request) => {
+    metrics(request);
+    reachability.observe(request);
+  };
   const client = kubeClient(config, env, { fieldManager: who.fieldManager, clock, program: who.program, observe });
   const namespace = controllerNamespace(config, env);
   const cache = new SharedCache({
@@ -59,7 +67,7 @@ export function processParts(rt: Surroundings, who: ClientIdentity): ProcessPart
   // Repository credentials follow their Secrets live.
   const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
   const git = gitService(rt, credentials);
-  return { registry, client, namespace, cache, credentials, git };
+  return { registry, client, namespace, cache, credentials, git, apiserverBack: reachability.onBack };
 }
 
 /** Starts the probe server (ready once the shared cache has synced) and the metrics server. */

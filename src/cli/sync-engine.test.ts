@@ -7,7 +7,7 @@ import { SharedCache } from "../manager/index.js";
 import { createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
 import { capturedLogger } from "../../test/support/captured-logger.js";
 import { ScriptedSource } from "../../test/support/scripted-informer.js";
-import { buildSyncEngine, syncEngineCommand } from "./sync-engine.js";
+import { buildSyncEngine, syncEngineCommand, type SyncEngineDeps } from "./sync-engine.js";
 
 describe("appset sync-engine", () => {
   const io = (): { out: string; err: string; io: Parameters<typeof syncEngineCommand>[1] } => {
@@ -32,30 +32,34 @@ describe("appset sync-engine", () => {
   });
 });
 
+/** What buildSyncEngine needs, at the default flags, with `extra` on top. */
+function engineDeps(extra: Partial<SyncEngineDeps> = {}): SyncEngineDeps & { client: KubeApiClient } {
+  const parsed = parseConfig([], {});
+  if (parsed.kind !== "config") throw new Error("default flags refused");
+  const clock = new FakeClock(0);
+  return {
+    config: parsed.config,
+    env: {},
+    logger: capturedLogger().logger,
+    clock,
+    client: KubeApiClient.fromOptions({ server: "https://apiserver.invalid:6443" }),
+    namespace: "argocd",
+    cache: new SharedCache({ source: new ScriptedSource(), clock }),
+    git: {} as GitReader,
+    credentials: () => Promise.resolve(undefined),
+    clusters: {
+      resolve: () => ({ ok: true as const, server: "https://kubernetes.default.svc", cluster: undefined }),
+      waitForSync: () => Promise.resolve(),
+      clusters: () => [],
+    },
+    ...extra,
+  };
+}
+
 describe("buildSyncEngine", () => {
   it("registers client-go's rest_client_requests_total (for remote clusters' clients) beside the application metrics", async () => {
-    const parsed = parseConfig([], {});
-    if (parsed.kind !== "config") throw new Error("default flags refused");
     const registry = createMetricsRegistry({ processMetrics: false });
-    const clock = new FakeClock(0);
-    const client = KubeApiClient.fromOptions({ server: "https://apiserver.invalid:6443" });
-    const deps = {
-      config: parsed.config,
-      env: {},
-      logger: capturedLogger().logger,
-      clock,
-      client,
-      namespace: "argocd",
-      cache: new SharedCache({ source: new ScriptedSource(), clock }),
-      git: {} as GitReader,
-      credentials: () => Promise.resolve(undefined),
-      clusters: {
-        resolve: () => ({ ok: true as const, server: "https://kubernetes.default.svc", cluster: undefined }),
-        waitForSync: () => Promise.resolve(),
-        clusters: () => [],
-      },
-      registry,
-    };
+    const deps = engineDeps({ registry });
     buildSyncEngine(deps);
     // In the controller process the controller's client counts on the same registry: one counter.
     new RestClientMetrics(registry).observe({ code: "200", host: "apiserver.invalid:6443", method: "GET" });
@@ -63,6 +67,20 @@ describe("buildSyncEngine", () => {
     expect(metric).toMatchObject({ type: "counter", help: "Number of HTTP requests, partitioned by status code, method, and host." });
     expect(metric?.values).toEqual([{ value: 1, labels: { code: "200", host: "apiserver.invalid:6443", method: "GET" } }]);
     expect(registry.getSingleMetric("argocd_app_sync_total")).toBeDefined();
-    await client.transport.close();
+    await deps.client.transport.close();
+  });
+
+  it("has the engine's work queue follow the apiserver coming back", async () => {
+    const listeners: Array<() => void> = [];
+    const deps = engineDeps({
+      apiserverBack: (listener) => {
+        listeners.push(listener);
+        return () => undefined;
+      },
+    });
+    buildSyncEngine(deps);
+    expect(listeners).toHaveLength(1);
+    expect(() => listeners[0]!()).not.toThrow();
+    await deps.client.transport.close();
   });
 });

@@ -49,6 +49,8 @@ export interface SyncEngineDeps {
   readonly clusters: ClusterLookup & { clusters(): readonly Cluster[] };
   /** Where the engine's metrics are registered (none when absent). */
   readonly registry?: Registry;
+  /** Subscribes to the apiserver answering again after an outage (the process's requests show it). */
+  readonly apiserverBack?: (listener: () => void) => () => void;
 }
 
 /** The engine's loop metrics (controller and queue `sync-engine`) and Argo CD's application metrics. */
@@ -104,6 +106,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d), oci: ociService(d, d.credentials) }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
+    ...(d.apiserverBack === undefined ? {} : { apiserverBack: d.apiserverBack }),
     destinations: new ClusterSecretDestinations({
       local,
       // Sync impersonation on the local cluster: the engine's kubeconfig and options, as the account.

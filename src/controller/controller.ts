@@ -117,6 +117,11 @@ export interface ControllerOptions {
   /** The `--wq-*` settings of the queue's retry delays; absent: the queue's default limiter. */
   readonly workqueueRateLimit?: WorkqueueRateLimitConfig;
   /**
+   * Subscribes to the apiserver answering again after the process's requests failed to reach it:
+   * ApplicationSets waiting for it are then retried at once (docs/controller.md#when-the-apiserver-cannot-be-reached).
+   */
+  readonly apiserverBack?: (listener: () => void) => () => void;
+  /**
    * Whether rollout safety runs (docs/progressive-syncs.md#rollout-safety): the RolloutPolicy and
    * RolloutRun CRDs are served and the controller may read them. Absent or false: no RolloutPolicy
    * is read and every ApplicationSet behaves as without one.
@@ -261,6 +266,8 @@ export class AppSetController {
     watchProjects(this.projects, h);
     if (this.rolloutPolicies) watchRolloutPolicies(this.rolloutPolicies, h);
     if (this.rolloutRuns) watchRolloutRuns(this.rolloutRuns, h);
+    // What waited for the apiserver goes again as soon as it answers.
+    this.opts.apiserverBack?.(() => this.pool.apiserverReachable());
   }
 
   /** Starts the cache, waits until it has synced (or `signal` aborts), then starts the workers. */

@@ -76,6 +76,8 @@ export interface SyncEngineOptions extends ReconcilerDeps {
   readonly watchResources?: boolean;
   /** Each reconcile's deadline in ms (absent or 0: none). */
   readonly reconcileTimeoutMs?: number;
+  /** Subscribes to the apiserver answering again after requests failed to reach it: Applications waiting for it are retried at once. */
+  readonly apiserverBack?: (listener: () => void) => () => void;
   /** The queue and reconcile metrics (controller `sync-engine`). */
   readonly loopMetrics?: QueueMetrics & WorkerMetrics;
   /**
@@ -193,6 +195,7 @@ export class SyncEngine {
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
       unreachable: isApiserverUnreachable,
     });
+    options.apiserverBack?.(() => this.pool.apiserverReachable());
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
     const changed = (p: AppProject): void => this.projectChanged(p);
     gate?.projects.on({ add: changed, update: (_, p) => changed(p), delete: changed });

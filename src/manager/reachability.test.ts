@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { answered, ApiserverReachability } from "./reachability.js";
+
+describe("answered", () => {
+  it.each([
+    ["200", true],
+    ["201", true],
+    ["404", true],
+    ["409", true],
+    ["429", false],
+    ["500", false],
+    ["503", false],
+    ["<error>", false],
+    ["", false],
+  ])("%s: %s", (code, expected) => {
+    expect(answered(code)).toBe(expected);
+  });
+});
+
+describe("ApiserverReachability", () => {
+  it("tells its listeners once when the apiserver answers after failures, and not while it keeps answering", () => {
+    const r = new ApiserverReachability();
+    const told: string[] = [];
+    r.onBack(() => told.push("a"));
+    const off = r.onBack(() => told.push("b"));
+    r.observe({ code: "200" });
+    expect(told).toEqual([]);
+    r.observe({ code: "<error>" });
+    r.observe({ code: "503" });
+    expect(told).toEqual([]);
+    r.observe({ code: "404" });
+    r.observe({ code: "200" });
+    expect(told).toEqual(["a", "b"]);
+    off();
+    r.observe({ code: "429" });
+    r.observe({ code: "201" });
+    expect(told).toEqual(["a", "b", "a"]);
+  });
+});
