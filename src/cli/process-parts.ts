@@ -64,6 +64,8 @@ export function processParts(rt: Surroundings, who: ClientIdentity): ProcessPart
     log: logger.child({ component: "informer" }),
     resyncPeriodMs: config.cacheSyncPeriodMs,
   });
+  // Informers waiting to list or watch again go at once when a request is answered after an outage.
+  reachability.onBack(() => cache.retryNow());
   // Repository credentials follow their Secrets live.
   const credentials = new RepoCredentialsCache(cache.informer(repoSecretsSpec(namespace))).lookup;
   const git = gitService(rt, credentials);

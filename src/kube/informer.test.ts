@@ -290,6 +290,24 @@ describe("Informer", () => {
     expect(() => informer.start()).toThrow("informer was stopped");
   });
 
+  it("ends a back-off wait at once when told to retry now, and does nothing when not waiting", async () => {
+    const { clock, source, informer } = setup();
+    source.lists = [() => list("10")];
+    informer.start();
+    await settle();
+    informer.retryNow();
+    await settle();
+    expect(source.sessions).toHaveLength(1);
+    source.current.fail(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "ECONNREFUSED" }));
+    await settle();
+    expect(clock.pendingTimers).toBe(1);
+    informer.retryNow();
+    await settle();
+    expect(source.sessions).toHaveLength(2);
+    expect(source.current.options.resourceVersion).toBe("10");
+    await informer.stop();
+  });
+
   it("cancels the backoff timer on stop", async () => {
     const { clock, source, informer } = setup();
     source.lists = [() => list("10")];

@@ -70,6 +70,8 @@ export class Informer<T> {
   private resourceVersion = "";
   /** When the last complete list finished (Clock ms). */
   private listedAt = 0;
+  /** Aborted to end the back-off wait under way early ({@link retryNow}). */
+  private wake: AbortController | undefined;
 
   constructor(private readonly options: InformerOptions<T>) {
     this.log = options.log ?? silentLog;
@@ -238,7 +240,22 @@ export class Informer<T> {
     if (this.stopped) return;
     this.counters.failures++;
     const delay = backoffDelay(this.options.backoff ?? defaultBackoff, attempt, this.options.random);
-    await this.options.clock.sleep(delay, this.stopController.signal).catch(() => undefined);
+    const wake = new AbortController();
+    this.wake = wake;
+    try {
+      await this.options.clock.sleep(delay, AbortSignal.any([this.stopController.signal, wake.signal])).catch(() => undefined);
+    } finally {
+      if (this.wake === wake) this.wake = undefined;
+    }
+  }
+
+  /**
+   * Ends the back-off wait after a failed list or watch at once, so the next one starts now: what
+   * is told that the apiserver answers again calls it (docs/controller.md#when-the-apiserver-cannot-be-reached).
+   * Nothing happens when the informer is not waiting.
+   */
+  retryNow(): void {
+    this.wake?.abort();
   }
 
   /** Lists every page, then brings the cache in line with the result. */

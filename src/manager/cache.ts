@@ -129,6 +129,11 @@ export class SharedCache {
     return [...this.informers.values()].every((i) => i.hasSynced());
   }
 
+  /** Has every informer waiting after a failed list or watch try again at once (the apiserver is back). */
+  retryNow(): void {
+    for (const i of this.informers.values()) i.retryNow();
+  }
+
   /** Stops every informer; resolves when all are quiet. */
   async stop(): Promise<void> {
     await Promise.all([...this.informers.values()].map((i) => i.stop()));

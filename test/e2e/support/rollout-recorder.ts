@@ -32,6 +32,8 @@ export interface AppEvent extends AppState {
   /** Milliseconds since the recorder started. */
   readonly t: number;
   readonly seq: number;
+  /** The Application's resourceVersion in the event (absent in hand-made events). */
+  readonly resourceVersion?: string;
 }
 
 /** One recorded ApplicationSet change. */
@@ -79,6 +81,15 @@ function setEvent(set: ApplicationSet, gone: boolean): Omit<SetEvent, "t" | "seq
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Records the Applications and ApplicationSets of one namespace until stopped. */
+/** A watch the apiserver ended with 410 Gone: what it was watching from is no longer kept. */
+class ExpiredWatch extends Error {}
+
+/** Whether `err` is, or was caused by, an {@link ExpiredWatch} (the client wraps what a handler throws). */
+function expired(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) if (e instanceof ExpiredWatch) return true;
+  return false;
+}
+
 export class RolloutRecorder {
   readonly apps: AppEvent[] = [];
   readonly sets: SetEvent[] = [];
@@ -115,16 +126,24 @@ export class RolloutRecorder {
   }
 
   private async follow(resource: ResourceDescriptor, on: (e: WatchEvent) => void): Promise<void> {
+    let rv = "";
     // A fresh control plane may still answer "storage is (re)initializing" for a while.
-    const list = await eventually(`a list of ${resource.plural}`, () => this.client.list(resource, { namespace: this.namespace }));
-    for (const item of list.items) on({ type: "ADDED", object: item });
-    let rv = list.resourceVersion;
+    const relist = async (): Promise<void> => {
+      const list = await eventually(`a list of ${resource.plural}`, () => this.client.list(resource, { namespace: this.namespace }));
+      for (const item of list.items) on({ type: "ADDED", object: item });
+      rv = list.resourceVersion;
+    };
+    await relist();
     const watchOnce = (): Promise<void> =>
       this.client.watch(
         resource,
         { namespace: this.namespace, resourceVersion: rv, timeoutSeconds: 300, signal: this.abort.signal },
         (e) => {
-          if (e.type === "ERROR") throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
+          if (e.type === "ERROR") {
+            // After an apiserver restart the last resourceVersion seen may be compacted away: list again.
+            if (this.reconnect && (e.object as { code?: number }).code === 410) throw new ExpiredWatch();
+            throw new Error(`watch of ${resource.plural} failed: ${JSON.stringify(e.object)}`);
+          }
           rv = e.object.metadata?.resourceVersion ?? rv;
           if (e.type !== "BOOKMARK") on(e);
         },
@@ -134,6 +153,10 @@ export class RolloutRecorder {
         try {
           await watchOnce();
         } catch (err) {
+          if (expired(err)) {
+            await relist();
+            continue;
+          }
           if (!this.reconnect || this.abort.signal.aborted || errorMessage(err).startsWith("watch of ")) throw err;
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
@@ -153,7 +176,8 @@ export class RolloutRecorder {
     const before = this.current.get(state.name);
     if (before !== undefined && same(before, state)) return;
     this.current.set(state.name, state);
-    this.apps.push({ ...state, t: this.now(), seq: this.seq++ });
+    const resourceVersion = e.object.metadata?.resourceVersion;
+    this.apps.push({ ...state, t: this.now(), seq: this.seq++, ...(resourceVersion === undefined ? {} : { resourceVersion }) });
     this.wake();
   }
 
