@@ -65,7 +65,7 @@ class Gate implements Reconciler {
 function pool(
   reconciler: Reconciler,
   concurrency = 1,
-  extra: { logger?: Logger; reconcileTimeoutMs?: number; unreachable?: (err: unknown) => boolean } = {},
+  extra: { logger?: Logger; reconcileTimeoutMs?: number; unreachable?: (err: unknown) => boolean; pacedOutageRetry?: boolean } = {},
 ) {
   const clock = new FakeClock();
   const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
@@ -81,6 +81,7 @@ function pool(
     newReconcileId: () => `r${++n}`,
     ...(extra.reconcileTimeoutMs !== undefined ? { reconcileTimeoutMs: extra.reconcileTimeoutMs } : {}),
     ...(extra.unreachable ? { unreachable: extra.unreachable } : {}),
+    ...(extra.pacedOutageRetry !== undefined ? { pacedOutageRetry: extra.pacedOutageRetry } : {}),
   });
   return { clock, queue, metrics, workers };
 }
@@ -358,7 +359,7 @@ describe("WorkerPool during and after an apiserver outage", () => {
    * A pool whose reconciler fails each key as `fate(key)` says ("down": the apiserver is unreachable,
    * "bad": an ordinary error) and records when each key ran.
    */
-  function world(fate: (key: string, run: number) => Fate) {
+  function world(fate: (key: string, run: number) => Fate, options: { pacedOutageRetry?: boolean } = {}) {
     const runs = new Map<string, number[]>();
     let now = (): number => 0;
     const reconciler: Reconciler = {
@@ -371,7 +372,7 @@ describe("WorkerPool during and after an apiserver outage", () => {
         return Promise.resolve({});
       },
     };
-    const p = pool(reconciler, 1, { unreachable: (err) => err instanceof Unreachable });
+    const p = pool(reconciler, 1, { unreachable: (err) => err instanceof Unreachable, ...options });
     const t0 = p.clock.now();
     now = () => p.clock.now() - t0;
     p.workers.start();
@@ -387,7 +388,7 @@ describe("WorkerPool during and after an apiserver outage", () => {
 
   const gaps = (times: readonly number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
 
-  it.each<{ name: string; fate: Fate; gap: (n: number) => number; requeues: number }>([
+  it.each<{ name: string; fate: Fate; gap: (n: number) => number; requeues: number; paced?: boolean }>([
     {
       name: "a key that cannot reach the apiserver 12 times in a row retries every OUTAGE_RETRY_MS, its back-off not grown",
       fate: "down",
@@ -400,8 +401,15 @@ describe("WorkerPool during and after an apiserver outage", () => {
       gap: (n: number) => 5 * 2 ** n,
       requeues: 13,
     },
-  ])("$name", async ({ fate, gap, requeues }) => {
-    const w = world(() => fate);
+    {
+      name: "without paced outage retries (the sync engine), a key that cannot reach the apiserver doubles its back-off",
+      fate: "down",
+      gap: (n: number) => 5 * 2 ** n,
+      requeues: 13,
+      paced: false,
+    },
+  ])("$name", async ({ fate, gap, requeues, paced }) => {
+    const w = world(() => fate, paced === undefined ? {} : { pacedOutageRetry: paced });
     w.queue.add("a");
     await runUntil(w, 25_000);
     const seen = gaps(w.runs.get("a") ?? []).slice(0, 11);

@@ -6,7 +6,7 @@
  * | outcome | queue operation | `result` label |
  * | --- | --- | --- |
  * | thrown error | `addRateLimited` (exponential backoff) | `error` |
- * | thrown error, apiserver unreachable | `addPaced` (steady {@link OUTAGE_RETRY_MS}) | `error` |
+ * | thrown error, apiserver unreachable | `addPaced` ({@link OUTAGE_RETRY_MS}; without `pacedOutageRetry`: `addRateLimited`) | `error` |
  * | thrown {@link TerminalError} | `forget` (no retry; logged) | `error` (and the terminal counter) |
  * | `requeueAfterMs > 0` | `forget`, then `addAfter` | `requeue_after` |
  * | `requeue` (again at once) | `forget`, then `add` | `requeue` |
@@ -138,6 +138,13 @@ export interface WorkerPoolOptions {
   unreachable?: (err: unknown) => boolean;
   /** The retry delay of a key that could not reach the apiserver (default {@link OUTAGE_RETRY_MS}). */
   outageRetryMs?: number;
+  /**
+   * False: a key that could not reach the apiserver backs off exponentially as for any error (it
+   * still goes again at once when the apiserver answers). For loops whose reconciles also reach other
+   * servers that `unreachable` cannot tell apart (the sync engine's remote clusters), where a steady
+   * retry would hammer a cluster that stays down. Default true.
+   */
+  pacedOutageRetry?: boolean;
 }
 
 /** How {@link WorkerPool.stop} ended. */
@@ -329,7 +336,8 @@ export class WorkerPool {
     this.trackReachability(key, outcome);
     switch (outcome.kind) {
       case "error":
-        if (outcome.unreachable) queue.addPaced(key, this.options.outageRetryMs ?? OUTAGE_RETRY_MS);
+        if (outcome.unreachable && this.options.pacedOutageRetry !== false)
+          queue.addPaced(key, this.options.outageRetryMs ?? OUTAGE_RETRY_MS);
         else queue.addRateLimited(key);
         if (signal.aborted && signal.reason instanceof StoppingError)
           logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");

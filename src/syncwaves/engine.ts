@@ -194,6 +194,9 @@ export class SyncEngine {
       ...(metrics ? { metrics } : {}),
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
       unreachable: isApiserverUnreachable,
+      // An Application's requests also go to its destination cluster, whose failures look the same:
+      // a remote cluster that stays down must not be retried every second.
+      pacedOutageRetry: false,
     });
     options.apiserverBack?.(() => this.pool.apiserverReachable());
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
