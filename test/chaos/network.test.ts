@@ -82,6 +82,7 @@ describe("connection cuts", () => {
       expect(ctl.child.exitCode).toBeNull();
     } finally {
       cutting = false;
+      if (process.env["ROLLOUT_TRACE"]) console.log(rec.timeline());
       rec.stop();
       ctl.child.kill("SIGTERM");
       await ctl.exited;
