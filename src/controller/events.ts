@@ -9,7 +9,7 @@
 import { CONTROLLER_COMPONENT, GROUP_VERSION, Kind, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
-import { resources, type KubeWriter } from "../kube/index.js";
+import { resources, type KubeObject, type KubeWriter } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { EventCorrelator, type Correlated } from "./event-correlator.js";
 import type { PlannedEvent } from "./plan-types.js";
@@ -107,8 +107,9 @@ export class KubeEventSink implements EventSink {
     return sent;
   }
 
-  private async send(c: Correlated, body: { reason: string; metadata: { namespace?: string | undefined } }, now: string): Promise<void> {
-    const namespace = body.metadata.namespace;
+  /** Creates the Event `body`, or patches the count of the one `c` names. */
+  private async send(c: Correlated, body: KubeObject & { reason: string }, now: string): Promise<void> {
+    const namespace = body.metadata?.namespace;
     try {
       if (c.kind === "patch") {
         try {

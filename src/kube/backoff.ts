@@ -1,7 +1,8 @@
 /**
  * The restart schedule of the informer: capped exponential backoff with jitter, as a pure function
- * of the attempt number and a random draw (injected so tests are exact).
+ * of the attempt number and a random draw (injected so tests are exact), and the wait itself.
  */
+import type { Clock } from "../clock/index.js";
 
 /** How long to wait before the n-th consecutive retry. */
 export interface BackoffPolicy {
@@ -33,4 +34,30 @@ export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () 
   const jitter = Math.min(1, Math.max(0, policy.jitter));
   const r = Math.min(1, Math.max(0, random()));
   return Math.max(0, Math.round(base * (1 - jitter * r)));
+}
+
+/**
+ * One back-off wait at a time on a clock, which {@link BackoffWait.wakeNow} can end early (the
+ * apiserver answers again: docs/controller.md#when-the-apiserver-cannot-be-reached).
+ */
+export class BackoffWait {
+  private wake: AbortController | undefined;
+
+  constructor(private readonly clock: Pick<Clock, "sleep">) {}
+
+  /** Resolves after `ms`, when `signal` aborts, or when woken, whichever comes first; never rejects. */
+  async sleep(ms: number, signal: AbortSignal): Promise<void> {
+    const wake = new AbortController();
+    this.wake = wake;
+    try {
+      await this.clock.sleep(ms, AbortSignal.any([signal, wake.signal])).catch(() => undefined);
+    } finally {
+      if (this.wake === wake) this.wake = undefined;
+    }
+  }
+
+  /** Ends the wait under way at once; nothing happens when none is. */
+  wakeNow(): void {
+    this.wake?.abort();
+  }
 }

@@ -28,13 +28,13 @@
  * loop keeps one state machine with every timer on the Clock and every request on one AbortSignal,
  * so {@link Informer.stop} leaves nothing behind.
  */
-import type { TimerHandle } from "../clock/index.js";
-import { backoffDelay, defaultBackoff } from "./backoff.js";
+import { BackoffWait, backoffDelay, defaultBackoff } from "./backoff.js";
 import { diffRelist } from "./diff.js";
 import { fromStatus, isGone, toKubeApiError, type KubeApiError } from "./errors.js";
 import type { InformerHandlers, InformerLog, InformerOptions, InformerStats } from "./informer-types.js";
 import { objectKey, type KubeObject, type WatchEvent } from "./ports.js";
 import { IndexedStore, type IndexFunc } from "./store.js";
+import { guardWatch } from "./watch-guard.js";
 
 export type { InformerHandlers, InformerLog, InformerOptions, InformerStats } from "./informer-types.js";
 
@@ -44,9 +44,6 @@ const silentLog: InformerLog = { debug: () => undefined, info: () => undefined, 
 const minHealthyWatchMs = 1_000;
 
 type WatchOutcome = "closed" | "idle" | "resync";
-
-class IdleAbort extends Error {}
-class ResyncAbort extends Error {}
 
 /** List+watch cache of one resource. Create, register handlers and indexes, then {@link start}. */
 export class Informer<T> {
@@ -70,11 +67,12 @@ export class Informer<T> {
   private resourceVersion = "";
   /** When the last complete list finished (Clock ms). */
   private listedAt = 0;
-  /** Aborted to end the back-off wait under way early ({@link retryNow}). */
-  private wake: AbortController | undefined;
+  /** The back-off wait between failed lists and watches, which {@link retryNow} ends early. */
+  private readonly backoffWait: BackoffWait;
 
   constructor(private readonly options: InformerOptions<T>) {
     this.log = options.log ?? silentLog;
+    this.backoffWait = new BackoffWait(options.clock);
   }
 
   /** Starts listing and watching. Calling it again does nothing; after {@link stop} it throws. */
@@ -240,13 +238,7 @@ export class Informer<T> {
     if (this.stopped) return;
     this.counters.failures++;
     const delay = backoffDelay(this.options.backoff ?? defaultBackoff, attempt, this.options.random);
-    const wake = new AbortController();
-    this.wake = wake;
-    try {
-      await this.options.clock.sleep(delay, AbortSignal.any([this.stopController.signal, wake.signal])).catch(() => undefined);
-    } finally {
-      if (this.wake === wake) this.wake = undefined;
-    }
+    await this.backoffWait.sleep(delay, this.stopController.signal);
   }
 
   /**
@@ -255,7 +247,7 @@ export class Informer<T> {
    * Nothing happens when the informer is not waiting.
    */
   retryNow(): void {
-    this.wake?.abort();
+    this.backoffWait.wakeNow();
   }
 
   /** Lists every page, then brings the cache in line with the result. */
@@ -305,22 +297,12 @@ export class Informer<T> {
   /** Runs one watch from the current resourceVersion until it closes, goes idle, or fails. */
   private async watchOnce(): Promise<WatchOutcome> {
     const { source, resource, namespace, labelSelector, fieldSelector, clock } = this.options;
-    const idleMs = this.options.idleTimeoutMs ?? 180_000;
-    const controller = new AbortController();
-    const onStop = (): void => controller.abort(this.stopController.signal.reason);
-    this.stopController.signal.addEventListener("abort", onStop, { once: true });
-    if (this.stopped) onStop();
-    let lastSeen = clock.now();
-    let timer: TimerHandle | undefined;
-    const arm = (ms: number): void => {
-      timer = clock.setTimeout(() => {
-        const quiet = clock.now() - lastSeen;
-        if (quiet < idleMs) return arm(idleMs - quiet);
-        controller.abort(new IdleAbort(`no watch event for ${quiet} ms`));
-      }, ms);
-    };
-    arm(idleMs);
-    const resync = this.armResync(controller);
+    const guard = guardWatch({
+      clock,
+      stop: this.stopController.signal,
+      idleMs: this.options.idleTimeoutMs ?? 180_000,
+      ...this.resyncDue(),
+    });
     this.counters.watches++;
     try {
       const timeoutSeconds = this.options.watchTimeoutSeconds ?? Math.round(300 * (1 + (this.options.random ?? Math.random)()));
@@ -333,35 +315,33 @@ export class Informer<T> {
           resourceVersion: this.resourceVersion,
           allowWatchBookmarks: true,
           timeoutSeconds,
-          signal: controller.signal,
+          signal: guard.signal,
         },
         (event) => {
-          lastSeen = clock.now();
+          guard.seen();
           this.onEvent(event);
         },
       );
       return "closed";
     } catch (err) {
-      if (controller.signal.reason instanceof ResyncAbort && !this.stopped) return "resync";
-      if (controller.signal.reason instanceof IdleAbort && !this.stopped) {
+      const why = guard.reason();
+      if (why?.kind === "resync") return "resync";
+      if (why?.kind === "idle") {
         this.counters.idleRestarts++;
-        this.log.warn({ resource: resource.plural, message: controller.signal.reason.message }, "watch went silent, restarting it");
+        this.log.warn({ resource: resource.plural, message: why.message }, "watch went silent, restarting it");
         return "idle";
       }
       throw err;
     } finally {
-      if (timer !== undefined) clock.clearTimeout(timer);
-      if (resync !== undefined) clock.clearTimeout(resync);
-      this.stopController.signal.removeEventListener("abort", onStop);
+      guard.dispose();
     }
   }
 
-  /** Ends the watch behind `controller` when the next periodic relist is due; undefined without a period. */
-  private armResync(controller: AbortController): TimerHandle | undefined {
+  /** When the next periodic relist is due (ms from now); nothing without a period. */
+  private resyncDue(): { resyncDueMs?: number } {
     const period = this.options.resyncPeriodMs ?? 0;
-    if (period <= 0) return undefined;
-    const due = Math.max(0, this.listedAt + period - this.options.clock.now());
-    return this.options.clock.setTimeout(() => controller.abort(new ResyncAbort("cache sync period elapsed")), due);
+    if (period <= 0) return {};
+    return { resyncDueMs: Math.max(0, this.listedAt + period - this.options.clock.now()) };
   }
 
   /** Applies one watch event. Throws (ending the watch) on an ERROR event. */
