@@ -127,6 +127,41 @@ describe("planRollout: a RollingSync pass", () => {
     expect(d.applications.find((a) => a.metadata.name === "prod-1")!.operation).toBeUndefined();
   });
 
+  it("writes one sync when a comparison fails while it runs (sync Unknown at the branch), as seen under connection cuts", () => {
+    const devLive = (o: Parameters<typeof live>[1]) => live("dev-1", { labels: { env: "dev" }, spec: liveSpec, reconciledAt: 6, ...o });
+    const pending = entry("dev-1", "Pending", { targetRevisions: ["r2"], lastTransitionTime: ts(5) });
+    const others = [entry("prod-1", "Waiting", { step: "2" }), entry("prod-2", "Waiting", { step: "2" })];
+    const running = { phase: "Running", startedAt: 5 };
+    // Pass 1: the sync runs; the comparison failed, so the Application reports `main`, not a SHA.
+    const pass1 = planRollout(
+      input({
+        appSet: rollingAppSet(steps, { status: [pending, ...others] }),
+        current: [devLive({ liveOperation: true, sync: "Unknown", revisions: ["main"], operation: running, reconciledAt: 7 })],
+        now: at(7),
+      }),
+    );
+    const dev1 = pass1.applicationStatus!.find((e) => e.application === "dev-1")!;
+    // Pass 2 (the comparison works again at r2) on what pass 1 wrote.
+    const pass2 = planRollout(
+      input({
+        appSet: rollingAppSet(steps, { status: [...pass1.applicationStatus!] }),
+        current: [devLive({ liveOperation: true, revisions: ["r2"], operation: running, reconciledAt: 9 })],
+        now: at(9),
+      }),
+    );
+    // Pass 3: the sync ended; the operation is cleared, its state Succeeded.
+    const pass3 = planRollout(
+      input({
+        appSet: rollingAppSet(steps, { status: [...pass2.applicationStatus!] }),
+        current: [devLive({ revisions: ["r2"], operation: { phase: "Succeeded", startedAt: 5 }, reconciledAt: 9 })],
+        now: at(11),
+      }),
+    );
+    expect(dev1).toMatchObject({ status: "Progressing", targetRevisions: ["r2"] });
+    expect([...pass1.syncs, ...pass2.syncs, ...pass3.syncs]).toEqual([]);
+    expect(pass3.applicationStatus!.find((e) => e.application === "dev-1")).toMatchObject({ targetRevisions: ["r2"] });
+  });
+
   it("does not attach a sync over an operation already requested on the Application", () => {
     const appSet = rollingAppSet(steps, { status: [entry("dev-1", "Pending", { lastTransitionTime: ts(5) })] });
     const current = [live("dev-1", { labels: { env: "dev" }, spec: liveSpec, liveOperation: true })];

@@ -232,6 +232,29 @@ describe("transition: resets on a revision or spec change", () => {
     expect(res.next).toMatchObject({ status: from, message: "kept" });
   });
 
+  it.each([
+    // name; the status before the pass; whether the spec changed too; expected status, message and reset
+    { name: "Pending stays Pending", from: "Pending", specChanged: false, status: "Pending", message: "kept", reset: undefined },
+    { name: "Healthy stays Healthy", from: "Healthy", specChanged: false, status: "Healthy", message: "kept", reset: undefined },
+    {
+      name: "a spec change still resets",
+      from: "Pending",
+      specChanged: true,
+      status: "Waiting",
+      message: M.PendingChangesSpec,
+      reset: "spec",
+    },
+  ])(
+    "a comparison that failed (sync Unknown) reports the revision asked for, not one resolved: $name, the pinned revisions kept",
+    ({ from, specChanged, status, message, reset }) => {
+      const before = entry("app", from, { message: "kept", targetRevisions: ["abc123"], lastTransitionTime: ts(10) });
+      const res = transition(before, observed({ revisions: ["main"], specChanged, syncStatus: "Unknown" }), { step: "1" }, NOW);
+      expect(res.next).toMatchObject({ status, message, targetRevisions: ["abc123"] });
+      expect(res.reset).toBe(reset);
+      if (reset === undefined) expect(res.next.lastTransitionTime).toBe(ts(10));
+    },
+  );
+
   it("a missing targetRevisions is read as an empty list", () => {
     const res = transition(entry("app", "Healthy", { targetRevisions: undefined }), observed({ revisions: [] }), { step: "1" }, NOW);
     expect(res.next).toMatchObject({ status: "Healthy", targetRevisions: [] });

@@ -10,7 +10,7 @@
  * Application whose controller has compared its current spec (`observed.reconciled`) and whose
  * spec is not about to be replaced (`observed.specChanged`); the Pending time guards compare whole
  * seconds with `>=` (Argo CD: strictly after), so an operation started in the second of the
- * promotion counts.
+ * promotion counts; a comparison that failed (sync `Unknown`) resets nothing on its revisions.
  */
 import {
   AppStatusMessage,
@@ -77,8 +77,20 @@ const RESET_MESSAGE: Record<ResetCause, string> = {
   spec: AppStatusMessage.PendingChangesSpec,
 };
 
+/**
+ * The revisions a comparison resolved, or undefined when it failed: a failed comparison (sync
+ * `Unknown`) reports the revision it was asked for (a branch such as `main`, or the previous
+ * pin), as Argo CD's application controller does, so it says nothing of what the source now
+ * holds. Resetting on it would re-stamp a Pending entry whose sync is running (a second sync of
+ * the same revision when it ends) and pin the next sync to a branch name.
+ */
+function resolvedRevisions(observed: ObservedApp): readonly string[] | undefined {
+  return observed.syncStatus === SyncStatus.Unknown ? undefined : observed.revisions;
+}
+
 function resetCause(entry: AppStatusEntry, observed: ObservedApp): ResetCause | undefined {
-  const revisionChanged = !sameList(entry.targetRevisions ?? [], observed.revisions);
+  const resolved = resolvedRevisions(observed);
+  const revisionChanged = resolved !== undefined && !sameList(entry.targetRevisions ?? [], resolved);
   if (revisionChanged && observed.specChanged) return "both";
   if (revisionChanged) return "revision";
   return observed.specChanged ? "spec" : undefined;
@@ -147,7 +159,8 @@ export function transition(current: AppStatusEntry | undefined, observed: Observ
   let message: string | undefined = current ? undefined : AppStatusMessage.Defaulted;
   const reset = resetCause(entry, observed);
   if (reset !== undefined) {
-    entry = { ...moved(entry, RollingSyncStatus.Waiting, RESET_MESSAGE[reset], now), targetRevisions: [...observed.revisions] };
+    const pinned = resolvedRevisions(observed) ?? entry.targetRevisions ?? [];
+    entry = { ...moved(entry, RollingSyncStatus.Waiting, RESET_MESSAGE[reset], now), targetRevisions: [...pinned] };
     message = RESET_MESSAGE[reset];
   }
   const next = advance(entry, observed, now);

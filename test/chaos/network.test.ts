@@ -83,6 +83,8 @@ describe("connection cuts", () => {
     } finally {
       cutting = false;
       if (process.env["ROLLOUT_TRACE"]) console.log(rec.timeline());
+      if (process.env["ROLLOUT_TRACE_LOGS"])
+        (await import("node:fs")).writeFileSync(process.env["ROLLOUT_TRACE_LOGS"], ctl.logs.map((l) => JSON.stringify(l)).join("\n"));
       rec.stop();
       ctl.child.kill("SIGTERM");
       await ctl.exited;

@@ -42,7 +42,7 @@ export interface SetEvent {
   readonly seq: number;
   readonly name: string;
   /** `[application, step, status]` rows of `status.applicationStatus`. */
-  readonly entries: ReadonlyArray<readonly [string, string, string]>;
+  readonly entries: ReadonlyArray<readonly [string, string, string, string]>;
   /** `RolloutProgressing` as "True: message" or "False: message". */
   readonly progressing: string | undefined;
   readonly finalizers: readonly string[];
@@ -71,7 +71,7 @@ function setEvent(set: ApplicationSet, gone: boolean): Omit<SetEvent, "t" | "seq
   const c = set.status?.conditions?.find((x) => x.type === "RolloutProgressing");
   return {
     name: set.metadata.name ?? "",
-    entries: (set.status?.applicationStatus ?? []).map((e) => [e.application, e.step, e.status] as const),
+    entries: (set.status?.applicationStatus ?? []).map((e) => [e.application, e.step, e.status, e.lastTransitionTime ?? ""] as const),
     progressing: c === undefined ? undefined : `${c.status}: ${c.message}`,
     finalizers: set.metadata.finalizers ?? [],
     gone,
@@ -238,11 +238,11 @@ export class RolloutRecorder {
     const lines = [
       ...this.apps.map((e) => ({
         seq: e.seq,
-        line: `${e.t.toFixed(0).padStart(7)} ms  app ${e.name}: ${String(e.sync)}/${String(e.health)} rev ${String(e.revision).slice(0, 7)} op ${e.operation ? `${e.operation.by}@${String(e.operation.revision).slice(0, 7)}` : "-"} state ${String(e.opPhase)}@${String(e.opRevision).slice(0, 7)}${e.deleting ? " deleting" : ""}${e.gone ? " gone" : ""}`,
+        line: `${e.t.toFixed(0).padStart(7)} ms  app ${e.name}: ${String(e.sync)}/${String(e.health)} rev ${String(e.revision).slice(0, 7)} op ${e.operation ? `${e.operation.by}@${String(e.operation.revision).slice(0, 7)}` : "-"} state ${String(e.opPhase)}@${String(e.opRevision).slice(0, 7)}(${String(e.opStartedAt).slice(11, 19)})${e.deleting ? " deleting" : ""}${e.gone ? " gone" : ""}`,
       })),
       ...this.sets.map((e) => ({
         seq: e.seq,
-        line: `${e.t.toFixed(0).padStart(7)} ms  set ${e.name}: ${String(e.progressing)} [${e.entries.map(([a, , s]) => `${a}=${s}`).join(" ")}]${e.gone ? " gone" : ""}`,
+        line: `${e.t.toFixed(0).padStart(7)} ms  set ${e.name}: ${String(e.progressing)} [${e.entries.map(([a, , s, lt]) => `${a}=${s}(${lt.slice(11, 19)})`).join(" ")}]${e.gone ? " gone" : ""}`,
       })),
     ];
     return lines

@@ -61,8 +61,8 @@ describe("rolloutViolations", () => {
 
   it("names a maxUpdate breach", () => {
     const entries: SetEvent["entries"] = [
-      ["engineering-prod-1-guestbook", "3", "Pending"],
-      ["engineering-prod-2-guestbook", "3", "Progressing"],
+      ["engineering-prod-1-guestbook", "3", "Pending", ""],
+      ["engineering-prod-2-guestbook", "3", "Progressing", ""],
     ];
     const set: SetEvent = { t: 1, seq: 1, name: "guestbook", entries, progressing: undefined, finalizers: [], gone: false };
     expect(rolloutViolations(recording([], [set]), { maxProdUpdating: 1 })).toEqual([
