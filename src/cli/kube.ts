@@ -4,7 +4,7 @@
  * `--as` …) and the transport settings, and the controller's namespace.
  */
 import type { Clock } from "../clock/index.js";
-import { kubeEnvironment, namespaceFromEnv, type Config, type Env } from "../config/index.js";
+import { clientRateLimit, kubeEnvironment, namespaceFromEnv, type Config, type Env } from "../config/index.js";
 import { parseRequestTimeout } from "../config/values.js";
 import { processUserAgent } from "./version.js";
 import {
@@ -64,7 +64,7 @@ export interface KubeClientHow {
  */
 export function kubeClient(config: Config, env: Env, how: KubeClientHow): KubeApiClient {
   const { fieldManager, clock, program } = how;
-  const bucket = (): TokenBucket => new TokenBucket({ qps: config.k8sClientQps, burst: config.k8sClientBurst, clock });
+  const bucket = (): TokenBucket => new TokenBucket({ ...clientRateLimit(config), clock });
   return KubeApiClient.fromConfig(kubeSource(config, env), {
     ...kubeClientOptions(config),
     ...(how.impersonate === undefined ? {} : { impersonate: { user: how.impersonate, groups: [], uid: "" } }),

@@ -22,5 +22,6 @@ export {
   type ScmEnvTokens,
   type SelfHealBackoff,
 } from "./environment.js";
+export { clientRateLimit } from "./k8s-client-options.js";
 export { OPTIONS, POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./options.js";
 export { CMD_PARAMS_CONFIGMAP, configReference, deploymentEnv, type ConfigMapEnvVar, type ConfigReferenceRow } from "./reference.js";

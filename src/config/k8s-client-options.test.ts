@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig, type Config, type Env } from "./config.js";
+import { clientRateLimit } from "./k8s-client-options.js";
 import { configReference, deploymentEnv } from "./reference.js";
 
 function config(env: Env): { config: Config; warnings: string[] } {
@@ -25,6 +26,24 @@ describe("Argo CD's Kubernetes client settings", () => {
     expect(config({ ARGOCD_K8S_CLIENT_QPS: "12.5" }).config).toMatchObject({ k8sClientQps: 12.5, k8sClientBurst: 25 });
     expect(config({ ARGOCD_K8S_CLIENT_QPS: "150", ARGOCD_K8S_CLIENT_BURST: "300" }).config).toMatchObject({ k8sClientBurst: 300 });
     expect(config({ ARGOCD_K8S_TCP_IDLE_TIMEOUT: "90s" }).config.k8sTcpIdleTimeoutMs).toBe(90_000);
+  });
+
+  it.each([
+    // client-go's rest.Config: a QPS of 0 is DefaultQPS (5), a burst of 0 DefaultBurst (10), each on its own
+    {
+      name: "QPS 0 (burst defaulting to 2 × 0) is 5 QPS with a burst of 10",
+      env: { ARGOCD_K8S_CLIENT_QPS: "0" },
+      want: { qps: 5, burst: 10 },
+    },
+    {
+      name: "QPS 0 keeps an explicit burst",
+      env: { ARGOCD_K8S_CLIENT_QPS: "0", ARGOCD_K8S_CLIENT_BURST: "40" },
+      want: { qps: 5, burst: 40 },
+    },
+    { name: "burst 0 is 10 under the QPS given", env: { ARGOCD_K8S_CLIENT_BURST: "0" }, want: { qps: 50, burst: 10 } },
+    { name: "the defaults are left alone", env: {}, want: { qps: 50, burst: 100 } },
+  ])("limit requests as client-go does when $name", ({ env, want }) => {
+    expect(clientRateLimit(config(env).config)).toEqual(want);
   });
 
   it("fall back to the default with a warning on an unreadable value", () => {

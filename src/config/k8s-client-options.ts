@@ -8,6 +8,25 @@ import { argo, CM, MAX_INT32, type OptionDef } from "./option-def.js";
 const K8S = `${CM}k8s.`;
 const DEFAULT_QPS = 50;
 
+/** client-go's rate limit of a REST config whose QPS or burst is 0 (`rest.DefaultQPS`, `rest.DefaultBurst`). */
+export const CLIENT_GO_DEFAULT_QPS = 5;
+export const CLIENT_GO_DEFAULT_BURST = 10;
+
+/**
+ * The rate limit the client applies, as client-go reads a REST config: a QPS of 0 means 5 and a
+ * burst of 0 means 10, each on its own (so `ARGOCD_K8S_CLIENT_QPS=0` is 5 QPS with a burst of 10,
+ * never no limit).
+ */
+export function clientRateLimit(config: { readonly k8sClientQps: number; readonly k8sClientBurst: number }): {
+  qps: number;
+  burst: number;
+} {
+  return {
+    qps: config.k8sClientQps === 0 ? CLIENT_GO_DEFAULT_QPS : config.k8sClientQps,
+    burst: config.k8sClientBurst === 0 ? CLIENT_GO_DEFAULT_BURST : config.k8sClientBurst,
+  };
+}
+
 /** `2 × ARGOCD_K8S_CLIENT_QPS`, as Argo CD computes the burst's default. */
 function defaultBurst(env: Readonly<Record<string, string | undefined>>): number {
   const qps = Number(env["ARGOCD_K8S_CLIENT_QPS"] ?? "");
@@ -28,7 +47,7 @@ export const K8S_CLIENT_OPTIONS: readonly OptionDef[] = [
     min: 0,
     max: 3.4e38,
     description:
-      "Requests a second the Kubernetes client sends at most about each resource kind, as client-go's token bucket refills (0: no limit).",
+      "Requests a second the Kubernetes client sends at most about each resource kind, as client-go's token bucket refills (0: client-go's default, 5).",
   }),
   argo({
     key: "k8sClientBurst",
@@ -40,7 +59,7 @@ export const K8S_CLIENT_OPTIONS: readonly OptionDef[] = [
     min: 0,
     max: MAX_INT32,
     description:
-      "Requests the Kubernetes client may send at once above its QPS (the token bucket's size). A watch counts once, when it opens.",
+      "Requests the Kubernetes client may send at once above its QPS (the token bucket's size; 0: client-go's default, 10). A watch counts once, when it opens.",
   }),
   argo({
     key: "k8sClientMaxIdleConnections",
