@@ -45,7 +45,7 @@ describe("parseConfig defaults", () => {
       applicationNamespaces: [],
       refreshGracePeriodSeconds: 30,
       gitCacheDir: "",
-      gitRevisionCacheSeconds: 3,
+      gitRevisionCacheSeconds: 180,
       reconcileTimeoutSeconds: 300,
       wqBucketSize: 500,
       wqBucketQps: Number.MAX_VALUE,

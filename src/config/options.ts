@@ -77,11 +77,11 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     env: `${ACS}GIT_REVISION_CACHE_SECONDS`,
     cmKey: `${CM}git.revision.cache.seconds`,
     kind: "int",
-    default: 3,
+    default: 180,
     min: 0,
     max: MAX_INT32,
     description:
-      "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time); the sync engine keeps a Helm chart repository's index.yaml as long.",
+      "How long a Git repository's branches and tags, as git ls-remote listed them, are kept before it is asked again (0: every time), as Argo CD's repo-server keeps resolved revisions 3 minutes; a webhook push or a refresh asks again at once. The sync engine keeps a Helm chart repository's index.yaml as long.",
     origin: "appset",
   },
   {

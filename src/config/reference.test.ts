@@ -101,7 +101,7 @@ describe("configReference", () => {
       flag: "--git-revision-cache-seconds",
       env: "ARGOCD_APPLICATIONSET_CONTROLLER_GIT_REVISION_CACHE_SECONDS",
       cmKey: "applicationsetcontroller.git.revision.cache.seconds",
-      def: "3",
+      def: "180",
     },
     {
       name: "the reconcile deadline is ours",

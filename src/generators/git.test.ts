@@ -112,3 +112,26 @@ describe("the byte limits of the files a Git files generator reads", () => {
     await expect(run).rejects.toThrow(/^error generating params from git: .*hold more than 30 bytes in all/);
   });
 });
+
+describe("the revisions a refresh asks for", () => {
+  const recording = (calls: string[]): GitReader => ({
+    resolveRevision: (url, rev) => (calls.push(`resolve ${url} ${rev}`), Promise.resolve("c0ffee")),
+    listTree: () => Promise.resolve([]),
+    readBlobs: () => Promise.resolve([]),
+    invalidate: (url) => void calls.push(`invalidate ${url}`),
+  });
+
+  it.each([
+    // a webhook push or the refresh annotation: the kept ls-remote answer is dropped before resolving
+    { name: "a refresh forgets the kept revisions first", freshRevisions: true, want: ["invalidate", "resolve"] },
+    { name: "a periodic pass uses them", freshRevisions: false, want: ["resolve"] },
+  ])("$name", async ({ freshRevisions, want }) => {
+    const calls: string[] = [];
+    const repoURL = "https://example.com/repo.git";
+    await gitGenerator.generate({ repoURL, revision: "main", directories: [{ path: "*" }] }, appSet([]), {
+      ...context({ git: recording(calls) }),
+      freshRevisions,
+    });
+    expect(calls).toEqual(want.map((w) => (w === "invalidate" ? `invalidate ${repoURL}` : `resolve ${repoURL} main`)));
+  });
+});
