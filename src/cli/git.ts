@@ -2,7 +2,8 @@
  * The process's one Git service: a single {@link GitRepoReader} for the generators and the sync
  * engine alike, on the cache directory of `--git-cache-dir` (shared safely with other processes
  * through a lock per repository), with `--git-revision-cache-seconds` of revision cache and
- * `--repo-server-timeout-seconds` as every git command's time limit. SSH host keys and HTTPS CAs
+ * `--repo-server-timeout-seconds` as every git command's time limit (an ls-remote's also bounded by
+ * `ARGOCD_GIT_REQUEST_TIMEOUT` and tried again as `ARGOCD_GIT_ATTEMPTS_COUNT`/`ARGOCD_GIT_RETRY_*` say). SSH host keys and HTTPS CAs
  * come from where Argo CD mounts `argocd-ssh-known-hosts-cm` and `argocd-tls-certs-cm`
  * (`ARGOCD_SSH_DATA_PATH`, `ARGOCD_TLS_DATA_PATH`: `gitHostFiles` of src/config/environment.ts);
  * GitHub App credentials are exchanged for installation tokens through the SCM HTTP client.
@@ -44,6 +45,13 @@ export function gitService(d: { config: Config; env: Env; clock: Clock }, creden
     localRepositories: config.allowLocalRepositories,
     revisionCacheMs: config.gitRevisionCacheSeconds * 1000,
     ...(config.repoServerTimeoutSeconds > 0 ? { timeoutMs: config.repoServerTimeoutSeconds * 1000 } : {}),
+    lsRemoteTimeoutMs: config.gitRequestTimeoutMs,
+    lsRemoteRetry: {
+      attempts: config.gitAttempts,
+      delayMs: config.gitRetryDurationMs,
+      factor: config.gitRetryFactor,
+      maxDelayMs: config.gitRetryMaxDurationMs,
+    },
   });
 }
 

@@ -103,7 +103,11 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     projectClusters: () => d.clusters.clusters(),
     client: d.client,
     resolve,
-    source: new GitManifestSource(d.git, { tools: { env: d.env }, charts: chartOptions(d), oci: ociService(d, d.credentials) }),
+    source: new GitManifestSource(d.git, {
+      tools: { env: d.env, timeoutMs: d.config.execTimeoutMs },
+      charts: chartOptions(d),
+      oci: ociService(d, d.credentials),
+    }),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     ...(d.apiserverBack === undefined ? {} : { apiserverBack: d.apiserverBack }),

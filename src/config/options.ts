@@ -8,6 +8,7 @@
 import { ARGO_OPTIONS } from "./argo-cd-options.js";
 import { K8S_CLIENT_OPTIONS } from "./k8s-client-options.js";
 import { PROCESS_OPTIONS } from "./process-options.js";
+import { EXEC_OPTIONS } from "./exec-options.js";
 import { KUBECTL_OPTIONS } from "./kubectl-options.js";
 import { LIMIT_OPTIONS } from "./limit-options.js";
 import { ACS, CM, MAX_INT32, type OptionDef } from "./option-def.js";
@@ -165,6 +166,7 @@ export const OPTIONS: readonly OptionDef[] = [
   ...ARGO_OPTIONS,
   ...K8S_CLIENT_OPTIONS,
   ...PROCESS_OPTIONS,
+  ...EXEC_OPTIONS,
   ...KUBECTL_OPTIONS,
   ...APPSET_OPTIONS,
   ...LIMIT_OPTIONS,

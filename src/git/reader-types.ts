@@ -5,6 +5,7 @@
 import type { Clock } from "../clock/index.js";
 import type { CredentialsLookup, RepoAccess } from "./credentials.js";
 import type { TreeEntry } from "./git-output.js";
+import type { GitRetryPolicy } from "./retry.js";
 import type { GitHubAppTokenSource } from "./runner.js";
 
 /** Reason of a revision that names no branch, tag or commit of the repository. */
@@ -96,6 +97,13 @@ export interface GitRepoReaderOptions {
    * credentials the remote has not accepted.
    */
   readonly revisionCacheMs?: number;
+  /**
+   * The time limit of one `ls-remote`, in ms (Argo CD's `ARGOCD_GIT_REQUEST_TIMEOUT`); the shorter of
+   * it and {@link timeoutMs} applies. Unset or 0: {@link timeoutMs} alone.
+   */
+  readonly lsRemoteTimeoutMs?: number;
+  /** How a failing `ls-remote` is tried again (Argo CD's `ARGOCD_GIT_ATTEMPTS_COUNT`, `ARGOCD_GIT_RETRY_*`); default: once. */
+  readonly lsRemoteRetry?: GitRetryPolicy;
   /** Measures the revision cache's interval and the time limits (default: the system clock). */
   readonly clock?: Clock;
 }

@@ -31,6 +31,7 @@ import { RevisionCache } from "./revision-cache.js";
 import { parseBatch, parseLsRemote, parseLsTree, pickRef, SHA, type TreeEntry } from "./git-output.js";
 import { groupByOrigin, parseGitmodules, resolveSubmoduleURL, withoutOrigin } from "./submodules.js";
 import { GitRunner } from "./runner.js";
+import { NO_RETRY, withGitRetries } from "./retry.js";
 import { assertSafeTree } from "./tree-paths.js";
 import { allowedProtocols, locateRepository } from "./locate.js";
 import {
@@ -212,7 +213,10 @@ export class GitRepoReader implements GitReader {
    */
   private async remoteRefs(repoURL: string, auth: RemoteAuth, signal?: AbortSignal): Promise<ReadonlyMap<string, string>> {
     const load = async (sig?: AbortSignal): Promise<ReadonlyMap<string, string>> => {
-      const out = await this.git(["ls-remote", "--", repoURL], sig, { auth });
+      const timeoutMs = shorterLimit(this.opts.timeoutMs, this.opts.lsRemoteTimeoutMs);
+      const out = await withGitRetries(this.opts.lsRemoteRetry ?? NO_RETRY, this.clock, sig, () =>
+        this.git(["ls-remote", "--", repoURL], sig, { auth, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
+      );
       this.stats.lsRemote++;
       return parseLsRemote(out.toString("utf8"));
     };
@@ -318,12 +322,22 @@ export class GitRepoReader implements GitReader {
   }
 
   /** Runs git; with `at.auth`, authenticated, and on success the remote's acceptance is recorded. */
-  private async git(args: string[], signal?: AbortSignal, at: { cwd?: string; input?: string; auth?: RemoteAuth } = {}): Promise<Buffer> {
+  private async git(
+    args: string[],
+    signal?: AbortSignal,
+    at: { cwd?: string; input?: string; auth?: RemoteAuth; timeoutMs?: number } = {},
+  ): Promise<Buffer> {
     const { auth, ...rest } = at;
     const out = await this.runner.run(args, signal, { ...rest, creds: auth?.creds });
     if (auth !== undefined) this.verified.add(auth.key);
     return out;
   }
+}
+
+/** The shorter of two time limits, where 0 or unset means none. */
+export function shorterLimit(a: number | undefined, b: number | undefined): number | undefined {
+  const set = [a, b].filter((ms): ms is number => ms !== undefined && ms > 0);
+  return set.length === 0 ? undefined : Math.min(...set);
 }
 
 /** Credentials for one remote operation, and the key recording that the remote accepted them. */

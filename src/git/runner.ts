@@ -35,6 +35,8 @@ export interface RunAt {
   readonly input?: string;
   /** The credentials of the command's remote (none: anonymous, or a command that reaches no remote). */
   readonly creds?: RepoCredentials | undefined;
+  /** This command's time limit in ms, instead of the runner's (0: none). */
+  readonly timeoutMs?: number;
 }
 
 /** Runs git commands as {@link GitRunnerOptions} say. */
@@ -43,6 +45,7 @@ export class GitRunner {
 
   async run(args: string[], signal: AbortSignal | undefined, at: RunAt = {}): Promise<Buffer> {
     const { cwd, input } = at;
+    const timeoutMs = at.timeoutMs ?? this.opts.timeoutMs;
     const creds = await this.tokenCreds(at.creds, args, signal);
     const env = await prepareGitAuth(creds, await this.hostOptions(args));
     try {
@@ -50,7 +53,7 @@ export class GitRunner {
         env: env.env,
         secrets: env.secrets,
         clock: this.opts.clock,
-        ...(this.opts.timeoutMs === undefined ? {} : { timeoutMs: this.opts.timeoutMs }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(cwd === undefined ? {} : { cwd }),
         ...(signal === undefined ? {} : { signal }),
         ...(input === undefined ? {} : { input }),
