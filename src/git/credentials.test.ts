@@ -62,6 +62,15 @@ describe("choosing repository credentials for a project", () => {
     expect(creds?.username).toBe(want);
   });
 
+  it.each([
+    { name: "insecure", data: { insecure: "true" }, want: true },
+    { name: "the older insecureIgnoreHostKey, as Argo CD's IsInsecure reads it", data: { insecureIgnoreHostKey: "true" }, want: true },
+    { name: "neither", data: { insecureIgnoreHostKey: "false" }, want: undefined },
+  ])("skips host key and TLS checks on $name", async ({ data, want }) => {
+    const creds = await credentialsFromSecrets([secret("ssh", "repository", { url: URL, sshPrivateKey: "key", ...data })])(URL);
+    expect(creds?.insecure).toBe(want);
+  });
+
   it("keeps the flags of a repository Secret that borrows a template's credentials", async () => {
     await expect(credentialsFromSecrets([bareRepo, template])(URL)).resolves.toEqual({
       username: "template",

@@ -8,9 +8,10 @@
  * certificate, PEM), `githubAppID`/`githubAppInstallationID`/`githubAppPrivateKey`/
  * `githubAppEnterpriseBaseUrl` (a GitHub App whose installation token authenticates HTTPS),
  * `proxy`/`noProxy` (the HTTP(S) proxy of this repository), `insecure` ("true": skip TLS / host
- * key checks), `project` (a `repository` Secret scoped to one AppProject), `enableOCI` (a `type:
- * helm` repository that is an OCI registry, which the sync engine refuses), `insecureOCIForceHttp`
- * (an OCI registry over plain HTTP). The same lookup serves
+ * key checks; the older `insecureIgnoreHostKey` likewise, as Argo CD's `IsInsecure` reads both),
+ * `project` (a `repository` Secret scoped to one AppProject), `enableOCI` (a `type: helm`
+ * repository that is an OCI registry, which the sync engine refuses), `insecureOCIForceHttp` (an
+ * OCI registry over plain HTTP). The same lookup serves
  * `type: helm` repositories (chart sources), as Argo CD matches both kinds by URL alike.
  *
  * Project scoping follows Argo CD's repository Secrets: a reader acting for project P may use the
@@ -89,7 +90,8 @@ function credsOf(secret: Secret): RepoCredentials {
     const v = get(key);
     if (v !== undefined) out[field] = v;
   }
-  if (get("insecure") === "true") out["insecure"] = true;
+  // Argo CD's `IsInsecure`: the older `insecureIgnoreHostKey` skips the same checks as `insecure`.
+  if (get("insecure") === "true" || get("insecureIgnoreHostKey") === "true") out["insecure"] = true;
   if (get("forceHttpBasicAuth") === "true") out["forceHttpBasicAuth"] = true;
   if (get("enableOCI") === "true") out["enableOCI"] = true;
   if (get("insecureOCIForceHttp") === "true") out["insecureOCIForceHttp"] = true;
