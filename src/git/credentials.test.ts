@@ -62,7 +62,7 @@ describe("choosing repository credentials for a project", () => {
     expect(creds?.username).toBe(want);
   });
 
-  it.each([
+  it.each<{ name: string; data: Record<string, string>; want: true | undefined }>([
     { name: "insecure", data: { insecure: "true" }, want: true },
     { name: "the older insecureIgnoreHostKey, as Argo CD's IsInsecure reads it", data: { insecureIgnoreHostKey: "true" }, want: true },
     { name: "neither", data: { insecureIgnoreHostKey: "false" }, want: undefined },
