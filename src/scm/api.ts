@@ -4,8 +4,8 @@
  * the error text of a failed call (method, URL, status and the provider's message).
  */
 import { isRecord } from "../api/index.js";
-import type { ScmCaller, ScmHttpClient, ScmResponse } from "./http.js";
-import type { TlsOptions } from "./transport.js";
+import type { ScmCaller, ScmHttpClient, ScmRequest, ScmResponse } from "./http.js";
+import type { TlsOptions, Transport } from "./transport.js";
 import { RateLimitedError } from "./ratelimit.js";
 import { PageWalk, rewrapLimit } from "./limits.js";
 import { ScmTimeoutError } from "./timeouts.js";
@@ -20,8 +20,20 @@ export interface ApiTarget {
   readonly baseUrl: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly tls?: TlsOptions;
+  /** The transport of these requests instead of the client's (a Git repository's own proxy). */
+  readonly transport?: Transport;
   readonly caller?: ScmCaller;
   readonly signal?: AbortSignal;
+}
+
+/** The optional parts of a target's requests: TLS, transport, caller and signal. */
+function requestParts(t: ApiTarget): Pick<ScmRequest, "tls" | "transport" | "caller" | "signal"> {
+  return {
+    ...(t.tls === undefined ? {} : { tls: t.tls }),
+    ...(t.transport === undefined ? {} : { transport: t.transport }),
+    ...(t.caller === undefined ? {} : { caller: t.caller }),
+    ...(t.signal === undefined ? {} : { signal: t.signal }),
+  };
 }
 
 /** `user:password` as a Basic authorization header value. */
@@ -65,10 +77,8 @@ export function get(t: ApiTarget, path: string, endpoint?: string): Promise<ScmR
     provider: t.provider,
     url: joinUrl(t.baseUrl, path),
     headers: { Accept: "application/json", ...t.headers },
-    ...(t.tls === undefined ? {} : { tls: t.tls }),
     ...(endpoint === undefined ? {} : { endpoint }),
-    ...(t.caller === undefined ? {} : { caller: t.caller }),
-    ...(t.signal === undefined ? {} : { signal: t.signal }),
+    ...requestParts(t),
   });
 }
 
@@ -203,10 +213,8 @@ export async function postJson(t: ApiTarget, path: string, body: unknown, endpoi
     method: "POST",
     headers: { Accept: "application/json", "Content-Type": "application/json", ...t.headers },
     body: JSON.stringify(body),
-    ...(t.tls === undefined ? {} : { tls: t.tls }),
     ...(endpoint === undefined ? {} : { endpoint }),
-    ...(t.caller === undefined ? {} : { caller: t.caller }),
-    ...(t.signal === undefined ? {} : { signal: t.signal }),
+    ...requestParts(t),
   });
   if (res.status < 200 || res.status > 299) throw apiError("POST", url, res);
   return parseJson(url, res.body);

@@ -40,6 +40,11 @@ export interface ScmRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly tls?: TlsOptions;
+  /**
+   * The transport of this request instead of the client's: a Git repository's own proxy for its
+   * GitHub App token exchange. Limits, caches and back-offs stay the client's.
+   */
+  readonly transport?: Transport;
   /** The route template for metrics (`/orgs/{org}/repos`); defaults to the URL path. */
   readonly endpoint?: string;
   readonly caller?: ScmCaller;
@@ -276,22 +281,26 @@ export class ScmHttpClient {
         setting: SCM_LIMIT_SETTINGS.maxResponseBytes,
       },
     };
-    return this.limited(request, req.signal);
+    return this.limited(request, req.signal, req.transport ?? this.transport);
   }
 
-  /** The TLS options of a request: the root CAs, the request's own CAs, and `insecure`. */
+  /** The TLS options of a request: the root CAs, the request's own CAs, `insecure` and a client certificate. */
   private tlsOf(req: ScmRequest): TlsOptions {
     const extraCa = [...(this.options.rootCa === undefined ? [] : [this.options.rootCa]), ...(req.tls?.extraCa ?? [])];
-    return { ...(extraCa.length > 0 ? { extraCa } : {}), ...(req.tls?.insecure === true ? { insecure: true } : {}) };
+    return {
+      ...(extraCa.length > 0 ? { extraCa } : {}),
+      ...(req.tls?.insecure === true ? { insecure: true } : {}),
+      ...(req.tls?.clientCert === undefined ? {} : { clientCert: req.tls.clientCert }),
+    };
   }
 
-  /** Sends through the transport under the total limit, combined with the caller's signal. */
-  private async limited(request: TransportRequest, caller: AbortSignal | undefined): Promise<TransportResponse> {
+  /** Sends through `transport` under the total limit, combined with the caller's signal. */
+  private async limited(request: TransportRequest, caller: AbortSignal | undefined, transport: Transport): Promise<TransportResponse> {
     const totalMs = this.timeouts.totalMs;
     const deadline = AbortSignal.timeout(totalMs);
     const signal = caller === undefined ? deadline : AbortSignal.any([caller, deadline]);
     try {
-      return await this.transport({ ...request, signal });
+      return await transport({ ...request, signal });
     } catch (err) {
       if (err instanceof ResponseTooLargeError) throw new ScmResponseTooLargeError(err.detail);
       if (err instanceof ScmTimeoutError || caller?.aborted === true || !deadline.aborted) throw err;

@@ -16,6 +16,11 @@ export interface ProxySettings {
   readonly url: string;
   /** `--scm-no-proxy`: comma-separated hosts, domains, IPs and CIDRs that go direct. */
   readonly noProxy: string;
+  /**
+   * Where the proxy URL was set, named in errors (default `--scm-proxy-url`): a Git repository's
+   * `proxy` key, or the process's `HTTPS_PROXY`, for its GitHub App token exchange.
+   */
+  readonly setting?: string;
 }
 
 /** The schemes `--scm-proxy-url` accepts. */
@@ -24,12 +29,19 @@ export const SCM_PROXY_SCHEMES = ["http", "https", "socks5", "socks5h"] as const
 /** A proxy scheme `--scm-proxy-url` accepts. */
 export type ProxyScheme = (typeof SCM_PROXY_SCHEMES)[number];
 
+/** The setting a proxy URL comes from unless {@link ProxySettings.setting} says otherwise. */
+const SCM_PROXY_SETTING = "--scm-proxy-url";
+
 /** `--scm-proxy-url` names a scheme no proxy kind answers to; a request that would use it fails with this. */
 export class UnsupportedProxySchemeError extends AppSetError {
-  constructor(readonly scheme: string) {
+  constructor(
+    readonly scheme: string,
+    setting = SCM_PROXY_SETTING,
+  ) {
+    const kind = setting === SCM_PROXY_SETTING ? "SCM proxy" : "proxy";
     super(
       "UnsupportedProxyScheme",
-      `unsupported SCM proxy scheme ${JSON.stringify(scheme)} in --scm-proxy-url: use one of ${SCM_PROXY_SCHEMES.map((s) => `${s}://`).join(", ")}`,
+      `unsupported ${kind} scheme ${JSON.stringify(scheme)} in ${setting}: use one of ${SCM_PROXY_SCHEMES.map((s) => `${s}://`).join(", ")}`,
     );
   }
 }
@@ -38,12 +50,15 @@ function isProxyScheme(s: string): s is ProxyScheme {
   return (SCM_PROXY_SCHEMES as readonly string[]).includes(s);
 }
 
-/** The proxy URL of `--scm-proxy-url`, a bare `host:port` read as http; throws {@link UnsupportedProxySchemeError}. */
-export function parseProxyUrl(raw: string): URL {
+/**
+ * The proxy URL of `--scm-proxy-url` (or of `setting`), a bare `host:port` read as http; throws
+ * {@link UnsupportedProxySchemeError}.
+ */
+export function parseProxyUrl(raw: string, setting?: string): URL {
   const text = raw.trim();
   const url = new URL(text.includes("://") ? text : `http://${text}`);
   const scheme = url.protocol.replace(/:$/, "");
-  if (!isProxyScheme(scheme)) throw new UnsupportedProxySchemeError(scheme);
+  if (!isProxyScheme(scheme)) throw new UnsupportedProxySchemeError(scheme, setting);
   return url;
 }
 
@@ -99,5 +114,5 @@ export function bypassesProxy(target: URL, noProxy: string): boolean {
  */
 export function proxyFor(target: URL, settings: ProxySettings): URL | undefined {
   if (settings.url.trim() === "" || bypassesProxy(target, settings.noProxy)) return undefined;
-  return parseProxyUrl(settings.url);
+  return parseProxyUrl(settings.url, settings.setting);
 }

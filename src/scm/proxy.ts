@@ -1,5 +1,6 @@
 /**
- * `--scm-proxy-url` / `--scm-no-proxy` as a {@link Transport}. A request that {@link proxyFor} sends
+ * `--scm-proxy-url` / `--scm-no-proxy` (or a Git repository's `proxy`/`noProxy`, for its GitHub App
+ * token exchange) as a {@link Transport}. A request that {@link proxyFor} sends
  * through the proxy gets a proxy agent of its own (no proxy connection is reused):
  * - `http://` and `https://` proxies (`https://`: TLS to the proxy itself): plain-HTTP targets in
  *   absolute form (http-proxy-agent), HTTPS targets through a `CONNECT` tunnel with TLS end to end
@@ -71,7 +72,7 @@ function handshaking(socket: Socket): boolean {
 function guardSetup(
   r: ClientRequest,
   reject: (err: Error) => void,
-  o: { req: TransportRequest; proxy: URL; target: URL; setup: AbortController },
+  o: { req: TransportRequest; proxy: URL; target: URL; setup: AbortController; setting: string | undefined },
 ): void {
   const fail = (err: Error): void => {
     reject(err);
@@ -91,16 +92,17 @@ function guardSetup(
   r.once("proxyConnect", (answer: { statusCode?: number; statusText?: string }) => {
     if (answer.statusCode === undefined || answer.statusCode === 200) return;
     const status = `${String(answer.statusCode)} ${answer.statusText ?? ""}`.trim();
-    fail(new ScmProxyRefusedError(answer.statusCode, `SCM proxy ${o.proxy.host} refused CONNECT ${authorityOf(o.target)}: ${status}`));
+    const named = o.setting === undefined ? `SCM proxy ${o.proxy.host}` : `proxy ${o.proxy.host} (${o.setting})`;
+    fail(new ScmProxyRefusedError(answer.statusCode, `${named} refused CONNECT ${authorityOf(o.target)}: ${status}`));
   });
 }
 
-async function viaProxy(req: TransportRequest, target: URL, proxy: URL): ReturnType<Transport> {
+async function viaProxy(req: TransportRequest, target: URL, proxy: URL, setting: string | undefined): ReturnType<Transport> {
   const setup = new AbortController();
   const signal = req.signal === undefined ? setup.signal : AbortSignal.any([req.signal, setup.signal]);
   const options = { ...directOptions(target, req.tls), agent: await agentFor(proxy, target, { req, signal }) };
   const send = target.protocol === "https:" ? httpsRequest : nodeHttp.request;
-  return exchange(req, options, send, (r, reject) => guardSetup(r, reject, { req, proxy, target, setup }));
+  return exchange(req, options, send, (r, reject) => guardSetup(r, reject, { req, proxy, target, setup, setting }));
 }
 
 /** A transport that honours the proxy settings, sending the rest through `direct`. */
@@ -108,6 +110,6 @@ export function proxyTransport(settings: ProxySettings, direct: Transport = node
   return async (req) => {
     const target = new URL(req.url);
     const proxy = proxyFor(target, settings);
-    return proxy === undefined ? direct(req) : viaProxy(req, target, proxy);
+    return proxy === undefined ? direct(req) : viaProxy(req, target, proxy, settings.setting);
   };
 }

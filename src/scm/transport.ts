@@ -1,7 +1,8 @@
 /**
  * The network edge of the SCM clients: one request over node:http or node:https, with the TLS
  * settings a provider asks for (extra root CAs from `--scm-root-ca-path` or a `caRef` ConfigMap,
- * or no verification when `insecure`), and the connect limit of {@link ScmHttpClient} (the total
+ * or no verification when `insecure`; a Git repository's client certificate for its GitHub App
+ * token exchange), and the connect limit of {@link ScmHttpClient} (the total
  * limit arrives as the request's abort signal). Everything above it is transport-agnostic and is
  * tested against real local servers through this same implementation.
  */
@@ -19,6 +20,8 @@ export interface TlsOptions {
   readonly extraCa?: readonly string[];
   /** Skip certificate verification (a provider's `insecure: true`). */
   readonly insecure?: boolean;
+  /** The client certificate and its key, PEM (a Git repository's `tlsClientCertData`/`tlsClientCertKey`). */
+  readonly clientCert?: { readonly cert: string; readonly key: string };
 }
 
 /** One HTTP request. Header names are sent as given. */
@@ -59,11 +62,15 @@ function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** node's TLS options for a provider's settings. */
-export function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejectUnauthorized?: boolean } {
+export function tlsSettings(tls: TlsOptions | undefined): { ca?: string[]; rejectUnauthorized?: boolean; cert?: string; key?: string } {
   if (tls === undefined) return {};
-  const out: { ca?: string[]; rejectUnauthorized?: boolean } = {};
+  const out: { ca?: string[]; rejectUnauthorized?: boolean; cert?: string; key?: string } = {};
   if (tls.extraCa !== undefined && tls.extraCa.length > 0) out.ca = [...rootCertificates, ...tls.extraCa];
   if (tls.insecure === true) out.rejectUnauthorized = false;
+  if (tls.clientCert !== undefined) {
+    out.cert = tls.clientCert.cert;
+    out.key = tls.clientCert.key;
+  }
   return out;
 }
 
