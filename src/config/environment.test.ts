@@ -3,9 +3,11 @@ import {
   awsChainOptions,
   awsRegionAndEndpoints,
   gitHostFiles,
+  githubAppCredsExpirationMs,
   gitSubmodulesEnabled,
   kubeEnvironment,
   namespaceFromEnv,
+  processProxy,
   scmEnvTokens,
   selfHealBackoff,
   syncDeadlineMs,
@@ -95,6 +97,37 @@ describe("submodules (ARGOCD_GIT_MODULES_ENABLED)", () => {
     ["no", true],
   ])("%j reads submodules: %j", (value, want) => {
     expect(gitSubmodulesEnabled(value === undefined ? {} : { ARGOCD_GIT_MODULES_ENABLED: value })).toBe(want);
+  });
+});
+
+describe("githubAppCredsExpirationMs (ARGOCD_GITHUB_APP_CREDS_EXPIRATION_DURATION)", () => {
+  it.each([
+    // name; the variable; minutes
+    { name: "unset keeps Argo CD's 60 minutes", raw: undefined, minutes: 60 },
+    { name: "a whole number of minutes is taken", raw: "15", minutes: 15 },
+    { name: "surrounding blanks are ignored", raw: " 90 ", minutes: 90 },
+    { name: "empty keeps the default", raw: "", minutes: 60 },
+    { name: "0 keeps the default", raw: "0", minutes: 60 },
+    { name: "a negative number keeps the default", raw: "-5", minutes: 60 },
+    { name: "a Go duration is not minutes: default", raw: "30m", minutes: 60 },
+    { name: "a fraction keeps the default", raw: "1.5", minutes: 60 },
+  ])("$name", ({ raw, minutes }) => {
+    const env = raw === undefined ? {} : { ARGOCD_GITHUB_APP_CREDS_EXPIRATION_DURATION: raw };
+    expect(githubAppCredsExpirationMs(env)).toBe(minutes * 60_000);
+  });
+});
+
+describe("processProxy", () => {
+  it("reads the upper-case variables first, then the lower-case ones, as Go does", () => {
+    expect(processProxy({})).toEqual({ httpsProxy: "", httpProxy: "", noProxy: "" });
+    expect(
+      processProxy({ HTTPS_PROXY: "http://a:3128", https_proxy: "http://b:3128", http_proxy: "http://c:3128", no_proxy: ".corp" }),
+    ).toEqual({
+      httpsProxy: "http://a:3128",
+      httpProxy: "http://c:3128",
+      noProxy: ".corp",
+    });
+    expect(processProxy({ NO_PROXY: "", no_proxy: "x" }).noProxy).toBe("x");
   });
 });
 

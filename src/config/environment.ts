@@ -1,7 +1,8 @@
 /**
  * The environment variables read outside the settings table (src/config/options.ts): Argo CD's
  * sync engine variables (`ARGOCD_SYNC_WAVE_DELAY`, the self-heal back-off), our sync deadline, the
- * Git host files and submodule switch, the controller's `NAMESPACE`, the SCM token fallbacks, the
+ * Git host files and submodule switch, the GitHub App token lifetime and the process's proxy
+ * variables (for the App's token exchange), the controller's `NAMESPACE`, the SCM token fallbacks, the
  * AWS region, endpoints and credential chain options, and the variables the kubeconfig chain reads.
  * Pure readers of the {@link Env} map the composition root passes in; no I/O.
  */
@@ -92,6 +93,46 @@ export function gitHostFiles(env: Env): { knownHostsFile: string; tlsCertsDir: s
 export function gitSubmodulesEnabled(env: Env): boolean {
   const parsed = parseEnvBool(env["ARGOCD_GIT_MODULES_ENABLED"] ?? "");
   return parsed.ok ? parsed.value : true;
+}
+
+/** Argo CD's default lifetime of a cached GitHub App installation token, in minutes. */
+export const DEFAULT_GITHUB_APP_CREDS_MINUTES = 60;
+
+/**
+ * `ARGOCD_GITHUB_APP_CREDS_EXPIRATION_DURATION`: how long a GitHub App installation token of a Git
+ * repository is reused, in ms. The variable is a whole number of minutes, as Argo CD documents it;
+ * unset, empty, not a whole number or below 1 → 60 minutes, Argo CD's default. (Argo CD v3.6 parses
+ * it the wrong way round, so a valid value is ignored there and its cache keeps 60 minutes.)
+ * A token is never used within a minute of its own expiry, whatever this says.
+ */
+export function githubAppCredsExpirationMs(env: Env): number {
+  const raw = (env["ARGOCD_GITHUB_APP_CREDS_EXPIRATION_DURATION"] ?? "").trim();
+  const minutes = /^\d+$/.test(raw) ? Number(raw) : 0;
+  return (minutes >= 1 ? minutes : DEFAULT_GITHUB_APP_CREDS_MINUTES) * 60_000;
+}
+
+/** The process's proxy variables, as Go's `http.ProxyFromEnvironment` reads them ("" when unset). */
+export interface ProcessProxy {
+  /** `HTTPS_PROXY`, else `https_proxy`: the proxy of HTTPS requests. */
+  readonly httpsProxy: string;
+  /** `HTTP_PROXY`, else `http_proxy`: the proxy of plain-HTTP requests. */
+  readonly httpProxy: string;
+  /** `NO_PROXY`, else `no_proxy`: the hosts that go direct. */
+  readonly noProxy: string;
+}
+
+/**
+ * The process's proxy: the upper-case variable first, as Go reads them. The GitHub App token
+ * exchange of a Git repository without a `proxy` of its own goes through it, as Argo CD's does.
+ */
+export function processProxy(env: Env): ProcessProxy {
+  const first = (upper: string | undefined, lower: string | undefined): string =>
+    upper !== undefined && upper !== "" ? upper : (lower ?? "");
+  return {
+    httpsProxy: first(env["HTTPS_PROXY"], env["https_proxy"]),
+    httpProxy: first(env["HTTP_PROXY"], env["http_proxy"]),
+    noProxy: first(env["NO_PROXY"], env["no_proxy"]),
+  };
 }
 
 /** `NAMESPACE`: the controller's namespace when neither `--namespace` nor the kubeconfig's context names one. */
