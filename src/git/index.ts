@@ -26,6 +26,7 @@ export {
   GitRepoReader,
   GITHUB_APP_REASON,
   tlsServerName,
+  type GitHubAppTokenRequest,
   type GitHubAppTokenSource,
   isRelativeLocalPath,
   LOCAL_REPOSITORY_REASON,

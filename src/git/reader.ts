@@ -348,7 +348,7 @@ interface RemoteAuth {
 
 export { parseBatch, parseLsRemote, parseLsTree, pickRef, type TreeEntry } from "./git-output.js";
 export { HOST_KEY_HINT, tlsServerName } from "./host-access.js";
-export { GITHUB_APP_REASON, type GitHubAppTokenSource } from "./runner.js";
+export { GITHUB_APP_REASON, type GitHubAppTokenRequest, type GitHubAppTokenSource } from "./runner.js";
 export { isRelativeLocalPath } from "./url.js";
 export { allowedProtocols, LOCAL_REPOSITORY_REASON } from "./locate.js";
 export {

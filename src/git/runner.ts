@@ -2,7 +2,8 @@
  * One git command with what reaching its remote takes: the host files that exist at that moment
  * (the known hosts file and the CA bundle of an HTTPS remote, so an update of Argo CD's mounted
  * ConfigMaps applies at once), the caller's credentials (GitHub App credentials exchanged for an
- * installation token first), the time limit and the caller's signal. A refused host key gets a hint
+ * installation token first, through the repository's proxy and TLS settings and the CA bundle of
+ * the App's API host), the time limit and the caller's signal. A refused host key gets a hint
  * of where host keys come from. Commands on the cache repository alone reach no host and get no
  * host files.
  */
@@ -12,8 +13,21 @@ import { prepareGitAuth, TOKEN_USER, type GitHostOptions, type GitHubAppCredenti
 import { redact, runGit } from "./exec.js";
 import { caBundleFile, existing, remoteOf, withHostKeyHint } from "./host-access.js";
 
-/** An installation token of a GitHub App, for reading `repoURL` (the organisation is its first path segment). */
-export type GitHubAppTokenSource = (app: GitHubAppCredentials, repoURL: string, signal?: AbortSignal) => Promise<string>;
+/** One GitHub App token exchange: for reading `repoURL` (the organisation is its first path segment). */
+export interface GitHubAppTokenRequest {
+  readonly app: GitHubAppCredentials;
+  readonly repoURL: string;
+  /** The repository's credentials: the exchange takes its proxy, noProxy, insecure and client certificate. */
+  readonly creds: RepoCredentials;
+  /** The CA bundle mounted now for the App's API host (Argo CD's `argocd-tls-certs-cm`), if any. */
+  readonly caFile?: string;
+}
+
+/** An installation token of a GitHub App, through the repository's HTTP settings. */
+export type GitHubAppTokenSource = (req: GitHubAppTokenRequest, signal?: AbortSignal) => Promise<string>;
+
+/** The API root of GitHub App credentials without `githubAppEnterpriseBaseUrl`. */
+export const GITHUB_API_URL = "https://api.github.com";
 
 /** Reason of GitHub App credentials that cannot be exchanged for a token. */
 export const GITHUB_APP_REASON = "GitHubAppTokenError";
@@ -87,9 +101,10 @@ export class GitRunner {
     if (this.opts.githubAppToken === undefined) {
       throw new AppSetError(GITHUB_APP_REASON, `GitHub App credentials for ${redact(repoURL)} cannot be used here: no token exchange`);
     }
+    const caFile = await caBundleFile(this.opts.tlsCertsDir, app.enterpriseBaseUrl ?? GITHUB_API_URL);
     let token: string;
     try {
-      token = await this.opts.githubAppToken(app, repoURL, signal);
+      token = await this.opts.githubAppToken({ app, repoURL, creds: creds!, ...(caFile === undefined ? {} : { caFile }) }, signal);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       throw new AppSetError(GITHUB_APP_REASON, `failed to get a GitHub App installation token for ${redact(repoURL)}: ${detail}`);

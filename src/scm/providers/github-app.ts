@@ -2,7 +2,8 @@
  * GitHub App authentication: an RS256 JWT signed with the App's private key (node:crypto) is
  * exchanged for an installation access token (`POST /app/installations/{id}/access_tokens`); when
  * the installation id is not configured it is looked up for the organisation
- * (`GET /orgs/{org}/installation`). Tokens are reused until a minute before they expire.
+ * (`GET /orgs/{org}/installation`). Tokens are reused until a minute before they expire, and no
+ * longer than the caller's `maxAgeMs` (a Git repository's: `ARGOCD_GITHUB_APP_CREDS_EXPIRATION_DURATION`).
  */
 import { createSign } from "node:crypto";
 import { getJson, postJson, seg, str, type ApiTarget } from "../api.js";
@@ -38,13 +39,19 @@ export function githubAppJwt(appId: string, privateKeyPem: string, nowMs: number
 }
 
 /**
- * An installation token for `org` (cached in the client's derived cache). `t` carries the API root
- * and no credentials; the JWT is added here.
+ * An installation token for `org` (cached in the client's derived cache, for at most `maxAgeMs`
+ * after it was fetched; default: until near its expiry). `t` carries the API root, the route and
+ * no credentials; the JWT is added here.
  */
-export async function githubAppToken(t: ApiTarget, creds: GithubAppCredentials, org: string): Promise<string> {
+export async function githubAppToken(
+  t: ApiTarget,
+  creds: GithubAppCredentials,
+  org: string,
+  maxAgeMs = Number.POSITIVE_INFINITY,
+): Promise<string> {
   const now = t.http.clock.now();
   const key = `github-app ${t.baseUrl} ${creds.appId} ${creds.installationId ?? `org:${org}`}`;
-  const hit = t.http.derived.get<{ token: string; expiresAtMs: number }>(key, "", now, Number.POSITIVE_INFINITY);
+  const hit = t.http.derived.get<{ token: string; expiresAtMs: number }>(key, "", now, maxAgeMs);
   if (hit !== undefined && hit.expiresAtMs - 60_000 > now) return hit.token;
   const jwt: ApiTarget = {
     ...t,

@@ -12,8 +12,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { githubAppTokens } from "../../../src/cli/git.js";
 import { SystemClock } from "../../../src/clock/index.js";
+import { githubAppCredsExpirationMs, processProxy } from "../../../src/config/index.js";
 import { credentialsFromSecrets } from "../../../src/git/credentials.js";
-import { GitRepoReader, type GitRepoReaderOptions } from "../../../src/git/reader.js";
+import { GitRepoReader, type GitHubAppTokenSource, type GitRepoReaderOptions } from "../../../src/git/reader.js";
 import { ScmHttpClient } from "../../../src/scm/http.js";
 import { git, gitEnv, makeRepo, TempDirs, repoSecret } from "../support/git-repos.js";
 import { serveGitHttp, type GitHttpServer } from "../support/git-http.js";
@@ -150,6 +151,14 @@ async function serveGithubApi(publicKeyPem: string, token: string): Promise<{ ur
   };
 }
 
+/** The token exchange as the controller wires it, with no proxy in the environment. */
+function appTokens(): GitHubAppTokenSource {
+  return githubAppTokens(new ScmHttpClient({ clock: new SystemClock() }), {
+    proxy: processProxy({}),
+    maxAgeMs: githubAppCredsExpirationMs({}),
+  });
+}
+
 describe("GitHub App credentials", () => {
   it("exchange the App's JWT for an installation token and read as x-access-token, reusing the token", async () => {
     const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -165,7 +174,7 @@ describe("GitHub App credentials", () => {
         githubAppPrivateKey: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
         githubAppEnterpriseBaseUrl: api.url,
       };
-      const r = reader(url, app, { githubAppToken: githubAppTokens(new ScmHttpClient({ clock: new SystemClock() })) });
+      const r = reader(url, app, { githubAppToken: appTokens() });
       await expect(r.resolveRevision(url, "HEAD")).resolves.toBe(head);
       await r.listTree(url, head);
       expect(api.exchanges).toEqual(["123/456"]);
@@ -173,7 +182,7 @@ describe("GitHub App credentials", () => {
         url,
         { ...app, githubAppInstallationID: "abc" },
         {
-          githubAppToken: githubAppTokens(new ScmHttpClient({ clock: new SystemClock() })),
+          githubAppToken: appTokens(),
         },
       );
       await expect(wrong.resolveRevision(url, "HEAD")).rejects.toThrow(/failed to get a GitHub App installation token/);
