@@ -14,7 +14,7 @@ import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
-import { ClusterDirectory, clusterSecretsSpec, type SharedCache } from "../manager/index.js";
+import { ClusterDirectory, clusterSecretsSpec, ServerReachability, type SharedCache } from "../manager/index.js";
 import { ControllerMetrics, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
@@ -88,8 +88,14 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   const discovery = new Discovery(d.client.transport);
   const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
   const local = { id: "local", client: d.client, resolve, facts: cachedClusterFacts(d.client.transport) };
-  // Remote clusters' requests are counted too, as client-go's global metrics count every client.
-  const observe = d.registry === undefined ? undefined : new RestClientMetrics(d.registry).observe;
+  // Remote clusters' requests are counted too, as client-go's global metrics count every client;
+  // and they tell which destination cluster answers again after failing, so its Applications go at once.
+  const metrics = d.registry === undefined ? undefined : new RestClientMetrics(d.registry).observe;
+  const clusters = new ServerReachability();
+  const observe: NonNullable<typeof metrics> = (request) => {
+    metrics?.(request);
+    clusters.observe(request);
+  };
   const others = d.config.applicationNamespaces;
   const deadlineMs = syncDeadlineMs(d.env);
   const engine: SyncEngine = new SyncEngine({
@@ -111,6 +117,8 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     ...(d.apiserverBack === undefined ? {} : { apiserverBack: d.apiserverBack }),
+    apiserverHost: d.client.transport.host,
+    clusterBack: clusters.onBack,
     destinations: new ClusterSecretDestinations({
       local,
       // Sync impersonation on the local cluster: the engine's kubeconfig and options, as the account.
@@ -124,7 +132,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
         }),
       clusters: d.clusters,
       userAgent: processUserAgent(SYNC_ENGINE_PROGRAM),
-      ...(observe === undefined ? {} : { observe }),
+      observe,
     }),
     waveDelayMs: waveDelayMs(d.env),
     selfHealBackoff: selfHealBackoff(d.env),

@@ -21,7 +21,7 @@ import {
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
-import { isApiserverUnreachable, resources, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
+import { resources, unreachableServer, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { informerWriteThrough } from "./apply-cache.js";
@@ -192,7 +192,8 @@ export class AppSetController {
       logger: opts.logger,
       ...(opts.metrics ? { metrics: opts.metrics } : {}),
       ...(opts.reconcileTimeoutMs ? { reconcileTimeoutMs: opts.reconcileTimeoutMs } : {}),
-      unreachable: isApiserverUnreachable,
+      // The controller reaches one apiserver: whichever server an error names, it waits for that one.
+      unreachableServer,
     });
     this.registerHandlers();
   }
@@ -267,7 +268,7 @@ export class AppSetController {
     if (this.rolloutPolicies) watchRolloutPolicies(this.rolloutPolicies, h);
     if (this.rolloutRuns) watchRolloutRuns(this.rolloutRuns, h);
     // What waited for the apiserver goes again as soon as it answers.
-    this.opts.apiserverBack?.(() => this.pool.apiserverReachable());
+    this.opts.apiserverBack?.(() => this.pool.serverReachable());
   }
 
   /** Starts the cache, waits until it has synced (or `signal` aborts), then starts the workers. */

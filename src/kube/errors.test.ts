@@ -9,12 +9,14 @@ import {
   isConflict,
   isGone,
   isNotFound,
+  atServer,
   isApiserverUnreachable,
   isTransient,
   KubeApiError,
   KubeReason,
   reasonForStatus,
   toKubeApiError,
+  unreachableServer,
 } from "./errors.js";
 
 const status = (code: number, reason: string, message: string): string =>
@@ -194,6 +196,26 @@ describe("predicates", () => {
       false,
       false,
     ]);
+  });
+
+  it('unreachableServer names the server a failure to reach one names, "" when it names none, and nothing for other errors', () => {
+    const at = (reason: KubeReason, server?: string): KubeApiError =>
+      new KubeApiError({ status: 0, reason, message: "m", ...(server === undefined ? {} : { server }) });
+    const wrapped = new Error("sync failed", { cause: at(KubeReason.Network, "10.0.0.1:6443") });
+    expect([
+      unreachableServer(at(KubeReason.Timeout, "10.0.0.1:6443")),
+      unreachableServer(wrapped),
+      unreachableServer(at(KubeReason.ServerError)),
+      unreachableServer(at(KubeReason.Conflict, "10.0.0.1:6443")),
+      unreachableServer(new Error("fetch failed")),
+    ]).toEqual(["10.0.0.1:6443", "10.0.0.1:6443", "", undefined, undefined]);
+  });
+
+  it("atServer names the server on an error that names none, keeps one already named, and folds other errors", () => {
+    const named = atServer(new KubeApiError({ status: 0, reason: KubeReason.Network, message: "m", server: "a:1" }), "b:2");
+    const plain = atServer(new KubeApiError({ status: 503, reason: KubeReason.ServerError, message: "m" }), "b:2");
+    const net = atServer(networkError("ECONNREFUSED"), "b:2");
+    expect([named.server, plain.server, net.server, net.reason]).toEqual(["a:1", "b:2", "b:2", KubeReason.Network]);
   });
 
   it("ignoreNotFound turns NotFound into undefined and rethrows anything else", async () => {

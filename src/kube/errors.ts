@@ -39,18 +39,28 @@ export interface KubeStatus {
 /**
  * A failed apiserver call. `status` is the HTTP status (0 when no response arrived); `reason` is
  * stable; `statusReason` is the apiserver's own `Status.reason` (e.g. "Expired", "BadRequest") when
- * one was sent; `message` is the apiserver's Status message when there was one.
+ * one was sent; `message` is the apiserver's Status message when there was one; `server` is the
+ * `host:port` the request went to, when the transport that sent it said so ({@link atServer}).
  */
 export class KubeApiError extends AppSetError {
   declare readonly reason: KubeReason;
   readonly status: number;
   readonly statusReason: string | undefined;
+  server: string | undefined;
 
-  constructor(init: { status: number; reason: KubeReason; message: string; statusReason?: string; cause?: unknown }) {
+  constructor(init: { status: number; reason: KubeReason; message: string; statusReason?: string; cause?: unknown; server?: string }) {
     super(init.reason, init.message, { cause: init.cause });
     this.status = init.status;
     this.statusReason = init.statusReason;
+    this.server = init.server;
   }
+}
+
+/** `err` as a {@link KubeApiError} that names `server` (`host:port`) as where it happened, unless it names one already. */
+export function atServer(err: unknown, server: string): KubeApiError {
+  const e = toKubeApiError(err);
+  e.server ??= server;
+  return e;
 }
 
 const networkCodes = new Set([
@@ -238,6 +248,18 @@ export function isApiserverUnreachable(err: unknown): boolean {
     if (e instanceof KubeApiError) return unreachableReasons.has(e.reason);
   }
   return false;
+}
+
+/**
+ * The server (`host:port`) that `err` failed to reach, as {@link isApiserverUnreachable} judges
+ * failures to reach one: "" when the error does not say which; undefined when `err` is not such a
+ * failure.
+ */
+export function unreachableServer(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 20; e = e.cause, depth++) {
+    if (e instanceof KubeApiError) return unreachableReasons.has(e.reason) ? (e.server ?? "") : undefined;
+  }
+  return undefined;
 }
 
 /** Resolves to `undefined` instead of throwing when the call fails with NotFound. */

@@ -21,6 +21,8 @@ export {
   isNotFound,
   isTransient,
   isApiserverUnreachable,
+  unreachableServer,
+  atServer,
   toKubeApiError,
   type KubeStatus,
 } from "./errors.js";

@@ -18,7 +18,7 @@
 import type { RequestOptions } from "node:https";
 import type { KubeEnvironment } from "../config/index.js";
 import { Agent } from "../undici.js";
-import { fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
+import { atServer, fromStatus, KubeApiError, KubeReason, toKubeApiError } from "./errors.js";
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import type { RequestLimiter } from "./rate-limiter.js";
@@ -124,6 +124,26 @@ export class KubeTransport {
    * which may be dead, so the next request opens a fresh one.
    */
   async request(req: HttpRequest): Promise<unknown> {
+    try {
+      return await this.requestJson(req);
+    } catch (err) {
+      throw atServer(err, this.host);
+    }
+  }
+
+  /**
+   * The `host:port` of the apiserver, which every error of this transport names
+   * (`KubeApiError.server`), so a caller reaching several clusters can tell which one failed.
+   */
+  get host(): string {
+    try {
+      return new URL(this.server).host;
+    } catch {
+      return "";
+    }
+  }
+
+  private async requestJson(req: HttpRequest): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.requestTimeoutMs);
     const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
     let res: WireResponse;
@@ -163,12 +183,14 @@ export class KubeTransport {
    */
   async stream(req: HttpRequest, onLine: (line: string) => void): Promise<void> {
     await (req.limiter ?? this.options.limiter)?.wait(req.signal);
-    const { res, dispatcher } = await this.sendOn(req, "dedicated");
+    const { res, dispatcher } = await this.sendOn(req, "dedicated").catch((err: unknown) => {
+      throw atServer(err, this.host);
+    });
     try {
       if (res.status !== 200) throw fromStatus(res.status, await readText(res));
       await readLines(res.stream(), onLine);
     } catch (err) {
-      throw toKubeApiError(err);
+      throw atServer(err, this.host);
     } finally {
       await dispatcher?.destroy().catch(() => undefined);
     }

@@ -8,7 +8,7 @@ export { SharedCache, informerKey, type InformerSpec, type SharedCacheOptions } 
 export { ClusterDirectory, clusterSecretsSpec, type ResolvedCluster } from "./clusters.js";
 export { RepoCredentialsCache, REPO_SECRET_SELECTOR, repoSecretsSpec } from "./credentials.js";
 export { Manager, runnableLoops, type Leadership, type Loop, type ManagerOptions, type RunEnd } from "./manager.js";
-export { ApiserverReachability, answered } from "./reachability.js";
+export { ApiserverReachability, ServerReachability, answered } from "./reachability.js";
 export {
   appControllerRateLimiter,
   CooldownExponentialRateLimiter,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answered, ApiserverReachability } from "./reachability.js";
+import { answered, ApiserverReachability, ServerReachability } from "./reachability.js";
 
 describe("answered", () => {
   it.each([
@@ -35,5 +35,21 @@ describe("ApiserverReachability", () => {
     r.observe({ code: "429" });
     r.observe({ code: "201" });
     expect(told).toEqual(["a", "b", "a"]);
+  });
+});
+
+describe("ServerReachability", () => {
+  it("tells its listeners which server answers after failures, each server on its own", () => {
+    const r = new ServerReachability();
+    const told: string[] = [];
+    r.onBack((server) => told.push(server));
+    r.observe({ code: "<error>", host: "one:6443" });
+    r.observe({ code: "503", host: "two:6443" });
+    r.observe({ code: "200", host: "three:6443" });
+    r.observe({ code: "200", host: "two:6443" });
+    r.observe({ code: "200", host: "two:6443" });
+    expect(told).toEqual(["two:6443"]);
+    r.observe({ code: "404", host: "one:6443" });
+    expect(told).toEqual(["two:6443", "one:6443"]);
   });
 });

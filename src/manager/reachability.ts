@@ -35,3 +35,29 @@ export class ApiserverReachability {
     return () => this.listeners.delete(listener);
   };
 }
+
+/**
+ * {@link ApiserverReachability} for many servers at once, told apart by the `host` of each request
+ * (the sync engine's destination clusters): tells listeners which server answers again after a
+ * failure.
+ */
+export class ServerReachability {
+  private readonly failing = new Set<string>();
+  private readonly listeners = new Set<(server: string) => void>();
+
+  /** A kube client's request observer. */
+  readonly observe = (request: { readonly code: string; readonly host: string }): void => {
+    if (!answered(request.code)) {
+      this.failing.add(request.host);
+      return;
+    }
+    if (!this.failing.delete(request.host)) return;
+    for (const listener of [...this.listeners]) listener(request.host);
+  };
+
+  /** Calls `listener` with the server each time one answers after a failure; returns what unsubscribes it. */
+  readonly onBack = (listener: (server: string) => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+}

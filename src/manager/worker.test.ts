@@ -65,7 +65,12 @@ class Gate implements Reconciler {
 function pool(
   reconciler: Reconciler,
   concurrency = 1,
-  extra: { logger?: Logger; reconcileTimeoutMs?: number; unreachable?: (err: unknown) => boolean; pacedOutageRetry?: boolean } = {},
+  extra: {
+    logger?: Logger;
+    reconcileTimeoutMs?: number;
+    unreachableServer?: (err: unknown) => string | undefined;
+    pacedOutageRetry?: (server: string) => boolean;
+  } = {},
 ) {
   const clock = new FakeClock();
   const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
@@ -80,7 +85,7 @@ function pool(
     metrics,
     newReconcileId: () => `r${++n}`,
     ...(extra.reconcileTimeoutMs !== undefined ? { reconcileTimeoutMs: extra.reconcileTimeoutMs } : {}),
-    ...(extra.unreachable ? { unreachable: extra.unreachable } : {}),
+    ...(extra.unreachableServer ? { unreachableServer: extra.unreachableServer } : {}),
     ...(extra.pacedOutageRetry !== undefined ? { pacedOutageRetry: extra.pacedOutageRetry } : {}),
   });
   return { clock, queue, metrics, workers };
@@ -353,13 +358,18 @@ describe("WorkerPool stop", () => {
 });
 
 describe("WorkerPool during and after an apiserver outage", () => {
-  class Unreachable extends Error {}
+  class Unreachable extends Error {
+    constructor(readonly server: string) {
+      super(`connect ECONNREFUSED ${server}`);
+    }
+  }
   type Fate = "down" | "bad" | "ok";
   /**
-   * A pool whose reconciler fails each key as `fate(key)` says ("down": the apiserver is unreachable,
-   * "bad": an ordinary error) and records when each key ran.
+   * A pool whose reconciler fails each key as `fate(key)` says ("down": its server is unreachable,
+   * "bad": an ordinary error) and records when each key ran. A key's server is the part of its name
+   * before "/" (the apiserver, "", without one).
    */
-  function world(fate: (key: string, run: number) => Fate, options: { pacedOutageRetry?: boolean } = {}) {
+  function world(fate: (key: string, run: number) => Fate, options: { pacedOutageRetry?: (server: string) => boolean } = {}) {
     const runs = new Map<string, number[]>();
     let now = (): number => 0;
     const reconciler: Reconciler = {
@@ -367,12 +377,12 @@ describe("WorkerPool during and after an apiserver outage", () => {
         const times = runs.get(key) ?? [];
         runs.set(key, [...times, now()]);
         const f = fate(key, times.length);
-        if (f === "down") return Promise.reject(new Unreachable("connect ECONNREFUSED"));
+        if (f === "down") return Promise.reject(new Unreachable(key.includes("/") ? key.slice(0, key.indexOf("/")) : ""));
         if (f === "bad") return Promise.reject(new Error("a bad template"));
         return Promise.resolve({});
       },
     };
-    const p = pool(reconciler, 1, { unreachable: (err) => err instanceof Unreachable, ...options });
+    const p = pool(reconciler, 1, { unreachableServer: (err) => (err instanceof Unreachable ? err.server : undefined), ...options });
     const t0 = p.clock.now();
     now = () => p.clock.now() - t0;
     p.workers.start();
@@ -402,14 +412,14 @@ describe("WorkerPool during and after an apiserver outage", () => {
       requeues: 13,
     },
     {
-      name: "without paced outage retries (the sync engine), a key that cannot reach the apiserver doubles its back-off",
+      name: "without paced outage retries for its server (the sync engine's remote clusters), a key that cannot reach it doubles its back-off",
       fate: "down",
       gap: (n: number) => 5 * 2 ** n,
       requeues: 13,
       paced: false,
     },
   ])("$name", async ({ fate, gap, requeues, paced }) => {
-    const w = world(() => fate, paced === undefined ? {} : { pacedOutageRetry: paced });
+    const w = world(() => fate, paced === undefined ? {} : { pacedOutageRetry: () => paced });
     w.queue.add("a");
     await runUntil(w, 25_000);
     const seen = gaps(w.runs.get("a") ?? []).slice(0, 11);
@@ -420,7 +430,8 @@ describe("WorkerPool during and after an apiserver outage", () => {
     // signal: how the apiserver's return becomes known; first: when each key first runs after it is
     // back (t = 15 100): b's probe at 15 500 gets through and brings a and c with it
     { name: "a key that gets through", signal: () => {}, first: 15_500 },
-    { name: "apiserverReachable()", signal: (w: ReturnType<typeof world>) => w.workers.apiserverReachable(), first: 15_100 },
+    { name: "serverReachable()", signal: (w: ReturnType<typeof world>) => w.workers.serverReachable(), first: 15_100 },
+    { name: 'serverReachable("")', signal: (w: ReturnType<typeof world>) => w.workers.serverReachable(""), first: 15_100 },
   ])(
     "after an outage of 15 s, when $name says the apiserver is back, every waiting key runs at once, once, its back-off reset",
     async ({ signal, first }) => {
@@ -460,9 +471,83 @@ describe("WorkerPool during and after an apiserver outage", () => {
     const w = world((_, run) => script[run] ?? "ok");
     w.queue.add("a");
     await runUntil(w, 1_001);
-    w.workers.apiserverReachable();
+    w.workers.serverReachable();
     await runUntil(w, 2_000);
     expect(w.runs.get("a")).toEqual([0, 1_000, 1_005]);
+  });
+});
+
+describe("WorkerPool when several servers cannot be reached (the sync engine's clusters)", () => {
+  class Unreachable extends Error {
+    constructor(readonly server: string) {
+      super(`connect ECONNREFUSED ${server}`);
+    }
+  }
+
+  /** Keys named `<server>/<app>`; `down` holds the servers that do not answer. */
+  function clusters(down: Set<string>, paced: (server: string) => boolean) {
+    const runs = new Map<string, number[]>();
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    const reconciler: Reconciler = {
+      reconcile: (key) => {
+        runs.set(key, [...(runs.get(key) ?? []), clock.now() - t0]);
+        const server = key.slice(0, key.indexOf("/"));
+        return down.has(server) ? Promise.reject(new Unreachable(server)) : Promise.resolve({});
+      },
+    };
+    const queue = new WorkQueue({ clock, rateLimiter: new ExponentialFailureRateLimiter(5, 1_000_000) });
+    const workers = new WorkerPool({
+      queue,
+      reconciler,
+      concurrency: 1,
+      clock,
+      logger: silentLogger(),
+      unreachableServer: (err) => (err instanceof Unreachable ? err.server : undefined),
+      pacedOutageRetry: paced,
+    });
+    workers.start();
+    const runUntil = async (until: number): Promise<void> => {
+      await flush();
+      while (clock.now() - t0 < until) await clock.advanceAsync(Math.min(100, until - (clock.now() - t0)));
+      await flush();
+    };
+    const after = (key: string, t: number): number[] => (runs.get(key) ?? []).filter((x) => x >= t);
+    return { queue, workers, runs, runUntil, after };
+  }
+
+  it("paces the apiserver's keys and backs a remote cluster's off, as pacedOutageRetry says per server", async () => {
+    const w = clusters(new Set(["api", "remote"]), (server) => server === "api");
+    w.queue.add("api/a");
+    w.queue.add("remote/b");
+    await w.runUntil(10_000);
+    const gaps = (k: string): number[] => (w.runs.get(k) ?? []).slice(1, 6).map((t, i) => t - w.runs.get(k)![i]!);
+    expect({ api: gaps("api/a"), remote: gaps("remote/b") }).toEqual({
+      api: [1_000, 1_000, 1_000, 1_000, 1_000],
+      remote: [5, 10, 20, 40, 80],
+    });
+    await w.workers.stop(1_000);
+  });
+
+  it.each([
+    // how the return of cluster "one" becomes known
+    { name: 'serverReachable("one")', signal: (w: ReturnType<typeof clusters>) => w.workers.serverReachable("one") },
+    { name: "one of its keys getting through", signal: () => {} },
+  ])("when $name, only the keys waiting for that cluster run at once, their back-off reset", async ({ signal }) => {
+    const down = new Set(["one", "two"]);
+    const w = clusters(down, () => false);
+    for (const k of ["one/a", "one/b", "two/c", "two/d"]) w.queue.add(k);
+    await w.runUntil(60_000);
+    down.delete("one");
+    signal(w);
+    // Without the signal, the first key of "one" to get through is the one whose back-off ends first.
+    await w.runUntil(60_000 + 70_000);
+    const firstOf = (k: string): number | undefined => w.after(k, 60_000)[0];
+    const one = [firstOf("one/a"), firstOf("one/b")];
+    expect(Math.max(...one.map((t) => t ?? Infinity)) - Math.min(...one.map((t) => t ?? Infinity))).toBeLessThan(10);
+    expect([w.queue.numRequeues("one/a"), w.queue.numRequeues("one/b")]).toEqual([0, 0]);
+    expect([w.queue.numRequeues("two/c"), w.queue.numRequeues("two/d")].every((n) => n > 10)).toBe(true);
+    await w.workers.stop(1_000);
   });
 });
 

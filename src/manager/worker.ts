@@ -6,7 +6,7 @@
  * | outcome | queue operation | `result` label |
  * | --- | --- | --- |
  * | thrown error | `addRateLimited` (exponential backoff) | `error` |
- * | thrown error, apiserver unreachable | `addPaced` ({@link OUTAGE_RETRY_MS}; without `pacedOutageRetry`: `addRateLimited`) | `error` |
+ * | thrown error, a server unreachable | `addPaced` ({@link OUTAGE_RETRY_MS}; `pacedOutageRetry` false: `addRateLimited`) | `error` |
  * | thrown {@link TerminalError} | `forget` (no retry; logged) | `error` (and the terminal counter) |
  * | `requeueAfterMs > 0` | `forget`, then `addAfter` | `requeue_after` |
  * | `requeue` (again at once) | `forget`, then `add` | `requeue` |
@@ -19,16 +19,19 @@
  * the worker is free again. The queue is the only source of keys, so a key is never reconciled
  * twice at once.
  *
- * Apiserver outages. An error the `unreachable` option classifies as a failure to reach the apiserver
- * (no connection, reset, timeout, 5xx, 429) says nothing about the key, so it does not grow the key's
- * exponential back-off: the key is re-added after {@link OUTAGE_RETRY_MS} (1 s), or the rate
- * limiter's overall token-bucket wait if that is longer, and its failure count stays where it was
- * (a later ordinary error backs off from there). Such keys keep probing at a steady pace and are
- * remembered as waiting for the apiserver. When the apiserver answers again, every one of them is
- * handed to the queue at once (`addNow`, paced by the worker concurrency) with its back-off reset.
- * The signal is either one of them reconciling without such an error, or a call to
- * {@link WorkerPool.apiserverReachable} by whatever else saw the apiserver answer (a watch or list
- * that succeeds again). Every other error keeps controller-runtime's exponential back-off.
+ * Outages. An error the `unreachableServer` option classifies as a failure to reach a server (the
+ * apiserver, or for the sync engine a destination cluster: no connection, reset, timeout, 5xx, 429)
+ * says nothing about the key, so it does not grow the key's exponential back-off: the key is
+ * re-added after {@link OUTAGE_RETRY_MS} (1 s), or the rate limiter's overall token-bucket wait if
+ * that is longer, and its failure count stays where it was (a later ordinary error backs off from
+ * there). Where `pacedOutageRetry` says no for that server (the sync engine's remote clusters, where
+ * a steady retry of every Application would keep the workers on a cluster that does not answer),
+ * the key backs off exponentially instead. Either way the key is remembered as waiting for that
+ * server, and when the server answers again every key waiting for it is handed to the queue at once
+ * (`addNow`, paced by the worker concurrency) with its back-off reset. The signal is either one of
+ * them reconciling without such an error, or a call to {@link WorkerPool.serverReachable} by
+ * whatever else saw the server answer (a watch or list that succeeds again, any request). Every
+ * other error keeps controller-runtime's exponential back-off.
  *
  * Both loops of the process (the ApplicationSet controller and the sync engine) run
  * on this pool, each with its own queue and metrics.
@@ -130,21 +133,22 @@ export interface WorkerPoolOptions {
   /** The key's field in each reconcile's log lines (default `appset`). */
   keyField?: string;
   /**
-   * Whether an error means the apiserver could not be reached (network, 5xx, timeout, 429). Keys
-   * that failed so are retried every {@link OUTAGE_RETRY_MS} without growing their back-off, and at
-   * once, their back-off reset, when one of them next reconciles without such an error or
-   * {@link WorkerPool.apiserverReachable} is called.
+   * The server an error failed to reach (network, 5xx, timeout, 429), or undefined when the error
+   * is of another kind. Keys that failed so are retried every {@link OUTAGE_RETRY_MS} without
+   * growing their back-off, and at once, their back-off reset, when one of the keys waiting for the
+   * same server next reconciles without such an error or {@link WorkerPool.serverReachable} is
+   * called for it.
    */
-  unreachable?: (err: unknown) => boolean;
+  unreachableServer?: (err: unknown) => string | undefined;
   /** The retry delay of a key that could not reach the apiserver (default {@link OUTAGE_RETRY_MS}). */
   outageRetryMs?: number;
   /**
-   * False: a key that could not reach the apiserver backs off exponentially as for any error (it
-   * still goes again at once when the apiserver answers). For loops whose reconciles also reach other
-   * servers that `unreachable` cannot tell apart (the sync engine's remote clusters), where a steady
-   * retry would hammer a cluster that stays down. Default true.
+   * False for a server: a key that could not reach it backs off exponentially as for any error (it
+   * still goes again at once when the server answers). For servers that may stay down for long (the
+   * sync engine's remote clusters), where a steady retry would keep workers on them. Default: every
+   * server paced.
    */
-  pacedOutageRetry?: boolean;
+  pacedOutageRetry?: (server: string) => boolean;
 }
 
 /** How {@link WorkerPool.stop} ended. */
@@ -160,7 +164,7 @@ type Outcome =
   | { kind: "success" }
   | { kind: "requeueAfter"; ms: number }
   | { kind: "requeue" }
-  | { kind: "error"; error: unknown; unreachable: boolean }
+  | { kind: "error"; error: unknown; unreachable: string | undefined }
   | { kind: "terminal"; error: unknown };
 
 /**
@@ -175,8 +179,8 @@ export function isPanic(reason: unknown): boolean {
   return [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError].some((k) => proto === k.prototype);
 }
 
-/** Classifies a settled reconcile; `unreachable` tells the apiserver's absence from other errors. */
-function outcomeOf(settled: PromiseSettledResult<ReconcileResult>, unreachable: (err: unknown) => boolean): Outcome {
+/** Classifies a settled reconcile; `unreachable` names the server an error failed to reach. */
+function outcomeOf(settled: PromiseSettledResult<ReconcileResult>, unreachable: (err: unknown) => string | undefined): Outcome {
   if (settled.status === "rejected") {
     const error: unknown = settled.reason;
     return isTerminal(error) ? { kind: "terminal", error } : { kind: "error", error, unreachable: unreachable(error) };
@@ -191,8 +195,8 @@ export class WorkerPool {
   private readonly inFlight = new Map<string, { stop: AbortController; done: Promise<void> }>();
   /** Which failure lines are written (repeats limited per key). */
   private readonly failureLogs: LogLimiter;
-  /** Keys whose last reconcile failed because the apiserver could not be reached. */
-  private readonly awaitingApiserver = new Set<string>();
+  /** Keys whose last reconcile failed because a server could not be reached, by that server. */
+  private readonly awaiting = new Map<string, string>();
   private loops: Promise<void>[] = [];
   private stopping = false;
   private readonly newId: () => string;
@@ -273,7 +277,7 @@ export class WorkerPool {
     try {
       const ctx: ReconcileContext = { reconcileId, logger, signal: work.signal, stopping: stop.signal };
       const [settled] = await Promise.allSettled([Promise.resolve().then(() => reconciler.reconcile(key, ctx))]);
-      const outcome = outcomeOf(settled, this.options.unreachable ?? (() => false));
+      const outcome = outcomeOf(settled, this.options.unreachableServer ?? (() => undefined));
       const { result, terminal } = this.settle(key, outcome, logger, work.signal);
       const panicked = settled.status === "rejected" && isPanic(settled.reason);
       metrics?.reconciled({ result, terminal, seconds: (clock.now() - started) / 1000, panicked });
@@ -287,36 +291,41 @@ export class WorkerPool {
   }
 
   /**
-   * Says the apiserver answers again (a watch or list that failed now succeeds): every key waiting
-   * because it could not reach it is retried at once, its back-off reset.
+   * Says a server answers again (a watch or list that failed now succeeds, any request answered):
+   * every key waiting because it could not reach that server (every waiting key, without one) is
+   * retried at once, its back-off reset.
    */
-  apiserverReachable(): void {
-    this.releaseAwaiting();
+  serverReachable(server?: string): void {
+    this.releaseAwaiting(server);
   }
 
   /**
-   * After a reconcile: a key that failed because the apiserver was unreachable joins
-   * {@link awaitingApiserver}; one that failed otherwise leaves it (it now waits out its ordinary
-   * back-off); one of those that went through again means the apiserver is back, so the others are
-   * retried at once with their back-off reset.
+   * After a reconcile: a key that failed because a server was unreachable waits for that server in
+   * {@link awaiting}; one that failed otherwise stops waiting (it now waits out its ordinary
+   * back-off); one that was waiting and went through means its server is back, so the other keys
+   * waiting for it are retried at once with their back-off reset.
    */
   private trackReachability(key: string, outcome: Outcome): void {
     if (outcome.kind === "error") {
-      if (outcome.unreachable) this.awaitingApiserver.add(key);
-      else this.awaitingApiserver.delete(key);
+      if (outcome.unreachable !== undefined) this.awaiting.set(key, outcome.unreachable);
+      else this.awaiting.delete(key);
       return;
     }
-    if (this.awaitingApiserver.delete(key)) this.releaseAwaiting();
+    const server = this.awaiting.get(key);
+    if (server === undefined) return;
+    this.awaiting.delete(key);
+    this.releaseAwaiting(server);
   }
 
-  /** Hands every key of {@link awaitingApiserver} to the queue at once, its back-off reset. */
-  private releaseAwaiting(): void {
+  /** Hands every key waiting for `server` (for any server, without one) to the queue at once, its back-off reset. */
+  private releaseAwaiting(server: string | undefined): void {
     if (this.stopping) return;
-    const keys = [...this.awaitingApiserver];
-    this.awaitingApiserver.clear();
+    const keys = [...this.awaiting].filter(([, s]) => server === undefined || s === server).map(([k]) => k);
     if (keys.length === 0) return;
-    this.options.logger.info({ keys: keys.length }, "the apiserver answers again: retrying what failed to reach it at once");
+    const where = server === undefined || server === "" ? "the apiserver" : server;
+    this.options.logger.info({ keys: keys.length, server: where }, `${where} answers again: retrying what failed to reach it at once`);
     for (const key of keys) {
+      this.awaiting.delete(key);
       this.options.queue.forget(key);
       this.options.queue.addNow(key);
     }
@@ -330,15 +339,20 @@ export class WorkerPool {
     logger.error({ err, requeues: this.options.queue.numRequeues(key), ...held }, "Reconciler error");
   }
 
+  /** Queues a failed key again: paced when it could not reach a server whose retries are paced, else with back-off. */
+  private retryFailed(key: string, unreachable: string | undefined): void {
+    const { queue, pacedOutageRetry, outageRetryMs } = this.options;
+    if (unreachable !== undefined && (pacedOutageRetry?.(unreachable) ?? true)) queue.addPaced(key, outageRetryMs ?? OUTAGE_RETRY_MS);
+    else queue.addRateLimited(key);
+  }
+
   /** The one switch: each outcome → one queue operation and one `result` label. */
   private settle(key: string, outcome: Outcome, logger: Logger, signal: AbortSignal): { result: ReconcileResultLabel; terminal: boolean } {
     const { queue } = this.options;
     this.trackReachability(key, outcome);
     switch (outcome.kind) {
       case "error":
-        if (outcome.unreachable && this.options.pacedOutageRetry !== false)
-          queue.addPaced(key, this.options.outageRetryMs ?? OUTAGE_RETRY_MS);
-        else queue.addRateLimited(key);
+        this.retryFailed(key, outcome.unreachable);
         if (signal.aborted && signal.reason instanceof StoppingError)
           logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
         else this.logFailure(key, logger, errorMessage(outcome.error));

@@ -13,7 +13,7 @@
  */
 import { type AppProject, type Application, type Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import { isApiserverUnreachable, objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
+import { unreachableServer, objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
 import { appProjectsSpec, applicationsSpec, SharedCache } from "../manager/cache.js";
 import { repoSecretsSpec } from "../manager/credentials.js";
 import type { ProjectSettings } from "./project-gate.js";
@@ -78,6 +78,15 @@ export interface SyncEngineOptions extends ReconcilerDeps {
   readonly reconcileTimeoutMs?: number;
   /** Subscribes to the apiserver answering again after requests failed to reach it: Applications waiting for it are retried at once. */
   readonly apiserverBack?: (listener: () => void) => () => void;
+  /**
+   * The `host:port` of the engine's own apiserver. An Application whose reconcile could not reach it
+   * is retried every second, its back-off not grown; one that could not reach another server (a
+   * destination cluster, which may stay down for long) backs off exponentially. Absent: every
+   * server backs off.
+   */
+  readonly apiserverHost?: string;
+  /** Subscribes to a destination cluster's server answering again: the Applications waiting for it are retried at once. */
+  readonly clusterBack?: (listener: (server: string) => void) => () => void;
   /** The queue and reconcile metrics (controller `sync-engine`). */
   readonly loopMetrics?: QueueMetrics & WorkerMetrics;
   /**
@@ -193,16 +202,27 @@ export class SyncEngine {
       keyField: "app",
       ...(metrics ? { metrics } : {}),
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
-      unreachable: isApiserverUnreachable,
-      // An Application's requests also go to its destination cluster, whose failures look the same:
-      // a remote cluster that stays down must not be retried every second.
-      pacedOutageRetry: false,
+      unreachableServer,
+      // A destination cluster that stays down must not be retried every second; the apiserver is.
+      pacedOutageRetry: (server) => options.apiserverHost !== undefined && (server === "" || server === options.apiserverHost),
     });
-    options.apiserverBack?.(() => this.pool.apiserverReachable());
+    this.followReachability(options);
     this.informer = this.cache.informer(applicationsSpec(options.namespace));
     const changed = (p: AppProject): void => this.projectChanged(p);
     gate?.projects.on({ add: changed, update: (_, p) => changed(p), delete: changed });
     this.watchApplications();
+  }
+
+  /** What waited for the apiserver, or for one destination cluster, goes again as soon as it answers. */
+  private followReachability(options: SyncEngineOptions): void {
+    options.apiserverBack?.(() => {
+      this.pool.serverReachable(options.apiserverHost);
+      this.pool.serverReachable("");
+    });
+    options.clusterBack?.((server) => {
+      this.pool.serverReachable(server);
+      this.watches?.retryNow(server);
+    });
   }
 
   /** Queues the Applications the engine serves as they change (those with an operation to run first). */

@@ -46,6 +46,8 @@ export interface ResourceWatchesOptions {
 /** The informers on managed resources. */
 export class ResourceWatches {
   private readonly informers = new Map<string, Informer<KubeObject>>();
+  /** The `host:port` of each informer's cluster, by informer key. */
+  private readonly hosts = new Map<string, string>();
   private stopped = false;
 
   constructor(private readonly opts: ResourceWatchesOptions) {}
@@ -68,8 +70,14 @@ export class ResourceWatches {
       };
       informer.on({ add: notify, update: (_old, o) => notify(o), delete: notify });
       this.informers.set(key, informer);
+      this.hosts.set(key, hostOf(access.id));
       informer.start();
     }
+  }
+
+  /** Ends the back-off wait of every informer on the cluster at `host` (`host:port`): it answers again. */
+  retryNow(host: string): void {
+    for (const [key, informer] of this.informers) if (this.hosts.get(key) === host) informer.retryNow();
   }
 
   /** Stops every informer. */
@@ -77,5 +85,15 @@ export class ResourceWatches {
     this.stopped = true;
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
     this.informers.clear();
+    this.hosts.clear();
+  }
+}
+
+/** The `host:port` of a cluster's server URL ("" for the local cluster's id or a malformed one). */
+function hostOf(server: string): string {
+  try {
+    return new URL(server).host;
+  } catch {
+    return "";
   }
 }
