@@ -203,7 +203,7 @@ async function watchUntilAborted(client: KubeApiClient, opts: ScenarioOptions): 
 function withLogTail(err: unknown, controller: DemoController | undefined): unknown {
   if (controller === undefined || (err as { name?: string }).name === "AbortError") return err;
   const tail = readLog(controller.logPath)
-    .filter((l) => l["level"] !== undefined && Number(l["level"]) >= 40)
+    .filter((l) => l["level"] === "warning" || l["level"] === "error" || l["level"] === "fatal")
     .slice(-5)
     .map((l) => `  ${JSON.stringify(l)}`);
   if (tail.length === 0 || !(err instanceof Error)) return err;

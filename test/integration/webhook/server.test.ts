@@ -96,7 +96,7 @@ describe("the webhook server", () => {
     const h = await harness();
     const res = await h.post(req());
     expect(res).toEqual({ status, text: `Webhook processing failed: ${reason}\n` });
-    expect(h.logs.find((l) => l["msg"] === `webhook refused: ${reason}`)).toMatchObject({ level: 40, status });
+    expect(h.logs.find((l) => l["msg"] === `webhook refused: ${reason}`)).toMatchObject({ level: "warning", status });
     await h.server.idle();
     expect(h.refreshed).toEqual([]);
   });

@@ -30,7 +30,7 @@ describe("startControllerWebhook", () => {
     try {
       expect(await startControllerWebhook({ ...base, addr: `127.0.0.1:${String(port)}`, logger })).toBeUndefined();
       expect(lines.find((l) => l["msg"] === "failed to start webhook server")).toMatchObject({
-        level: 50,
+        level: "error",
         addr: `127.0.0.1:${String(port)}`,
       });
     } finally {
