@@ -142,7 +142,14 @@ describe("goQuote", () => {
  */
 describe("beside Argo CD v3.6.2's own lines", () => {
   const fixture = (format: LogFormat) =>
-    readFileSync(join(import.meta.dirname, "../../test/fixtures/logs", `argocd-v3.6.2-applicationset-controller.${format}.log`), "utf8")
+    readFileSync(
+      join(
+        import.meta.dirname,
+        "../../test/fixtures/logs",
+        `argocd-v3.6.2-applicationset-controller.${format === "json" ? "jsonl" : "txt"}`,
+      ),
+      "utf8",
+    )
       .split("\n")
       .filter((l) => l !== "");
 
