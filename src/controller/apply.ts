@@ -107,8 +107,9 @@ export class PlanExecutor {
    * holds the Applications the plan was made from, by name.
    */
   async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal, seen?: ReadonlyMap<string, Application>): Promise<ApplicationSet> {
-    for (const w of plan.warnings) this.opts.logger.warn({ appSet: before.metadata.name }, w);
-    for (const line of plan.logs ?? []) this.opts.logger.info({ appSet: before.metadata.name }, line);
+    const fields = { applicationset: { Namespace: before.metadata.namespace, Name: before.metadata.name } };
+    for (const w of plan.warnings) this.opts.logger.warn(fields, w);
+    for (const line of plan.logs ?? []) this.opts.logger.info(fields, line);
     let appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
     this.reportRollout(appSet, plan.rolloutReport);
     await this.writeRollout(appSet, plan);

@@ -56,7 +56,7 @@ export function createPullRequestGenerator(services: ScmServices = new ScmServic
         pulls = filterPullRequests(await service.list(), filters);
       } catch (err) {
         if (err instanceof RepositoryNotFoundError && spec.continueOnRepoNotFoundError === true) {
-          ctx.logger?.warn({ err: err.message }, "Skipping params generation for this repository since it was not found.");
+          ctx.logger?.warn({ error: err.message }, "Skipping params generation for this repository since it was not found.");
           return [];
         }
         throw wrapError("error listing repos", err);

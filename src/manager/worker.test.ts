@@ -235,9 +235,9 @@ describe("WorkerPool context", () => {
     queue.add("ns/a");
     queue.add("ns/b");
     await flush();
-    expect(lines.map((l) => [l.msg, l.reconcileId, l.appset])).toEqual([
-      ["generating", "r1", "ns/a"],
-      ["generating", "r2", "ns/b"],
+    expect(lines.map((l) => [l.msg, l.reconcileID, l.applicationset])).toEqual([
+      ["generating", "r1", { Namespace: "ns", Name: "a" }],
+      ["generating", "r2", { Namespace: "ns", Name: "b" }],
     ]);
   });
 
@@ -249,9 +249,9 @@ describe("WorkerPool context", () => {
     await flush();
     expect(lines[0]).toMatchObject({
       msg: "Reconciler error",
-      err: "apiserver unavailable",
-      appset: "ns/a",
-      reconcileId: "r1",
+      error: "apiserver unavailable",
+      applicationset: { Namespace: "ns", Name: "a" },
+      reconcileID: "r1",
       requeues: 1,
     });
   });

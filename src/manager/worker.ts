@@ -130,8 +130,11 @@ export interface WorkerPoolOptions {
   newReconcileId?: () => string;
   /** Each reconcile's deadline in ms (absent or 0: none). */
   reconcileTimeoutMs?: number;
-  /** The key's field in each reconcile's log lines (default `appset`). */
-  keyField?: string;
+  /**
+   * The fields naming the key in each reconcile's log lines (default: `applicationset` as Argo CD's
+   * reconcile lines carry it, a `{Namespace, Name}` object).
+   */
+  keyFields?: (key: string) => Record<string, unknown>;
   /**
    * The server an error failed to reach (network, 5xx, timeout, 429), or undefined when the error
    * is of another kind. Keys that failed so are retried every {@link OUTAGE_RETRY_MS} without
@@ -262,7 +265,7 @@ export class WorkerPool {
   private async process(key: string): Promise<void> {
     const { clock, reconciler, metrics } = this.options;
     const reconcileId = this.newId();
-    const logger = this.options.logger.child({ reconcileId, [this.options.keyField ?? "appset"]: key });
+    const logger = this.options.logger.child({ reconcileID: reconcileId, ...(this.options.keyFields ?? applicationSetFields)(key) });
     const stop = new AbortController();
     const work = new AbortController();
     const onStop = (): void => work.abort(stop.signal.reason);
@@ -336,7 +339,7 @@ export class WorkerPool {
     const verdict = this.failureLogs.allow(key, err);
     if (!verdict.log) return;
     const held = verdict.suppressed > 0 ? { suppressed: verdict.suppressed } : {};
-    logger.error({ err, requeues: this.options.queue.numRequeues(key), ...held }, "Reconciler error");
+    logger.error({ error: err, requeues: this.options.queue.numRequeues(key), ...held }, "Reconciler error");
   }
 
   /** Queues a failed key again: paced when it could not reach a server whose retries are paced, else with back-off. */
@@ -354,12 +357,12 @@ export class WorkerPool {
       case "error":
         this.retryFailed(key, outcome.unreachable);
         if (signal.aborted && signal.reason instanceof StoppingError)
-          logger.info({ err: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
+          logger.info({ error: errorMessage(outcome.error) }, "reconcile aborted by shutdown");
         else this.logFailure(key, logger, errorMessage(outcome.error));
         return { result: "error", terminal: false };
       case "terminal":
         queue.forget(key);
-        logger.error({ err: errorMessage(outcome.error) }, "Reconciler error (terminal, not retried)");
+        logger.error({ error: errorMessage(outcome.error) }, "Reconciler error (terminal, not retried)");
         return { result: "error", terminal: true };
       case "requeueAfter":
         queue.forget(key);
@@ -375,4 +378,13 @@ export class WorkerPool {
         return { result: "success", terminal: false };
     }
   }
+}
+
+/**
+ * An ApplicationSet key's log field as Argo CD's reconcile lines carry it: `applicationset`, Go's
+ * `types.NamespacedName` (JSON `{"Namespace":…,"Name":…}`, text `namespace/name`).
+ */
+export function applicationSetFields(key: string): Record<string, unknown> {
+  const slash = key.indexOf("/");
+  return { applicationset: slash < 0 ? { Namespace: "", Name: key } : { Namespace: key.slice(0, slash), Name: key.slice(slash + 1) } };
 }

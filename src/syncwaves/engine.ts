@@ -199,7 +199,7 @@ export class SyncEngine {
       concurrency: options.concurrency ?? 10,
       clock: options.clock,
       logger: options.log,
-      keyField: "app",
+      keyFields: (key) => ({ app: key }),
       ...(metrics ? { metrics } : {}),
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
       unreachableServer,
