@@ -24,7 +24,7 @@ export const PROCESS_OPTIONS: readonly OptionDef[] = [
     kind: "string",
     default: "",
     description:
-      "Go time layout of every log line's `time` (in UTC), e.g. `2006-01-02T15:04:05.000Z07:00`. Empty: text lines carry RFC 3339 seconds, as logrus prints them, and json lines RFC 3339 with milliseconds.",
+      "Go time layout of every log line's `time` (in UTC), e.g. `2006-01-02T15:04:05.000Z07:00`. Empty: RFC 3339 seconds (`2006-01-02T15:04:05Z07:00`), as logrus prints them.",
   }),
   argo({
     key: "grpcEnableTxtServiceConfig",
