@@ -60,7 +60,7 @@ beforeAll(async () => {
   admin = KubeApiClient.fromConfig({ kind: "file", path: kubeconfig });
   applier = new Applier(admin);
   const install = renderKustomization("deploy/install").filter(
-    (o) => !["CustomResourceDefinition", "Deployment", "Service"].includes(o.kind),
+    (o) => !["CustomResourceDefinition", "Deployment", "Service", "AppProject"].includes(o.kind),
   );
   await applier.apply(install.map(place.object));
   await admin.create(Namespaces, { metadata: { name: other } });

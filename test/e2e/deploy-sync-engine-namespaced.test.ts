@@ -23,7 +23,8 @@ const given = `engine-given-${run}`;
 const withheld = `engine-withheld-${run}`;
 const place = placement(own, run);
 const installed = renderKustomization("deploy/install-with-sync-engine-namespaced")
-  .filter((o) => !["CustomResourceDefinition", "Deployment", "Service"].includes(o.kind))
+  // The test creates its own default AppProject.
+  .filter((o) => !["CustomResourceDefinition", "Deployment", "Service", "AppProject"].includes(o.kind))
   .map(place.object);
 const temp = new TempDirs();
 const RoleBindings: ResourceDescriptor = {

@@ -23,7 +23,8 @@ const own = `engine-rbac-${run}`;
 const target = `engine-target-${run}`;
 const place = placement(own, run);
 const installed = renderKustomization("deploy/install-with-sync-engine")
-  .filter((o) => !["CustomResourceDefinition", "Deployment", "Service"].includes(o.kind))
+  // The test creates its own default AppProject.
+  .filter((o) => !["CustomResourceDefinition", "Deployment", "Service", "AppProject"].includes(o.kind))
   .map(place.object);
 const temp = new TempDirs();
 

@@ -56,10 +56,18 @@ function dropHelmLabels(labels: Record<string, string> | undefined): void {
   for (const l of HELM_LABELS) delete labels?.[l];
 }
 
-/** A rendered object as the kustomize install holds it: Helm's labels, the CRDs' keep policy, the replicas and flags set aside. */
+/**
+ * A rendered object as the kustomize install holds it: Helm's labels, the CRDs' keep policy, the
+ * default AppProject's hook, the replicas and flags set aside.
+ */
 function asKustomize(obj: Manifest): Manifest {
   const o = structuredClone(obj) as Manifest & Obj;
   dropHelmLabels(o.metadata.labels);
+  if (o.metadata.labels !== undefined && Object.keys(o.metadata.labels).length === 0) delete o.metadata.labels;
+  if (o.kind === "AppProject") {
+    expect(o.metadata["annotations"]).toEqual({ "helm.sh/hook": "post-install" });
+    delete o.metadata["annotations"];
+  }
   if (o.kind === "CustomResourceDefinition") {
     const annotations = o.metadata["annotations"] as Record<string, string>;
     delete annotations["helm.sh/resource-policy"];
@@ -125,6 +133,36 @@ describe("the Helm chart", () => {
       kind: "config",
       config: { metricsAddr: ":8080", probeAddr: ":8081", webhookAddr: ":7000" },
     });
+  });
+
+  it.each([
+    { name: "by default", values: {}, objects: ["ConfigMap/argocd-ssh-known-hosts-cm", "AppProject/default"] },
+    { name: "beside Argo CD (crds.install=false)", values: { crds: { install: false } }, objects: [] },
+    {
+      name: "beside Argo CD when asked to",
+      values: { crds: { install: false }, sshKnownHosts: { create: true }, defaultProject: { create: true } },
+      objects: ["ConfigMap/argocd-ssh-known-hosts-cm", "AppProject/default"],
+    },
+    {
+      name: "not when turned off",
+      values: { sshKnownHosts: { create: false }, defaultProject: { create: false } },
+      objects: [],
+    },
+  ])("creates Argo CD's SSH known hosts and the default AppProject $name", async ({ values, objects }) => {
+    const rendered = await helmTemplate("appset", ns, values);
+    const found = rendered.filter((o) => o.kind === "ConfigMap" || o.kind === "AppProject").map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(found).toEqual(objects);
+  });
+
+  it("appends sshKnownHosts.extraHosts to Argo CD's known hosts", async () => {
+    const extra = "git.example.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl";
+    const rendered = await helmTemplate("appset", ns, { sshKnownHosts: { extraHosts: extra } });
+    const hosts = (find(rendered, "ConfigMap", "argocd-ssh-known-hosts-cm")["data"] as Record<string, string>)["ssh_known_hosts"]!;
+    const kustomize = find(renderKustomization("deploy/install"), "ConfigMap", "argocd-ssh-known-hosts-cm")["data"] as Record<
+      string,
+      string
+    >;
+    expect(hosts).toBe(`${kustomize["ssh_known_hosts"]!}${extra}\n`);
   });
 
   it("refuses an Ingress without a host name, saying which value to set", async () => {

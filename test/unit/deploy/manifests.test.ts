@@ -50,6 +50,8 @@ describe("the rendered installs", () => {
         `Service/argocd/${NAME}-metrics`,
         `NetworkPolicy/argocd/${NAME}-network-policy`,
         `PodDisruptionBudget/argocd/${NAME}`,
+        "ConfigMap/argocd/argocd-ssh-known-hosts-cm",
+        "AppProject/argocd/default",
       ],
     },
     {
@@ -107,6 +109,64 @@ describe("the rendered installs", () => {
         kind,
       ).toBe(true);
     }
+  });
+});
+
+/** The hosts of Argo CD v3.6's argocd-ssh-known-hosts-cm, each with the key types it lists. */
+const KNOWN_HOSTS = {
+  "[ssh.github.com]:443": ["ecdsa-sha2-nistp256", "ssh-ed25519", "ssh-rsa"],
+  "bitbucket.org": ["ecdsa-sha2-nistp256", "ssh-ed25519", "ssh-rsa"],
+  "github.com": ["ecdsa-sha2-nistp256", "ssh-ed25519", "ssh-rsa"],
+  "gitlab.com": ["ecdsa-sha2-nistp256", "ssh-ed25519", "ssh-rsa"],
+  "ssh.dev.azure.com": ["ssh-rsa"],
+  "vs-ssh.visualstudio.com": ["ssh-rsa"],
+};
+
+describe("what a standalone install adds to the controller", () => {
+  const standalone = [
+    "deploy/install",
+    "deploy/install-cluster-wide",
+    "deploy/install-with-sync-engine",
+    "deploy/install-with-sync-engine-namespaced",
+  ];
+
+  it.each(standalone)("%s ships Argo CD's SSH known hosts and the default AppProject", (dir) => {
+    const objects = renderKustomization(dir);
+    expect(find(objects, "ConfigMap", "argocd-ssh-known-hosts-cm").metadata.namespace).toBe("argocd");
+    expect(find(objects, "AppProject", "default").metadata.namespace).toBe("argocd");
+  });
+
+  it("never ships them beside Argo CD, whose own objects of these names exist", () => {
+    const ids = renderKustomization("deploy/beside-argocd").map(manifestId);
+    expect(ids.filter((id) => id.startsWith("ConfigMap/") || id.startsWith("AppProject/"))).toEqual([]);
+  });
+
+  it("knows the host keys of GitHub, GitLab, Bitbucket and Azure DevOps, as Argo CD's install does", () => {
+    const cm = find(install, "ConfigMap", "argocd-ssh-known-hosts-cm") as Manifest & { data: Record<string, string> };
+    expect(Object.keys(cm.data)).toEqual(["ssh_known_hosts"]);
+    const lines = cm.data["ssh_known_hosts"]!.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    const hosts: Record<string, string[]> = {};
+    for (const line of lines) {
+      const [host, type, key, ...rest] = line.split(" ");
+      expect(rest, line).toEqual([]);
+      expect(Buffer.from(key!, "base64").toString("base64"), line).toBe(key);
+      (hosts[host!] ??= []).push(type!);
+    }
+    expect(hosts).toEqual(KNOWN_HOSTS);
+    // The same key for a host's name and for its port-443 alias.
+    const keyOf = (host: string, type: string): string | undefined => lines.find((l) => l.startsWith(`${host} ${type} `))?.split(" ")[2];
+    for (const type of KNOWN_HOSTS["github.com"]) expect(keyOf("[ssh.github.com]:443", type)).toBe(keyOf("github.com", type));
+    expect(cm.metadata.labels).toEqual({ "app.kubernetes.io/name": "argocd-ssh-known-hosts-cm", "app.kubernetes.io/part-of": "argocd" });
+  });
+
+  it("creates the default AppProject as Argo CD's API server does: any source, destination and cluster-scoped kind", () => {
+    const project = find(install, "AppProject", "default");
+    expect(project.apiVersion).toBe("argoproj.io/v1alpha1");
+    expect(project["spec"]).toEqual({
+      sourceRepos: ["*"],
+      destinations: [{ namespace: "*", server: "*" }],
+      clusterResourceWhitelist: [{ group: "*", kind: "*" }],
+    });
   });
 });
 

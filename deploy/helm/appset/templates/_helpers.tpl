@@ -19,3 +19,20 @@ app.kubernetes.io/name: {{ include "appset.name" . }}
 
 {{/* The ServiceAccount the pods run as. */}}
 {{- define "appset.serviceAccountName" -}}{{ .Values.applicationSet.serviceAccount.name }}{{- end }}
+
+{{/* Helm's labels, for the objects that otherwise carry the labels of their kustomize file. */}}
+{{- define "appset.helmLabels" -}}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end }}
+
+{{/*
+Whether to create one of the objects of a standalone install (deploy/standalone): `create` when it
+is a boolean, else `crds.install` (false beside Argo CD, whose own objects of these names exist).
+Prints "true" or "false".
+*/}}
+{{- define "appset.standalone" -}}
+{{- if kindIs "bool" .create }}{{ .create }}{{ else }}{{ .context.Values.crds.install }}{{ end }}
+{{- end }}
