@@ -55,8 +55,9 @@ COPY package.json ./
 COPY --from=render-tools /out/helm /out/kustomize /usr/local/bin/
 # Argo CD's program name too, so manifests written for Argo CD's image (argo-helm passes
 # /usr/local/bin/argocd-applicationset-controller as the first argument, or as the command) run it.
-# As the first argument it runs under tini (the controller drops it); a container `command` replaces
-# the ENTRYPOINT, and with it tini.
+# As the first argument it runs under tini (the controller drops it), as `sync-engine` does (the sync
+# engine's Deployment passes `args: [sync-engine]`); a container `command` replaces the ENTRYPOINT,
+# and with it tini.
 RUN chmod 0755 /app/dist/cli/main.js && ln -s /app/dist/cli/main.js /usr/local/bin/appset \
   && ln -s /app/dist/cli/main.js /usr/local/bin/argocd-applicationset-controller
 # The base image's unprivileged "node" user, by number so that runAsNonRoot can verify it.

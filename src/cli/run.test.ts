@@ -78,6 +78,18 @@ describe("dropInArgv: drop-in for Argo CD's manifests", () => {
       out: ["controller", "--policy", "argocd-applicationset-controller"],
     },
     {
+      name: "the image's entrypoint with a container's args of sync-engine",
+      program: "appset",
+      argv: ["controller", "sync-engine", "--loglevel", "debug"],
+      out: ["sync-engine", "--loglevel", "debug"],
+    },
+    {
+      name: "a flag's value of sync-engine is left alone",
+      program: "appset",
+      argv: ["controller", "--policy", "sync-engine"],
+      out: ["controller", "--policy", "sync-engine"],
+    },
+    {
       name: "a look-alike name is not Argo CD's program",
       program: "appset",
       argv: ["controller", "/bin/my-argocd-applicationset-controller"],

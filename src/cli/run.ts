@@ -27,13 +27,16 @@ function isArgoProgram(arg: string | undefined): boolean {
  * Argo CD's program name (a link named `argocd-applicationset-controller`) it is `appset
  * controller`, and a leading `/usr/local/bin/argocd-applicationset-controller` argument (what the
  * argo-helm chart and Argo CD's install pass as the container's first argument) is dropped, after
- * `controller` or in its place.
+ * `controller` or in its place. The image's entrypoint is `appset controller` under tini, so a
+ * container's `args: [sync-engine, ...]` arrives as `controller sync-engine ...`: that runs the sync
+ * engine (the controller takes no positional argument), and tini stays PID 1.
  */
 export function dropInArgv(programName: string, argv: readonly string[]): string[] {
   let args = [...argv];
   if (isArgoProgram(programName)) args = ["controller", ...args];
   if (isArgoProgram(args[0])) args = ["controller", ...args.slice(1)];
   if (args[0] === "controller" && isArgoProgram(args[1])) args = ["controller", ...args.slice(2)];
+  if (args[0] === "controller" && args[1] === "sync-engine") args = args.slice(1);
   return args;
 }
 

@@ -5,7 +5,7 @@
  * and the configuration examples of docs/configuration.md parse to the same settings whether given
  * through argocd-cmd-params-cm or as flags.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -14,7 +14,7 @@ import { OPTIONS, deploymentEnv, parseConfig, type Config } from "../../../src/c
 import { LEASE_NAME } from "../../../src/leader/index.js";
 import { codeBlocks, shellCommands, shellWords } from "./docs.js";
 import { readRepoFile } from "./generated.js";
-import { manifestId, renderKustomization, type Manifest } from "./kustomize.js";
+import { DEPLOY_DIR, manifestId, readManifests, renderKustomization, type Manifest } from "./kustomize.js";
 
 type Obj = Record<string, unknown>;
 const NAME = "argocd-applicationset-controller";
@@ -241,6 +241,20 @@ describe("the Deployment", () => {
       limits: { memory: expect.any(String) },
     });
   });
+
+  it("keeps tini as PID 1 in every Deployment of deploy/: containers pass args, never a command", () => {
+    const files = readdirSync(DEPLOY_DIR, { withFileTypes: true, recursive: true })
+      .filter((f) => f.isFile() && f.name.endsWith(".yaml") && !f.parentPath.includes("helm"))
+      .map((f) => join(f.parentPath, f.name))
+      .filter((f) => /^kind: Deployment$/m.test(readFileSync(f, "utf8")));
+    const containers = files.flatMap((f) =>
+      readManifests(f)
+        .filter((o) => o.kind === "Deployment")
+        .flatMap((o) => (o["spec"] as { template: { spec: { containers: Obj[] } } }).template.spec.containers),
+    );
+    expect(containers.length).toBeGreaterThanOrEqual(4); // the controller's and the engine's, in their folders and the bundles
+    for (const c of containers) expect(c["command"], String(c["name"])).toBeUndefined();
+  }, 30_000); // the bundles hold the CRDs: parsing them takes seconds on a loaded machine
 
   it("leaves the replica count to kubectl scale, so re-applying keeps it", () => {
     expect(deployment["spec"]).not.toHaveProperty("replicas");

@@ -2,10 +2,13 @@
  * The sync engine's manifests (deploy/sync-engine-rbac, sync-engine, sync-engine-in-controller,
  * install-with-sync-engine, and the team install's sync-engine-namespaced) hold together without an apiserver: the install adds exactly the
  * engine's objects to the namespaced install, the engine's ClusterRole is bound to the right
- * ServiceAccount in each variant, and the engine's Deployment runs `appset sync-engine` with the
+ * ServiceAccount in each variant, and the engine's Deployment runs `appset sync-engine` (under the
+ * image's tini: `args`, never `command`) with the
  * controller's settings, probes and lock-down, selected apart from the controller's pods.
  */
 import { describe, expect, it } from "vitest";
+import { dropInArgv } from "../../../src/cli/run.js";
+import { dockerfile, entrypointProgram } from "./dockerfile.js";
 import { manifestId, renderKustomization, type Manifest } from "./kustomize.js";
 
 type Obj = Record<string, unknown>;
@@ -92,8 +95,11 @@ describe("the sync engine's Deployment", () => {
   const engine = find(withEngine, "Deployment", ENGINE);
   const controller = find(install, "Deployment", CONTROLLER);
 
-  it("runs `appset sync-engine` with its own ServiceAccount", () => {
-    expect(containerOf(engine)["command"]).toEqual(["appset", "sync-engine"]);
+  it("runs `appset sync-engine` under the image's tini, with its own ServiceAccount", () => {
+    const container = containerOf(engine);
+    expect(container["command"]).toBeUndefined();
+    const [program, ...entry] = entrypointProgram(dockerfile().at(-1)!);
+    expect(dropInArgv(program!, [...entry, ...(container["args"] as string[])])).toEqual(["sync-engine"]);
     expect(podSpec(engine).spec["serviceAccountName"]).toBe(ENGINE);
   });
 
