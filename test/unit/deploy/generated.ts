@@ -1,13 +1,15 @@
 /**
  * The parts of deploy/ and docs/ generated from code: the Deployments' `env` (the controller's and
  * the sync engine's, from the settings table's `deploymentEnv()`), the single-file install bundles (rendered from their
- * kustomizations), and the reference table of docs/configuration.md (from `configReference()`).
+ * kustomizations), the reference table of docs/configuration.md (from `configReference()`) and the
+ * values table of the chart's README (from the comments of its values.yaml).
  * `generate.ts` writes them; `generated.test.ts` fails when a committed file differs.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocument, stringify } from "yaml";
 import { configReference, deploymentEnv, type ConfigReferenceRow } from "../../../src/config/index.js";
+import { CHART_PATH, withGeneratedValues } from "./chart.js";
 import { REPO_ROOT, renderKustomization } from "./kustomize.js";
 
 /** One generated file: where it lives and what it must contain, given its current text. */
@@ -86,6 +88,7 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: "deploy/install-cluster-wide.yaml", expected: () => renderBundle("install-cluster-wide") },
   { path: "deploy/beside-argocd.yaml", expected: () => renderBundle("beside-argocd") },
   { path: "docs/configuration.md", expected: withGeneratedTables },
+  { path: `${CHART_PATH}/README.md`, expected: (current) => withGeneratedValues(current, readRepoFile(`${CHART_PATH}/values.yaml`)) },
 ];
 
 /** The committed text of a repository file. */
