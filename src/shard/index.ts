@@ -1,0 +1,19 @@
+/**
+ * Sharded replicas, the first slice: which replica owns which key (rendezvous hashing,
+ * {@link ownerOf} / {@link assignment}), which replicas of a group are live (the pure
+ * {@link membership} rule) and the loop that keeps this replica's member Lease and the group's view
+ * ({@link ShardMembership}). Nothing here is wired into the controller yet (docs/sharding.md).
+ */
+export { assignment, fnv1a64, ownerOf } from "./assign.js";
+export { checkGroupName, memberLeaseName, newMemberLease, renewedMemberLease, type MemberLeaseRef } from "./member-lease.js";
+export {
+  DEFAULT_SHARD_GROUP,
+  SHARD_GROUP_LABEL,
+  membership,
+  observeGroup,
+  type MembershipInput,
+  type MembershipView,
+  type NotLiveReason,
+  type SelfState,
+} from "./membership.js";
+export { ShardMembership, type ShardMembershipOptions } from "./membership-shell.js";
