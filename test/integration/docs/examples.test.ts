@@ -34,6 +34,7 @@ const COVERED = [
   "docs/differential.md",
   "docs/projects.md",
   "docs/security.md",
+  "docs/sharding.md",
 ];
 
 /** Pages not under test yet (each still to be given markers). */
