@@ -1,6 +1,6 @@
 /**
  * SigV4 header signing with the AWS SDK's signer (`@smithy/signature-v4`, SHA-256 from Node's
- * crypto through `@smithy/hash-node`). The signing time is an argument, so the injected clock
+ * crypto through `@smithy/hash-node`), over the URL's path and query. The signing time is an argument, so the injected clock
  * decides it. Every header given is signed, with `Host` taken from the URL; the signer adds
  * `X-Amz-Date`, `X-Amz-Content-Sha256`, `X-Amz-Security-Token` (temporary credentials) and
  * `Authorization`. Headers the HTTP client adds later (User-Agent, Content-Length) stay unsigned.
@@ -35,6 +35,12 @@ export async function signRequest(req: SignableRequest, creds: AwsCredentials, s
     import("@smithy/signature-v4"),
   ]);
   const url = new URL(req.url);
+  // The query is signed too: every value of a repeated name, in the order sent.
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    query[name] = values.length === 1 ? (values[0] ?? "") : values;
+  }
   const signer = new SignatureV4({ credentials: creds, region: scope.region, service: scope.service, sha256: Hash.bind(null, "sha256") });
   const signed = await signer.sign(
     new HttpRequest({
@@ -43,6 +49,7 @@ export async function signRequest(req: SignableRequest, creds: AwsCredentials, s
       hostname: url.hostname,
       ...(url.port === "" ? {} : { port: Number(url.port) }),
       path: url.pathname,
+      query,
       headers: { ...req.headers, host: url.host },
       body: req.body,
     }),
