@@ -2,16 +2,15 @@
  * AWS CodeCommit, the Resource Groups Tagging API and STS as a local server answers them: the
  * JSON 1.1 protocol (`X-Amz-Target`) and STS's query protocol with XML answers (AssumeRole,
  * AssumeRoleWithWebIdentity), shaped as the AWS API references document them. Every request's
- * SigV4 signature is recomputed with the AWS SDK's signer from what arrived on the wire (method,
- * path, Host and the other signed headers, body, whose hash must match `X-Amz-Content-Sha256`)
- * with the secret of the access key it names; a mismatch is refused as AWS refuses it (403
+ * SigV4 signature is recomputed from what arrived on the wire (method, path, query, Host and the
+ * other signed headers, body, whose hash must match `X-Amz-Content-Sha256`) with the secret of the
+ * access key it names, by a SigV4 of the tests' own (test/support/sigv4.ts, held to AWS's test
+ * suite), not by the AWS SDK's signer the controller signs with; a mismatch is refused as AWS refuses it (403
  * InvalidSignatureException).
  */
 import { createHash } from "node:crypto";
-import { Hash } from "@smithy/hash-node";
-import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentials, AwsCredentialSource } from "../../../src/scm/aws/client.js";
+import { sigv4 } from "../../support/sigv4.js";
 import type { FakeApi, Reply, Seen } from "./scm-server.js";
 
 /** One repository of the fake account. */
@@ -67,13 +66,6 @@ export function fakeAws(repos: FakeRepo[], now: () => number): FakeAws {
   };
 }
 
-function fromAmzDate(s: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(s);
-  if (m === null) return Number.NaN;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  return Date.UTC(y, mo - 1, d, h, mi, se);
-}
-
 /** The parts of a SigV4 `Authorization` header, or undefined when it is not one. */
 function parseAuthorization(
   value: string | undefined,
@@ -98,31 +90,22 @@ const INVALID_TOKEN: Reply = {
 };
 
 /** The signature of `req` recomputed over the headers it says it signed. */
-async function recompute(
-  req: Seen,
-  creds: AwsCredentials,
-  auth: { region: string; service: string; signedHeaders: string[] },
-): Promise<string> {
-  const signer = new SignatureV4({ credentials: creds, region: auth.region, service: auth.service, sha256: Hash.bind(null, "sha256") });
+function recompute(req: Seen, creds: AwsCredentials, auth: { region: string; service: string; signedHeaders: string[] }): string {
   const headers = Object.fromEntries(auth.signedHeaders.map((h) => [h, header(req, h)]));
-  const url = new URL(`http://${header(req, "host")}${req.path}`);
-  const signed = await signer.sign(
-    new HttpRequest({
-      method: req.method,
-      protocol: "http:",
-      hostname: url.hostname,
-      port: Number(url.port),
-      path: url.pathname,
-      headers,
-      body: req.body,
-    }),
-    { signingDate: new Date(fromAmzDate(header(req, "x-amz-date"))) },
-  );
-  return parseAuthorization(signed.headers["authorization"])?.signature ?? "";
+  return sigv4(
+    { method: req.method, path: req.path, query: req.query.toString(), headers, body: req.body },
+    {
+      accessKeyId: creds.accessKeyId,
+      secretAccessKey: creds.secretAccessKey,
+      region: auth.region,
+      service: auth.service,
+      amzDate: header(req, "x-amz-date"),
+    },
+  ).signature;
 }
 
 /** Checks a request's signature; undefined when it holds, else the refusal. */
-export async function verifySignature(aws: FakeAws, req: Seen, service: string): Promise<Reply | undefined> {
+export function verifySignature(aws: FakeAws, req: Seen, service: string): Reply | undefined {
   const auth = parseAuthorization(header(req, "authorization"));
   const creds = auth === undefined ? undefined : aws.keys.get(auth.accessKeyId);
   if (auth === undefined || creds === undefined) return INVALID_TOKEN;
@@ -134,7 +117,7 @@ export async function verifySignature(aws: FakeAws, req: Seen, service: string):
     header(req, "x-amz-content-sha256") === bodyHash &&
     auth.region === aws.region &&
     auth.service === service &&
-    (await recompute(req, creds, auth)) === auth.signature;
+    recompute(req, creds, auth) === auth.signature;
   return ok
     ? undefined
     : {
@@ -275,16 +258,16 @@ function assumeRole(aws: FakeAws, req: Seen): Reply {
 
 /** Serves the fake account on `api` (CodeCommit and Tagging at `/`, STS at `/sts/`). */
 export function serveAws(api: FakeApi, aws: FakeAws): void {
-  api.on("POST", "/", async (req) => {
+  api.on("POST", "/", (req) => {
     const target = String(req.headers["x-amz-target"] ?? "");
-    const refused = await verifySignature(aws, req, target.startsWith("ResourceGroupsTaggingAPI") ? "tagging" : "codecommit");
+    const refused = verifySignature(aws, req, target.startsWith("ResourceGroupsTaggingAPI") ? "tagging" : "codecommit");
     if (refused !== undefined) return refused;
     if (req.headers["content-type"] !== "application/x-amz-json-1.1")
       return { status: 400, body: { __type: "SerializationException", message: "bad content type" } };
     return jsonOperation(aws, target, JSON.parse(req.body) as Record<string, unknown>);
   });
-  api.on("POST", "/sts/", async (req) => {
+  api.on("POST", "/sts/", (req) => {
     const unsigned = new URLSearchParams(req.body).get("Action") === "AssumeRoleWithWebIdentity";
-    return (unsigned ? undefined : await verifySignature(aws, req, "sts")) ?? assumeRole(aws, req);
+    return (unsigned ? undefined : verifySignature(aws, req, "sts")) ?? assumeRole(aws, req);
   });
 }
