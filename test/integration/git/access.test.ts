@@ -2,7 +2,7 @@
  * Repository access beyond username and password, against real local servers: HTTPS verified by a
  * CA from the certificates directory (Argo CD's `argocd-tls-certs-cm`), client certificates, basic
  * auth sent on challenge or forced, a GitHub App installation token exchanged with a local API
- * server, and a repository's own HTTP proxy.
+ * server, and a repository's own HTTP proxy (plain HTTP relayed, HTTPS tunnelled with CONNECT).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPublicKey, createVerify, generateKeyPairSync } from "node:crypto";
@@ -18,6 +18,7 @@ import { GitRepoReader, type GitHubAppTokenSource, type GitRepoReaderOptions } f
 import { ScmHttpClient } from "../../../src/scm/http.js";
 import { git, gitEnv, makeRepo, TempDirs, repoSecret } from "../support/git-repos.js";
 import { serveGitHttp, type GitHttpServer } from "../support/git-http.js";
+import { FakeProxy } from "../support/scm-proxy-server.js";
 import { makeTestCa, type TestCa } from "../support/test-ca.js";
 
 const temp = new TempDirs();
@@ -228,6 +229,47 @@ describe("a repository's proxy (proxy, noProxy)", () => {
       expect(proxy.relayed.some((u) => u.startsWith(`${server.url}/repo.git/info/refs`))).toBe(true);
       const seen = proxy.relayed.length;
       await expect(reader(url, { proxy: proxy.url, noProxy: "127.0.0.1" }).resolveRevision(url, "HEAD")).resolves.toBe(head);
+      expect(proxy.relayed.length).toBe(seen);
+    } finally {
+      await server.stop();
+      await proxy.stop();
+    }
+  });
+
+  it("tunnels HTTPS git through the proxy with CONNECT, verified by the CA of the certificates directory, unless noProxy names the host", async () => {
+    // git.test resolves nowhere but in the proxy, which sends every host to 127.0.0.1.
+    const ca = makeTestCa(temp.make("appset-ca-"), ["git.test", "localhost"]);
+    const certsDir = temp.make("appset-tls-certs-");
+    writeFileSync(join(certsDir, "git.test"), ca.caCert);
+    writeFileSync(join(certsDir, "localhost"), ca.caCert);
+    const server = await serveGitHttp(root, undefined, { tls: { key: ca.serverKey, cert: ca.serverCert } });
+    const proxy = new FakeProxy();
+    await proxy.start();
+    try {
+      const port = new URL(server.url).port;
+      const url = `https://git.test:${port}/repo.git`;
+      await expect(reader(url, { proxy: proxy.url }, { tlsCertsDir: certsDir }).resolveRevision(url, "HEAD")).resolves.toBe(head);
+      const tree = await reader(url, { proxy: proxy.url }, { tlsCertsDir: certsDir }).listTree(url, head);
+      expect(tree.map((e) => e.path)).toContain("apps/a/config.json");
+      // Only tunnels: the proxy never saw a request line of git's, so never a path or a header.
+      expect(proxy.relayed.length).toBeGreaterThan(0);
+      expect(proxy.relayed.every((r) => r.method === "CONNECT" && r.target === `git.test:${port}`)).toBe(true);
+      expect(server.requests.some((r) => r.startsWith("GET /repo.git/info/refs"))).toBe(true);
+
+      // Without the CA the tunnelled TLS is refused: the certificate is checked end to end, not by the proxy.
+      await expect(
+        reader(url, { proxy: proxy.url }, { tlsCertsDir: temp.make("appset-tls-certs-") }).resolveRevision(url, "HEAD"),
+      ).rejects.toThrow(/SSL certificate problem|certificate/);
+
+      // noProxy: git connects itself, and the proxy sees nothing.
+      const seen = proxy.relayed.length;
+      const direct = `https://localhost:${port}/repo.git`;
+      await expect(
+        reader(direct, { proxy: proxy.url, noProxy: "localhost" }, { tlsCertsDir: certsDir }).resolveRevision(direct, "HEAD"),
+      ).resolves.toBe(head);
+      await expect(
+        reader(url, { proxy: proxy.url, noProxy: "git.test" }, { tlsCertsDir: certsDir }).resolveRevision(url, "HEAD"),
+      ).rejects.toThrow(/resolve|git ls-remote/);
       expect(proxy.relayed.length).toBe(seen);
     } finally {
       await server.stop();
