@@ -6,15 +6,17 @@
  * release's namespace and with Helm's labels added; non-default values land where argo-helm's
  * `applicationSet:` keys put them, and the controller accepts the flags the chart passes. The
  * default render is applied to the real control plane, where the Deployment rolls out; the
- * non-default one passes a server-side dry run.
+ * non-default one passes a server-side dry run, its ServiceMonitor with the Prometheus Operator's CRD
+ * (test/fixtures/prometheus-operator) installed.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseConfig } from "../../src/config/index.js";
-import { KubeApiClient, isNotFound, resources } from "../../src/kube/index.js";
+import { KubeApiClient, isNotFound, resources, type KubeObject, type ResourceDescriptor } from "../../src/kube/index.js";
 import { codeBlocks, shellCommands, type ShellCommand } from "../unit/deploy/docs.js";
 import { readRepoFile } from "../unit/deploy/generated.js";
-import { manifestId, renderKustomization, setNamespace, type Manifest } from "../unit/deploy/kustomize.js";
+import { REPO_ROOT, manifestId, readManifests, renderKustomization, setNamespace, type Manifest } from "../unit/deploy/kustomize.js";
+import { eventually } from "./support/controller.js";
 import { CHART_DIR, helm, helmTemplate } from "./support/helm.js";
 import { Applier, placement, waitForRollout } from "./support/kubectl.js";
 
@@ -27,6 +29,15 @@ const docsNs = `helm-docs-${run}`;
 let admin: KubeApiClient;
 let applier: Applier;
 const applied: Manifest[] = [];
+const CRDs: ResourceDescriptor = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
+};
+/** The Prometheus Operator's ServiceMonitor CRD, when this test installed it. */
+let installedMonitorCrd: string | undefined;
 
 beforeAll(() => {
   admin = KubeApiClient.fromConfig({ kind: "file", path: inject("kubeconfigPath") });
@@ -40,6 +51,7 @@ afterAll(async () => {
     });
   }
   for (const name of [ns, docsNs]) await admin.delete(resources.Namespaces, { name }).catch(() => undefined);
+  if (installedMonitorCrd !== undefined) await admin.delete(CRDs, { name: installedMonitorCrd }).catch(() => undefined);
   await admin.transport.close();
 });
 
@@ -72,6 +84,11 @@ function asKustomize(obj: Manifest): Manifest {
     const annotations = o.metadata["annotations"] as Record<string, string>;
     delete annotations["helm.sh/resource-policy"];
     if (Object.keys(annotations).length === 0) delete o.metadata["annotations"];
+  }
+  if (o.kind === "Service") {
+    // The chart names the Services' ports as argo-helm does, the kustomize installs as Argo CD's manifests do.
+    const ports = (o["spec"] as { ports: Array<{ name: string }> }).ports;
+    for (const p of ports) p.name = p.name.replace(/^http-/, "");
   }
   if (o.kind === "Deployment") {
     const spec = o["spec"] as { replicas?: number; template: { metadata: { labels: Record<string, string> } } };
@@ -167,7 +184,7 @@ describe("the Helm chart", () => {
 
   it("refuses an Ingress without a host name, saying which value to set", async () => {
     await expect(helmTemplate("appset", ns, { applicationSet: { ingress: { enabled: true } } })).rejects.toThrow(
-      "applicationSet.ingress.hostname is required when applicationSet.ingress.enabled is true",
+      "applicationSet.ingress.hostname (or global.domain) is required when applicationSet.ingress.enabled is true",
     );
   });
 });
@@ -293,7 +310,7 @@ describe("the Helm chart with non-default values", () => {
     expect(metrics.metadata.labels).toMatchObject(selector);
     expect(find(rendered, "Service").metadata.labels).not.toMatchObject(selector);
     expect(monitor["spec"]).toMatchObject({
-      endpoints: [{ port: "metrics", path: "/metrics", interval: "15s" }],
+      endpoints: [{ port: "http-metrics", path: "/metrics", interval: "15s" }],
       namespaceSelector: { matchNames: [ns] },
     });
     expect(find(rendered, "Ingress")["spec"]).toEqual({
@@ -301,7 +318,9 @@ describe("the Helm chart with non-default values", () => {
       rules: [
         {
           host: "hooks.example.com",
-          http: { paths: [{ path: "/api/webhook", pathType: "Prefix", backend: { service: { name: NAME, port: { name: "webhook" } } } }] },
+          http: {
+            paths: [{ path: "/api/webhook", pathType: "Prefix", backend: { service: { name: NAME, port: { name: "http-webhook" } } } }],
+          },
         },
       ],
       tls: [{ hosts: ["hooks.example.com"], secretName: `${NAME}-tls` }],
@@ -324,12 +343,30 @@ describe("the Helm chart on the control plane", () => {
     ]);
   });
 
-  it("accepts the non-default render in a server-side dry run (the ServiceMonitor aside: its CRD is not installed)", async () => {
-    const objects = (await helmTemplate("custom", ns, CUSTOM)).filter(
-      (o) => o.kind !== "ServiceMonitor" && o.kind !== "CustomResourceDefinition",
+  it("accepts the non-default render in a server-side dry run, its ServiceMonitor with the Prometheus Operator's CRD", async () => {
+    const [crd] = readManifests(`${REPO_ROOT}/test/fixtures/prometheus-operator/monitoring.coreos.com_servicemonitors.yaml`);
+    try {
+      await admin.get(CRDs, { name: crd!.metadata.name });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      installedMonitorCrd = crd!.metadata.name;
+    }
+    await applier.apply([crd!], { force: true });
+    await eventually(
+      "the ServiceMonitor CRD Established",
+      async () => {
+        const live = await admin.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }>(CRDs, {
+          name: crd!.metadata.name,
+        });
+        return live.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ? true : undefined;
+      },
+      30_000,
     );
-    expect(objects.length).toBeGreaterThanOrEqual(7);
-    await applier.apply(objects, { dryRun: true, force: true });
+    const objects = (await helmTemplate("custom", ns, CUSTOM)).filter((o) => o.kind !== "CustomResourceDefinition");
+    expect(objects.map((o) => o.kind)).toContain("ServiceMonitor");
+    expect(objects.length).toBeGreaterThanOrEqual(8);
+    // A new Applier: its discovery has not yet looked for the ServiceMonitor's resource.
+    await new Applier(admin).apply(objects, { dryRun: true, force: true });
   });
 });
 
