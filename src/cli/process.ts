@@ -45,17 +45,18 @@ export type ProcessEnd = "stopped" | "lost";
 
 /**
  * Runs `work` as the command `command` (e.g. "appset controller"), logging as `title` (e.g.
- * "applicationset controller"); resolves to the exit code.
+ * "applicationset controller"); resolves to the exit code. `--help` lists the flags of `settings`
+ * (default: every flag).
  */
 export async function runProcess(
-  names: { command: string; title: string },
+  names: { command: string; title: string; settings?: ReadonlySet<string> },
   args: readonly string[],
   io: ControllerIO,
   work: (rt: ProcessRuntime) => Promise<ProcessEnd>,
 ): Promise<number> {
   const parsed = parseConfig(args, io.env);
   if (parsed.kind === "help") {
-    io.out(configUsage(names.command));
+    io.out(configUsage(names.command, names.settings));
     return 0;
   }
   if (parsed.kind === "error") {

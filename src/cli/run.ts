@@ -14,7 +14,7 @@ Commands:
   generate    render the Applications of an ApplicationSet file (appset generate -h)
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
-  sync-engine run only the sync engine (takes the controller's flags)
+  sync-engine run only the sync engine (appset sync-engine -h)
   help        print this help
 `;
 

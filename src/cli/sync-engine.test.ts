@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
-import { parseConfig } from "../config/index.js";
+import { parseConfig, SYNC_ENGINE_SETTINGS, type Config } from "../config/index.js";
 import type { GitReader } from "../git/index.js";
 import { KubeApiClient } from "../kube/index.js";
 import { SharedCache } from "../manager/index.js";
 import { createMetricsRegistry, RestClientMetrics } from "../metrics/index.js";
 import { capturedLogger } from "../../test/support/captured-logger.js";
 import { ScriptedSource } from "../../test/support/scripted-informer.js";
+import { gitService } from "./git.js";
+import { kubeClientOptions } from "./kube.js";
 import { buildSyncEngine, syncEngineCommand, type SyncEngineDeps } from "./sync-engine.js";
 
 describe("appset sync-engine", () => {
@@ -23,12 +25,39 @@ describe("appset sync-engine", () => {
     expect(r.err).toContain("no-such-flag");
   });
 
-  it("prints the controller's flags under its own usage line for --help", async () => {
+  it("prints only the flags it reads under its own usage line for --help", async () => {
     const r = io();
     expect(await syncEngineCommand(["--help"], r.io)).toBe(0);
-    expect(r.out).toContain("--enable-sync-engine");
     expect(r.out.split("\n")[0]).toBe("Usage: appset sync-engine [flags]");
+    for (const flag of ["--application-namespaces", "--enable-leader-election", "--kubeconfig", "--probe-addr", "--helm-chart-max-bytes"])
+      expect(r.out).toContain(`${flag} `);
+    for (const flag of ["--enable-sync-engine", "--policy", "--webhook-addr", "--concurrent-reconciliations", "--max-parameter-sets"])
+      expect(r.out).not.toContain(`${flag} `);
+    expect(r.out).toContain("The controller's other flags are accepted and ignored.");
     expect(r.out).not.toContain("appset controller");
+  });
+
+  it("accepts a controller flag it ignores, as a Deployment sharing the controller's arguments passes it", () => {
+    expect(parseConfig(["--policy", "create-only", "--enable-sync-engine"], {}).kind).toBe("config");
+  });
+});
+
+describe("the settings the sync engine's help lists", () => {
+  it("hold every setting the engine and its Git service read", async () => {
+    const read = new Set<string>();
+    const deps = engineDeps();
+    const config = new Proxy(deps.config, {
+      get(target, key, receiver) {
+        if (typeof key === "string") read.add(key);
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    buildSyncEngine({ ...deps, config });
+    gitService({ config, env: {}, clock: deps.clock }, deps.credentials);
+    kubeClientOptions(config);
+    expect(read.size).toBeGreaterThan(5);
+    expect([...read].filter((k) => !SYNC_ENGINE_SETTINGS.has(k as keyof Config))).toEqual([]);
+    await deps.client.transport.close();
   });
 });
 

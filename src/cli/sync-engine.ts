@@ -9,7 +9,15 @@
  */
 import type { Clock } from "../clock/index.js";
 import type { Cluster } from "../api/index.js";
-import { gitHostFiles, selfHealBackoff, syncDeadlineMs, waveDelayMs, type Config, type Env } from "../config/index.js";
+import {
+  gitHostFiles,
+  selfHealBackoff,
+  syncDeadlineMs,
+  SYNC_ENGINE_SETTINGS,
+  waveDelayMs,
+  type Config,
+  type Env,
+} from "../config/index.js";
 import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
@@ -144,9 +152,13 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
   return engine;
 }
 
-/** Runs `appset sync-engine ARGS` (the controller's flags); resolves to the exit code. */
+/**
+ * Runs `appset sync-engine ARGS`; resolves to the exit code. It accepts the controller's flags, and
+ * its `--help` lists those it reads.
+ */
 export function syncEngineCommand(args: readonly string[], io: ControllerIO): Promise<number> {
-  return runProcess({ command: "appset sync-engine", title: "sync engine" }, args, io, async (rt) => {
+  const names = { command: "appset sync-engine", title: "sync engine", settings: SYNC_ENGINE_SETTINGS };
+  return runProcess(names, args, io, async (rt) => {
     const parts = processParts(rt, { fieldManager: "argocd-controller", program: SYNC_ENGINE_PROGRAM });
     // Clusters follow their Secrets live, as in the controller process.
     const clusters = new ClusterDirectory(parts.cache.informer(clusterSecretsSpec(parts.namespace)));

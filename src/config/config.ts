@@ -339,13 +339,15 @@ function defaultSuffix(opt: OptionDef): string {
 }
 
 /**
- * The `--help` text of `command` (which takes these flags), laid out as cobra does: each flag with
- * its shorthand and value placeholder, the descriptions in one column, then the default and the
- * environment variable.
+ * The `--help` text of `command`, laid out as cobra does: each flag with its shorthand and value
+ * placeholder, the descriptions in one column, then the default and the environment variable. With
+ * `only`, just the flags of those settings (what the command reads); the others are said to be
+ * accepted and ignored.
  */
-export function configUsage(command = "appset controller"): string {
+export function configUsage(command = "appset controller", only?: ReadonlySet<string>): string {
   const shorthand = new Map(Object.entries(SHORTHANDS).map(([short, long]) => [long, short]));
-  const rows = OPTIONS.filter((o) => o.flag !== undefined).map((o) => {
+  const listed = OPTIONS.filter((o) => o.flag !== undefined && (only === undefined || only.has(o.key)));
+  const rows = listed.map((o) => {
     const short = shorthand.get(o.flag!);
     const name = o.placeholder ?? PLACEHOLDER[o.kind];
     const placeholder = name === "" ? "" : ` ${name}`;
@@ -359,5 +361,6 @@ export function configUsage(command = "appset controller"): string {
   rows.push(["-h, --help", `help for ${command.split(" ").pop() ?? command}`]);
   const width = Math.max(...rows.map(([flag]) => flag.length));
   const lines = rows.map(([flag, text]) => `  ${flag.padEnd(width)}   ${text}`);
-  return `Usage: ${command} [flags]\n\nFlags:\n${lines.join("\n")}\n`;
+  const ignored = only === undefined ? "" : "\nThe controller's other flags are accepted and ignored.\n";
+  return `Usage: ${command} [flags]\n\nFlags:\n${lines.join("\n")}\n${ignored}`;
 }

@@ -27,4 +27,5 @@ export {
 } from "./environment.js";
 export { clientRateLimit } from "./k8s-client-options.js";
 export { OPTIONS, POLICIES, type OptionDef, type OptionKind, type OptionOrigin, type OptionValue } from "./options.js";
+export { SYNC_ENGINE_SETTINGS } from "./sync-engine-options.js";
 export { CMD_PARAMS_CONFIGMAP, configReference, deploymentEnv, type ConfigMapEnvVar, type ConfigReferenceRow } from "./reference.js";
