@@ -75,14 +75,14 @@ export interface RolloutIO extends GenerateIO {
 /** A usage error: exit 3 with the usage. */
 export class RolloutUsageError extends Error {}
 
-/** A client from the kubeconfig (`--kubeconfig`, else the default chain on `env`) and `--context`. */
-export function kubeconfigAccess(flags: KubeFlags, env: Env): KubeAccess {
+/** A client from the kubeconfig (`--kubeconfig`, else the default chain on `env`) and `--context`, writing as `fieldManager`. */
+export function kubeconfigAccess(flags: KubeFlags, env: Env, fieldManager = "appset-rollout"): KubeAccess {
   const source: KubeConfigSource =
     flags.kubeconfig === undefined ? { kind: "default", env: kubeEnvironment(env) } : { kind: "file", path: flags.kubeconfig };
   const overrides = flags.context === undefined ? {} : { context: flags.context };
   const kc = applyKubeOverrides(loadKubeConfig(source), overrides);
   const context = kc.getContextObject(kc.getCurrentContext());
-  const client = KubeApiClient.fromConfig(source, { overrides, fieldManager: "appset-rollout", requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  const client = KubeApiClient.fromConfig(source, { overrides, fieldManager, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   return {
     client,
     contextUser: context?.user ?? "",

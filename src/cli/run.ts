@@ -12,6 +12,9 @@ const USAGE = `Usage: appset <command> [flags]
 Commands:
   version     print the version
   generate    render the Applications of an ApplicationSet file (appset generate -h)
+  list        list the ApplicationSets of a namespace (-A: of all) (appset list -h)
+  get         one ApplicationSet with its generated Applications (appset get -h)
+  refresh     ask the controller to reconcile an ApplicationSet now (appset refresh -h)
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (appset sync-engine -h)
@@ -40,41 +43,48 @@ export function dropInArgv(programName: string, argv: readonly string[]): string
   return args;
 }
 
+type Out = (s: string) => void;
+
+/** What runs each command, by name; each loads its modules when it runs. */
+const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Out, err: Out) => Promise<number>>> = {
+  generate: async (args, out, err) =>
+    (await import("./generate.js")).generateCommand(args, { out, err, env: process.env, readStdin: () => text(process.stdin) }),
+  rollout: async (args, out, err) =>
+    (await import("./rollout.js")).rolloutCommand(args, {
+      out,
+      err,
+      env: process.env,
+      readStdin: () => text(process.stdin),
+      isTTY: process.stdout.isTTY === true,
+    }),
+  list: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("list", args, { out, err, env: process.env }),
+  get: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("get", args, { out, err, env: process.env }),
+  refresh: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("refresh", args, { out, err, env: process.env }),
+  controller: async (args, out, err) =>
+    (await import("./controller.js")).controllerCommand(args, { out, err, env: process.env, onSignal: processSignals }),
+  "sync-engine": async (args, out, err) =>
+    (await import("./sync-engine.js")).syncEngineCommand(args, { out, err, env: process.env, onSignal: processSignals }),
+};
+
 /** Runs one invocation and resolves to the process exit code. */
-export async function run(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function run(argv: readonly string[], out: Out, err: Out): Promise<number> {
   const [command] = argv;
   switch (command) {
     case "version":
     case "--version":
       out(`appset ${version()}\n`);
       return 0;
-    case "generate":
-      return (await import("./generate.js")).generateCommand(argv.slice(1), {
-        out,
-        err,
-        env: process.env,
-        readStdin: () => text(process.stdin),
-      });
-    case "rollout":
-      return (await import("./rollout.js")).rolloutCommand(argv.slice(1), {
-        out,
-        err,
-        env: process.env,
-        readStdin: () => text(process.stdin),
-        isTTY: process.stdout.isTTY === true,
-      });
-    case "controller":
-      return (await import("./controller.js")).controllerCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
-    case "sync-engine":
-      return (await import("./sync-engine.js")).syncEngineCommand(argv.slice(1), { out, err, env: process.env, onSignal: processSignals });
     case undefined:
     case "help":
     case "--help":
     case "-h":
       out(USAGE);
       return 0;
-    default:
+    default: {
+      const runs = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+      if (runs !== undefined) return runs(argv.slice(1), out, err);
       err(`appset: unknown command "${command}"\n\n${USAGE}`);
       return 2;
+    }
   }
 }
