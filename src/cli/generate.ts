@@ -80,21 +80,24 @@ async function readText(path: string, io: GenerateIO): Promise<string> {
   return readFile(path, "utf8");
 }
 
+/** The flags of `appset generate` (node:util parseArgs options; the shell completion lists them too). */
+export const GENERATE_OPTIONS = {
+  file: { type: "string", short: "f" },
+  output: { type: "string", short: "o", default: "yaml" },
+  clusters: { type: "string" },
+  objects: { type: "string" },
+  "from-cluster": { type: "boolean", default: false },
+  namespace: { type: "string" },
+  "git-cache": { type: "string" },
+  "new-git-file-globbing": { type: "boolean", default: false },
+  "max-nesting-depth": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parseFlags(args: readonly string[]) {
   const { values } = parseArgs({
     args: [...args],
-    options: {
-      file: { type: "string", short: "f" },
-      output: { type: "string", short: "o", default: "yaml" },
-      clusters: { type: "string" },
-      objects: { type: "string" },
-      "from-cluster": { type: "boolean", default: false },
-      namespace: { type: "string" },
-      "git-cache": { type: "string" },
-      "new-git-file-globbing": { type: "boolean", default: false },
-      "max-nesting-depth": { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: GENERATE_OPTIONS,
     strict: true,
   });
   if (values.output !== "yaml" && values.output !== "json") throw new UsageError(`unknown output format "${values.output}"`);

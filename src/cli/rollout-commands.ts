@@ -91,19 +91,22 @@ export function kubeconfigAccess(flags: KubeFlags, env: Env, fieldManager = "app
   };
 }
 
+/** The flags of the cluster commands of `appset rollout` (node:util parseArgs options; the shell completion lists them too). */
+export const CLUSTER_OPTIONS = {
+  namespace: { type: "string", short: "n" },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+  output: { type: "string", short: "o", default: "text" },
+  watch: { type: "boolean", short: "w", default: false },
+  timeout: { type: "string" },
+  step: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parseFlags(command: string, args: readonly string[]) {
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: {
-      namespace: { type: "string", short: "n" },
-      kubeconfig: { type: "string" },
-      context: { type: "string" },
-      output: { type: "string", short: "o", default: "text" },
-      watch: { type: "boolean", short: "w", default: false },
-      timeout: { type: "string" },
-      step: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: CLUSTER_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

@@ -42,17 +42,20 @@ export type RolloutIO = GenerateIO;
 
 class UsageError extends Error {}
 
+/** The flags of `appset rollout plan` (node:util parseArgs options; the shell completion lists them too). */
+export const PLAN_OPTIONS = {
+  file: { type: "string", short: "f" },
+  output: { type: "string", short: "o", default: "text" },
+  clusters: { type: "string" },
+  "git-cache": { type: "string" },
+  policy: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parseFlags(args: readonly string[]) {
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: {
-      file: { type: "string", short: "f" },
-      output: { type: "string", short: "o", default: "text" },
-      clusters: { type: "string" },
-      "git-cache": { type: "string" },
-      policy: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: PLAN_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

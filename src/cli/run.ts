@@ -7,7 +7,8 @@ import { text } from "node:stream/consumers";
 import { ARGOCD_APPSET_PROGRAM, version } from "./version.js";
 import { processSignals } from "./process.js";
 
-const USAGE = `Usage: appset <command> [flags]
+/** The usage of `appset` (the completion lists the same commands). */
+export const USAGE = `Usage: appset <command> [flags]
 
 Commands:
   version     print the version
@@ -18,6 +19,7 @@ Commands:
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (appset sync-engine -h)
+  completion  print a shell completion script: bash, zsh or fish (appset completion -h)
   help        print this help
 `;
 
@@ -60,6 +62,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Out, err:
   list: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("list", args, { out, err, env: process.env }),
   get: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("get", args, { out, err, env: process.env }),
   refresh: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("refresh", args, { out, err, env: process.env }),
+  completion: async (args, out, err) => (await import("./completion.js")).completionCommand(args, out, err),
   controller: async (args, out, err) =>
     (await import("./controller.js")).controllerCommand(args, { out, err, env: process.env, onSignal: processSignals }),
   "sync-engine": async (args, out, err) =>
