@@ -25,6 +25,16 @@ export class TerminalError extends AppSetError {
   }
 }
 
+/**
+ * A write refused because this replica no longer owns the key (sharded replicas,
+ * docs/sharding.md#fencing): the pass stops where it is and is not retried here; the owner takes it.
+ */
+export class NotOwnerError extends AppSetError {
+  constructor(readonly key: string) {
+    super("NotOwner", `${key} is owned by another replica now: nothing more is written for it here`);
+  }
+}
+
 /** True when `err` is, or wraps, a {@link TerminalError}. */
 export function isTerminal(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {

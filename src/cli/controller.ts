@@ -24,6 +24,7 @@ import { TemplateEngine } from "../template/index.js";
 import { runProcess, type ControllerIO, type ProcessRuntime } from "./process.js";
 import { processManager, processParts, runManaged, startServers, type ProcessParts } from "./process-parts.js";
 import { scmServices } from "./scm.js";
+import { replicaShard, type ReplicaShard } from "./shard.js";
 import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
@@ -88,6 +89,8 @@ interface Process {
   readonly manager: Manager;
   readonly parts: ProcessParts;
   readonly metrics: ControllerMetrics;
+  /** With `--enable-sharding`: this replica's membership of its shard group. */
+  readonly shard?: ReplicaShard;
 }
 
 async function build(rt: Runtime): Promise<Process> {
@@ -95,6 +98,11 @@ async function build(rt: Runtime): Promise<Process> {
   const program = "argocd-applicationset-controller";
   const parts = processParts(rt, { fieldManager: program, program });
   const { registry, client, namespace, cache, credentials, git } = parts;
+  if (config.enableSharding && config.enableSyncEngine && !config.enableLeaderElection) {
+    // Sharding divides the ApplicationSets; the sync engine would sync every Application in every replica.
+    throw new Error("--enable-sharding with --enable-sync-engine needs --enable-leader-election: the sync engine runs only in the leader");
+  }
+  const shard = config.enableSharding ? replicaShard({ client, namespace, group: config.shardGroup, clock, logger }) : undefined;
   const metrics = new ControllerMetrics({
     registry,
     controller: "applicationset",
@@ -146,6 +154,7 @@ async function build(rt: Runtime): Promise<Process> {
     observeReconcile: (a, s) => appSetMetrics.observeReconcile(a.metadata.namespace ?? "", a.metadata.name ?? "", s),
     rolloutMetrics: appSetMetrics.progressiveSync,
     rolloutSafety,
+    ...(shard === undefined ? {} : { shard: shard.shard }),
   });
   const synced = controller;
   const webhook = await startControllerWebhook({
@@ -172,13 +181,22 @@ async function build(rt: Runtime): Promise<Process> {
     const { buildSyncEngine } = await import("./sync-engine.js");
     manager.add(buildSyncEngine({ ...rt, ...parts, clusters: controller.clusters }).loop());
   }
-  return { manager, parts, metrics };
+  return { manager, parts, metrics, ...(shard === undefined ? {} : { shard }) };
 }
 
 /** Runs `appset controller ARGS`; resolves to the exit code. */
 export function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset controller", title: "applicationset controller" }, args, io, async (rt) => {
     const p = await build(rt);
-    return runManaged(rt, p.parts, { manager: p.manager, lease: { name: LEASE_NAME, leading: (leader) => p.metrics.leading(leader) } });
+    // The membership leaves its group (its Lease deleted, so peers take its keys at once) when the process stops.
+    const membership = p.shard?.run(rt.signal);
+    try {
+      return await runManaged(rt, p.parts, {
+        manager: p.manager,
+        lease: { name: LEASE_NAME, leading: (leader) => p.metrics.leading(leader) },
+      });
+    } finally {
+      await membership;
+    }
   });
 }

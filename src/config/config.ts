@@ -117,6 +117,10 @@ export const ConfigSchema = z
     user: z.string(),
     username: z.string(),
     enableSyncEngine: z.boolean(),
+    enableSharding: z.boolean(),
+    shardGroup: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/, {
+      error: "must be lowercase letters, digits and -, at most 40 characters, starting and ending with a letter or digit",
+    }),
     applicationNamespaces: list,
     refreshGracePeriodSeconds: int.min(0),
     gitCacheDir: z.string(),

@@ -28,6 +28,28 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     origin: "appset",
   },
   {
+    key: "enableSharding",
+    flag: "enable-sharding",
+    env: `${ACS}ENABLE_SHARDING`,
+    cmKey: `${CM}enable.sharding`,
+    kind: "bool",
+    default: false,
+    description:
+      "Share the ApplicationSets among every replica of the shard group instead of one leader reconciling them all (docs/sharding.md); each replica holds a member Lease in the controller's namespace. The sync engine, when on, still needs leader election.",
+    origin: "appset",
+  },
+  {
+    key: "shardGroup",
+    flag: "shard-group",
+    env: `${ACS}SHARD_GROUP`,
+    cmKey: `${CM}shard.group`,
+    kind: "string",
+    default: "applicationset-controller",
+    description:
+      "The shard group of --enable-sharding: replicas of one group share the ApplicationSets (lowercase letters, digits and -, at most 40 characters).",
+    origin: "appset",
+  },
+  {
     key: "applicationNamespaces",
     flag: "application-namespaces",
     env: "ARGOCD_APPLICATION_NAMESPACES",

@@ -423,7 +423,7 @@ describe("PlanExecutor: no double sync after a conflict", () => {
       return Promise.reject(conflict());
     };
     w.client.clearActions();
-    await w.executor().apply(set, plan, undefined, new Map([["a", stored.value]]));
+    await w.executor().apply(set, plan, { seen: new Map([["a", stored.value]]) });
     expect(w.client.actions.filter((a) => a.resource === "applications").map((a) => a.verb)).toEqual(
       written ? ["patch", "get", "patch"] : ["patch", "get"],
     );

@@ -24,7 +24,7 @@
  */
 import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
-import { AppSetError, errorMessage } from "../errors.js";
+import { AppSetError, errorMessage, NotOwnerError } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { relock, touchesAnnotations } from "./appset-patches.js";
@@ -47,6 +47,25 @@ import {
 import { writeRuns, type RunWriterOptions } from "./run-writes.js";
 import { refOf, type RolloutMetrics } from "./rollout-metrics.js";
 import { nextStatus, withApplicationStatus } from "./status.js";
+
+/**
+ * Called right before each write of a pass: throws {@link NotOwnerError} once this replica no longer
+ * owns the ApplicationSet (docs/sharding.md#fencing), so a replica that lost a key writes nothing
+ * more for it.
+ */
+export type Fence = () => void;
+
+const NO_FENCE: Fence = () => {};
+
+/** What one {@link PlanExecutor.apply} runs under. */
+export interface ApplyContext {
+  /** Aborts the writes (the process stopping). */
+  readonly signal?: AbortSignal;
+  /** The Applications the plan was made from, by name. */
+  readonly seen?: ReadonlyMap<string, Application>;
+  /** Asked before each write (sharded replicas); absent: every write goes. */
+  readonly fence?: Fence;
+}
 
 /** Attempts per Application write before giving up on conflicts. */
 const MAX_ATTEMPTS = 5;
@@ -103,23 +122,48 @@ export class PlanExecutor {
   }
 
   /**
-   * Applies `plan` for `appSet`; rejects with the first failure (after setting its condition). `seen`
-   * holds the Applications the plan was made from, by name.
+   * Applies `plan` for `appSet`; rejects with the first failure (after setting its condition), or with
+   * {@link NotOwnerError} as soon as the fence refuses a write (no condition then: it is no longer ours).
    */
-  async apply(before: ApplicationSet, plan: Plan, signal?: AbortSignal, seen?: ReadonlyMap<string, Application>): Promise<ApplicationSet> {
+  async apply(before: ApplicationSet, plan: Plan, at: ApplyContext = {}): Promise<ApplicationSet> {
+    const { signal, seen, fence = NO_FENCE } = at;
     const fields = { applicationset: { Namespace: before.metadata.namespace, Name: before.metadata.name } };
     for (const w of plan.warnings) this.opts.logger.warn(fields, w);
     for (const line of plan.logs ?? []) this.opts.logger.info(fields, line);
+    fence();
     let appSet = await this.writeApplicationStatus(before, plan.applicationStatus);
     this.reportRollout(appSet, plan.rolloutReport);
+    fence();
     await this.writeRollout(appSet, plan);
-    if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck);
+    if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck, fence);
     const current = appSet;
-    await this.fail(appSet, plan.writeErrorReason, await this.each(plan.writes, (w) => this.write(current, w, signal, seen?.get(w.name))));
-    await this.fail(appSet, Reason.DeleteApplicationError, await this.each(plan.deletes, (d) => this.remove(current, d)));
-    const strips = await this.each(plan.ownerStrips, (s) => this.strip(current, s));
+    const fenced =
+      <T>(fn: (item: T) => Promise<void>) =>
+      (item: T): Promise<void> => {
+        fence();
+        return fn(item);
+      };
+    const writes = await this.each(
+      plan.writes,
+      fenced((w) => this.write(current, w, signal, seen?.get(w.name))),
+    );
+    await this.fail(appSet, plan.writeErrorReason, writes);
+    await this.fail(
+      appSet,
+      Reason.DeleteApplicationError,
+      await this.each(
+        plan.deletes,
+        fenced((d) => this.remove(current, d)),
+      ),
+    );
+    const strips = await this.each(
+      plan.ownerStrips,
+      fenced((s) => this.strip(current, s)),
+    );
     if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
+    fence();
     if (plan.status !== undefined) appSet = await this.writeStatus(appSet, plan.status);
+    fence();
     if (plan.appSetPatch !== undefined) appSet = await this.patchAppSet(appSet, plan.appSetPatch);
     return appSet;
   }
@@ -168,7 +212,7 @@ export class PlanExecutor {
    * Reverse deletion after the cache has shown an Application terminating for over two minutes: a live
    * GET; still present fails; absent evicts the stale cache entry with a DELETE carrying the UID precondition.
    */
-  private async checkDeleted(appSet: ApplicationSet, check: DeletionCheck): Promise<void> {
+  private async checkDeleted(appSet: ApplicationSet, check: DeletionCheck, fence: Fence): Promise<void> {
     let fresh: Application | undefined;
     try {
       fresh = await this.readApp(appSet, check.name);
@@ -176,6 +220,7 @@ export class PlanExecutor {
       throw new Error(ReverseDeletionError.notVerified(check.name, errorMessage(err)), { cause: err });
     }
     if (fresh !== undefined) throw new Error(ReverseDeletionError.StillPresent);
+    fence();
     try {
       const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
       await this.opts.client.delete(resources.Applications, keyInNamespaceOf(appSet, check.name), {
@@ -198,17 +243,24 @@ export class PlanExecutor {
   private async each<T extends { name: string }>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<unknown> {
     const failed: Outcome[] = [];
     let next = 0;
+    let lost: NotOwnerError | undefined;
     const worker = async (): Promise<void> => {
-      for (let item = items[next++]; item !== undefined; item = items[next++]) {
+      for (let item = items[next++]; item !== undefined && lost === undefined; item = items[next++]) {
         try {
           await fn(item);
         } catch (error) {
+          if (error instanceof NotOwnerError) {
+            // Another replica owns the ApplicationSet now: nothing more is written for it.
+            lost = error;
+            return;
+          }
           this.opts.logger.error({ application: item.name, error: errorMessage(error) }, "failed to write Application");
           failed.push({ name: item.name, error });
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, items.length) }, worker));
+    if (lost !== undefined) throw lost;
     failed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return failed[0]?.error;
   }

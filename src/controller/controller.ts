@@ -21,7 +21,7 @@ import {
 import type { Clock } from "../clock/index.js";
 import type { ClusterSecretLister } from "../generators/index.js";
 import type { CredentialsLookup } from "../git/index.js";
-import { resources, unreachableServer, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
+import { objectKey, resources, unreachableServer, type Informer, type KubeClient, type ListWatchSource } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { PlanExecutor } from "./apply.js";
 import { informerWriteThrough } from "./apply-cache.js";
@@ -127,6 +127,20 @@ export interface ControllerOptions {
    * is read and every ApplicationSet behaves as without one.
    */
   readonly rolloutSafety?: boolean;
+  /**
+   * Sharded replicas (docs/sharding.md): which ApplicationSets this replica owns. The controller then
+   * runs in every replica (no leader election), queues and reconciles only the keys it owns, checks
+   * ownership again before each write, and queues every ApplicationSet again when the owners change.
+   */
+  readonly shard?: Shard;
+}
+
+/** This replica's share of the ApplicationSets. */
+export interface Shard {
+  /** Whether this replica owns the ApplicationSet `namespace/name` now. */
+  owns(key: string): boolean;
+  /** Calls `listener` whenever the owners may have changed; returns what unsubscribes it. */
+  onChange(listener: () => void): () => void;
 }
 
 /** The running controller. */
@@ -223,6 +237,7 @@ export class AppSetController {
       clock: opts.clock,
       ...(opts.observeReconcile ? { observe: opts.observeReconcile } : {}),
       ...(opts.rolloutMetrics ? { rolloutMetrics: opts.rolloutMetrics } : {}),
+      ...(opts.shard ? { owns: (key: string) => opts.shard!.owns(key) } : {}),
     });
   }
 
@@ -255,8 +270,14 @@ export class AppSetController {
   }
 
   private registerHandlers(): void {
+    const shard = this.opts.shard;
     const h: HandlerOptions = {
-      enqueue: (key, urgent) => this.queue.add(key, urgent),
+      enqueue:
+        shard === undefined
+          ? (key, urgent) => this.queue.add(key, urgent)
+          : (key, urgent) => {
+              if (shard.owns(key)) this.queue.add(key, urgent);
+            },
       allowed: this.allowed,
       progressiveSyncs: this.progressiveSyncs,
       appSets: () => this.appSets.list(),
@@ -267,6 +288,10 @@ export class AppSetController {
     watchProjects(this.projects, h);
     if (this.rolloutPolicies) watchRolloutPolicies(this.rolloutPolicies, h);
     if (this.rolloutRuns) watchRolloutRuns(this.rolloutRuns, h);
+    // A replica's share changed: every ApplicationSet it may now own is queued (the others are not).
+    shard?.onChange(() => {
+      for (const a of this.appSets.list()) if (this.allowed(a.metadata.namespace ?? "")) h.enqueue(objectKey(a));
+    });
     // What waited for the apiserver goes again as soon as it answers.
     this.opts.apiserverBack?.(() => this.pool.serverReachable());
   }
@@ -289,7 +314,12 @@ export class AppSetController {
 
   /** The controller as one loop of the manager. */
   loop(): Loop {
-    return { name: "applicationset", leaderOnly: true, start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+    return {
+      name: "applicationset",
+      leaderOnly: this.opts.shard === undefined,
+      start: () => this.startWorkers(),
+      stop: (graceMs) => this.stop(graceMs),
+    };
   }
 
   /**

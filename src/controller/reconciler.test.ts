@@ -10,7 +10,13 @@ import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reco
 import type { Generation } from "./snapshot.js";
 import { appSet, generated, live, rendered, settings } from "../../test/support/controller-builders.js";
 
-function setup(sets: ApplicationSet[], apps: Application[], generation: Generation, stored: ApplicationSet[] = sets) {
+function setup(
+  sets: ApplicationSet[],
+  apps: Application[],
+  generation: Generation,
+  stored: ApplicationSet[] = sets,
+  owns?: (key: string) => boolean,
+) {
   const client = new FakeKubeClient();
   client.seed(resources.ApplicationSets, ...stored);
   client.seed(resources.Applications, ...apps);
@@ -35,7 +41,7 @@ function setup(sets: ApplicationSet[], apps: Application[], generation: Generati
     concurrency: 2,
     dryRun: false,
   });
-  const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock });
+  const reconciler = new AppSetReconciler({ caches, generate, executor, settings: settings(), clock, ...(owns ? { owns } : {}) });
   const ctx = { reconcileId: "r1", logger: silentLogger(), signal: new AbortController().signal, stopping: new AbortController().signal };
   return { client, reconciler, ctx, generated };
 }
@@ -73,5 +79,43 @@ describe("AppSetReconciler", () => {
     const writes = client.actions.filter((a) => a.resource === "applicationsets").map((a) => a.verb);
     expect({ writes, generations: gen.calls }).toEqual({ writes: ["patchStatus", "get", "patchStatus"], generations: 1 });
     expect(client.peek(resources.Applications, { namespace: "argocd", name: "a" })).toBeDefined();
+  });
+
+  describe("with sharded replicas", () => {
+    const three = [generated(["a", "b", "c"].map((n) => rendered(n)))][0]!;
+
+    it("does nothing for an ApplicationSet another replica owns, not even reading it", async () => {
+      const set = appSet();
+      const asked: string[] = [];
+      const {
+        client,
+        reconciler,
+        ctx,
+        generated: gen,
+      } = setup([set], [], three, [set], (key) => {
+        asked.push(key);
+        return false;
+      });
+      expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({});
+      expect({ actions: client.actions, generated: gen.calls, asked }).toEqual({ actions: [], generated: 0, asked: ["argocd/guestbook"] });
+    });
+
+    it("writes nothing more once another replica owns the ApplicationSet mid-pass, and ends the pass without an error", async () => {
+      const set = appSet();
+      // Owned for the check at the start and the first two writes, then lost.
+      let checks = 0;
+      const { client, reconciler, ctx } = setup([set], [], three, [set], () => ++checks <= 3);
+      expect(await reconciler.reconcile("argocd/guestbook", ctx)).toEqual({});
+      const writes = client.actions.filter((a) => a.verb !== "get" && a.verb !== "list");
+      expect(writes.length).toBeLessThan(3);
+      expect(writes.every((a) => a.resource === "applications")).toBe(true);
+    });
+
+    it("runs as before while it owns the ApplicationSet", async () => {
+      const set = appSet();
+      const { client, reconciler, ctx } = setup([set], [], three, [set], () => true);
+      await reconciler.reconcile("argocd/guestbook", ctx);
+      expect(client.actions.filter((a) => a.verb === "create").map((a) => a.name)).toEqual(["a", "b", "c"]);
+    });
   });
 });

@@ -8,7 +8,8 @@
  */
 import type { Application, ApplicationSet, Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
-import type { PlanExecutor } from "./apply.js";
+import type { Fence, PlanExecutor } from "./apply.js";
+import { NotOwnerError } from "../errors.js";
 import { StatusConflictError, withResourceVersion } from "./appset-writes.js";
 import { planAppSet } from "./plan.js";
 import { EMPTY_PLAN } from "./plan-types.js";
@@ -47,6 +48,12 @@ export interface ReconcilerOptions {
   readonly observe?: (appSet: ApplicationSet, seconds: number) => void;
   /** Told when an ApplicationSet is gone, so its RollingSync per-step counts go too. */
   readonly rolloutMetrics?: Pick<RolloutMetrics, "forgetAppSet">;
+  /**
+   * Sharded replicas (docs/sharding.md): whether this replica owns the ApplicationSet `namespace/name`
+   * now. A pass for a key it does not own does nothing; every write of a pass asks again first.
+   * Absent: every key is this replica's.
+   */
+  readonly owns?: (key: string) => boolean;
 }
 
 /** Plans per pass at most: the first, and re-plans after status writes refused as stale. */
@@ -70,14 +77,26 @@ export class AppSetReconciler implements Reconciler {
 
   async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
     const { namespace, name } = splitKey(key);
+    const owns = this.opts.owns;
+    if (owns !== undefined && !owns(key)) return {};
     const found = this.opts.caches.appSet(namespace, name);
     if (found === undefined) {
       this.opts.rolloutMetrics?.forgetAppSet({ namespace, name });
       return {};
     }
     const started = this.opts.clock.now();
+    const fence: Fence =
+      owns === undefined
+        ? () => {}
+        : () => {
+            if (!owns(key)) throw new NotOwnerError(key);
+          };
     try {
-      return await this.pass(found, ctx);
+      return await this.pass(found, ctx, fence);
+    } catch (err) {
+      if (!(err instanceof NotOwnerError)) throw err;
+      ctx.logger.info({}, "another replica owns the ApplicationSet now: this pass stops without writing more");
+      return {};
     } finally {
       this.opts.observe?.(found, (this.opts.clock.now() - started) / 1000);
     }
@@ -94,7 +113,7 @@ export class AppSetReconciler implements Reconciler {
    * it from the apiserver and plans again (the generators' output is kept while the spec's
    * generation is the same), up to {@link MAX_PLANS} plans.
    */
-  private async pass(found: ApplicationSet, ctx: ReconcileContext): Promise<ReconcileResult> {
+  private async pass(found: ApplicationSet, ctx: ReconcileContext, fence: Fence): Promise<ReconcileResult> {
     let current = found;
     let generation: Generation | undefined;
     for (let plans = 1; ; plans++) {
@@ -107,13 +126,14 @@ export class AppSetReconciler implements Reconciler {
             ? appSet
             : withResourceVersion(
                 appSet,
-                (await this.opts.executor.apply(current, { ...EMPTY_PLAN, appSetPatch: patch }, ctx.stopping)).metadata.resourceVersion,
+                (await this.opts.executor.apply(current, { ...EMPTY_PLAN, appSetPatch: patch }, { signal: ctx.stopping, fence })).metadata
+                  .resourceVersion,
               );
         const snapshot = await this.snapshot(planned, ctx.signal, generation);
         generation = snapshot.generation;
         const plan = planAppSet(snapshot, this.opts.clock.now(), this.settingsNow());
         ctx.logger.debug({ writes: plan.writes.length, deletes: plan.deletes.length, status: plan.status !== undefined }, "planned");
-        await this.opts.executor.apply(snapshot.appSet, plan, ctx.stopping, snapshot.live);
+        await this.opts.executor.apply(snapshot.appSet, plan, { signal: ctx.stopping, seen: snapshot.live, fence });
         return plan.requeueAfterMs > 0 ? { requeueAfterMs: plan.requeueAfterMs } : {};
       } catch (err) {
         if (!(err instanceof StatusConflictError) || plans >= MAX_PLANS) throw err;

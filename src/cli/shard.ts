@@ -1,0 +1,55 @@
+/**
+ * `--enable-sharding` (docs/sharding.md): this replica's membership of its shard group, and the
+ * {@link Shard} the ApplicationSet controller asks which ApplicationSets are its own. Each replica
+ * holds a member Lease in the controller's namespace; the owners of every key follow the live
+ * members, and the controller queues everything again whenever they change.
+ */
+import { hostname } from "node:os";
+import type { Clock } from "../clock/index.js";
+import type { Shard } from "../controller/index.js";
+import type { KubeClient } from "../kube/index.js";
+import { newIdentity } from "../leader/index.js";
+import type { Logger } from "../log/logger.js";
+import { ShardMembership } from "../shard/index.js";
+
+/** A replica's shard: what the controller asks, and the membership loop to run beside it. */
+export interface ReplicaShard {
+  readonly shard: Shard;
+  /** Takes part in the group until `signal` aborts, then leaves it (its Lease deleted). */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+/** Builds (does not start) this replica's membership of `group` in `namespace`. */
+export function replicaShard(d: {
+  client: Pick<KubeClient, "get" | "list" | "create" | "update" | "delete">;
+  namespace: string;
+  group: string;
+  clock: Clock;
+  logger: Logger;
+  identity?: string;
+}): ReplicaShard {
+  const listeners = new Set<() => void>();
+  const logger = d.logger.child({ component: "shard" });
+  const membership = new ShardMembership({
+    client: d.client,
+    namespace: d.namespace,
+    group: d.group,
+    identity: d.identity ?? newIdentity(hostname()),
+    clock: d.clock,
+    logger,
+    onChange: (view) => {
+      logger.info({ members: view.members, selfLive: view.selfLive }, "shard group members changed");
+      for (const listener of [...listeners]) listener();
+    },
+  });
+  return {
+    shard: {
+      owns: (key) => membership.owns(key),
+      onChange: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    run: (signal) => membership.run(signal),
+  };
+}
