@@ -98,7 +98,9 @@ describe("shard membership on a real apiserver", () => {
     const died = performance.now();
     await c.ended;
     await until([a], TIMINGS.leaseDurationMs + 2 * TIMINGS.retryPeriodMs + SLACK_MS, () => sees(a, ["a"]));
-    const gone = a.changes.at(-1)!.at - died;
+    // When a's view first showed c gone (its view is judged at the present; the loop reports the
+    // change at its next round, which may come later on a loaded machine).
+    const gone = performance.now() - died;
     expect(gone).toBeGreaterThanOrEqual(TIMINGS.leaseDurationMs - TIMINGS.retryPeriodMs);
     expect(gone).toBeLessThanOrEqual(TIMINGS.leaseDurationMs + 2 * TIMINGS.retryPeriodMs + SLACK_MS);
     expect(KEYS.every((k) => a.membership.owns(k))).toBe(true);
