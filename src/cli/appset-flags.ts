@@ -11,6 +11,8 @@ export interface FlagSpec {
   readonly value?: string;
   /** The values it takes, when they are a fixed few (completed by the shell). */
   readonly values?: readonly string[];
+  /** The flag may be given more than once (its values are a list). */
+  readonly multiple?: boolean;
   readonly help: string;
 }
 
@@ -25,7 +27,7 @@ export interface CommandSpec {
 /** The default of `refresh --timeout`. */
 export const DEFAULT_REFRESH_TIMEOUT = "2m";
 
-const KUBE_FLAGS: readonly FlagSpec[] = [
+export const KUBE_FLAGS: readonly FlagSpec[] = [
   { name: "kubeconfig", value: "FILE", help: "the kubeconfig (default: $KUBECONFIG, else ~/.kube/config)" },
   { name: "context", value: "NAME", help: "the kubeconfig context to use" },
 ];
@@ -35,7 +37,7 @@ const NAMESPACE: FlagSpec = {
   value: "NS",
   help: "the ApplicationSet's namespace (default: the context's, else argocd)",
 };
-const HELP: FlagSpec = { name: "help", short: "h", help: "print this help" };
+export const HELP: FlagSpec = { name: "help", short: "h", help: "print this help" };
 
 /** `appset list`, `get` and `refresh`. */
 export const APPSET_COMMANDS: readonly CommandSpec[] = [
@@ -88,19 +90,23 @@ export const APPSET_COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
-/** The spec of `name`. */
-export function commandSpec(name: string): CommandSpec {
-  const spec = APPSET_COMMANDS.find((c) => c.name === name);
+/** The spec of `name`, among `specs`. */
+export function commandSpec(name: string, specs: readonly CommandSpec[] = APPSET_COMMANDS): CommandSpec {
+  const spec = specs.find((c) => c.name === name);
   if (spec === undefined) throw new Error(`no command ${name}`);
   return spec;
 }
 
 /** The options of node:util parseArgs for `spec`'s flags (every value a string). */
-export function parseArgsOptions(spec: CommandSpec): Record<string, { type: "string" | "boolean"; short?: string }> {
+export function parseArgsOptions(spec: CommandSpec): Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> {
   return Object.fromEntries(
     spec.flags.map((f) => [
       f.name,
-      { type: f.value === undefined ? "boolean" : "string", ...(f.short === undefined ? {} : { short: f.short }) },
+      {
+        type: f.value === undefined ? "boolean" : "string",
+        ...(f.short === undefined ? {} : { short: f.short }),
+        ...(f.multiple === true ? { multiple: true } : {}),
+      },
     ]),
   );
 }
