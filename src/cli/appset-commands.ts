@@ -20,9 +20,9 @@ export const APPSET_COMMAND_NAMES = ["list", "get", "refresh"] as const;
 export type AppSetCommandName = (typeof APPSET_COMMAND_NAMES)[number];
 
 /** A usage error: exit 2 with the command's usage. */
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-const isUsage = (err: unknown): boolean =>
+export const isUsage = (err: unknown): boolean =>
   err instanceof UsageError || (isRecord(err) && typeof err["code"] === "string" && err["code"].startsWith("ERR_PARSE_ARGS"));
 
 interface Flags {
@@ -78,7 +78,8 @@ function parseFlags(spec: CommandSpec, args: readonly string[]): Flags {
   return { ...flags, timeoutMs: flags.wait ? timeoutMs(flags.timeout) : 0 };
 }
 
-function timeoutMs(text: string): number {
+/** A `--timeout` in milliseconds; a usage error unless it is a positive Go duration. */
+export function timeoutMs(text: string): number {
   try {
     const ms = Number(parseGoDuration(text) / 1_000_000n);
     if (ms <= 0) throw new UsageError(`--timeout must be positive, not "${text}"`);

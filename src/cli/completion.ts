@@ -5,6 +5,7 @@
  * sync engine's share of it, and the parseArgs options of the others. Pure but for the output.
  */
 import { OPTIONS, SYNC_ENGINE_SETTINGS } from "../config/index.js";
+import { APP_COMMANDS } from "./app-flags.js";
 import { APPSET_COMMANDS } from "./appset-flags.js";
 import { GENERATE_OPTIONS } from "./generate.js";
 import { CLUSTER_COMMANDS, CLUSTER_OPTIONS } from "./rollout-commands.js";
@@ -32,7 +33,7 @@ export function completionTree(): CompletionNode[] {
   return [
     { name: "version", flags: [] },
     { name: "generate", flags: longFlags(GENERATE_OPTIONS) },
-    ...APPSET_COMMANDS.map((c) => ({
+    ...[...APPSET_COMMANDS, ...APP_COMMANDS].map((c) => ({
       name: c.name,
       flags: c.flags.flatMap((f) => [`--${f.name}`, ...(f.short === undefined ? [] : [`-${f.short}`])]),
     })),

@@ -16,6 +16,7 @@ Commands:
   list        list the ApplicationSets of a namespace (-A: of all) (appset list -h)
   get         one ApplicationSet with its generated Applications (appset get -h)
   refresh     ask the controller to reconcile an ApplicationSet now (appset refresh -h)
+  sync        sync an Application now through the sync engine (appset sync -h)
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (appset sync-engine -h)
@@ -62,6 +63,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Out, err:
   list: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("list", args, { out, err, env: process.env }),
   get: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("get", args, { out, err, env: process.env }),
   refresh: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("refresh", args, { out, err, env: process.env }),
+  sync: async (args, out, err) => (await import("./app-commands.js")).syncCommand(args, { out, err, env: process.env }),
   completion: async (args, out, err) => (await import("./completion.js")).completionCommand(args, out, err),
   controller: async (args, out, err) =>
     (await import("./controller.js")).controllerCommand(args, { out, err, env: process.env, onSignal: processSignals }),
