@@ -19,6 +19,11 @@ describe("completionTree", () => {
     { cmd: "list", has: ["--all-namespaces", "-A", "--output", "--kubeconfig"], not: ["--wait"] },
     { cmd: "get", has: ["--namespace", "-o"], not: ["--all-namespaces"] },
     { cmd: "refresh", has: ["--wait", "--timeout"], not: ["--output"] },
+    {
+      cmd: "sync",
+      has: ["--revision", "--prune", "--dry-run", "--resource", "--sync-option", "--async", "--timeout", "-n"],
+      not: ["--wait"],
+    },
     { cmd: "generate", has: ["--file", "-f", "--from-cluster"], not: ["--kubeconfig"] },
     { cmd: "rollout plan", has: ["--policy", "--file"], not: ["--watch"] },
     { cmd: "rollout status", has: ["--watch", "--step"], not: ["--file"] },
