@@ -4,11 +4,13 @@
  * out once without faults, then once with the apiserver stopped for 25 s and once for 60 s, each time
  * as soon as the first step's syncs are under way. After each return: the first Application written
  * within 2 s (as the test's own watch sees it), the rollout complete within the fault-free time plus
- * 5 s (the outage not counted), and the invariants of the kill suite over the whole run.
+ * 5 s (the outage not counted), no storm (the controller's writes in any one second after the return
+ * within its client's rate limit, from its own `rest_client_requests_total`), and the invariants of
+ * the kill suite over the whole run.
  */
 import { describe, expect, it } from "vitest";
 import { resources, type KubeObject } from "../../src/kube/index.js";
-import { controllerNamespace } from "../e2e/support/controller.js";
+import { controllerNamespace, eventually } from "../e2e/support/controller.js";
 import {
   appName,
   clusters,
@@ -24,6 +26,7 @@ import {
 import { RolloutRecorder } from "../e2e/support/rollout-recorder.js";
 import { rolloutViolations } from "./support/invariants.js";
 import { chaosPlane, sleep } from "./support/plane.js";
+import { WriteRate } from "./support/write-rate.js";
 
 const plane = chaosPlane();
 const SIZES: Sizes = { "env-dev": 5, "env-qa": 5, "env-prod": 10 };
@@ -32,6 +35,8 @@ const PROGRESS_WITHIN_MS = 2_000;
 /** How much longer than without faults a rollout may take, the outage not counted. */
 const SLACK_MS = 5_000;
 const OUTAGES_MS = [25_000, 60_000];
+/** The most requests the client's token bucket lets through in one second at the defaults (QPS 50, burst 100). */
+const CLIENT_LIMIT_PER_SECOND = 150;
 
 /** The guestbook in three steps (dev, qa, prod), each synced all at once. */
 function threeSteps(ns: string, repo: GuestbookRepo): KubeObject {
@@ -51,6 +56,8 @@ interface Rollout {
    * the outage, as the test's watch saw it; negative when the controller wrote before /readyz passed.
    */
   readonly firstWriteMs?: number;
+  /** The controller's most writes in one second, and its writes in all, from the return to the end of the rollout. */
+  readonly writes?: { peakPerSecond: number; writes: number };
 }
 
 describe("apiserver outages during a RollingSync rollout with the sync engine", () => {
@@ -62,6 +69,13 @@ describe("apiserver outages during a RollingSync rollout with the sync engine", 
     const names = clusters(SIZES).map((c) => appName(c.cluster));
     const ctl = rolloutController(ns, plane.cp().kubeconfigPath);
     plane.procs.push(ctl);
+    const metrics = await eventually(
+      "the controller's metrics server",
+      () => Promise.resolve(ctl.logs.find((l) => l["msg"] === "serving" && l["server"] === "metrics")),
+      60_000,
+    );
+    const metricsPort = metrics["port"];
+    const metricsUrl = `http://127.0.0.1:${String(metricsPort)}/metrics`;
     const rolledOut = (revision: string) => (): true | undefined =>
       names.every((n) => settledAt(rec.current.get(n), revision)) &&
       rec.currentSets.get("guestbook")?.progressing?.startsWith("False") === true
@@ -82,6 +96,7 @@ describe("apiserver outages during a RollingSync rollout with the sync engine", 
       );
       // What was written before the outage, which the recorder may only see after it, is not progress after it.
       const stoppedAt = Number((await client.list(resources.Applications, { namespace: ns, limit: 1 })).resourceVersion);
+      const rate = new WriteRate(metricsUrl, () => rec.now());
       await plane.cp().stopApiServer();
       const down = rec.now();
       await sleep(outageMs);
@@ -93,7 +108,8 @@ describe("apiserver outages during a RollingSync rollout with the sync engine", 
         240_000,
       );
       await rec.waitFor(`the rollout of ${version}`, rolledOut(revision), 240_000);
-      return { revision, outageMs, workMs: rec.now() - started - (back - down), firstWriteMs: first.t - back };
+      const writes = await rate.stop(back);
+      return { revision, outageMs, workMs: rec.now() - started - (back - down), firstWriteMs: first.t - back, writes };
     };
     try {
       await client.create(resources.ApplicationSets, threeSteps(ns, repo));
@@ -108,13 +124,16 @@ describe("apiserver outages during a RollingSync rollout with the sync engine", 
             .map(
               (r) =>
                 `outage of ${seconds(r.outageMs)}: first Application written ${seconds(r.firstWriteMs)} after /readyz passed ` +
-                `(negative: before), rollout ${seconds(r.workMs)} without the outage`,
+                `(negative: before), rollout ${seconds(r.workMs)} without the outage, ` +
+                `${String(r.writes?.writes)} writes after the return, at most ${String(r.writes?.peakPerSecond)} in one second`,
             )
             .join("; "),
       );
       for (const r of faulty) {
         expect(r.firstWriteMs).toBeLessThanOrEqual(PROGRESS_WITHIN_MS);
         expect(r.workMs).toBeLessThanOrEqual(clean!.workMs + SLACK_MS);
+        expect(r.writes?.writes).toBeGreaterThan(0);
+        expect(r.writes?.peakPerSecond).toBeLessThanOrEqual(CLIENT_LIMIT_PER_SECOND);
       }
       expect(rolloutViolations(rec, { maxProdUpdating: SIZES["env-prod"] })).toEqual([]);
       expect(ctl.child.exitCode).toBeNull();
