@@ -19,7 +19,7 @@ import { portsFromKubeReader } from "../generators/object-ports.js";
 import type { KubeApiClient } from "../kube/index.js";
 import type { Manager, WorkqueueRateLimitConfig } from "../manager/index.js";
 import { LEASE_NAME } from "../leader/index.js";
-import { AppSetMetrics, ControllerMetrics } from "../metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, ShardMetrics } from "../metrics/index.js";
 import { TemplateEngine } from "../template/index.js";
 import { runProcess, type ControllerIO, type ProcessRuntime } from "./process.js";
 import { processManager, processParts, runManaged, startServers, type ProcessParts } from "./process-parts.js";
@@ -157,6 +157,10 @@ async function build(rt: Runtime): Promise<Process> {
     ...(shard === undefined ? {} : { shard: shard.shard }),
   });
   const synced = controller;
+  if (shard !== undefined) {
+    const shardMetrics = new ShardMetrics({ registry, members: () => shard.members().length, owned: () => synced.ownedAppSets() });
+    shard.shard.onChange(() => shardMetrics.membershipChanged());
+  }
   const webhook = await startControllerWebhook({
     addr: config.webhookAddr,
     parallelism: config.webhookParallelismLimit,

@@ -15,6 +15,8 @@ import { ShardMembership } from "../shard/index.js";
 /** A replica's shard: what the controller asks, and the membership loop to run beside it. */
 export interface ReplicaShard {
   readonly shard: Shard;
+  /** The live members this replica sees now. */
+  members(): string[];
   /** Takes part in the group until `signal` aborts, then leaves it (its Lease deleted). */
   run(signal: AbortSignal): Promise<void>;
 }
@@ -29,12 +31,13 @@ export function replicaShard(d: {
   identity?: string;
 }): ReplicaShard {
   const listeners = new Set<() => void>();
-  const logger = d.logger.child({ component: "shard" });
+  const identity = d.identity ?? newIdentity(hostname());
+  const logger = d.logger.child({ component: "shard", replica: identity });
   const membership = new ShardMembership({
     client: d.client,
     namespace: d.namespace,
     group: d.group,
-    identity: d.identity ?? newIdentity(hostname()),
+    identity,
     clock: d.clock,
     logger,
     onChange: (view) => {
@@ -44,12 +47,14 @@ export function replicaShard(d: {
   });
   return {
     shard: {
+      identity,
       owns: (key) => membership.owns(key),
       onChange: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
     },
+    members: () => membership.view().members,
     run: (signal) => membership.run(signal),
   };
 }

@@ -40,6 +40,7 @@ import {
   type HandlerOptions,
 } from "./handlers.js";
 import { ownerKey } from "./predicates.js";
+import { reconcileKeyFields } from "./shard-fields.js";
 import { patternListMatcher } from "../glob/index.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
 import type { RolloutMetrics } from "./rollout-metrics.js";
@@ -137,6 +138,8 @@ export interface ControllerOptions {
 
 /** This replica's share of the ApplicationSets. */
 export interface Shard {
+  /** This replica's identity in its shard group: the `replica` field of its reconcile log lines. */
+  readonly identity: string;
   /** Whether this replica owns the ApplicationSet `namespace/name` now. */
   owns(key: string): boolean;
   /** Calls `listener` whenever the owners may have changed; returns what unsubscribes it. */
@@ -208,6 +211,7 @@ export class AppSetController {
       ...(opts.reconcileTimeoutMs ? { reconcileTimeoutMs: opts.reconcileTimeoutMs } : {}),
       // The controller reaches one apiserver: whichever server an error names, it waits for that one.
       unreachableServer,
+      keyFields: reconcileKeyFields(opts.shard),
     });
     this.registerHandlers();
   }
@@ -331,6 +335,12 @@ export class AppSetController {
     if (report.unfinished === 0) await this.pool.stopped();
     if (this.ownsCache) await this.cache.stop();
     return report;
+  }
+
+  /** The ApplicationSets (in allowed namespaces) this replica owns now; all of them without sharding. */
+  ownedAppSets(): number {
+    const shard = this.opts.shard;
+    return this.appSets.list().filter((a) => this.allowed(a.metadata.namespace ?? "") && (shard?.owns(objectKey(a)) ?? true)).length;
   }
 
   /** Resolves when the queue holds nothing and no reconcile runs (tests and benchmarks). */

@@ -5,7 +5,8 @@
  * worker pool's and the work queue's metric port; {@link AppSetMetrics} holds Argo CD's
  * ApplicationSet metrics, computed at scrape time from the informer cache, the RollingSync metrics
  * ({@link ProgressiveSyncMetrics}) and the provider-neutral SCM API metrics ({@link ScmApiMetrics}); {@link SyncEngineMetrics}
- * holds Argo CD's application-controller metrics the sync engine reports. No I/O: the HTTP
+ * holds Argo CD's application-controller metrics the sync engine reports; {@link ShardMetrics}
+ * those of sharded replicas. No I/O: the HTTP
  * endpoint that serves a registry is in src/server.
  */
 import { collectDefaultMetrics, Registry } from "prom-client";
@@ -22,6 +23,7 @@ export {
 export { DETECTION_TO_TRIGGER_BUCKETS, ProgressiveSyncMetrics, type AppSetRef, type AppStatusView } from "./progressive-sync.js";
 export { ScmApiMetrics, type ScmApiFigures } from "./scm.js";
 export { RestClientMetrics } from "./rest-client.js";
+export { ShardMetrics, type ShardMetricsOptions } from "./shard.js";
 export {
   APP_RECONCILE_BUCKETS,
   SyncEngineMetrics,

@@ -4,7 +4,7 @@
  * src/cli/controller.ts builds them).
  */
 import { LEASE_NAME } from "../../../src/leader/index.js";
-import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics } from "../../../src/metrics/index.js";
+import { AppSetMetrics, ControllerMetrics, createMetricsRegistry, RestClientMetrics, ShardMetrics } from "../../../src/metrics/index.js";
 import { TemplateEngine } from "../../../src/template/index.js";
 import { ARGO_FUNC_MAP } from "../../../src/template/functions/index.js";
 import { errorMessage } from "../../../src/errors.js";
@@ -66,6 +66,7 @@ export async function controllerMetrics(): Promise<MetricRow[]> {
   new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: 10, leaseName: LEASE_NAME });
   new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true, labels: [SAMPLE_LABEL] });
   new RestClientMetrics(registry);
+  new ShardMetrics({ registry, members: () => 0, owned: () => 0 });
   const json = await registry.getMetricsAsJSON();
   return json
     .map((m) => {
