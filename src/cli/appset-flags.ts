@@ -1,7 +1,8 @@
 /**
- * The flags of `appset list`, `get` and `refresh` as data: each command's own, from which its
+ * The flags of `appset list`, `get`, `refresh` and `shards` as data: each command's own, from which its
  * parser (node:util parseArgs), its `--help` and the shell completion are built. Pure.
  */
+import { DEFAULT_SHARD_GROUP } from "../shard/membership.js";
 
 /** One flag. */
 export interface FlagSpec {
@@ -39,7 +40,7 @@ const NAMESPACE: FlagSpec = {
 };
 export const HELP: FlagSpec = { name: "help", short: "h", help: "print this help" };
 
-/** `appset list`, `get` and `refresh`. */
+/** `appset list`, `get`, `refresh` and `shards`. */
 export const APPSET_COMMANDS: readonly CommandSpec[] = [
   {
     name: "list",
@@ -84,6 +85,34 @@ export const APPSET_COMMANDS: readonly CommandSpec[] = [
       NAMESPACE,
       { name: "wait", short: "w", help: "wait until the controller has reconciled it (removed the annotation)" },
       { name: "timeout", value: "DURATION", help: `--wait: the longest wait, a Go duration (default ${DEFAULT_REFRESH_TIMEOUT})` },
+      ...KUBE_FLAGS,
+      HELP,
+    ],
+  },
+  {
+    name: "shards",
+    args: "",
+    summary: "the live members of a shard group (sharded replicas) and the ApplicationSets each owns",
+    flags: [
+      {
+        name: "namespace",
+        short: "n",
+        value: "NS",
+        help: "the controller's namespace, where its member Leases are (default: the context's, else argocd)",
+      },
+      { name: "group", value: "NAME", help: `the shard group (default ${DEFAULT_SHARD_GROUP}, the controller's --shard-group)` },
+      {
+        name: "all-namespaces",
+        short: "A",
+        help: "assign the ApplicationSets of every namespace (a controller with --applicationset-namespaces), not only of --namespace",
+      },
+      {
+        name: "output",
+        short: "o",
+        value: "FORMAT",
+        values: ["wide", "json", "yaml"],
+        help: "text (default), wide (every member Lease, with its name, renew time and status), json or yaml",
+      },
       ...KUBE_FLAGS,
       HELP,
     ],

@@ -24,6 +24,7 @@ describe("completionTree", () => {
       has: ["--revision", "--prune", "--dry-run", "--resource", "--sync-option", "--async", "--timeout", "-n"],
       not: ["--wait"],
     },
+    { cmd: "shards", has: ["--group", "--namespace", "-A", "-o", "--kubeconfig"], not: ["--wait"] },
     { cmd: "generate", has: ["--file", "-f", "--from-cluster"], not: ["--kubeconfig"] },
     { cmd: "rollout plan", has: ["--policy", "--file"], not: ["--watch"] },
     { cmd: "rollout status", has: ["--watch", "--step"], not: ["--file"] },
@@ -41,6 +42,7 @@ describe("completionScript", () => {
     // shell; a line the script holds
     { shell: "bash" as const, line: "complete -F _appset appset" },
     { shell: "bash" as const, line: '      list:-o | list:--output) words="wide name json yaml" ;;' },
+    { shell: "bash" as const, line: '      shards:-o | shards:--output) words="wide json yaml" ;;' },
     { shell: "zsh" as const, line: "autoload -U +X bashcompinit && bashcompinit" },
     { shell: "fish" as const, line: 'complete -c appset -n "__fish_seen_subcommand_from refresh" -l wait' },
     { shell: "fish" as const, line: 'complete -c appset -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"' },

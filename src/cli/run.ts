@@ -17,6 +17,7 @@ Commands:
   get         one ApplicationSet with its generated Applications (appset get -h)
   refresh     ask the controller to reconcile an ApplicationSet now (appset refresh -h)
   sync        sync an Application now through the sync engine (appset sync -h)
+  shards      the live members of a shard group and what each owns (appset shards -h)
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (appset sync-engine -h)
@@ -64,6 +65,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Out, err:
   get: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("get", args, { out, err, env: process.env }),
   refresh: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("refresh", args, { out, err, env: process.env }),
   sync: async (args, out, err) => (await import("./app-commands.js")).syncCommand(args, { out, err, env: process.env }),
+  shards: async (args, out, err) => (await import("./shards.js")).shardsCommand(args, { out, err, env: process.env }),
   completion: async (args, out, err) => (await import("./completion.js")).completionCommand(args, out, err),
   controller: async (args, out, err) =>
     (await import("./controller.js")).controllerCommand(args, { out, err, env: process.env, onSignal: processSignals }),

@@ -2,7 +2,7 @@
  * Sharded replicas, the first slice: which replica owns which key (rendezvous hashing,
  * {@link ownerOf} / {@link assignment}), which replicas of a group are live (the pure
  * {@link membership} rule) and the loop that keeps this replica's member Lease and the group's view
- * ({@link ShardMembership}). Nothing here is wired into the controller yet (docs/sharding.md).
+ * ({@link ShardMembership}); and the group as a reader outside it sees it ({@link groupSnapshot}).
  */
 export { assignment, fnv1a64, ownerOf } from "./assign.js";
 export { checkGroupName, memberLeaseName, newMemberLease, renewedMemberLease, type MemberLeaseRef } from "./member-lease.js";
@@ -17,3 +17,4 @@ export {
   type SelfState,
 } from "./membership.js";
 export { ShardMembership, type ShardMembershipOptions } from "./membership-shell.js";
+export { groupSnapshot, type GroupSnapshot, type MemberRecord } from "./snapshot.js";

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApplicationSet } from "../../../src/api/index.js";
+import { run as runCli } from "../../../src/cli/run.js";
+import type { ShardsReport } from "../../../src/cli/shards-view.js";
+import { KubeApiClient, resources } from "../../../src/kube/index.js";
+import { Leases, microTime, type Lease } from "../../../src/leader/lease.js";
+import { assignment, memberLeaseName, SHARD_GROUP_LABEL } from "../../../src/shard/index.js";
+import { yaml } from "../../../src/yaml.js";
+import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+
+// `appset shards` through the CLI entry against a real apiserver: member Leases written by hand as
+// the replicas write them, ApplicationSets in two namespaces, and the printed assignment compared
+// with the controller's rule, assignment() over the live members.
+
+const NS = "argocd";
+const TEAM = "team-a";
+const GROUP = "appsets";
+let cp: ControlPlane;
+let client: KubeApiClient;
+
+async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(
+    ["shards", ...args, "--kubeconfig", cp.kubeconfigPath],
+    (s) => (out += s),
+    (s) => (err += s),
+  );
+  return { code, out, err };
+}
+
+async function memberLease(identity: string, group: string, renewedAgoMs: number): Promise<void> {
+  const renewed = microTime(Date.now() - renewedAgoMs);
+  await client.create<Lease>(Leases, {
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { name: memberLeaseName(group, identity), namespace: NS, labels: { [SHARD_GROUP_LABEL]: group } },
+    spec: { holderIdentity: identity, leaseDurationSeconds: 300, acquireTime: renewed, renewTime: renewed },
+  });
+}
+
+const KEYS = [
+  ...Array.from({ length: 20 }, (_, i) => `${NS}/appset-${String(i)}`),
+  ...Array.from({ length: 5 }, (_, i) => `${TEAM}/team-${String(i)}`),
+];
+
+const TEMPLATE_SPEC = {
+  project: "default",
+  source: { repoURL: "https://example.com/r.git", path: "p" },
+  destination: { server: "https://kubernetes.default.svc", namespace: "default" },
+};
+
+beforeAll(async () => {
+  cp = await startControlPlane({ components: ["etcd", "apiserver"] });
+  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  for (const name of [NS, TEAM]) await client.create(resources.Namespaces, { metadata: { name } });
+  for (const key of KEYS) {
+    const [namespace, name] = key.split("/") as [string, string];
+    await client.create<ApplicationSet>(resources.ApplicationSets, {
+      apiVersion: "argoproj.io/v1alpha1",
+      kind: "ApplicationSet",
+      metadata: { name, namespace },
+      spec: { generators: [{ list: { elements: [] } }], template: { metadata: { name: "{{name}}" }, spec: TEMPLATE_SPEC } },
+    } as unknown as ApplicationSet);
+  }
+  await memberLease("appset-0_5f3d", GROUP, 1_000);
+  await memberLease("appset-1_9a71", GROUP, 2_000);
+  await memberLease("appset-2_0b6c", GROUP, 1_000);
+  // Expired: renewed longer ago than its lease duration.
+  await memberLease("appset-3_dead", GROUP, 600_000);
+  // Another group's member.
+  await memberLease("other-0_1234", "other", 1_000);
+}, 180_000);
+
+afterAll(async () => {
+  await client?.transport.close();
+  await cp?.stop();
+}, 60_000);
+
+const LIVE = ["appset-0_5f3d", "appset-1_9a71", "appset-2_0b6c"];
+
+describe("appset shards", () => {
+  it("prints the live members and the ApplicationSets each owns, as assignment() gives them", async () => {
+    const { code, out, err } = await appset("-n", NS, "--group", GROUP, "-o", "json");
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as ShardsReport;
+    const nsKeys = KEYS.filter((k) => k.startsWith(`${NS}/`)).sort();
+    const want = assignment(nsKeys, LIVE);
+    expect(report.members.map((m) => m.identity)).toEqual(LIVE);
+    for (const m of report.members) expect(m.applicationSets).toEqual(want.get(m.identity));
+    expect(report.members.every((m) => m.lease === memberLeaseName(GROUP, m.identity))).toBe(true);
+    expect(report.notLive.map((m) => m.identity)).toEqual(["appset-3_dead"]);
+    expect(report.unowned).toEqual([]);
+  });
+
+  it("assigns the ApplicationSets of every namespace with -A", async () => {
+    const { code, out } = await appset("-n", NS, "--group", GROUP, "-A", "-o", "yaml");
+    expect(code).toBe(0);
+    const report = yaml().parse(out) as ShardsReport;
+    const want = assignment([...KEYS].sort(), LIVE);
+    expect(Object.fromEntries(report.members.map((m) => [m.identity, m.applicationSets]))).toEqual(Object.fromEntries(want));
+  });
+
+  it("prints a table: each member with its count, each ApplicationSet with its owner", async () => {
+    const { code, out } = await appset("-n", NS, "--group", GROUP);
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split("\n");
+    expect(lines[0]).toBe(`Shard group ${GROUP} in namespace ${NS}: 3 live members`);
+    expect(lines[1]).toBe("1 more not live (-o wide lists them)");
+    const want = assignment(
+      KEYS.filter((k) => k.startsWith(`${NS}/`)),
+      LIVE,
+    );
+    for (const id of LIVE) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${id}\\s+${String(want.get(id)!.length)}$`)));
+    for (const [id, keys] of want) for (const k of keys) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${k}\\s+${id}$`)));
+  });
+
+  it("shows the expired member with -o wide, and nothing of another group", async () => {
+    const { out } = await appset("-n", NS, "--group", GROUP, "-o", "wide");
+    expect(out).toMatch(/^appset-3_dead\s+expired\s+-\s+appsets-member-[0-9a-f]{16}\s+\S+Z$/m);
+    expect(out).not.toContain("other-0_1234");
+  });
+
+  it("refuses a group that cannot name one, with exit 2", async () => {
+    const { code, err } = await appset("--group", "Not_A_Group");
+    expect(code).toBe(2);
+    expect(err).toContain("shard group 'Not_A_Group' must be");
+  });
+});
