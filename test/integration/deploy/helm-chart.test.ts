@@ -485,3 +485,46 @@ describe("the chart's defaults", () => {
     60_000,
   );
 });
+
+// The sharded install of docs/sharding.md: `--set applicationSet.sharding.enabled=true`.
+describe("applicationSet.sharding", () => {
+  const SHARDS = `${NAME}-shards`;
+
+  it("is off by default: no member Leases' Role, no --enable-sharding", async () => {
+    const objs = await render([]);
+    expect(objs.filter((o) => (o["metadata"] as { name: string }).name === SHARDS)).toEqual([]);
+    expect(valueAt(find(objs, "Deployment"), [...CONTAINER, "args"].map(String))).not.toContain("--enable-sharding");
+  }, 60_000);
+
+  it("sets the flags and adds the Role of deploy/sharding, bound to the ServiceAccount in the release's namespace", async () => {
+    const objs = await render([
+      "--set",
+      "applicationSet.sharding.enabled=true",
+      "--set",
+      "applicationSet.sharding.group=team-a",
+      "--set",
+      "applicationSet.replicas=3",
+    ]);
+    const deployment = find(objs, "Deployment");
+    expect(valueAt(deployment, ["spec", "replicas"])).toBe(3);
+    const args = valueAt(deployment, [...CONTAINER, "args"].map(String)) as string[];
+    expect(args).toContain("--enable-sharding");
+    expect(args).toContain("--shard-group=team-a");
+    const committed = parse(readRepoFile("deploy/sharding/role.yaml")) as Obj;
+    expect(find(objs, "Role", SHARDS)["rules"]).toEqual(committed["rules"]);
+    expect(find(objs, "RoleBinding", SHARDS)["roleRef"]).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: SHARDS });
+    expect(find(objs, "RoleBinding", SHARDS)["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME, namespace: "argocd" }]);
+  }, 60_000);
+
+  it("leaves --shard-group to the controller's default when no group is set", async () => {
+    const objs = await render(["--set", "applicationSet.sharding.enabled=true"]);
+    const args = valueAt(find(objs, "Deployment"), [...CONTAINER, "args"].map(String)) as string[];
+    expect(args.filter((a) => a.startsWith("--shard-group"))).toEqual([]);
+  }, 60_000);
+
+  it("refuses a group that cannot name one", async () => {
+    const r = await helm(["template", "appset", chart, "--set", "applicationSet.sharding.group=Team_A"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("sharding");
+  }, 60_000);
+});
