@@ -10,7 +10,8 @@ import { startControlPlane, type ControlPlane } from "../../cluster/control-plan
 
 // `appset shards` through the CLI entry against a real apiserver: member Leases written by hand as
 // the replicas write them, ApplicationSets in two namespaces, and the printed assignment compared
-// with the controller's rule, assignment() over the live members.
+// with the controller's rule, assignment() over the live members. The screen of docs/cli.md comes
+// from this command.
 
 const NS = "argocd";
 const TEAM = "team-a";
