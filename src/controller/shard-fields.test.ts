@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../clock/index.js";
 import { capturedLogger } from "../../test/support/captured-logger.js";
-import { WorkerPool } from "../manager/worker.js";
+import { applicationSetFields, WorkerPool } from "../manager/worker.js";
 import { WorkQueue } from "../manager/workqueue.js";
-import { applicationSetFields } from "../manager/worker.js";
 import { reconcileKeyFields, shardedKeyFields } from "./shard-fields.js";
 
 describe("shardedKeyFields", () => {
