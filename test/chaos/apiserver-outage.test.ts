@@ -104,7 +104,9 @@ describe("apiserver outages during a RollingSync rollout with the sync engine", 
       const back = rec.now();
       const first = await rec.waitFor(
         `an Application written after the return (${version})`,
-        () => rec.apps.find((a) => Number(a.resourceVersion) > stoppedAt),
+        // Seen after the stop and newer than the list before it: a change the watch delivered late, or one
+        // that came before the list's resourceVersion caught up, is not progress after the return.
+        () => rec.apps.find((a) => a.t >= down && Number(a.resourceVersion) > stoppedAt),
         240_000,
       );
       await rec.waitFor(`the rollout of ${version}`, rolledOut(revision), 240_000);
