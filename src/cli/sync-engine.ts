@@ -9,29 +9,18 @@
  */
 import type { Clock } from "../clock/index.js";
 import type { Cluster } from "../api/index.js";
-import {
-  gitHostFiles,
-  selfHealBackoff,
-  syncDeadlineMs,
-  SYNC_ENGINE_SETTINGS,
-  waveDelayMs,
-  type Config,
-  type Env,
-} from "../config/index.js";
+import { selfHealBackoff, syncDeadlineMs, SYNC_ENGINE_SETTINGS, waveDelayMs, type Config, type Env } from "../config/index.js";
 import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
-import { cachedClusterFacts, Discovery, type KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, ServerReachability, type SharedCache } from "../manager/index.js";
 import { ControllerMetrics, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
-import { GitManifestSource } from "../syncwaves/git-source.js";
-import type { HelmChartSourceOptions } from "../syncwaves/helm-repo/chart-source.js";
 import { kubeClient } from "./kube.js";
 import { processUserAgent } from "./version.js";
 import { patternListMatcher } from "../glob/index.js";
-import { ociService } from "./oci.js";
+import { localClusterAccess, manifestSource } from "./engine-parts.js";
 import { runProcess, type ControllerIO } from "./process.js";
 import { processManager, processParts, runManaged, startServers } from "./process-parts.js";
 
@@ -76,26 +65,9 @@ function engineMetrics(
 /** Reconciles the engine runs at once. */
 const ENGINE_CONCURRENCY = 10;
 
-/**
- * How `chart` sources reach Helm repositories: the repository Secrets' credentials, the CA bundles
- * of `argocd-tls-certs-cm` (`ARGOCD_TLS_DATA_PATH`), and the index kept as long as Git revisions.
- */
-function chartOptions(d: SyncEngineDeps): HelmChartSourceOptions {
-  return {
-    credentials: d.credentials,
-    tlsCertsDir: gitHostFiles(d.env).tlsCertsDir,
-    indexCacheMs: d.config.gitRevisionCacheSeconds * 1000,
-    maxIndexBytes: d.config.helmIndexMaxBytes,
-    maxChartBytes: d.config.helmChartMaxBytes,
-    clock: d.clock,
-  };
-}
-
 /** Builds (does not start) the sync engine; its metrics go to `d.registry`. */
 export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
-  const discovery = new Discovery(d.client.transport);
-  const resolve = (o: KubeObject): ReturnType<Discovery["resourceFor"]> => discovery.resourceFor(o.apiVersion ?? "", o.kind ?? "");
-  const local = { id: "local", client: d.client, resolve, facts: cachedClusterFacts(d.client.transport) };
+  const local = localClusterAccess(d.client);
   // Remote clusters' requests are counted too, as client-go's global metrics count every client;
   // and they tell which destination cluster answers again after failing, so its Applications go at once.
   const metrics = d.registry === undefined ? undefined : new RestClientMetrics(d.registry).observe;
@@ -116,12 +88,8 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     // AppProjects are enforced as Argo CD's application controller enforces them (docs/projects.md).
     projectClusters: () => d.clusters.clusters(),
     client: d.client,
-    resolve,
-    source: new GitManifestSource(d.git, {
-      tools: { env: d.env, timeoutMs: d.config.execTimeoutMs },
-      charts: chartOptions(d),
-      oci: ociService(d, d.credentials),
-    }),
+    resolve: local.resolve,
+    source: manifestSource(d),
     clock: d.clock,
     log: d.logger.child({ component: "sync-engine" }),
     ...(d.apiserverBack === undefined ? {} : { apiserverBack: d.apiserverBack }),
