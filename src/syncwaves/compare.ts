@@ -32,8 +32,8 @@ function withStringDataEncoded(obj: KubeObject): KubeObject {
   return { ...rest, data: { ...(obj["data"] ?? {}), ...encoded } };
 }
 
-/** The parts of an object that are compared. */
-function comparable(obj: KubeObject): Record<string, unknown> {
+/** The parts of an object that are compared: all but `status`, and of metadata the labels and annotations. */
+export function comparable(obj: KubeObject): Record<string, unknown> {
   const { metadata, status: _status, ...rest } = withStringDataEncoded(obj);
   return { ...rest, metadata: { labels: metadata?.labels ?? {}, annotations: metadata?.annotations ?? {} } };
 }

@@ -41,7 +41,8 @@ export function isQuantityPath(path: readonly string[]): boolean {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function subsetAt(desired: unknown, live: unknown, path: string[]): boolean {
+/** {@link isSubset} of the values at `path` (the path tells quantity fields). */
+export function subsetAt(desired: unknown, live: unknown, path: readonly string[]): boolean {
   if (live === undefined || live === null) return isZero(desired);
   if (desired === null || desired === undefined) return false;
   if (Array.isArray(desired)) {
