@@ -1,5 +1,5 @@
 /**
- * The flags of `appset sync APP` as data (see appset-flags.ts): their
+ * The flags of `appset sync APP` and `appset diff APP` as data (see appset-flags.ts): their
  * parser, `--help` and shell completion are built from them. Pure.
  */
 import { HELP, KUBE_FLAGS, type CommandSpec, type FlagSpec } from "./appset-flags.js";
@@ -14,7 +14,7 @@ const APP_NAMESPACE: FlagSpec = {
   help: "the Application's namespace (default: the context's, else argocd)",
 };
 
-/** `appset sync`. */
+/** `appset sync` and `appset diff`. */
 export const APP_COMMANDS: readonly CommandSpec[] = [
   {
     name: "sync",
@@ -40,6 +40,22 @@ export const APP_COMMANDS: readonly CommandSpec[] = [
       { name: "force", help: "replace resources that cannot be patched (the strategy's force)" },
       { name: "async", help: "do not wait for the operation to finish" },
       { name: "timeout", value: "DURATION", help: `the longest wait, a Go duration (default ${DEFAULT_SYNC_TIMEOUT})` },
+      ...KUBE_FLAGS,
+      HELP,
+    ],
+  },
+  {
+    name: "diff",
+    args: "APP",
+    summary: "the sync engine's comparison of an Application's manifests with the live objects, as a unified diff per resource",
+    flags: [
+      APP_NAMESPACE,
+      {
+        name: "exit-code",
+        value: "BOOL",
+        values: ["true", "false"],
+        help: "exit 1 when there is a difference (default true; false: exit 0 even then)",
+      },
       ...KUBE_FLAGS,
       HELP,
     ],

@@ -24,6 +24,7 @@ describe("completionTree", () => {
       has: ["--revision", "--prune", "--dry-run", "--resource", "--sync-option", "--async", "--timeout", "-n"],
       not: ["--wait"],
     },
+    { cmd: "diff", has: ["--namespace", "-n", "--exit-code", "--kubeconfig", "--context"], not: ["--revision"] },
     { cmd: "shards", has: ["--group", "--namespace", "-A", "-o", "--kubeconfig"], not: ["--wait"] },
     { cmd: "generate", has: ["--file", "-f", "--from-cluster"], not: ["--kubeconfig"] },
     { cmd: "rollout plan", has: ["--policy", "--file"], not: ["--watch"] },

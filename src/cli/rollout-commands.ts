@@ -76,7 +76,11 @@ export interface RolloutIO extends GenerateIO {
 export class RolloutUsageError extends Error {}
 
 /** A client from the kubeconfig (`--kubeconfig`, else the default chain on `env`) and `--context`, writing as `fieldManager`. */
-export function kubeconfigAccess(flags: KubeFlags, env: Env, fieldManager = "appset-rollout"): KubeAccess {
+export function kubeconfigAccess(
+  flags: KubeFlags,
+  env: Env,
+  fieldManager = "appset-rollout",
+): KubeAccess & { readonly client: KubeApiClient } {
   const source: KubeConfigSource =
     flags.kubeconfig === undefined ? { kind: "default", env: kubeEnvironment(env) } : { kind: "file", path: flags.kubeconfig };
   const overrides = flags.context === undefined ? {} : { context: flags.context };

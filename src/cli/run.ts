@@ -18,6 +18,7 @@ Commands:
   refresh     ask the controller to reconcile an ApplicationSet now (appset refresh -h)
   shards      the live members of a shard group and what each owns (appset shards -h)
   sync        sync an Application now through the sync engine (appset sync -h)
+  diff        the sync engine's diff of an Application's manifests and live objects (appset diff -h)
   rollout     preview a rollout offline, or follow and steer its runs (appset rollout -h)
   controller  run the ApplicationSet controller (appset controller -h)
   sync-engine run only the sync engine (appset sync-engine -h)
@@ -65,6 +66,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Out, err:
   get: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("get", args, { out, err, env: process.env }),
   refresh: async (args, out, err) => (await import("./appset-commands.js")).appSetCommand("refresh", args, { out, err, env: process.env }),
   sync: async (args, out, err) => (await import("./app-commands.js")).syncCommand(args, { out, err, env: process.env }),
+  diff: async (args, out, err) => (await import("./app-diff-command.js")).diffCommand(args, { out, err, env: process.env }),
   shards: async (args, out, err) => (await import("./shards.js")).shardsCommand(args, { out, err, env: process.env }),
   completion: async (args, out, err) => (await import("./completion.js")).completionCommand(args, out, err),
   controller: async (args, out, err) =>
