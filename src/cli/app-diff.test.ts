@@ -41,6 +41,12 @@ describe("resourceDiffs", () => {
     expect(formatDiffs(diffs.slice(0, 1))).toMatch(/^\n===== \/ConfigMap ns\/changed ======\n--- live\n\+\+\+ desired\n@@ /);
   });
 
+  it("leaves out Secrets, as argocd app diff does", () => {
+    const targets = [{ ...cm("s", { a: "MQ==" }), kind: "Secret" }];
+    const live = [{ ...cm("s", { a: "Mg==" }), kind: "Secret" }];
+    expect(resourceDiffs({ targets, live, comparison: compare(targets, live), ignoreDifferences: [] }, toYaml)).toEqual([]);
+  });
+
   it("leaves out the fields ignoreDifferences names", () => {
     const targets = [cm("c", { a: "1", b: "1" })];
     const live = [cm("c", { a: "1", b: "2" })];

@@ -5,7 +5,8 @@
  * fields `ignoreDifferences` names left out, `status` and metadata other than labels and
  * annotations dropped, and of the live object only the fields the desired object sets (fields the
  * apiserver defaults are no difference). A live object no manifest claims (one a prune would
- * delete) is shown against nothing, a missing one as wholly added.
+ * delete) is shown against nothing, a missing one as wholly added. Secrets are left out, as
+ * `argocd app diff` leaves them out: their data would be printed.
  */
 import { SyncStatus, type ResourceIgnoreDifferences } from "../api/index.js";
 import type { KubeObject } from "../kube/index.js";
@@ -95,7 +96,7 @@ export function resourceDiffs(input: DiffInput, toYaml: (v: unknown) => string):
   const live = byKey(input.live);
   const out: ResourceDiff[] = [];
   for (const r of input.comparison.resources) {
-    if (r.status !== SyncStatus.OutOfSync) continue;
+    if (r.status !== SyncStatus.OutOfSync || (r.group === "" && r.kind === "Secret")) continue;
     const key = keyString({ group: r.group ?? "", kind: r.kind ?? "", namespace: r.namespace ?? "", name: r.name ?? "" });
     const [t, l] = [targets.get(key), live.get(key)];
     const obj = t ?? l;
