@@ -1,16 +1,15 @@
 /**
  * `--enable-sharding` (docs/sharding.md): this replica's membership of its shard group, and the
- * {@link Shard} the ApplicationSet controller asks which ApplicationSets are its own. Each replica
- * holds a member Lease in the controller's namespace; the owners of every key follow the live
- * members, and the controller queues everything again whenever they change.
+ * {@link Shard} the ApplicationSet controller and the sync engine ask which keys are their own. Each
+ * replica holds a member Lease in the controller's namespace; the owners of every key follow the
+ * live members, and each loop queues everything again whenever they change.
  */
 import { hostname } from "node:os";
 import type { Clock } from "../clock/index.js";
-import type { Shard } from "../controller/index.js";
 import type { KubeClient } from "../kube/index.js";
 import { newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
-import { ShardMembership } from "../shard/index.js";
+import { ShardMembership, type Shard } from "../shard/index.js";
 
 /** A replica's shard: what the controller asks, and the membership loop to run beside it. */
 export interface ReplicaShard {

@@ -41,6 +41,7 @@ import {
 } from "./handlers.js";
 import { ownerKey } from "./predicates.js";
 import { reconcileKeyFields } from "./shard-fields.js";
+import type { Shard } from "../shard/index.js";
 import { patternListMatcher } from "../glob/index.js";
 import { AppSetReconciler, type ControllerCaches, type GenerateFn } from "./reconciler.js";
 import type { RolloutMetrics } from "./rollout-metrics.js";
@@ -134,16 +135,6 @@ export interface ControllerOptions {
    * ownership again before each write, and queues every ApplicationSet again when the owners change.
    */
   readonly shard?: Shard;
-}
-
-/** This replica's share of the ApplicationSets. */
-export interface Shard {
-  /** This replica's identity in its shard group: the `replica` field of its reconcile log lines. */
-  readonly identity: string;
-  /** Whether this replica owns the ApplicationSet `namespace/name` now. */
-  owns(key: string): boolean;
-  /** Calls `listener` whenever the owners may have changed; returns what unsubscribes it. */
-  onChange(listener: () => void): () => void;
 }
 
 /** The running controller. */

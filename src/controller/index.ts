@@ -3,7 +3,8 @@
  * snapshot from the caches, asks the pure planner what should change, and applies the plan through the
  * kube ports. I/O only through injected ports (src/kube), time only through the Clock.
  */
-export { AppSetController, type ControllerOptions, type Shard } from "./controller.js";
+export { AppSetController, type ControllerOptions } from "./controller.js";
+export type { Shard } from "../shard/index.js";
 export { AppSetReconciler, splitKey, type ControllerCaches, type GenerateFn, type ReconcilerOptions } from "./reconciler.js";
 export { PlanExecutor, ApplyError, type ExecutorOptions } from "./apply.js";
 export { planAppSet, isRollingSync } from "./plan.js";

@@ -4,7 +4,7 @@
  * lines of several replicas can be told apart once gathered.
  */
 import { applicationSetFields } from "../manager/worker.js";
-import type { Shard } from "./controller.js";
+import type { Shard } from "../shard/index.js";
 
 /** The key fields of the reconcile log lines of the replica `identity`. */
 export function shardedKeyFields(identity: string): (key: string) => Record<string, unknown> {
