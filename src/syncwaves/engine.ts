@@ -13,6 +13,7 @@
  */
 import { type AppProject, type Application, type Cluster } from "../api/index.js";
 import type { Clock } from "../clock/index.js";
+import type { Shard } from "../shard/index.js";
 import { unreachableServer, objectKey, type Informer, type ListWatchSource } from "../kube/index.js";
 import { appProjectsSpec, applicationsSpec, SharedCache } from "../manager/cache.js";
 import { repoSecretsSpec } from "../manager/credentials.js";
@@ -101,6 +102,14 @@ export interface SyncEngineOptions extends ReconcilerDeps {
    * Argo CD's namespace through the cache; an AppProject's change requeues its Applications.
    */
   readonly projectClusters?: () => readonly Cluster[];
+  /**
+   * Sharded replicas (docs/sharding.md#the-sync-engine): which Applications this replica owns, by
+   * `namespace/name`, through the process's one membership (the ApplicationSet controller asks the
+   * same). The engine then runs in every replica (no leader election), queues and reconciles only
+   * the Applications it owns, checks ownership again before its writes, and queues every
+   * Application again when the owners change. Absent: every Application is this replica's.
+   */
+  readonly shard?: Shard;
 }
 
 /** The customizations the reconciler asks for: those given, else `argocd-cm`'s followed through the cache. */
@@ -137,9 +146,11 @@ function reconcilerOf(
   ensureWatches: NonNullable<ReconcilerDeps["onManaged"]>,
 ): AppReconciler {
   const { customizations, gate, watch } = made;
+  const shard = options.shard;
   return new AppReconciler({
     ...options,
     ...(customizations ? { customizations } : {}),
+    ...(shard ? { owns: (key: string) => shard.owns(key) } : {}),
     ...(gate ? { projects: gate.settings } : {}),
     ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
     onManaged: (access, descriptors) => {
@@ -163,6 +174,7 @@ export class SyncEngine {
   private readonly byTrackingName = new Map<string, Set<string>>();
   private readonly trackingName: (app: Application) => string;
   private readonly namespaceAllowed: (namespace: string) => boolean;
+  private readonly shard: Shard | undefined;
   private readonly client: SyncEngineOptions["client"];
   private readonly log: SyncEngineOptions["log"];
   /** Argo CD's namespace when the project gate is on. */
@@ -173,6 +185,7 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.clock = options.clock;
     this.namespaceAllowed = options.namespaceAllowed ?? (() => true);
+    this.shard = options.shard;
     this.trackingName = (app) => options.trackingName?.(app) ?? app.metadata.name ?? "";
     const watch = options.watchResources !== false;
     this.ownsCache = options.cache === undefined;
@@ -199,7 +212,8 @@ export class SyncEngine {
       concurrency: options.concurrency ?? 10,
       clock: options.clock,
       logger: options.log,
-      keyFields: (key) => ({ app: key }),
+      // A sharded replica's lines name it too (docs/sharding.md#metrics-and-logs).
+      keyFields: (key) => ({ app: key, ...(this.shard === undefined ? {} : { replica: this.shard.identity }) }),
       ...(metrics ? { metrics } : {}),
       ...(options.reconcileTimeoutMs ? { reconcileTimeoutMs: options.reconcileTimeoutMs } : {}),
       unreachableServer,
@@ -211,6 +225,15 @@ export class SyncEngine {
     const changed = (p: AppProject): void => this.projectChanged(p);
     gate?.projects.on({ add: changed, update: (_, p) => changed(p), delete: changed });
     this.watchApplications();
+    // A replica's share changed: every Application it may now own is queued (the others are not).
+    this.shard?.onChange(() => {
+      for (const app of this.informer.list()) if (this.allowed(app)) this.enqueue(objectKey(app));
+    });
+  }
+
+  /** Queues `key` (urgent: ahead of the others), unless another replica owns it. */
+  private enqueue(key: string, urgent = false): void {
+    if (this.shard === undefined || this.shard.owns(key)) this.queue.add(key, urgent);
   }
 
   /** What waited for the apiserver, or for one destination cluster, goes again as soon as it answers. */
@@ -233,18 +256,18 @@ export class SyncEngine {
       add: (app) => {
         if (!this.allowed(app)) return;
         this.index(app, true);
-        this.queue.add(objectKey(app), app.operation != null);
+        this.enqueue(objectKey(app), app.operation != null);
       },
       update: (old, app) => {
         if (!this.allowed(app)) return;
         this.index(old, false);
         this.index(app, true);
-        if (!statusOnlyChange(old, app)) this.queue.add(objectKey(app), app.operation != null);
+        if (!statusOnlyChange(old, app)) this.enqueue(objectKey(app), app.operation != null);
       },
       delete: (app) => {
         if (!this.allowed(app)) return;
         this.index(app, false);
-        this.queue.add(objectKey(app));
+        this.enqueue(objectKey(app));
       },
     });
   }
@@ -256,7 +279,7 @@ export class SyncEngine {
   private projectChanged(project: AppProject): void {
     const name = project.metadata.name ?? "";
     for (const app of this.informer.list()) {
-      if (this.allowed(app) && (app.spec.project || "default") === name) this.queue.add(objectKey(app));
+      if (this.allowed(app) && (app.spec.project || "default") === name) this.enqueue(objectKey(app));
     }
   }
 
@@ -272,13 +295,17 @@ export class SyncEngine {
   /** A managed object of `trackingName` changed: requeue its Applications, unless a wave delay holds them. */
   private changed(trackingName: string): void {
     for (const key of this.byTrackingName.get(trackingName) ?? []) {
-      if (!this.reconciler.held(key)) this.queue.add(key);
+      if (!this.reconciler.held(key)) this.enqueue(key);
     }
   }
 
-  /** The Applications the engine sees now (its informer cache). */
+  /**
+   * The Applications the engine serves now (its informer cache): with a shard, those this replica
+   * owns, so the application metrics of the replicas add up instead of repeating each other.
+   */
   applications(): Application[] {
-    return this.informer.list().filter(this.allowed);
+    const shard = this.shard;
+    return this.informer.list().filter((app) => this.allowed(app) && (shard === undefined || shard.owns(objectKey(app))));
   }
 
   /** Starts the engine's own cache (a shared one is the manager's) and the workers. */
@@ -289,7 +316,12 @@ export class SyncEngine {
 
   /** The engine as one loop of the manager. */
   loop(): Loop {
-    return { name: "sync-engine", leaderOnly: true, start: () => this.startWorkers(), stop: (graceMs) => this.stop(graceMs) };
+    return {
+      name: "sync-engine",
+      leaderOnly: this.shard === undefined,
+      start: () => this.startWorkers(),
+      stop: (graceMs) => this.stop(graceMs),
+    };
   }
 
   /**
@@ -331,11 +363,11 @@ export class SyncEngine {
     return report;
   }
 
-  /** Queues a key now (a key of a namespace the engine does not serve is ignored). */
+  /** Queues a key now (a key of a namespace the engine does not serve, or another replica owns, is ignored). */
   add(key: string): void {
     const namespace = key.includes("/") ? key.slice(0, key.indexOf("/")) : "";
     if (!this.namespaceAllowed(namespace)) return;
-    this.queue.add(key);
+    this.enqueue(key);
   }
 
   /** True when nothing is queued or running (tests and benchmarks). */

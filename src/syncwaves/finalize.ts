@@ -67,7 +67,16 @@ export interface FinalizerDeps {
    * account), or the `DeletionError` that stops it; absent: the engine's own access.
    */
   readonly writer?: (app: Application, access: ClusterAccess, verdict: ProjectVerdict | undefined) => Promise<Writer>;
+  /**
+   * Sharded replicas (docs/sharding.md#the-sync-engine): throws once this replica no longer owns the
+   * Application; asked where a pass's writes begin and before each write of the Application. Absent:
+   * every write goes.
+   */
+  readonly fence?: (app: Application) => void;
 }
+
+/** The deletion steps that create or delete objects (removeFinalizers fences its own write). */
+const WRITING_STEPS: ReadonlySet<AppDeletionStep["kind"]> = new Set(["createHooks", "hooksFailed", "delete", "deleteHooks"]);
 
 /** What one pass read. */
 interface DeletionView {
@@ -189,6 +198,8 @@ export class AppFinalizer {
 
   private async carryOut(app: Application, access: ClusterAccess, step: AppDeletionStep): Promise<AppRequeue> {
     const poll = { requeueAfterMs: this.deps.operationPollMs ?? 1000 };
+    // Where the step's creates and deletes begin: once for the step (see AppReconciler's fence).
+    if (WRITING_STEPS.has(step.kind)) this.deps.fence?.(app);
     switch (step.kind) {
       case "createHooks":
         await Promise.all(step.hooks.map((h) => this.create(access, h)));
@@ -232,6 +243,7 @@ export class AppFinalizer {
 
   private async removeFinalizers(app: Application, remove: readonly string[]): Promise<AppRequeue> {
     const finalizers = finalizersOf(app).filter((f) => !remove.includes(f));
+    this.deps.fence?.(app);
     await this.deps.client.update(resources.Applications, { ...app, metadata: { ...app.metadata, finalizers } });
     return {};
   }
@@ -242,6 +254,7 @@ export class AppFinalizer {
       ...(app.status ?? {}),
       conditions: [...conditions, { type: AppConditionType.DeletionError, message, lastTransitionTime: rfc3339(this.deps.clock.now()) }],
     };
+    this.deps.fence?.(app);
     await this.deps.client.update(resources.Applications, { ...app, status });
     return { requeueAfterMs: 5_000 };
   }

@@ -54,6 +54,12 @@ export interface ReconcilerDeps {
    * project rules at all (tests of the sync machinery alone; the processes always give them).
    */
   readonly projects?: ProjectSettings;
+  /**
+   * Sharded replicas (docs/sharding.md#the-sync-engine): whether this replica owns the Application
+   * `namespace/name` now. A reconcile of a key it does not own does nothing, and the writes of one
+   * ask again first. Absent: every Application is this replica's.
+   */
+  readonly owns?: (key: string) => boolean;
 }
 
 /**

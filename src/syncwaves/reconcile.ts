@@ -11,8 +11,8 @@
  */
 import { Annotation, AppConditionType, OperationPhase, type Application, type OperationState } from "../api/index.js";
 import { rfc3339 } from "../clock/index.js";
-import { errorMessage } from "../errors.js";
-import { isNotFound, resources } from "../kube/index.js";
+import { errorMessage, NotOwnerError } from "../errors.js";
+import { isNotFound, objectKey, resources } from "../kube/index.js";
 import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
 import { comparisonErrorStatus, nextApplication, needsWrite } from "./app-status.js";
 import { autoSync } from "./automated.js";
@@ -70,6 +70,7 @@ export class AppReconciler implements Reconciler {
       ...deps,
       trackingName: (app) => this.trackingName(app),
       writer: (app, access, verdict) => this.impersonator.writer(app, access, deletionIdentity(verdict?.impersonation)),
+      fence: (app) => this.fence(app),
       ...(projects ? { project: (app: Application) => judgeProject(app, projects) } : {}),
     });
   }
@@ -84,12 +85,25 @@ export class AppReconciler implements Reconciler {
     return (this.holds.get(key) ?? 0) > this.deps.clock.now();
   }
 
-  /** Reconciles the Application `namespace/name`; within a wave delay, only asks to come back when it ends. */
+  /**
+   * Reconciles the Application `namespace/name`; within a wave delay, only asks to come back when it
+   * ends. A sharded replica does nothing for an Application it does not own, and stops a reconcile
+   * whose fence refuses a write (no condition written, not retried here: the owner takes it on).
+   */
   async reconcile(key: string, ctx: ReconcileContext): Promise<ReconcileResult> {
+    if (this.deps.owns !== undefined && !this.deps.owns(key)) return {};
     const heldMs = (this.holds.get(key) ?? 0) - this.deps.clock.now();
     if (heldMs > 0) return { requeueAfterMs: heldMs };
     const i = key.indexOf("/");
-    const next = await this.reconcileKey(i < 0 ? "" : key.slice(0, i), i < 0 ? key : key.slice(i + 1), ctx);
+    let next: AppRequeue;
+    try {
+      next = await this.reconcileKey(i < 0 ? "" : key.slice(0, i), i < 0 ? key : key.slice(i + 1), ctx);
+    } catch (err) {
+      if (!(err instanceof NotOwnerError)) throw err;
+      this.holds.delete(key);
+      ctx.logger.info({}, "another replica owns the Application now: this reconcile stops without writing more");
+      return {};
+    }
     if (next.holdMs !== undefined && next.holdMs > 0) this.holds.set(key, this.deps.clock.now() + next.holdMs);
     else this.holds.delete(key);
     return resultOf(next);
@@ -132,6 +146,22 @@ export class AppReconciler implements Reconciler {
       phase === OperationPhase.Terminating ||
       (app.operation?.sync !== undefined && (phase === undefined || isCompletedPhase(phase)))
     );
+  }
+
+  /**
+   * Sharded replicas (docs/sharding.md#the-sync-engine): throws {@link NotOwnerError} once this
+   * replica no longer owns `app`. It is asked before each write of the Application (its status, its
+   * operation, its finalizers) and once where the writes of a sync step, a termination or a deletion
+   * pass begin, not before each of their applies and deletes: a step's applies are server-side
+   * applies of the same manifests (its deletes, of the same objects), idempotent, so when ownership
+   * moves in the middle of a step the new owner, finding the step unrecorded, runs it again to the
+   * same result, while the old owner's record of it is refused at the Application's write.
+   */
+  private fence(app: Application): void {
+    const owns = this.deps.owns;
+    if (owns === undefined) return;
+    const key = objectKey(app);
+    if (!owns(key)) throw new NotOwnerError(key);
   }
 
   private trackingName(app: Application): string {
@@ -284,6 +314,7 @@ export class AppReconciler implements Reconciler {
     if ("error" in writer) {
       return { state: { ...compared, phase: OperationPhase.Error, message: writer.error, finishedAt: rfc3339(now) }, requeueAfterMs: 0 };
     }
+    this.fence(app);
     const done = await terminate(compared, this.tasksOf(app, compared, observed), this.executor(writer.access), {
       nowMs: now,
       options: { dryRun: false, propagation: propagationPolicy(appOptions) },
@@ -310,6 +341,8 @@ export class AppReconciler implements Reconciler {
     const sync = state.operation.sync ?? {};
     const appOptions = sync.syncOptions ?? app.spec.syncPolicy?.syncOptions ?? [];
     const stored = state.syncResult?.resources ?? [];
+    // Where the step's writes begin: once for the step, not per apply (see fence).
+    this.fence(app);
     const result = await runSyncStep(
       this.stepInput(app, state, observed, now),
       this.executor(writer.access),
@@ -392,7 +425,9 @@ export class AppReconciler implements Reconciler {
       ...(w.syncError !== undefined ? { syncError: w.syncError } : {}),
     });
     // reconciledAt is a heartbeat: written again once it is half a poll old, so each periodic comparison records it.
-    if (needsWrite(app, next, this.pollMs / 2)) await this.deps.client.update(resources.Applications, next);
+    if (!needsWrite(app, next, this.pollMs / 2)) return;
+    this.fence(app);
+    await this.deps.client.update(resources.Applications, next);
   }
 
   /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
@@ -405,6 +440,7 @@ export class AppReconciler implements Reconciler {
     };
     const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
     delete next.operation;
+    this.fence(app);
     await this.deps.client.update(resources.Applications, next);
     this.deps.metrics?.syncCompleted(app, finished);
     return { requeueAfterMs: 0 };
@@ -428,7 +464,10 @@ export class AppReconciler implements Reconciler {
       }
     }
     this.deps.log.info({ app: app.metadata.name, conditions: verdict.conditions.map((c) => c.message) }, "refused by its project");
-    if (needsWrite(app, next, this.pollMs / 2)) await this.deps.client.update(resources.Applications, next);
+    if (needsWrite(app, next, this.pollMs / 2)) {
+      this.fence(app);
+      await this.deps.client.update(resources.Applications, next);
+    }
     if (ended !== undefined) this.countCompleted(app, ended);
     if (ended !== undefined && isAwaitingRetry(ended)) return { requeueAfterMs: retryDelayMs(ended, now) };
     return { requeueAfterMs: this.pollMs };
@@ -441,6 +480,7 @@ export class AppReconciler implements Reconciler {
       status.operationState = operationState;
       if (isCompletedPhase(operationState.phase)) delete next.operation;
     }
+    this.fence(app);
     await this.deps.client.update(resources.Applications, next);
     if (operationState !== undefined && isCompletedPhase(operationState.phase)) this.deps.metrics?.syncCompleted(app, operationState);
     if (operationState !== undefined && isAwaitingRetry(operationState))
