@@ -9,7 +9,7 @@
  * exit 0. The parts it shares with `appset sync-engine` (client, cache, credentials, Git service,
  * servers, leader election) are built by ./process-parts.ts; its manager owns the process and runs
  * its loops (the ApplicationSet controller and, with `--enable-sync-engine`, the sync engine), both
- * only while the process leads.
+ * only while the process leads, or with `--enable-sharding` in every replica, each on its share.
  */
 import type { Config } from "../config/index.js";
 import { AppSetController, generatorFn, resolvePolicy, rolloutSafetyAvailable, type GenerateFn } from "../controller/index.js";
@@ -98,10 +98,6 @@ async function build(rt: Runtime): Promise<Process> {
   const program = "argocd-applicationset-controller";
   const parts = processParts(rt, { fieldManager: program, program });
   const { registry, client, namespace, cache, credentials, git } = parts;
-  if (config.enableSharding && config.enableSyncEngine && !config.enableLeaderElection) {
-    // Sharding divides the ApplicationSets; the sync engine would sync every Application in every replica.
-    throw new Error("--enable-sharding with --enable-sync-engine needs --enable-leader-election: the sync engine runs only in the leader");
-  }
   const shard = config.enableSharding ? replicaShard({ client, namespace, group: config.shardGroup, clock, logger }) : undefined;
   const metrics = new ControllerMetrics({
     registry,
@@ -183,7 +179,10 @@ async function build(rt: Runtime): Promise<Process> {
   // The sync engine's modules load only when it runs (docs/controller.md#memory-at-start).
   if (config.enableSyncEngine) {
     const { buildSyncEngine } = await import("./sync-engine.js");
-    manager.add(buildSyncEngine({ ...rt, ...parts, clusters: controller.clusters }).loop());
+    // One membership per process: the engine shares the controller's, keyed by Application.
+    manager.add(
+      buildSyncEngine({ ...rt, ...parts, clusters: controller.clusters, ...(shard === undefined ? {} : { shard: shard.shard }) }).loop(),
+    );
   }
   return { manager, parts, metrics, ...(shard === undefined ? {} : { shard }) };
 }

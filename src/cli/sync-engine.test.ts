@@ -9,7 +9,7 @@ import { capturedLogger } from "../../test/support/captured-logger.js";
 import { ScriptedSource } from "../../test/support/scripted-informer.js";
 import { gitService } from "./git.js";
 import { kubeClientOptions } from "./kube.js";
-import { buildSyncEngine, syncEngineCommand, type SyncEngineDeps } from "./sync-engine.js";
+import { buildSyncEngine, syncEngineCommand, syncEngineShardGroup, type SyncEngineDeps } from "./sync-engine.js";
 
 describe("appset sync-engine", () => {
   const io = (): { out: string; err: string; io: Parameters<typeof syncEngineCommand>[1] } => {
@@ -29,8 +29,15 @@ describe("appset sync-engine", () => {
     const r = io();
     expect(await syncEngineCommand(["--help"], r.io)).toBe(0);
     expect(r.out.split("\n")[0]).toBe("Usage: appset sync-engine [flags]");
-    for (const flag of ["--application-namespaces", "--enable-leader-election", "--kubeconfig", "--probe-addr", "--helm-chart-max-bytes"])
-      expect(r.out).toContain(`${flag} `);
+    const own = [
+      "--application-namespaces",
+      "--enable-leader-election",
+      "--enable-sharding",
+      "--shard-group",
+      "--kubeconfig",
+      "--probe-addr",
+    ];
+    for (const flag of [...own, "--helm-chart-max-bytes"]) expect(r.out).toContain(`${flag} `);
     for (const flag of ["--enable-sync-engine", "--policy", "--webhook-addr", "--concurrent-reconciliations", "--max-parameter-sets"])
       expect(r.out).not.toContain(`${flag} `);
     expect(r.out).toContain("The controller's other flags are accepted and ignored.");
@@ -111,5 +118,26 @@ describe("buildSyncEngine", () => {
     expect(listeners).toHaveLength(1);
     expect(() => listeners[0]!()).not.toThrow();
     await deps.client.transport.close();
+  });
+
+  it("shares the Applications by the process's shard: the engine then runs in every replica", async () => {
+    const deps = engineDeps({ shard: { identity: "replica-1", owns: () => true, onChange: () => () => undefined } });
+    expect(buildSyncEngine(deps).loop().leaderOnly).toBe(false);
+    const plain = engineDeps();
+    expect(buildSyncEngine(plain).loop().leaderOnly).toBe(true);
+    await Promise.all([deps.client.transport.close(), plain.client.transport.close()]);
+  });
+});
+
+describe("syncEngineShardGroup", () => {
+  it.each([
+    {
+      name: "the controller's default gives the engine's own group",
+      shardGroup: "applicationset-controller",
+      want: "applicationset-sync-engine",
+    },
+    { name: "another group is kept", shardGroup: "team-a", want: "team-a" },
+  ])("$name", ({ shardGroup, want }) => {
+    expect(syncEngineShardGroup({ shardGroup })).toBe(want);
   });
 });

@@ -23,12 +23,26 @@ import { patternListMatcher } from "../glob/index.js";
 import { localClusterAccess, manifestSource } from "./engine-parts.js";
 import { runProcess, type ControllerIO } from "./process.js";
 import { processManager, processParts, runManaged, startServers } from "./process-parts.js";
+import { replicaShard } from "./shard.js";
+import { DEFAULT_SHARD_GROUP, type Shard } from "../shard/index.js";
 
 /** Argo CD's program name the sync engine's clients carry in their User-Agent. */
 const SYNC_ENGINE_PROGRAM = "argocd-application-controller";
 
 /** The Lease the stand-alone sync engine elects its leader on. */
 export const SYNC_ENGINE_LEASE_NAME = "appset-sync-engine.argoproj.io";
+
+/**
+ * The shard group the stand-alone sync engine joins when `--shard-group` keeps the controller's
+ * default: its replicas share the Applications among themselves, never with controller replicas
+ * (which may run without the engine) of the same namespace.
+ */
+export const SYNC_ENGINE_SHARD_GROUP = "applicationset-sync-engine";
+
+/** The shard group of `appset sync-engine`: `--shard-group`, or its own in place of the controller's default. */
+export function syncEngineShardGroup(config: Pick<Config, "shardGroup">): string {
+  return config.shardGroup === DEFAULT_SHARD_GROUP ? SYNC_ENGINE_SHARD_GROUP : config.shardGroup;
+}
 
 /** What the engine is built from: the process's shared cache, Git service and cluster directory. */
 export interface SyncEngineDeps {
@@ -48,6 +62,8 @@ export interface SyncEngineDeps {
   readonly registry?: Registry;
   /** Subscribes to the apiserver answering again after an outage (the process's requests show it). */
   readonly apiserverBack?: (listener: () => void) => () => void;
+  /** With `--enable-sharding`: the process's shard, asked by Application (docs/sharding.md#the-sync-engine). */
+  readonly shard?: Shard;
 }
 
 /** The engine's loop metrics (controller and queue `sync-engine`) and Argo CD's application metrics. */
@@ -116,6 +132,7 @@ export function buildSyncEngine(d: SyncEngineDeps): SyncEngine {
     reconcileTimeoutMs: d.config.reconcileTimeoutSeconds * 1000,
     ...engineMetrics(d, () => engine.applications()),
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    ...(d.shard === undefined ? {} : { shard: d.shard }),
   });
   return engine;
 }
@@ -130,12 +147,23 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     const parts = processParts(rt, { fieldManager: "argocd-controller", program: SYNC_ENGINE_PROGRAM });
     // Clusters follow their Secrets live, as in the controller process.
     const clusters = new ClusterDirectory(parts.cache.informer(clusterSecretsSpec(parts.namespace)));
-    const engine = buildSyncEngine({ ...rt, ...parts, clusters });
+    const { client, namespace } = parts;
+    const shard = rt.config.enableSharding
+      ? replicaShard({ client, namespace, group: syncEngineShardGroup(rt.config), clock: rt.clock, logger: rt.logger })
+      : undefined;
+    const engine = buildSyncEngine({ ...rt, ...parts, clusters, ...(shard === undefined ? {} : { shard: shard.shard }) });
     const servers = await startServers(rt, parts);
     const manager = processManager(rt, parts, servers);
     manager.add(engine.loop());
-    rt.logger.info({ namespace: parts.namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
-    // With leader election every replica keeps its cache warm (the probes read it); only the leader syncs.
-    return runManaged(rt, parts, { manager, lease: { name: SYNC_ENGINE_LEASE_NAME } });
+    rt.logger.info({ namespace, probe: servers[0]!.url, metrics: servers[1]!.url }, "sync engine starting");
+    // With leader election every replica keeps its cache warm (the probes read it); only the leader
+    // syncs. With sharding every replica syncs the Applications it owns; it leaves its group (its
+    // Lease deleted) when the process stops.
+    const membership = shard?.run(rt.signal);
+    try {
+      return await runManaged(rt, parts, { manager, lease: { name: SYNC_ENGINE_LEASE_NAME } });
+    } finally {
+      await membership;
+    }
   });
 }

@@ -35,7 +35,7 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     kind: "bool",
     default: false,
     description:
-      "Share the ApplicationSets among every replica of the shard group instead of one leader reconciling them all (docs/sharding.md); each replica holds a member Lease in the controller's namespace. The sync engine, when on, still needs leader election.",
+      "Share the ApplicationSets among every replica of the shard group instead of one leader reconciling them all (docs/sharding.md); each replica holds a member Lease in the controller's namespace. The sync engine, when on, shares the Applications the same way.",
     origin: "appset",
   },
   {
@@ -46,7 +46,7 @@ const APPSET_OPTIONS: readonly OptionDef[] = [
     kind: "string",
     default: "applicationset-controller",
     description:
-      "The shard group of --enable-sharding: replicas of one group share the ApplicationSets (lowercase letters, digits and -, at most 40 characters).",
+      "The shard group of --enable-sharding: replicas of one group share the ApplicationSets and Applications (lowercase letters, digits and -, at most 40 characters; appset sync-engine joins applicationset-sync-engine in place of the default).",
     origin: "appset",
   },
   {

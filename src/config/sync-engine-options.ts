@@ -1,5 +1,5 @@
 /**
- * The settings `appset sync-engine` reads: the process's (addresses, leader election, logs,
+ * The settings `appset sync-engine` reads: the process's (addresses, leader election, sharding, logs,
  * profiler), kubectl's client flags, the shared cache's resync, the Git service's and the engine's
  * own. Its `--help` lists only these; the controller's other flags are accepted (a Deployment may
  * pass both processes the same arguments) and ignored. Data only.
@@ -9,10 +9,12 @@ import type { Config } from "./config.js";
 
 /** The Config fields the sync engine process reads. */
 export const SYNC_ENGINE_SETTINGS: ReadonlySet<keyof Config> = new Set<keyof Config>([
-  // The process: probe and metrics servers, leader election, logs, the profiler.
+  // The process: probe and metrics servers, leader election or sharding, logs, the profiler.
   "metricsAddr",
   "probeAddr",
   "enableLeaderElection",
+  "enableSharding",
+  "shardGroup",
   "debug",
   "logFormat",
   "logLevel",
