@@ -150,7 +150,8 @@ function reconcilerOf(
   return new AppReconciler({
     ...options,
     ...(customizations ? { customizations } : {}),
-    ...(shard ? { owns: (key: string) => shard.owns(key) } : {}),
+    // A sharded replica's reconcile lines ("sync step" among them) name it (docs/sharding.md#metrics-and-logs).
+    ...(shard ? { owns: (key: string) => shard.owns(key), log: options.log.child({ replica: shard.identity }) } : {}),
     ...(gate ? { projects: gate.settings } : {}),
     ...(watch ? { operationPollMs: options.operationPollMs ?? 10_000 } : {}),
     onManaged: (access, descriptors) => {
