@@ -1,13 +1,14 @@
 /**
  * Sharded replicas on the real control plane (docs/sharding.md): three controller processes with
  * `--enable-sharding` share 30 ApplicationSets. Once the three have joined, an edit of every
- * ApplicationSet is planned by exactly one replica each, and each replica plans some; after one
+ * ApplicationSet is planned by exactly one replica each, the one the assignment rule names; after one
  * replica is SIGKILLed, an edit of every ApplicationSet reaches every Application through the two
  * left, within one lease duration and a pass. Who planned what is read from the replicas' debug
  * lines ("planned", with the ApplicationSet's name).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/kube/index.js";
+import { ownerOf } from "../../src/shard/index.js";
 import {
   applications,
   controllerNamespace,
@@ -102,7 +103,11 @@ describe("sharded replicas", () => {
     byReplica.forEach((sets, i) => new Set(sets).forEach((s) => owners.set(s, [...(owners.get(s) ?? []), i])));
     expect([...owners.values()].filter((o) => o.length !== 1)).toEqual([]);
     expect(owners.size).toBe(SETS);
-    expect(byReplica.map((sets) => new Set(sets).size > 0)).toEqual([true, true, true]);
+    // Each replica planned exactly the ApplicationSets the assignment rule gives it.
+    const identities = replicas.map((r) => String(r.logs.find((l) => l["msg"] === "shard group members changed")?.["replica"]));
+    const names = Array.from({ length: SETS }, (_, i) => `s${String(i)}`);
+    const assigned = identities.map((id) => names.filter((n) => ownerOf(`${ns}/${n}`, identities) === id).sort());
+    expect(byReplica.map((sets) => [...new Set(sets)].sort())).toEqual(assigned);
 
     // SIGKILL the replica that owns the most; the other two take its ApplicationSets over.
     const counts = byReplica.map((sets) => new Set(sets).size);
