@@ -528,3 +528,66 @@ describe("applicationSet.sharding", () => {
     expect(r.stderr).toContain("sharding");
   }, 60_000);
 });
+
+// The sync engine inside the controller, as deploy/sync-engine-in-controller installs it:
+// `--set applicationSet.syncEngine.enabled=true`.
+describe("applicationSet.syncEngine", () => {
+  const ROLE = "argocd-applicationset-sync-engine";
+  const BINDING = `${NAME}-sync-engine`;
+
+  it("is off by default: no ClusterRole of the engine, no --enable-sync-engine", async () => {
+    const objs = await render([]);
+    expect(objs.filter((o) => o["kind"] === "ClusterRole" || o["kind"] === "ClusterRoleBinding")).toEqual([]);
+    expect(valueAt(find(objs, "Deployment"), [...CONTAINER, "args"].map(String))).not.toContain("--enable-sync-engine");
+  }, 60_000);
+
+  it("passes --enable-sync-engine and binds the ClusterRole of deploy/sync-engine-rbac to the ServiceAccount in the release's namespace", async () => {
+    const objs = await render(["--set", "applicationSet.syncEngine.enabled=true"]);
+    const args = valueAt(find(objs, "Deployment"), [...CONTAINER, "args"].map(String)) as string[];
+    expect(args).toContain("--enable-sync-engine");
+    const committed = parse(readRepoFile("deploy/sync-engine-rbac/clusterrole.yaml")) as Obj;
+    expect((committed["metadata"] as { name: string }).name).toBe(ROLE);
+    expect(find(objs, "ClusterRole", ROLE)["rules"]).toEqual(committed["rules"]);
+    expect(valueAt(find(objs, "ClusterRole", ROLE), ["metadata", "labels"])).toMatchObject(
+      valueAt(committed, ["metadata", "labels"]) as Obj,
+    );
+    const binding = find(objs, "ClusterRoleBinding", BINDING);
+    const kustomize = parse(readRepoFile("deploy/sync-engine-in-controller/clusterrolebinding.yaml")) as Obj;
+    expect((kustomize["metadata"] as { name: string }).name).toBe(BINDING);
+    expect(binding["roleRef"]).toEqual(kustomize["roleRef"]);
+    expect(valueAt(binding, ["metadata", "labels"])).toMatchObject(valueAt(kustomize, ["metadata", "labels"]) as Obj);
+    expect(binding["subjects"]).toEqual([{ kind: "ServiceAccount", name: NAME, namespace: "argocd" }]);
+  }, 60_000);
+
+  it("binds the ServiceAccount the chart names, and adds the cluster-wide rights of allowAnyNamespace beside it", async () => {
+    const objs = await render([
+      "--set",
+      "applicationSet.syncEngine.enabled=true",
+      "--set",
+      "applicationSet.allowAnyNamespace=true",
+      "--set",
+      "applicationSet.serviceAccount.name=appset",
+    ]);
+    expect(find(objs, "ClusterRoleBinding", BINDING)["subjects"]).toEqual([
+      { kind: "ServiceAccount", name: "appset", namespace: "argocd" },
+    ]);
+    expect(find(objs, "ClusterRole", NAME)["rules"]).toEqual((parse(readRepoFile("deploy/cluster-rbac/clusterrole.yaml")) as Obj)["rules"]);
+  }, 60_000);
+
+  it("says in NOTES.txt that the engine runs in the controller", async () => {
+    const r = await helm([
+      "install",
+      "appset",
+      chart,
+      "--namespace",
+      "argocd",
+      "--dry-run=client",
+      "--set",
+      "applicationSet.syncEngine.enabled=true",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const notes = r.stdout.slice(r.stdout.indexOf("NOTES:"));
+    expect(notes).toContain(`ClusterRoleBinding ${BINDING}`);
+    expect(notes).toContain("deploys their Applications with the built-in sync engine");
+  }, 60_000);
+});

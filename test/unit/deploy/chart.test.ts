@@ -95,5 +95,6 @@ describe("the chart's NOTES.txt", () => {
     expect(notes).toContain("rollout status deployment");
     expect(notes).toContain("argocd-ssh-known-hosts-cm");
     expect(notes).toContain("AppProject default");
+    expect(notes).toContain("applicationSet.syncEngine.enabled=true");
   });
 });
