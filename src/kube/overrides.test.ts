@@ -39,12 +39,11 @@ describe("applyKubeOverrides", () => {
     expect(applyKubeOverrides(twoContexts(), { user: "ub" }).getCurrentUser()?.exec).toEqual({ command: "get-token" });
   });
 
-  it("replaces the server, CA, TLS name, skip-verify and proxy of the selected cluster", () => {
+  it("replaces the server, CA, TLS name and proxy of the selected cluster", () => {
     const kc = applyKubeOverrides(twoContexts(), {
       server: "https://other:443",
       certificateAuthority: "/etc/ca.crt",
       tlsServerName: "api.internal",
-      insecureSkipTlsVerify: true,
       proxyUrl: "http://proxy:3128",
     });
     expect(kc.getCurrentCluster()).toMatchObject({
@@ -53,10 +52,43 @@ describe("applyKubeOverrides", () => {
       caFile: "/etc/ca.crt",
       caData: undefined,
       tlsServerName: "api.internal",
-      skipTLSVerify: true,
+      skipTLSVerify: false,
       proxyUrl: "http://proxy:3128",
     });
     expect(kc.getCluster("b")?.server).toBe("https://b:6443");
+  });
+
+  it("merges the CA, skip-verify and TLS name as client-go does", () => {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: "c", server: "https://c:6443", caData: "Q0E=", skipTLSVerify: true, tlsServerName: "c.internal" }],
+      users: [{ name: "u", token: "t" }],
+      contexts: [{ name: "ctx", cluster: "c", user: "u" }],
+      currentContext: "ctx",
+    });
+    // A CA checks the certificate again over a kubeconfig that skips the check.
+    expect(applyKubeOverrides(kc, { certificateAuthority: "/ca.crt" }).getCurrentCluster()).toMatchObject({
+      caFile: "/ca.crt",
+      caData: undefined,
+      skipTLSVerify: false,
+    });
+    // Skipping the check drops the kubeconfig's CA.
+    expect(applyKubeOverrides(kc, { insecureSkipTlsVerify: true }).getCurrentCluster()).toMatchObject({
+      caFile: undefined,
+      caData: undefined,
+      skipTLSVerify: true,
+    });
+    expect(() => applyKubeOverrides(kc, { certificateAuthority: "/ca.crt", insecureSkipTlsVerify: true })).toThrow(
+      "specifying a root certificates file with the insecure flag is not allowed",
+    );
+    // A new server drops the kubeconfig's TLS name; --tls-server-name alone replaces it.
+    expect(applyKubeOverrides(kc, { server: "https://10.0.0.1:6443" }).getCurrentCluster()?.tlsServerName).toBeUndefined();
+    expect(applyKubeOverrides(kc, { tlsServerName: "other.internal" }).getCurrentCluster()?.tlsServerName).toBe("other.internal");
+    expect(applyKubeOverrides(kc, {}).getCurrentCluster()).toMatchObject({
+      caData: "Q0E=",
+      skipTLSVerify: true,
+      tlsServerName: "c.internal",
+    });
   });
 
   it("lets --token replace the exec plugin but keep the client certificate", () => {

@@ -1,8 +1,8 @@
 /**
  * kubectl's client overrides (client-go's clientcmd `ConfigOverrides`) applied to a loaded
- * KubeConfig: the context, cluster and user they select, and the fields they replace. A token
- * replaces every other way the user authenticates; a CA or client certificate file replaces the
- * kubeconfig's inline data. Impersonation is not a kubeconfig field here: the transport sends it
+ * KubeConfig: the context, cluster and user they select, and the fields they replace, merged as
+ * client-go merges them. A token replaces every other way the user authenticates; a CA or client
+ * certificate file replaces the kubeconfig's inline data. Impersonation is not a kubeconfig field here: the transport sends it
  * as headers (see {@link Impersonation}).
  */
 import { KubeConfig, type Cluster, type Context, type KubeAuthConfig, type User } from "./kubeconfig.js";
@@ -38,19 +38,33 @@ function overrideError(message: string): KubeApiError {
   return new KubeApiError({ status: 0, reason: KubeReason.Invalid, message });
 }
 
+/**
+ * The cluster with the overrides merged as client-go merges them: `--certificate-authority` or
+ * `--insecure-skip-tls-verify` replaces the kubeconfig's CA and its skip-verify together (a CA over a
+ * kubeconfig that skips verification checks the certificate again; skipping drops the kubeconfig's
+ * CA), and both at once are refused; `--server` or `--tls-server-name` replaces the kubeconfig's
+ * TLS server name (a new server without one is checked against its own host).
+ */
 function overrideCluster(base: Cluster | null, name: string, o: KubeOverrides): Cluster {
   if (base === null && !given(o.server))
     throw overrideError(`cluster "${name}" does not exist in the kubeconfig and no --server was given`);
   const c: Cluster = { ...(base ?? { name, server: "", skipTLSVerify: false }), name };
-  const caFile = given(o.certificateAuthority) ? { caFile: o.certificateAuthority, caData: undefined } : {};
   return {
     ...c,
-    ...caFile,
+    ...trustOverride(o),
     ...(given(o.server) ? { server: o.server } : {}),
-    ...(o.insecureSkipTlsVerify === true ? { skipTLSVerify: true } : {}),
-    ...(given(o.tlsServerName) ? { tlsServerName: o.tlsServerName } : {}),
+    ...(given(o.server) || given(o.tlsServerName) ? { tlsServerName: given(o.tlsServerName) ? o.tlsServerName : undefined } : {}),
     ...(given(o.proxyUrl) ? { proxyUrl: o.proxyUrl } : {}),
   };
+}
+
+/** The CA and skip-verify fields `--certificate-authority` and `--insecure-skip-tls-verify` give, together. */
+function trustOverride(o: KubeOverrides): Partial<Cluster> {
+  const insecure = o.insecureSkipTlsVerify === true;
+  if (insecure && given(o.certificateAuthority))
+    throw overrideError("specifying a root certificates file with the insecure flag is not allowed");
+  if (!insecure && !given(o.certificateAuthority)) return {};
+  return { caFile: given(o.certificateAuthority) ? o.certificateAuthority : undefined, caData: undefined, skipTLSVerify: insecure };
 }
 
 function overrideUser(base: User | null, name: string, o: KubeOverrides): User {
