@@ -30,6 +30,12 @@ export interface RunningSide {
 export interface SideExtras {
   readonly repoServer?: RepoServer;
   readonly webhookPort?: number;
+  /** The process's name (its log is `<dataDir>/<name>.log`): `<side>-<namespace>` unless set. */
+  readonly name?: string;
+  /** Flags added after the common ones (ours only). */
+  readonly args?: readonly string[];
+  /** `--loglevel` unless `BENCH_LOGLEVEL` is set: `info` unless set. */
+  readonly logLevel?: string;
 }
 
 /** What both controllers share. */
@@ -81,7 +87,7 @@ async function command(side: Side, namespace: string, s: SideSettings, extras: S
     "--webhook-addr",
     `127.0.0.1:${String(extras.webhookPort ?? 0)}`,
     "--loglevel",
-    process.env["BENCH_LOGLEVEL"] ?? "info",
+    process.env["BENCH_LOGLEVEL"] ?? extras.logLevel ?? "info",
     "--logformat",
     "json",
     "--concurrent-application-updates",
@@ -91,7 +97,10 @@ async function command(side: Side, namespace: string, s: SideSettings, extras: S
     const main = join(ROOT, "dist", "cli", "main.js");
     // Ours refuses more than 10,000 parameter sets per ApplicationSet by default (Argo CD has no such
     // limit); the 20,000 fan-out needs more.
-    return [process.execPath, [...nodeFlagsOf(main), main, "controller", ...common, "--max-parameter-sets", "1000000"]];
+    return [
+      process.execPath,
+      [...nodeFlagsOf(main), main, "controller", ...common, "--max-parameter-sets", "1000000", ...(extras.args ?? [])],
+    ];
   }
   argocdHome();
   // Without a repo-server (no Git generator in the run), an address nothing listens on: Argo CD's
@@ -119,7 +128,7 @@ export function nodeFlagsOf(script: string): string[] {
 /** Starts `side` for `namespace`; resolves once its workers run. */
 export async function startSide(side: Side, namespace: string, s: SideSettings, extras: SideExtras = {}): Promise<RunningSide> {
   const [program, args] = await command(side, namespace, s, extras);
-  const name = `${side}-${namespace}`;
+  const name = extras.name ?? `${side}-${namespace}`;
   const t0 = performance.now();
   const proc: Managed = startProcessWith(name, program, args, { dataDir: s.dataDir, env: environment(s) });
   const logPath = join(s.dataDir, `${name}.log`);
