@@ -191,15 +191,10 @@ async function build(rt: Runtime): Promise<Process> {
 export function controllerCommand(args: readonly string[], io: ControllerIO): Promise<number> {
   return runProcess({ command: "appset controller", title: "applicationset controller" }, args, io, async (rt) => {
     const p = await build(rt);
-    // The membership leaves its group (its Lease deleted, so peers take its keys at once) when the process stops.
-    const membership = p.shard?.run(rt.signal);
-    try {
-      return await runManaged(rt, p.parts, {
-        manager: p.manager,
-        lease: { name: LEASE_NAME, leading: (leader) => p.metrics.leading(leader) },
-      });
-    } finally {
-      await membership;
-    }
+    return runManaged(rt, p.parts, {
+      manager: p.manager,
+      lease: { name: LEASE_NAME, leading: (leader) => p.metrics.leading(leader) },
+      ...(p.shard === undefined ? {} : { shard: p.shard }),
+    });
   });
 }

@@ -7,6 +7,7 @@
  * ({@link runManaged}). Each command only builds its loops and hands them to the manager.
  */
 import { hostname } from "node:os";
+import type { ReplicaShard } from "./shard.js";
 import type { Clock } from "../clock/index.js";
 import type { CredentialsLookup, GitRepoReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
@@ -124,11 +125,24 @@ export function leaseLeadership(
 
 /**
  * Runs the manager until SIGTERM/SIGINT ("stopped") or, with `--enable-leader-election`, until the
- * Lease is lost ("lost"), then stops it within {@link STOP_GRACE_MS}.
+ * Lease is lost ("lost"), then stops it within {@link STOP_GRACE_MS}. With `--enable-sharding`, the
+ * replica's membership runs beside it and leaves the group (its Lease deleted, so peers take its
+ * keys at once) before the manager stops, while the client is still open; from then on the fence
+ * refuses the loops' writes.
  */
-export async function runManaged(rt: ProcessRuntime, parts: ProcessParts, m: { manager: Manager; lease: LeaseOf }): Promise<ProcessEnd> {
+export async function runManaged(
+  rt: ProcessRuntime,
+  parts: ProcessParts,
+  m: { manager: Manager; lease: LeaseOf; shard?: Pick<ReplicaShard, "run"> },
+): Promise<ProcessEnd> {
   const leadership = rt.config.enableLeaderElection ? leaseLeadership({ ...rt, ...parts }, m.lease) : undefined;
-  const end = await m.manager.run(rt.signal, leadership);
-  await m.manager.stop(STOP_GRACE_MS);
-  return end;
+  const leave = new AbortController();
+  const membership = m.shard?.run(AbortSignal.any([rt.signal, leave.signal]));
+  try {
+    return await m.manager.run(rt.signal, leadership);
+  } finally {
+    leave.abort();
+    await membership;
+    await m.manager.stop(STOP_GRACE_MS);
+  }
 }

@@ -159,11 +159,6 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
     // With leader election every replica keeps its cache warm (the probes read it); only the leader
     // syncs. With sharding every replica syncs the Applications it owns; it leaves its group (its
     // Lease deleted) when the process stops.
-    const membership = shard?.run(rt.signal);
-    try {
-      return await runManaged(rt, parts, { manager, lease: { name: SYNC_ENGINE_LEASE_NAME } });
-    } finally {
-      await membership;
-    }
+    return runManaged(rt, parts, { manager, lease: { name: SYNC_ENGINE_LEASE_NAME }, ...(shard === undefined ? {} : { shard }) });
   });
 }
