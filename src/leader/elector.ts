@@ -5,6 +5,7 @@
  * on a clean stop. Reads and writes go through the kube client port; time only through the Clock.
  */
 import { randomUUID } from "node:crypto";
+import { sleepUnlessAborted, withinMs } from "./bounded.js";
 import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isNotFound, type KubeClient } from "../kube/index.js";
@@ -213,27 +214,13 @@ export class LeaderElector {
    * Bounds one API call: a leader may wait only until its renew deadline, a candidate a whole renew
    * deadline. The call itself is not cancelled (the port takes no signal); its result is ignored.
    */
-  private async bounded<T>(call: Promise<T>, start: number): Promise<T> {
+  private bounded<T>(call: Promise<T>, start: number): Promise<T> {
     const leftMs = this.renewedAt === undefined ? this.timings.renewDeadlineMs : this.renewedAt + this.timings.renewDeadlineMs - start;
-    const timer = new AbortController();
-    const timeout = this.options.clock.sleep(Math.max(1, leftMs), timer.signal).then(
-      () => Promise.reject(new Error(`the apiserver did not answer within ${Math.max(1, leftMs)} ms`)),
-      () => new Promise<never>(() => {}),
-    );
-    try {
-      return await Promise.race([call, timeout]);
-    } finally {
-      timer.abort();
-    }
+    return withinMs(this.options.clock, call, Math.max(1, leftMs));
   }
 
   /** Sleeps; false when `signal` aborted first. */
-  private async sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-    try {
-      await this.options.clock.sleep(ms, signal);
-      return true;
-    } catch {
-      return false;
-    }
+  private sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+    return sleepUnlessAborted(this.options.clock, ms, signal);
   }
 }

@@ -10,6 +10,7 @@ import type { Clock } from "../clock/index.js";
 import { errorMessage } from "../errors.js";
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from "../kube/index.js";
 import { DEFAULT_TIMINGS, Leases, type Lease, type LeaseTimings, type Observation } from "../leader/lease.js";
+import { sleepUnlessAborted, withinMs } from "../leader/bounded.js";
 import type { Logger } from "../log/logger.js";
 import { ownerOf } from "./assign.js";
 import { checkGroupName, memberLeaseName, newMemberLease, renewedMemberLease, type MemberLeaseRef } from "./member-lease.js";
@@ -192,27 +193,12 @@ export class ShardMembership {
   }
 
   /** Bounds one API call by the renew deadline; the call itself is not cancelled, its result is ignored. */
-  private async bounded<T>(call: Promise<T>): Promise<T> {
-    const ms = this.timings.renewDeadlineMs;
-    const timer = new AbortController();
-    const timeout = this.options.clock.sleep(ms, timer.signal).then(
-      () => Promise.reject(new Error(`the apiserver did not answer within ${ms} ms`)),
-      () => new Promise<never>(() => {}),
-    );
-    try {
-      return await Promise.race([call, timeout]);
-    } finally {
-      timer.abort();
-    }
+  private bounded<T>(call: Promise<T>): Promise<T> {
+    return withinMs(this.options.clock, call, this.timings.renewDeadlineMs);
   }
 
   /** Sleeps; false when `signal` aborted first. */
-  private async sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-    try {
-      await this.options.clock.sleep(ms, signal);
-      return true;
-    } catch {
-      return false;
-    }
+  private sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+    return sleepUnlessAborted(this.options.clock, ms, signal);
   }
 }
