@@ -142,19 +142,27 @@ describe("rollout safety synced by Argo CD's application controller", () => {
       apiVersion: "progressivesync.appset.dev/v1alpha1",
       kind: "RolloutPolicy",
       metadata: { name: "careful", namespace: ns },
-      spec: { applicationSets: { names: ["shop"] }, defaults: { progressDeadline: "20s" }, rollback: { enabled: true } },
+      // Ten minutes for the first rollout, so that a slow machine cannot halt it; 20 s for the second.
+      spec: { applicationSets: { names: ["shop"] }, defaults: { progressDeadline: "10m" }, rollback: { enabled: true } },
     });
     const ours = suite.ourController(ns);
     await ours.waitForLog("rollout safety on: RolloutPolicies and RolloutRuns are read");
     await ours.waitForLog("caches synced, starting workers");
     await client.create(resources.ApplicationSets, appSet(ns, `file://${dir}`));
 
-    const completed = await runAt(ns, first, (r) => r.status?.phase === "Completed", "the first rollout completed");
-    expect(completed.status?.steps?.map((s) => [s.step, s.phase])).toEqual([
+    const ended = await runAt(ns, first, (r) => r.status?.phase === "Completed" || r.status?.phase === "Halted", "the first rollout ended");
+    expect(ended.status).toMatchObject({ phase: "Completed" });
+    expect(ended.status?.steps?.map((s) => [s.step, s.phase])).toEqual([
       [1, "Completed"],
       [2, "Completed"],
     ]);
     expect(await configVersion(ns, "shop-prod")).toBe("1");
+    // A step's deadline is taken from the policy when the step starts: the second run's steps get 20 s.
+    await client.patch(
+      resources.RolloutPolicies,
+      { namespace: ns, name: "careful" },
+      { type: "merge", body: { spec: { defaults: { progressDeadline: "20s" } } } },
+    );
 
     const second = commit(
       dir,

@@ -6,7 +6,7 @@
  * objects, so none outlives its test. When a test fails, the end of each Argo CD log is printed.
  */
 import { join } from "node:path";
-import { afterAll, afterEach, inject, onTestFailed } from "vitest";
+import { afterAll, afterEach, inject } from "vitest";
 import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { controllerNamespace, sharedClient, spawnController, type ControllerProcess } from "../../e2e/support/controller.js";
 import { TempDirs } from "../../integration/support/git-repos.js";
@@ -36,9 +36,24 @@ export function besideSuite(): BesideSuite {
   const procs: ControllerProcess[] = [];
   const argos: ArgoCd[] = [];
   const namespaces: string[] = [];
-  afterEach(async () => {
-    for (const p of procs.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-    for (const a of argos.splice(0)) await a.stop();
+  afterEach(async ({ task }) => {
+    // Printed here, before Argo CD stops and its data directory goes: a failed test's hooks run first.
+    const failed = task.result?.state === "fail";
+    for (const p of procs.splice(0)) {
+      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+      if (failed)
+        process.stderr.write(
+          `--- our controller (last 80 lines)\n${p.logs
+            .slice(-80)
+            .map((l) => JSON.stringify(l))
+            .join("\n")}\n`,
+        );
+    }
+    for (const a of argos.splice(0)) {
+      if (failed)
+        for (const name of ["application-controller", "repo-server"]) process.stderr.write(logTail(join(a.dataDir, `${name}.log`)));
+      await a.stop();
+    }
   });
   afterAll(async () => {
     for (const ns of namespaces)
@@ -56,9 +71,6 @@ export function besideSuite(): BesideSuite {
       namespaces.push(ns);
       const argo = await startArgoCd(client(), { kubeconfigPath: inject("kubeconfigPath"), namespace: ns });
       argos.push(argo);
-      onTestFailed(() => {
-        for (const name of ["application-controller", "repo-server"]) process.stderr.write(logTail(join(argo.dataDir, `${name}.log`)));
-      });
       return { ns, argo };
     },
     ourController(ns, extra = [], kubeconfigPath = inject("kubeconfigPath")) {
