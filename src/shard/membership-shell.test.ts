@@ -133,7 +133,7 @@ describe("ShardMembership", () => {
     await a.ended;
   });
 
-  it("takes a dead member's keys over once its Lease has gone unchanged for a lease duration, not before", async () => {
+  it("takes a dead member's keys over once its Lease has gone unchanged for a renew deadline and a retry period: within one lease duration", async () => {
     const client = new FakeKubeClient();
     const clock = new FakeClock(T0);
     const [a, b] = [member(client, clock, "a"), member(client, clock, "b", false)];
@@ -145,8 +145,9 @@ describe("ShardMembership", () => {
     await pass(clock, L + 2 * RETRY, [a]);
     const change = a.changes.at(-1)!;
     expect(change.view.members).toEqual(["a"]);
-    expect(change.at - died).toBeGreaterThanOrEqual(L - RETRY);
-    expect(change.at - died).toBeLessThanOrEqual(L + 2 * RETRY);
+    expect(change.at - died).toBeGreaterThanOrEqual(RENEW_DEADLINE);
+    expect(change.at - died).toBeLessThanOrEqual(RENEW_DEADLINE + 2 * RETRY);
+    expect(change.at - died).toBeLessThan(L);
     a.stop.abort();
     await a.ended;
   });

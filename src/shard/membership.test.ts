@@ -34,25 +34,32 @@ function me(joined: number | undefined, roundOk: number | undefined): SelfState 
 describe("membership", () => {
   it.each([
     {
-      name: "a peer is live for its lease duration after this replica last saw its Lease change",
+      name: "a peer is live for one renew deadline and one retry period after this replica last saw its Lease change",
       observations: [seen("a", 0)],
       self: me(undefined, undefined),
-      at: 14_999,
+      at: 11_999,
       members: ["a"],
     },
     {
-      name: "a peer is gone once its lease duration has passed since the last change this replica saw",
+      name: "a peer is gone once a renew deadline and a retry period have passed since the last change this replica saw",
       observations: [seen("a", 0)],
       self: me(undefined, undefined),
-      at: 15_000,
+      at: 12_000,
       members: [],
     },
     {
-      name: "the peer's own leaseDurationSeconds counts, not this replica's setting",
+      name: "a Lease stating a shorter leaseDurationSeconds ends its holder's life sooner",
+      observations: [seen("a", 0, 11)],
+      self: me(undefined, undefined),
+      at: 11_000,
+      members: [],
+    },
+    {
+      name: "a Lease stating a longer leaseDurationSeconds does not make its holder live longer",
       observations: [seen("a", 0, 40)],
       self: me(undefined, undefined),
-      at: 39_000,
-      members: ["a"],
+      at: 12_000,
+      members: [],
     },
     {
       name: "a Lease with no holder (given up) holds no member",
@@ -124,12 +131,12 @@ describe("membership", () => {
     const observations = new Map([seen("a", 10_000), seen("b", 13_000)]);
     const view = membership({ observations, self: me(0, 20_000), now: T0 + 21_000, timings });
     expect(view.members).toEqual(["a", "b", "me"]);
-    expect(view.nextChangeAt).toBe(T0 + 25_000);
+    expect(view.nextChangeAt).toBe(T0 + 22_000);
   });
 
   it.each([
-    { name: "a live peer is not reapable", seenAt: 0, at: 14_000, reapable: false },
-    { name: "an expired peer is not reapable during one more lease duration", seenAt: 0, at: 29_999, reapable: false },
+    { name: "a live peer is not reapable", seenAt: 0, at: 11_000, reapable: false },
+    { name: "a gone peer is not reapable until two lease durations have passed", seenAt: 0, at: 29_999, reapable: false },
     { name: "a peer unchanged for two lease durations is reapable on its resourceVersion", seenAt: 0, at: 30_000, reapable: true },
   ])("$name", ({ seenAt, at, reapable }) => {
     const view = membership({ observations: new Map([seen("a", seenAt)]), self: me(undefined, undefined), now: T0 + at, timings });

@@ -3,13 +3,16 @@
  * them. Every replica holds a `coordination.k8s.io/v1` Lease of its own, labelled
  * {@link SHARD_GROUP_LABEL} with the group's name, whose `holderIdentity` is the replica's identity.
  *
- * - A peer is live until `leaseDurationSeconds` after the moment this replica last saw its Lease
- *   change (never by comparing `renewTime` with this replica's clock, so clock skew does not matter;
- *   the rule of src/leader/lease.ts). A deleted Lease is gone at once.
+ * - A peer is live until one renew deadline and one retry period (at most its Lease's
+ *   `leaseDurationSeconds`) after the moment this replica last saw its Lease change (never by
+ *   comparing `renewTime` with this replica's clock, so clock skew does not matter; the rule of
+ *   src/leader/lease.ts). A deleted Lease is gone at once.
  * - This replica counts itself live only while its last complete round (renew its own Lease, then
- *   list the group) started less than the renew deadline ago. The renew deadline is shorter than
- *   the lease duration, so a replica cut off from the apiserver stops counting itself before any
- *   peer can count it gone.
+ *   list the group) started less than the renew deadline ago. A peer saw that renewal after the
+ *   round started, so a replica cut off from the apiserver stops counting itself at least one retry
+ *   period before any peer counts it gone (the group's replicas share one configuration). A dead
+ *   replica's keys move at most a renew deadline and two retry periods after its death (its last
+ *   renewal is seen at most a retry period late): within one lease duration at the defaults.
  * - A replica that has just created its Lease waits one renew deadline before counting itself: by
  *   then every peer that still counts itself live has listed the group since the Lease appeared, so
  *   no peer still owns a key the newcomer would take.
@@ -71,10 +74,15 @@ export function observeGroup(previous: ReadonlyMap<string, Observation>, leases:
   return next;
 }
 
+/** The lease duration a peer's Lease states, or this replica's setting when it states none. */
+function leaseMs(obs: Observation, timings: LeaseTimings): number {
+  const seconds = obs.spec.leaseDurationSeconds;
+  return seconds !== undefined && seconds > 0 ? seconds * 1000 : timings.leaseDurationMs;
+}
+
 /** Until when a peer's observed Lease keeps it live. */
 function liveUntil(obs: Observation, timings: LeaseTimings): number {
-  const seconds = obs.spec.leaseDurationSeconds;
-  return obs.at + (seconds !== undefined && seconds > 0 ? seconds * 1000 : timings.leaseDurationMs);
+  return obs.at + Math.min(leaseMs(obs, timings), timings.renewDeadlineMs + timings.retryPeriodMs);
 }
 
 /** Whether this replica counts itself live, and until when (or from when, while warming up). */
@@ -105,7 +113,7 @@ export function membership(input: MembershipInput): MembershipView {
     if (now < until) {
       members.add(holder);
       nextChangeAt = Math.min(nextChangeAt ?? until, until);
-    } else if (now >= until + timings.leaseDurationMs) {
+    } else if (now >= obs.at + leaseMs(obs, timings) + timings.leaseDurationMs) {
       reapable.push({ name, resourceVersion: obs.resourceVersion });
     }
   }
