@@ -92,7 +92,7 @@ export const APPSET_COMMANDS: readonly CommandSpec[] = [
   {
     name: "shards",
     args: "",
-    summary: "the live members of a shard group (sharded replicas) and the ApplicationSets each owns",
+    summary: "the live members of a shard group (sharded replicas) and the ApplicationSets (or Applications) each owns",
     flags: [
       {
         name: "namespace",
@@ -104,8 +104,9 @@ export const APPSET_COMMANDS: readonly CommandSpec[] = [
       {
         name: "all-namespaces",
         short: "A",
-        help: "assign the ApplicationSets of every namespace (a controller with --applicationset-namespaces), not only of --namespace",
+        help: "assign the ApplicationSets of every namespace (a controller with --applicationset-namespaces; --applications: the Applications), not only of --namespace",
       },
+      { name: "applications", help: "assign the Applications instead of the ApplicationSets: the sharded sync engine's share" },
       {
         name: "output",
         short: "o",

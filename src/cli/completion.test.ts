@@ -25,7 +25,7 @@ describe("completionTree", () => {
       not: ["--wait"],
     },
     { cmd: "diff", has: ["--namespace", "-n", "--exit-code", "--kubeconfig", "--context"], not: ["--revision"] },
-    { cmd: "shards", has: ["--group", "--namespace", "-A", "-o", "--kubeconfig"], not: ["--wait"] },
+    { cmd: "shards", has: ["--group", "--namespace", "-A", "--applications", "-o", "--kubeconfig"], not: ["--wait"] },
     { cmd: "generate", has: ["--file", "-f", "--from-cluster"], not: ["--kubeconfig"] },
     { cmd: "rollout plan", has: ["--policy", "--file"], not: ["--watch"] },
     { cmd: "rollout status", has: ["--watch", "--step"], not: ["--file"] },

@@ -1,6 +1,7 @@
 /**
  * `appset shards` (docs/cli.md#appset-shards, docs/sharding.md): the live members of a shard group
- * and the ApplicationSets each owns, from the group's member Leases and the ApplicationSets. A
+ * and the ApplicationSets each owns (`--applications`: the Applications, the sync engine's share),
+ * from the group's member Leases and the ApplicationSets (Applications). A
  * reader that lists once has no history of when a Lease changed, so a member counts as live until
  * its `renewTime + leaseDurationSeconds` on this machine's clock (src/shard/snapshot.ts); the
  * replicas judge by when they saw the Lease change, so around a change, or with clocks apart, the
@@ -17,7 +18,7 @@ import { yaml } from "../yaml.js";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGES, type AppSetClient } from "./appset-cluster.js";
 import { commandSpec, commandUsage, parseArgsOptions } from "./appset-flags.js";
 import { kubeconfigAccess, type KubeAccess, type KubeFlags, type RolloutIO } from "./rollout-commands.js";
-import { renderShards, shardsReport, type ShardsReport } from "./shards-view.js";
+import { renderShards, shardsReport, type ShardedResource, type ShardsReport } from "./shards-view.js";
 
 const SPEC = commandSpec("shards");
 
@@ -26,7 +27,10 @@ export const SHARDS_USAGE = `${commandUsage(SPEC)}
 A member counts as live until its Lease's renewTime + leaseDurationSeconds, on this machine's
 clock: this command reads the Leases once and has none of the history the replicas judge by (when
 they saw each Lease change), so around a change, or with clocks apart, it may differ from them.
-Each ApplicationSet goes to a live member by the controller's rule, keyed by namespace/name.
+Each ApplicationSet goes to a live member by the controller's rule, keyed by namespace/name;
+with --applications each Application does, by the same rule and its own namespace/name, as the
+sharded sync engine shares them (appset sync-engine --enable-sharding joins the group
+applicationset-sync-engine unless its --shard-group names another: give that --group here).
 `;
 
 class UsageError extends Error {}
@@ -38,6 +42,8 @@ interface Flags {
   namespace?: string;
   group: string;
   allNamespaces: boolean;
+  /** `--applications`: assign the Applications (the sync engine's share), not the ApplicationSets. */
+  applications: boolean;
   output: string;
   kube: KubeFlags;
   help: boolean;
@@ -50,6 +56,7 @@ function parseFlags(args: readonly string[]): Flags {
   const f: Flags = {
     group: str("group") ?? DEFAULT_SHARD_GROUP,
     allNamespaces: v["all-namespaces"] === true,
+    applications: v["applications"] === true,
     output: str("output") ?? "",
     help: v["help"] === true,
     kube: Object.fromEntries((["kubeconfig", "context"] as const).flatMap((k) => (str(k) === undefined ? [] : [[k, str(k)]]))),
@@ -84,13 +91,16 @@ async function listAll<T>(
   return items;
 }
 
-/** The group's member Leases and the keys (`namespace/name`) of the ApplicationSets to assign. */
+/** What `--applications` chooses to assign. */
+const sharded = (f: Flags): ShardedResource => (f.applications ? "applications" : "applicationsets");
+
+/** The group's member Leases and the keys (`namespace/name`) of the ApplicationSets (Applications) to assign. */
 async function read(client: AppSetClient, f: Flags, namespace: string): Promise<{ leases: Lease[]; keys: string[] }> {
-  const [leases, appSets] = await Promise.all([
+  const [leases, objects] = await Promise.all([
     listAll<Lease>(client, Leases, { namespace, labelSelector: `${SHARD_GROUP_LABEL}=${f.group}` }),
-    listAll<KubeObject>(client, resources.ApplicationSets, f.allNamespaces ? {} : { namespace }),
+    listAll<KubeObject>(client, f.applications ? resources.Applications : resources.ApplicationSets, f.allNamespaces ? {} : { namespace }),
   ]);
-  return { leases, keys: appSets.map(objectKey) };
+  return { leases, keys: objects.map(objectKey) };
 }
 
 function printed(report: ShardsReport, output: string): string {
@@ -112,7 +122,7 @@ export async function shardsCommand(args: readonly string[], io: RolloutIO): Pro
     const namespace = f.namespace ?? kube.contextNamespace ?? "argocd";
     const { leases, keys } = await read(kube.client, f, namespace);
     const now = (io.clock ?? new SystemClock()).now();
-    io.out(printed(shardsReport({ namespace, group: f.group, leases, keys, now }), f.output));
+    io.out(printed(shardsReport({ namespace, group: f.group, resource: sharded(f), leases, keys, now }), f.output));
     return 0;
   } catch (err) {
     io.err(isUsage(err) ? `appset shards: ${errorMessage(err)}\n\n${SHARDS_USAGE}` : `appset shards: ${errorMessage(err)}\n`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../../../src/api/index.js";
 import { run as runCli } from "../../../src/cli/run.js";
-import type { ShardsReport } from "../../../src/cli/shards-view.js";
+import type { ApplicationShardsReport, AppSetShardsReport } from "../../../src/cli/shards-view.js";
 import { KubeApiClient, resources } from "../../../src/kube/index.js";
 import { Leases, microTime, type Lease } from "../../../src/leader/lease.js";
 import { assignment, memberLeaseName, SHARD_GROUP_LABEL } from "../../../src/shard/index.js";
@@ -9,9 +9,9 @@ import { yaml } from "../../../src/yaml.js";
 import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
 
 // `appset shards` through the CLI entry against a real apiserver: member Leases written by hand as
-// the replicas write them, ApplicationSets in two namespaces, and the printed assignment compared
-// with the controller's rule, assignment() over the live members. The screen of docs/cli.md comes
-// from this command.
+// the replicas write them, ApplicationSets and Applications in two namespaces, and the printed
+// assignment compared with the replicas' rule, assignment() over the live members. The screen of
+// docs/cli.md comes from this command.
 
 const NS = "argocd";
 const TEAM = "team-a";
@@ -45,6 +45,12 @@ const KEYS = [
   ...Array.from({ length: 5 }, (_, i) => `${TEAM}/team-${String(i)}`),
 ];
 
+/** Applications (`--applications`), named apart from the ApplicationSets so that a mix-up shows. */
+const APP_KEYS = [
+  ...Array.from({ length: 16 }, (_, i) => `${NS}/app-${String(i)}`),
+  ...Array.from({ length: 4 }, (_, i) => `${TEAM}/team-app-${String(i)}`),
+];
+
 const TEMPLATE_SPEC = {
   project: "default",
   source: { repoURL: "https://example.com/r.git", path: "p" },
@@ -63,6 +69,15 @@ beforeAll(async () => {
       metadata: { name, namespace },
       spec: { generators: [{ list: { elements: [] } }], template: { metadata: { name: "{{name}}" }, spec: TEMPLATE_SPEC } },
     } as unknown as ApplicationSet);
+  }
+  for (const key of APP_KEYS) {
+    const [namespace, name] = key.split("/") as [string, string];
+    await client.create(resources.Applications, {
+      apiVersion: "argoproj.io/v1alpha1",
+      kind: "Application",
+      metadata: { name, namespace },
+      spec: TEMPLATE_SPEC,
+    });
   }
   await memberLease("appset-0_5f3d", GROUP, 1_000);
   await memberLease("appset-1_9a71", GROUP, 2_000);
@@ -85,7 +100,8 @@ describe("appset shards", () => {
     const { code, out, err } = await appset("-n", NS, "--group", GROUP, "-o", "json");
     expect(err).toBe("");
     expect(code).toBe(0);
-    const report = JSON.parse(out) as ShardsReport;
+    const report = JSON.parse(out) as AppSetShardsReport;
+    expect(report.resource).toBe("applicationsets");
     const nsKeys = KEYS.filter((k) => k.startsWith(`${NS}/`)).sort();
     const want = assignment(nsKeys, LIVE);
     expect(report.members.map((m) => m.identity)).toEqual(LIVE);
@@ -98,7 +114,7 @@ describe("appset shards", () => {
   it("assigns the ApplicationSets of every namespace with -A", async () => {
     const { code, out } = await appset("-n", NS, "--group", GROUP, "-A", "-o", "yaml");
     expect(code).toBe(0);
-    const report = yaml().parse(out) as ShardsReport;
+    const report = yaml().parse(out) as AppSetShardsReport;
     const want = assignment([...KEYS].sort(), LIVE);
     expect(Object.fromEntries(report.members.map((m) => [m.identity, m.applicationSets]))).toEqual(Object.fromEntries(want));
   });
@@ -121,6 +137,51 @@ describe("appset shards", () => {
     const { out } = await appset("-n", NS, "--group", GROUP, "-o", "wide");
     expect(out).toMatch(/^appset-3_dead\s+expired\s+-\s+appsets-member-[0-9a-f]{16}\s+\S+Z$/m);
     expect(out).not.toContain("other-0_1234");
+  });
+
+  it("assigns the Applications with --applications, as the sharded sync engine does", async () => {
+    const { code, out, err } = await appset("-n", NS, "--group", GROUP, "--applications", "-o", "json");
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as ApplicationShardsReport;
+    expect(report.resource).toBe("applications");
+    const want = assignment(APP_KEYS.filter((k) => k.startsWith(`${NS}/`)).sort(), LIVE);
+    expect(report.members.map((m) => [m.identity, m.applications])).toEqual(LIVE.map((id) => [id, want.get(id)]));
+    expect(report.members.some((m) => "applicationSets" in m)).toBe(false);
+    expect(report.notLive.map((m) => m.identity)).toEqual(["appset-3_dead"]);
+    expect(report.unowned).toEqual([]);
+  });
+
+  it("assigns the Applications of every namespace with --applications -A", async () => {
+    const { code, out } = await appset("-n", NS, "--group", GROUP, "--applications", "-A", "-o", "yaml");
+    expect(code).toBe(0);
+    const report = yaml().parse(out) as ApplicationShardsReport;
+    expect(report.resource).toBe("applications");
+    const want = assignment([...APP_KEYS].sort(), LIVE);
+    expect(Object.fromEntries(report.members.map((m) => [m.identity, m.applications]))).toEqual(Object.fromEntries(want));
+  });
+
+  it("prints the Applications' table with --applications", async () => {
+    const { code, out } = await appset("-n", NS, "--group", GROUP, "--applications");
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split("\n");
+    expect(lines[0]).toBe(`Shard group ${GROUP} in namespace ${NS}: 3 live members`);
+    expect(lines[3]).toMatch(/^MEMBER\s+APPLICATIONS$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^APPLICATION\s+OWNER$/));
+    expect(out).not.toContain("APPLICATIONSET");
+    const want = assignment(
+      APP_KEYS.filter((k) => k.startsWith(`${NS}/`)),
+      LIVE,
+    );
+    for (const id of LIVE) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${id}\\s+${String(want.get(id)!.length)}$`)));
+    for (const [id, keys] of want) for (const k of keys) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${k}\\s+${id}$`)));
+    expect(out).not.toMatch(/appset-\d+\s/);
+  });
+
+  it("says when a namespace has no Applications, with --applications", async () => {
+    const { code, out } = await appset("-n", "no-apps", "--group", GROUP, "--applications");
+    expect(code).toBe(0);
+    expect(out).toBe(`Shard group ${GROUP} in namespace no-apps: 0 live members\n\nNo Applications found.\n`);
   });
 
   it("refuses a group that cannot name one, with exit 2", async () => {
