@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { errorMessage } from "../../../src/errors.js";
@@ -46,7 +47,7 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
     if (isData(block.lang)) validateYaml(block.text);
     const path = join(page.dir, name);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, block.text);
+    writeFileSync(path, page.localize(block.text));
     return Promise.resolve();
   },
   yaml: (_page, part, m) => {
@@ -55,7 +56,7 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
   },
   run: async (page, part, m) => {
     const expectFailure = m.args[0] === "fails";
-    const commands = splitCommands(code(part, "run").text);
+    const commands = splitCommands(page.localize(code(part, "run").text));
     for (const [i, cmd] of commands.entries()) {
       const res = await runCommand(cmd, page.dir);
       page.last = res;
@@ -106,15 +107,19 @@ const HANDLERS: Record<(typeof MARKER_KINDS)[number], Handler> = {
   },
   "http-server": async (page, part, m) => {
     const routes = JSON.parse(code(part, "http-server").text) as Record<string, unknown>;
-    page.servers.push(await serveRoutes(Number(m.args[0]), routes));
+    // The page names a fixed port; the server takes a free one, and the page's later files and
+    // commands are given its address in place of the page's (a fixed port may be any process's).
+    const server = await serveRoutes(routes);
+    page.servers.push(server);
+    page.addresses.set(`127.0.0.1:${String(Number(m.args[0]))}`, `127.0.0.1:${String((server.address() as AddressInfo).port)}`);
   },
 };
 
 /**
- * Serves `routes` on 127.0.0.1:port: each key is `METHOD /path` (the query is ignored), each value
- * the JSON body of a 200 answer; anything else is a 404.
+ * Serves `routes` on a free port of 127.0.0.1: each key is `METHOD /path` (the query is ignored),
+ * each value the JSON body of a 200 answer; anything else is a 404.
  */
-function serveRoutes(port: number, routes: Record<string, unknown>): Promise<Server> {
+function serveRoutes(routes: Record<string, unknown>): Promise<Server> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     const body = routes[`${req.method ?? "GET"} ${path}`];
@@ -122,20 +127,9 @@ function serveRoutes(port: number, routes: Record<string, unknown>): Promise<Ser
       .writeHead(body === undefined ? 404 : 200, { "Content-Type": "application/json" })
       .end(JSON.stringify(body ?? { message: "Not Found" }));
   });
-  return listenWhenFree(server, port, 150);
-}
-
-/** Listens on 127.0.0.1:port, waiting (up to `tries` × 200 ms) while another run of these tests holds the port. */
-function listenWhenFree(server: Server, port: number, tries: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EADDRINUSE" || tries <= 1) {
-        reject(err);
-        return;
-      }
-      setTimeout(() => void listenWhenFree(server, port, tries - 1).then(resolve, reject), 200);
-    });
-    server.listen(port, "127.0.0.1", () => resolve(server));
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
   });
 }
 
@@ -143,11 +137,20 @@ function listenWhenFree(server: Server, port: number, tries: number): Promise<Se
 export class PageRun {
   readonly dir = mkdtempSync(join(tmpdir(), "appset-docs-"));
   readonly servers: Server[] = [];
+  /** The addresses the page names for its servers, and those they listen on. */
+  readonly addresses = new Map<string, string>();
   last: CommandResult | undefined;
   /** The actual output behind each `output` block, by the line of its opening fence. */
   readonly outputs = new Map<number, string>();
 
   constructor(readonly doc: string) {}
+
+  /** `text` with each server address the page names replaced by the one its server listens on. */
+  localize(text: string): string {
+    let out = text;
+    for (const [named, actual] of this.addresses) out = out.replaceAll(named, actual);
+    return out;
+  }
 
   /** Runs every example of `markdown`; resolves to the failures, each naming its line. */
   async run(markdown: string): Promise<string[]> {
