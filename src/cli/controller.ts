@@ -153,10 +153,6 @@ async function build(rt: Runtime): Promise<Process> {
     ...(shard === undefined ? {} : { shard: shard.shard }),
   });
   const synced = controller;
-  if (shard !== undefined) {
-    const shardMetrics = new ShardMetrics({ registry, members: () => shard.members().length, owned: () => synced.ownedAppSets() });
-    shard.shard.onChange(() => shardMetrics.membershipChanged());
-  }
   const webhook = await startControllerWebhook({
     addr: config.webhookAddr,
     parallelism: config.webhookParallelismLimit,
@@ -177,12 +173,27 @@ async function build(rt: Runtime): Promise<Process> {
   const manager = processManager(rt, parts, servers);
   manager.add(controller.loop());
   // The sync engine's modules load only when it runs (docs/controller.md#memory-at-start).
+  let ownedApplications: (() => number) | undefined;
   if (config.enableSyncEngine) {
     const { buildSyncEngine } = await import("./sync-engine.js");
     // One membership per process: the engine shares the controller's, keyed by Application.
-    manager.add(
-      buildSyncEngine({ ...rt, ...parts, clusters: controller.clusters, ...(shard === undefined ? {} : { shard: shard.shard }) }).loop(),
-    );
+    const engine = buildSyncEngine({
+      ...rt,
+      ...parts,
+      clusters: controller.clusters,
+      ...(shard === undefined ? {} : { shard: shard.shard }),
+    });
+    manager.add(engine.loop());
+    ownedApplications = () => engine.applications().length;
+  }
+  if (shard !== undefined) {
+    const shardMetrics = new ShardMetrics({
+      registry,
+      members: () => shard.members().length,
+      owned: () => synced.ownedAppSets(),
+      ...(ownedApplications === undefined ? {} : { ownedApplications }),
+    });
+    shard.shard.onChange(() => shardMetrics.membershipChanged());
   }
   return { manager, parts, metrics, ...(shard === undefined ? {} : { shard }) };
 }

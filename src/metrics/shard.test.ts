@@ -19,6 +19,16 @@ describe("sharded replicas' metrics", () => {
     expect(await samples(registry, "appset_shard_owned_applicationsets")).toEqual(["appset_shard_owned_applicationsets 16"]);
   });
 
+  it("read the Applications a sharded sync engine owns, and register only the owned counts given", async () => {
+    const registry = new Registry();
+    let owned = 7;
+    new ShardMetrics({ registry, members: () => 2, ownedApplications: () => owned });
+    expect(await samples(registry, "appset_shard_owned_applications")).toEqual(["appset_shard_owned_applications 7"]);
+    owned = 4;
+    expect(await samples(registry, "appset_shard_owned_applications")).toEqual(["appset_shard_owned_applications 4"]);
+    expect(registry.getSingleMetric("appset_shard_owned_applicationsets")).toBeUndefined();
+  });
+
   it("count the changes of the live members from zero", async () => {
     const registry = new Registry();
     const metrics = new ShardMetrics({ registry, members: () => 0, owned: () => 0 });

@@ -1,7 +1,8 @@
 /**
  * Sharded replicas' metrics (docs/metrics.md, docs/sharding.md#metrics-and-logs), this project's own:
- * the live members this replica sees, the ApplicationSets it owns now (both read at scrape time)
- * and how often the live members changed. Registered only with `--enable-sharding`.
+ * the live members this replica sees, the ApplicationSets (controller) and Applications (sync
+ * engine) it owns now (read at scrape time) and how often the live members changed. Registered
+ * only with `--enable-sharding`; each owned count only where its loop runs.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 
@@ -14,6 +15,10 @@ const FAMILIES = {
     name: "appset_shard_owned_applicationsets",
     help: "ApplicationSets this replica owns now",
   },
+  ownedApplications: {
+    name: "appset_shard_owned_applications",
+    help: "Applications this replica's sync engine owns now",
+  },
   changes: {
     name: "appset_shard_membership_changes_total",
     help: "Times the live members of the shard group changed, as this replica sees them",
@@ -25,8 +30,10 @@ export interface ShardMetricsOptions {
   registry: Registry;
   /** The live members this replica sees now. */
   members: () => number;
-  /** The ApplicationSets this replica owns now. */
-  owned: () => number;
+  /** The ApplicationSets this replica owns now (the controller's loop; absent without it). */
+  owned?: () => number;
+  /** The Applications this replica's sync engine owns now (absent without the engine). */
+  ownedApplications?: () => number;
 }
 
 /** Sharded replicas' metrics on one registry. */
@@ -42,13 +49,19 @@ export class ShardMetrics {
         this.set(options.members());
       },
     });
-    new Gauge({
-      ...FAMILIES.owned,
-      registers,
-      collect() {
-        this.set(options.owned());
-      },
-    });
+    for (const [family, read] of [
+      [FAMILIES.owned, options.owned],
+      [FAMILIES.ownedApplications, options.ownedApplications],
+    ] as const) {
+      if (read === undefined) continue;
+      new Gauge({
+        ...family,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    }
     this.changes = new Counter({ ...FAMILIES.changes, registers });
   }
 

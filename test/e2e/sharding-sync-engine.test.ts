@@ -108,9 +108,47 @@ describe("the sync engine in sharded replicas", () => {
     // Each replica synced exactly the Applications the assignment rule gives it.
     const assigned = identities.map((id) => names.filter((n) => ownerOf(`${ns}/${n}`, identities) === id).sort());
     expect(byReplica.map((lines) => [...new Set(lines.map((l) => l.app))].sort())).toEqual(assigned);
+    // Each replica's metrics count the Applications (and ApplicationSets: none here) it owns.
+    for (const [i, r] of replicas.entries()) {
+      const start = r.logs.find((l) => l["msg"] === "applicationset controller starting")!;
+      const scrape = await (await fetch(`${String(start["metrics"])}/metrics`)).text();
+      expect(scrape).toContain(`appset_shard_owned_applications ${String(assigned[i]!.length)}\n`);
+      expect(scrape).toContain("appset_shard_owned_applicationsets 0\n");
+      expect(scrape).toContain("appset_shard_members 2\n");
+    }
     console.log(
       `sharded sync engine: replicas synced ${byReplica.map((l) => String(l.length)).join(" and ")} of ${String(APPS)} Applications`,
     );
     for (const r of replicas) expect(r.child.exitCode).toBeNull();
   }, 180_000);
+
+  it("exports the members and the owned Applications from a stand-alone sharded sync engine", async () => {
+    const client = suite.client();
+    const ns = await suite.namespace("shard-engine");
+    const names = ["one", "two", "three"];
+    const repo = makeRepo(suite.temp, Object.fromEntries(names.map((n) => [`${n}/cm.yaml`, configMap(`cm-${n}`)])));
+    for (const name of names) {
+      const { operation: _, ...app } = application(ns, name, repo) as KubeObject & { operation: unknown };
+      await client.create(resources.Applications, app);
+    }
+    const cache = ["--git-cache-dir", suite.temp.make("shard-git-cache-")];
+    const p = spawnController(processArgs(ns, "--enable-sharding", ...cache), "sync-engine", undefined, childEnv);
+    suite.procs.push(p);
+    const start = await p.waitForLog("sync engine starting");
+    const scrape = (): Promise<string> => fetch(`${String(start["metrics"])}/metrics`).then((r) => r.text());
+    // Alone in its group, it owns every Application once it counts itself live (a renew deadline after joining).
+    const text = await eventually(
+      "the replica counting itself and owning the three Applications",
+      async () => {
+        const t = await scrape();
+        return t.includes("appset_shard_members 1\n") && t.includes(`appset_shard_owned_applications ${String(names.length)}\n`)
+          ? t
+          : undefined;
+      },
+      60_000,
+    );
+    expect(text).toContain("appset_shard_membership_changes_total");
+    expect(text).not.toContain("appset_shard_owned_applicationsets");
+    expect(p.child.exitCode).toBeNull();
+  }, 120_000);
 });

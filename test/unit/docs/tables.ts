@@ -66,7 +66,7 @@ export async function controllerMetrics(): Promise<MetricRow[]> {
   new ControllerMetrics({ registry, controller: "applicationset", maxConcurrentReconciles: 10, leaseName: LEASE_NAME });
   new AppSetMetrics({ registry, list: () => [], namespaceAllowed: () => true, labels: [SAMPLE_LABEL] });
   new RestClientMetrics(registry);
-  new ShardMetrics({ registry, members: () => 0, owned: () => 0 });
+  new ShardMetrics({ registry, members: () => 0, owned: () => 0, ownedApplications: () => 0 });
   const json = await registry.getMetricsAsJSON();
   return json
     .map((m) => {
