@@ -29,8 +29,8 @@ import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
 import { startControllerWebhook } from "../webhook/index.js";
+import type { CredentialsLookup } from "../git/index.js";
 import type { OciReader } from "../oci/index.js";
-import { ociService } from "./oci.js";
 
 /** The `--wq-*` settings as the controller's queue takes them. */
 export function workqueueRateLimitOf(config: Config): WorkqueueRateLimitConfig {
@@ -41,6 +41,19 @@ export function workqueueRateLimitOf(config: Config): WorkqueueRateLimitConfig {
     baseDelayMs: config.wqBaseDelayMs,
     maxDelayMs: config.wqMaxDelayMs,
     backoffFactor: config.wqBackoffFactor,
+  };
+}
+
+/**
+ * The OCI generator's reader. The registry client's modules (with zlib and Helm's version rules) load
+ * on its first read, not at start: most installs have no OCI generator (docs/controller.md#memory-at-start).
+ */
+function lazyOciReader(rt: Runtime, credentials: CredentialsLookup): OciReader {
+  let reader: Promise<OciReader> | undefined;
+  const get = (): Promise<OciReader> => (reader ??= import("./oci.js").then(({ ociService }) => ociService(rt, credentials)));
+  return {
+    directories: async (repoURL, revision, opts) => (await get()).directories(repoURL, revision, opts),
+    files: async (repoURL, revision, pattern, opts) => (await get()).files(repoURL, revision, pattern, opts),
   };
 }
 
@@ -135,7 +148,7 @@ async function build(rt: Runtime): Promise<Process> {
       inClusterEnabled: true,
     },
     inClusterEnabled: () => inClusterEnabled(argoCdConfigMap.get(namespace, ARGOCD_CM)),
-    generate: generation(rt, { client, namespace, metrics: appSetMetrics, git, oci: ociService(rt, credentials) }),
+    generate: generation(rt, { client, namespace, metrics: appSetMetrics, git, oci: lazyOciReader(rt, credentials) }),
     cache,
     credentials,
     reconcileTimeoutMs: config.reconcileTimeoutSeconds * 1000,
