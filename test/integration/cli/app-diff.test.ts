@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run as runCli } from "../../../src/cli/run.js";
-import { KubeApiClient, resources } from "../../../src/kube/index.js";
-import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
+import { cliPlane, type CliRun } from "./support/cli-plane.js";
 import { makeRepo, TempDirs } from "../support/git-repos.js";
 
 // `appset diff` through the CLI entry (docs/cli.md) against a real apiserver with Argo CD's CRDs and
@@ -10,23 +9,14 @@ import { makeRepo, TempDirs } from "../support/git-repos.js";
 const NS = "argocd";
 const DEST = "diff-dest";
 const temp = new TempDirs();
-let cp: ControlPlane;
+const plane = cliPlane();
 let client: KubeApiClient;
 
 const repo = makeRepo(temp, {
   "app/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n  b: "2"\n',
 });
 
-async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(
-    [...args, "--kubeconfig", cp.kubeconfigPath],
-    (s) => (out += s),
-    (s) => (err += s),
-  );
-  return { code, out, err };
-}
+const appset = (...args: string[]): Promise<CliRun> => plane.appset(args);
 
 async function createApp(name: string): Promise<void> {
   await client.create(resources.Applications, {
@@ -42,17 +32,12 @@ async function createApp(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  cp = await startControlPlane({ components: ["etcd", "apiserver"] });
-  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  client = plane.client();
   for (const name of [NS, DEST]) await client.create(resources.Namespaces, { metadata: { name } });
   await createApp("web");
 }, 120_000);
 
-afterAll(async () => {
-  await client?.transport.close();
-  await cp?.stop();
-  temp.cleanup();
-});
+afterAll(() => temp.cleanup());
 
 const TRACKING = "argocd.argoproj.io/tracking-id: web:/ConfigMap:diff-dest/settings";
 const HEADER = "\n===== /ConfigMap diff-dest/settings ======\n--- live\n+++ desired\n";

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Application } from "../../../src/api/index.js";
-import { run as runCli } from "../../../src/cli/run.js";
-import { KubeApiClient, resources } from "../../../src/kube/index.js";
-import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
+import { cliPlane, type CliRun } from "./support/cli-plane.js";
 
 // `appset sync` through the CLI entry (docs/cli.md) against a real apiserver with Argo CD's CRDs. No sync engine
 // runs: the test finishes an operation by writing what the engine writes (the operation taken off,
 // a final `status.operationState`).
 
 const NS = "argocd";
-let cp: ControlPlane;
+const plane = cliPlane();
 let client: KubeApiClient;
 
-async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(
-    [...args, "--kubeconfig", cp.kubeconfigPath],
-    (s) => (out += s),
-    (s) => (err += s),
-  );
-  return { code, out, err };
-}
+const appset = (...args: string[]): Promise<CliRun> => plane.appset(args);
 
 async function createApp(name: string, syncPolicy: Record<string, unknown> = {}): Promise<void> {
   await client.create(resources.Applications, {
@@ -61,15 +51,9 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 beforeAll(async () => {
-  cp = await startControlPlane({ components: ["etcd", "apiserver"] });
-  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  client = plane.client();
   await client.create(resources.Namespaces, { metadata: { name: NS } });
 }, 120_000);
-
-afterAll(async () => {
-  await client?.transport.close();
-  await cp?.stop();
-});
 
 describe("appset sync", () => {
   it("--async writes the operation with the flags' fields and returns at once", async () => {

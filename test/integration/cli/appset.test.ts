@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Annotation, type ApplicationSet } from "../../../src/api/index.js";
-import { run as runCli } from "../../../src/cli/run.js";
-import { KubeApiClient, resources } from "../../../src/kube/index.js";
-import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
+import { cliPlane, type CliRun } from "./support/cli-plane.js";
 
 // `appset list|get|refresh` through the CLI entry against a real apiserver with Argo CD's CRDs;
 // the statuses are written through the status subresource as the controller and the sync engine
@@ -10,19 +9,10 @@ import { startControlPlane, type ControlPlane } from "../../cluster/control-plan
 
 const NS = "argocd";
 const TEAM = "team-a";
-let cp: ControlPlane;
+const plane = cliPlane();
 let client: KubeApiClient;
 
-async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(
-    [...args, "--kubeconfig", cp.kubeconfigPath],
-    (s) => (out += s),
-    (s) => (err += s),
-  );
-  return { code, out, err };
-}
+const appset = (...args: string[]): Promise<CliRun> => plane.appset(args);
 
 const template = (project: string): Record<string, unknown> => ({
   metadata: { name: "{{name}}" },
@@ -99,8 +89,7 @@ const progressing = {
 };
 
 beforeAll(async () => {
-  cp = await startControlPlane({ components: ["etcd", "apiserver"] });
-  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  client = plane.client();
   for (const name of [NS, TEAM]) await client.create(resources.Namespaces, { metadata: { name } });
   const guestbook = await createAppSet(
     NS,
@@ -148,11 +137,6 @@ beforeAll(async () => {
   await createApp(rolling, "rolling-us", "Synced", "Progressing");
   await createAppSet(TEAM, "team-apps", { template: template("team-a") }, {});
 }, 180_000);
-
-afterAll(async () => {
-  await client?.transport.close();
-  await cp?.stop();
-}, 60_000);
 
 describe("appset list", () => {
   it.each([

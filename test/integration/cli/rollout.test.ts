@@ -1,45 +1,30 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RolloutRun, RolloutRunStatus } from "../../../src/api/rollout-run.js";
 import { run as runCli } from "../../../src/cli/run.js";
-import { KubeApiClient, resources } from "../../../src/kube/index.js";
-import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { REPO_ROOT } from "../../unit/deploy/kustomize.js";
+import { cliPlane, type CliRun } from "./support/cli-plane.js";
 
 // `appset rollout status|history|pause|approve|...` through the CLI entry against a real apiserver
 // with the RolloutRun CRD of deploy/rollout-crds installed; the status is written through the status
 // subresource as the controller writes it. The screens of docs/cli.md come from these commands.
 
 const NS = "argocd";
-let cp: ControlPlane;
+const plane = cliPlane({ crdDir: join(REPO_ROOT, "deploy", "rollout-crds") });
 let client: KubeApiClient;
 /** A kubeconfig whose user entry is named differently from the apiserver's name of the caller. */
 let kubeconfig: string;
 
 beforeAll(async () => {
-  cp = await startControlPlane({ components: ["etcd", "apiserver"], crdDir: join(REPO_ROOT, "deploy", "rollout-crds") });
-  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  client = plane.client();
   await client.create(resources.Namespaces, { metadata: { name: NS } });
-  kubeconfig = join(cp.dataDir, "rollout-kubeconfig");
-  writeFileSync(kubeconfig, readFileSync(cp.kubeconfigPath, "utf8").replace(/\badmin\b/g, "kubeconfig-user"));
+  kubeconfig = join(plane.plane().dataDir, "rollout-kubeconfig");
+  writeFileSync(kubeconfig, readFileSync(plane.plane().kubeconfigPath, "utf8").replace(/\badmin\b/g, "kubeconfig-user"));
 }, 180_000);
 
-afterAll(async () => {
-  await client?.transport.close();
-  await cp?.stop();
-}, 60_000);
-
-async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(
-    ["rollout", ...args, "-n", NS, "--kubeconfig", kubeconfig],
-    (s) => (out += s),
-    (s) => (err += s),
-  );
-  return { code, out, err };
-}
+const appset = (...args: string[]): Promise<CliRun> => plane.appset(["rollout", ...args, "-n", NS], kubeconfig);
 
 async function createRun(appSet: string, name: string, status: RolloutRunStatus): Promise<void> {
   await client.create(resources.RolloutRuns, {

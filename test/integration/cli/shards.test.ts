@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationSet } from "../../../src/api/index.js";
-import { run as runCli } from "../../../src/cli/run.js";
 import type { ApplicationShardsReport, AppSetShardsReport } from "../../../src/cli/shards-view.js";
-import { KubeApiClient, resources } from "../../../src/kube/index.js";
+import { resources, type KubeApiClient } from "../../../src/kube/index.js";
 import { Leases, microTime, type Lease } from "../../../src/leader/lease.js";
 import { assignment, memberLeaseName, SHARD_GROUP_LABEL } from "../../../src/shard/index.js";
 import { yaml } from "../../../src/yaml.js";
-import { startControlPlane, type ControlPlane } from "../../cluster/control-plane.js";
+import { cliPlane, type CliRun } from "./support/cli-plane.js";
 
 // `appset shards` through the CLI entry against a real apiserver: member Leases written by hand as
 // the replicas write them, ApplicationSets and Applications in two namespaces, and the printed
@@ -16,19 +15,10 @@ import { startControlPlane, type ControlPlane } from "../../cluster/control-plan
 const NS = "argocd";
 const TEAM = "team-a";
 const GROUP = "appsets";
-let cp: ControlPlane;
+const plane = cliPlane();
 let client: KubeApiClient;
 
-async function appset(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(
-    ["shards", ...args, "--kubeconfig", cp.kubeconfigPath],
-    (s) => (out += s),
-    (s) => (err += s),
-  );
-  return { code, out, err };
-}
+const appset = (...args: string[]): Promise<CliRun> => plane.appset(["shards", ...args]);
 
 async function memberLease(identity: string, group: string, renewedAgoMs: number): Promise<void> {
   const renewed = microTime(Date.now() - renewedAgoMs);
@@ -58,8 +48,7 @@ const TEMPLATE_SPEC = {
 };
 
 beforeAll(async () => {
-  cp = await startControlPlane({ components: ["etcd", "apiserver"] });
-  client = KubeApiClient.fromConfig({ kind: "file", path: cp.kubeconfigPath });
+  client = plane.client();
   for (const name of [NS, TEAM]) await client.create(resources.Namespaces, { metadata: { name } });
   for (const key of KEYS) {
     const [namespace, name] = key.split("/") as [string, string];
@@ -87,11 +76,6 @@ beforeAll(async () => {
   // Another group's member.
   await memberLease("other-0_1234", "other", 1_000);
 }, 180_000);
-
-afterAll(async () => {
-  await client?.transport.close();
-  await cp?.stop();
-}, 60_000);
 
 const LIVE = ["appset-0_5f3d", "appset-1_9a71", "appset-2_0b6c"];
 
