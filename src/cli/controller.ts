@@ -19,12 +19,12 @@ import { portsFromKubeReader } from "../generators/object-ports.js";
 import type { KubeApiClient } from "../kube/index.js";
 import type { Manager, WorkqueueRateLimitConfig } from "../manager/index.js";
 import { LEASE_NAME } from "../leader/index.js";
-import { AppSetMetrics, ControllerMetrics, ShardMetrics } from "../metrics/index.js";
+import { AppSetMetrics, ControllerMetrics } from "../metrics/index.js";
 import { TemplateEngine } from "../template/index.js";
 import { runProcess, type ControllerIO, type ProcessRuntime } from "./process.js";
 import { processManager, processParts, runManaged, startServers, type ProcessParts } from "./process-parts.js";
 import { scmServices } from "./scm.js";
-import { replicaShard, type ReplicaShard } from "./shard.js";
+import { registerShardMetrics, replicaShard, type ReplicaShard } from "./shard.js";
 import { argoCdConfigMapSpec } from "../syncwaves/argocd-cm.js";
 import { ARGOCD_CM } from "../syncwaves/customizations/index.js";
 import { inClusterEnabled } from "../syncwaves/project-settings.js";
@@ -199,15 +199,11 @@ async function build(rt: Runtime): Promise<Process> {
     manager.add(engine.loop());
     ownedApplications = () => engine.applications().length;
   }
-  if (shard !== undefined) {
-    const shardMetrics = new ShardMetrics({
-      registry,
-      members: () => shard.members().length,
-      owned: () => synced.ownedAppSets(),
-      ...(ownedApplications === undefined ? {} : { ownedApplications }),
+  if (shard !== undefined)
+    registerShardMetrics(registry, shard, {
+      applicationSets: () => synced.ownedAppSets(),
+      ...(ownedApplications === undefined ? {} : { applications: ownedApplications }),
     });
-    shard.shard.onChange(() => shardMetrics.membershipChanged());
-  }
   return { manager, parts, metrics, ...(shard === undefined ? {} : { shard }) };
 }
 

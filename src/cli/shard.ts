@@ -9,6 +9,7 @@ import type { Clock } from "../clock/index.js";
 import type { KubeClient } from "../kube/index.js";
 import { newIdentity } from "../leader/index.js";
 import type { Logger } from "../log/logger.js";
+import { ShardMetrics, type Registry } from "../metrics/index.js";
 import { ShardMembership, type Shard } from "../shard/index.js";
 
 /** A replica's shard: what the controller asks, and the membership loop to run beside it. */
@@ -56,4 +57,23 @@ export function replicaShard(d: {
     members: () => membership.view().members,
     run: (signal) => membership.run(signal),
   };
+}
+
+/**
+ * Registers the replica's shard metrics on `registry`: the live members, the changes of members, and
+ * the owned counts of the loops this process runs (the controller's ApplicationSets, the sync
+ * engine's Applications).
+ */
+export function registerShardMetrics(
+  registry: Registry,
+  shard: ReplicaShard,
+  owned: { applicationSets?: () => number; applications?: () => number },
+): void {
+  const metrics = new ShardMetrics({
+    registry,
+    members: () => shard.members().length,
+    ...(owned.applicationSets === undefined ? {} : { owned: owned.applicationSets }),
+    ...(owned.applications === undefined ? {} : { ownedApplications: owned.applications }),
+  });
+  shard.shard.onChange(() => metrics.membershipChanged());
 }

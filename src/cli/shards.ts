@@ -42,8 +42,8 @@ interface Flags {
   namespace?: string;
   group: string;
   allNamespaces: boolean;
-  /** `--applications`: assign the Applications (the sync engine's share), not the ApplicationSets. */
-  applications: boolean;
+  /** What is assigned: the Applications with `--applications` (the sync engine's share), else the ApplicationSets. */
+  resource: ShardedResource;
   output: string;
   kube: KubeFlags;
   help: boolean;
@@ -56,7 +56,7 @@ function parseFlags(args: readonly string[]): Flags {
   const f: Flags = {
     group: str("group") ?? DEFAULT_SHARD_GROUP,
     allNamespaces: v["all-namespaces"] === true,
-    applications: v["applications"] === true,
+    resource: v["applications"] === true ? "applications" : "applicationsets",
     output: str("output") ?? "",
     help: v["help"] === true,
     kube: Object.fromEntries((["kubeconfig", "context"] as const).flatMap((k) => (str(k) === undefined ? [] : [[k, str(k)]]))),
@@ -91,14 +91,15 @@ async function listAll<T>(
   return items;
 }
 
-/** What `--applications` chooses to assign. */
-const sharded = (f: Flags): ShardedResource => (f.applications ? "applications" : "applicationsets");
-
 /** The group's member Leases and the keys (`namespace/name`) of the ApplicationSets (Applications) to assign. */
 async function read(client: AppSetClient, f: Flags, namespace: string): Promise<{ leases: Lease[]; keys: string[] }> {
   const [leases, objects] = await Promise.all([
     listAll<Lease>(client, Leases, { namespace, labelSelector: `${SHARD_GROUP_LABEL}=${f.group}` }),
-    listAll<KubeObject>(client, f.applications ? resources.Applications : resources.ApplicationSets, f.allNamespaces ? {} : { namespace }),
+    listAll<KubeObject>(
+      client,
+      f.resource === "applications" ? resources.Applications : resources.ApplicationSets,
+      f.allNamespaces ? {} : { namespace },
+    ),
   ]);
   return { leases, keys: objects.map(objectKey) };
 }
@@ -122,7 +123,7 @@ export async function shardsCommand(args: readonly string[], io: RolloutIO): Pro
     const namespace = f.namespace ?? kube.contextNamespace ?? "argocd";
     const { leases, keys } = await read(kube.client, f, namespace);
     const now = (io.clock ?? new SystemClock()).now();
-    io.out(printed(shardsReport({ namespace, group: f.group, resource: sharded(f), leases, keys, now }), f.output));
+    io.out(printed(shardsReport({ namespace, group: f.group, resource: f.resource, leases, keys, now }), f.output));
     return 0;
   } catch (err) {
     io.err(isUsage(err) ? `appset shards: ${errorMessage(err)}\n\n${SHARDS_USAGE}` : `appset shards: ${errorMessage(err)}\n`);

@@ -14,7 +14,7 @@ import type { CredentialsLookup, GitReader } from "../git/index.js";
 import type { KubeApiClient } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
 import { ClusterDirectory, clusterSecretsSpec, ServerReachability, type SharedCache } from "../manager/index.js";
-import { ControllerMetrics, RestClientMetrics, ShardMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
+import { ControllerMetrics, RestClientMetrics, SyncEngineMetrics, type Registry } from "../metrics/index.js";
 import { ClusterSecretDestinations, type ClusterLookup } from "../syncwaves/destinations.js";
 import { SyncEngine } from "../syncwaves/engine.js";
 import { kubeClient } from "./kube.js";
@@ -23,7 +23,7 @@ import { patternListMatcher } from "../glob/index.js";
 import { localClusterAccess, manifestSource } from "./engine-parts.js";
 import { runProcess, type ControllerIO } from "./process.js";
 import { processManager, processParts, runManaged, startServers } from "./process-parts.js";
-import { replicaShard } from "./shard.js";
+import { registerShardMetrics, replicaShard } from "./shard.js";
 import { DEFAULT_SHARD_GROUP, type Shard } from "../shard/index.js";
 
 /** Argo CD's program name the sync engine's clients carry in their User-Agent. */
@@ -152,14 +152,7 @@ export function syncEngineCommand(args: readonly string[], io: ControllerIO): Pr
       ? replicaShard({ client, namespace, group: syncEngineShardGroup(rt.config), clock: rt.clock, logger: rt.logger })
       : undefined;
     const engine = buildSyncEngine({ ...rt, ...parts, clusters, ...(shard === undefined ? {} : { shard: shard.shard }) });
-    if (shard !== undefined) {
-      const shardMetrics = new ShardMetrics({
-        registry: parts.registry,
-        members: () => shard.members().length,
-        ownedApplications: () => engine.applications().length,
-      });
-      shard.shard.onChange(() => shardMetrics.membershipChanged());
-    }
+    if (shard !== undefined) registerShardMetrics(parts.registry, shard, { applications: () => engine.applications().length });
     const servers = await startServers(rt, parts);
     const manager = processManager(rt, parts, servers);
     manager.add(engine.loop());
