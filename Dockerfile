@@ -9,12 +9,13 @@
 # The base images are pinned by tag only (node:24-bookworm-slim, golang:1.26-bookworm), not by
 # digest: pin them with `FROM image:tag@sha256:...` when building for release.
 
-# Compiles the TypeScript with the dev dependencies.
+# Bundles the TypeScript into dist/cli with the dev dependencies (esbuild; scripts/build.ts).
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+COPY scripts/build.ts ./scripts/
 COPY src ./src
 RUN npm run build
 

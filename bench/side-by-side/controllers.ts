@@ -52,11 +52,9 @@ export interface SideSettings {
 const ROOT = join(import.meta.dirname, "..", "..");
 const READY: Record<Side, RegExp> = { argo: /"msg":"Starting workers"/, ours: /"msg":"caches synced, starting workers"/ };
 
-/** Compiles the product into `dist/` (what the image ships). */
+/** Bundles the product into `dist/` (`npm run build`: what the image ships). */
 export function buildOurs(): void {
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json")], {
-    stdio: "inherit",
-  });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
 }
 
 function environment(s: SideSettings): NodeJS.ProcessEnv {

@@ -1,6 +1,6 @@
 /**
- * The image's contents, tested without a container engine: the sources are compiled as the
- * Dockerfile's build stage does (tsconfig.build.json) into an /app-like folder, the command is put
+ * The image's contents, tested without a container engine: the sources are bundled as the
+ * Dockerfile's build stage does (`npm run build`, scripts/build.ts) into an /app-like folder, the command is put
  * on PATH as the Dockerfile links it, and the process is started with the Dockerfile's ENTRYPOINT
  * (after its init prefix, `/usr/bin/tini --`: tini is not on the test machines) and environment,
  * plus the flags a Deployment would add. It becomes ready, the Dockerfile's HEALTHCHECK command
@@ -40,14 +40,8 @@ beforeAll(async () => {
   app = join(root, "app");
   bin = join(root, "bin");
   mkdirSync(bin, { recursive: true });
-  // The build stage: `npm run build` is tsc -p tsconfig.build.json, here with the output in the /app-like folder.
-  await run(process.execPath, [
-    join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"),
-    "-p",
-    join(REPO_ROOT, "tsconfig.build.json"),
-    "--outDir",
-    join(app, "dist"),
-  ]);
+  // The build stage: `npm run build` is scripts/build.ts, here with the output in the /app-like folder.
+  await run(process.execPath, [join(REPO_ROOT, "scripts", "build.ts"), join(app, "dist", "cli")]);
   copyFileSync(join(REPO_ROOT, "package.json"), join(app, "package.json"));
   symlinkSync(join(REPO_ROOT, "node_modules"), join(app, "node_modules"));
   for (const [name, target] of Object.entries(linkedCommands(final))) {
