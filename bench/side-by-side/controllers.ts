@@ -12,6 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { argoCommand, argocdHome, type RepoServer } from "../../test/argocd/support/argocd.js";
 import { freePort } from "../../test/cluster/control-plane.js";
 import { startProcessWith, stopProcess, type Managed } from "../../test/cluster/processes.js";
+import { programArgs } from "../../test/support/program.js";
 
 /** Which controller. */
 export type Side = "argo" | "ours";
@@ -95,10 +96,7 @@ async function command(side: Side, namespace: string, s: SideSettings, extras: S
     const main = join(ROOT, "dist", "cli", "main.js");
     // Ours refuses more than 10,000 parameter sets per ApplicationSet by default (Argo CD has no such
     // limit); the 20,000 fan-out needs more.
-    return [
-      process.execPath,
-      [...nodeFlagsOf(main), main, "controller", ...common, "--max-parameter-sets", "1000000", ...(extras.args ?? [])],
-    ];
+    return [process.execPath, programArgs(main, ["controller", ...common, "--max-parameter-sets", "1000000", ...(extras.args ?? [])])];
   }
   argocdHome();
   // Without a repo-server (no Git generator in the run), an address nothing listens on: Argo CD's
@@ -113,14 +111,6 @@ async function command(side: Side, namespace: string, s: SideSettings, extras: S
       "--repo-server-plaintext",
     ]),
   ];
-}
-
-/** The Node flags of a script's `#!/usr/bin/env -S node ...` line, as the image runs it. */
-export function nodeFlagsOf(script: string): string[] {
-  const first = readFileSync(script, "utf8").split("\n", 1)[0] ?? "";
-  const m = /^#!\/usr\/bin\/env(?: -S)? node((?: \S+)*)\s*$/.exec(first);
-  if (m === null) throw new Error(`${script} does not start with a "#!/usr/bin/env node" line`);
-  return m[1]!.split(" ").filter((f) => f !== "");
 }
 
 /** Starts `side` for `namespace`; resolves once its workers run. */

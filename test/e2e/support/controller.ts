@@ -12,6 +12,7 @@ import { parseApplication, type Application, type ApplicationSet } from "../../.
 import type { AppSetController } from "../../../src/controller/index.js";
 import { KubeApiClient, resources, type KubeClient, type KubeObject } from "../../../src/kube/index.js";
 import { CountingClient, inProcessController, type InProcessOptions } from "../../../bench/controller-client.js";
+import { programArgs } from "../../support/program.js";
 export { CountingClient };
 
 /** The shared control plane's client. */
@@ -135,8 +136,9 @@ export interface ControllerProcess {
 
 /**
  * Starts `appset controller ARGS` (or another subcommand that takes the controller's flags, such as
- * `sync-engine`) through tsx, as one Node process, against the shared control plane (or through
- * another kubeconfig, such as a counting proxy's).
+ * `sync-engine`) as one Node process, against the shared control plane (or through another
+ * kubeconfig, such as a counting proxy's): the shipped program, bundled once for the e2e run
+ * (`inject("programPath")`), or, in a project that does not bundle it, src/cli/main.ts through tsx.
  */
 export function spawnController(
   args: readonly string[],
@@ -144,7 +146,9 @@ export function spawnController(
   kubeconfigPath = inject("kubeconfigPath"),
   env: NodeJS.ProcessEnv = process.env,
 ): ControllerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", command, "--kubeconfig", kubeconfigPath, ...args], {
+  const argv = [command, "--kubeconfig", kubeconfigPath, ...args];
+  const main = inject("programPath") as string | undefined;
+  const child = spawn(process.execPath, main === undefined ? ["--import", "tsx", "src/cli/main.ts", ...argv] : programArgs(main, argv), {
     stdio: ["ignore", "ignore", "pipe"],
     env,
   });
