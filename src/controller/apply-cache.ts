@@ -6,7 +6,7 @@
  */
 import type { Application } from "../api/index.js";
 import type { Informer } from "../kube/index.js";
-import type { AppWriteThrough } from "./apply.js";
+import type { AppWriteThrough } from "./app-writes.js";
 
 /** The write side of the Applications informer. */
 export function informerWriteThrough(apps: Informer<Application>): AppWriteThrough {

@@ -1,49 +1,31 @@
 /**
  * The executor: applies a {@link Plan} through the kube ports, in Argo CD's order — Application creates
  * and updates, stale deletes, owner-reference strips, the status, then the ApplicationSet's own
- * metadata — and records the events of the writes that succeeded.
+ * metadata — and records the events of the writes that succeeded. The writes themselves are in
+ * app-writes.ts (the Applications, with read-your-writes) and appset-writes.ts (the ApplicationSet).
  *
  * - Writes run in parallel up to `--concurrent-application-updates`. One failure does not
  *   stop the others; the error reported is the one of the lexicographically smallest failing name.
- * - An update is a JSON merge patch carrying the live resourceVersion. A conflict (409), or a create
- *   that meets an existing name, re-reads the Application from the apiserver and recomputes the change
- *   with the pure {@link appChange}; a fresh read that needs nothing writes nothing.
  * - A failed write sets ErrorOccurred with the plan's reason before the error is thrown, so
  *   the worker retries with backoff.
- * - A conflict on a RollingSync write re-reads and gives up, leaving the next reconcile to decide, when
- *   the fresh Application shows the sync requested or run meanwhile ({@link syncedMeanwhile}).
- * - Read-your-writes (docs/controller.md#read-your-writes): the object each write returns goes into
- *   the Application cache at once ({@link AppWriteThrough}); a NotFound evicts the stale entry; a
- *   delete evicts unless the Application is left terminating. ApplicationSet writes go into the
- *   ApplicationSet cache the same way.
  * - Fenced status (docs/controller.md#fenced-status-writes): every status write carries the
  *   resourceVersion the plan was made from, so a plan from a stale ApplicationSet is refused (409,
  *   `StatusConflictError`) instead of overwriting a newer status; the reconciler re-reads and plans
- *   again. The ApplicationSet's own writes and reads are in appset-writes.ts.
+ *   again.
  * - Dry run sends every write with `dryRun=All` and touches no cache.
  */
-import { EventMessage, EventReason, Reason, parseApplication, type Application, type ApplicationSet } from "../api/index.js";
+import { Reason, type Application, type ApplicationSet } from "../api/index.js";
 import { rfc3339, type Clock } from "../clock/index.js";
 import { AppSetError, errorMessage, NotOwnerError } from "../errors.js";
-import { isAlreadyExists, isConflict, isNotFound, resources, type KubeClient, type KubeObject, type ObjectKey } from "../kube/index.js";
+import { isConflict, type KubeClient, type KubeObject } from "../kube/index.js";
 import type { Logger } from "../log/logger.js";
+import { AppWriter, type AppWriteThrough } from "./app-writes.js";
 import { relock, touchesAnnotations } from "./appset-patches.js";
 import { AppSetWriter } from "./appset-writes.js";
-import { syncedMeanwhile } from "./double-sync-guard.js";
-import { appChange, type AppChange } from "./desired.js";
 import type { EventSink } from "./events.js";
 import type { JsonObject } from "../json/index.js";
-import { ReverseDeletionError } from "../progressivesync/index.js";
 import { isRollingSync } from "./plan.js";
-import {
-  hasRunWrites,
-  type AppDelete,
-  type AppWrite,
-  type DeletionCheck,
-  type OwnerStrip,
-  type Plan,
-  type PlannedEvent,
-} from "./plan-types.js";
+import { hasRunWrites, type AppWrite, type Plan, type PlannedEvent } from "./plan-types.js";
 import { writeRuns, type RunWriterOptions } from "./run-writes.js";
 import { refOf, type RolloutMetrics } from "./rollout-metrics.js";
 import { nextStatus, withApplicationStatus } from "./status.js";
@@ -65,19 +47,6 @@ export interface ApplyContext {
   readonly seen?: ReadonlyMap<string, Application>;
   /** Asked before each write (sharded replicas); absent: every write goes. */
   readonly fence?: Fence;
-}
-
-/** Attempts per Application write before giving up on conflicts. */
-const MAX_ATTEMPTS = 5;
-
-/** The Application cache's write side (read-your-writes). */
-export interface AppWriteThrough {
-  /** Stores what the apiserver returned for a create, update or patch. */
-  written(obj: KubeObject): void;
-  /** Evicts an Application a write found gone (NotFound). */
-  gone(namespace: string | undefined, name: string): void;
-  /** After a delete went through: evicts, unless the cached Application still has finalizers (terminating). */
-  deleted(namespace: string | undefined, name: string): void;
 }
 
 /** What the executor needs. */
@@ -105,15 +74,20 @@ export class ApplyError extends AppSetError {}
 
 type Outcome = { name: string; error?: unknown };
 
-function keyInNamespaceOf(appSet: ApplicationSet, name: string): ObjectKey {
-  return { namespace: appSet.metadata.namespace, name };
-}
-
 /** Applies plans for one controller. */
 export class PlanExecutor {
+  private readonly apps: AppWriter;
   private readonly appSets: AppSetWriter;
 
   constructor(private readonly opts: ExecutorOptions) {
+    this.apps = new AppWriter({
+      client: opts.client,
+      events: opts.events,
+      logger: opts.logger,
+      dryRun: opts.dryRun,
+      ...(opts.cache === undefined ? {} : { cache: opts.cache }),
+      wrote: (appSet, w) => this.reportWrite(appSet, w),
+    });
     this.appSets = new AppSetWriter({
       client: opts.client,
       dryRun: opts.dryRun,
@@ -135,7 +109,7 @@ export class PlanExecutor {
     this.reportRollout(appSet, plan.rolloutReport);
     fence();
     await this.writeRollout(appSet, plan);
-    if (plan.deletionCheck !== undefined) await this.checkDeleted(appSet, plan.deletionCheck, fence);
+    if (plan.deletionCheck !== undefined) await this.apps.checkDeleted(appSet, plan.deletionCheck, fence);
     const current = appSet;
     const fenced =
       <T>(fn: (item: T) => Promise<void>) =>
@@ -145,7 +119,7 @@ export class PlanExecutor {
       };
     const writes = await this.each(
       plan.writes,
-      fenced((w) => this.write(current, w, signal, seen?.get(w.name))),
+      fenced((w) => this.apps.write(current, w, signal, seen?.get(w.name))),
     );
     await this.fail(appSet, plan.writeErrorReason, writes);
     await this.fail(
@@ -153,12 +127,12 @@ export class PlanExecutor {
       Reason.DeleteApplicationError,
       await this.each(
         plan.deletes,
-        fenced((d) => this.remove(current, d)),
+        fenced((d) => this.apps.remove(current, d)),
       ),
     );
     const strips = await this.each(
       plan.ownerStrips,
-      fenced((s) => this.strip(current, s)),
+      fenced((s) => this.apps.strip(current, s)),
     );
     if (strips !== undefined) throw strips instanceof Error ? strips : new Error(errorMessage(strips));
     fence();
@@ -209,33 +183,6 @@ export class PlanExecutor {
   }
 
   /**
-   * Reverse deletion after the cache has shown an Application terminating for over two minutes: a live
-   * GET; still present fails; absent evicts the stale cache entry with a DELETE carrying the UID precondition.
-   */
-  private async checkDeleted(appSet: ApplicationSet, check: DeletionCheck, fence: Fence): Promise<void> {
-    let fresh: Application | undefined;
-    try {
-      fresh = await this.readApp(appSet, check.name);
-    } catch (err) {
-      throw new Error(ReverseDeletionError.notVerified(check.name, errorMessage(err)), { cause: err });
-    }
-    if (fresh !== undefined) throw new Error(ReverseDeletionError.StillPresent);
-    fence();
-    try {
-      const preconditions = check.uid !== undefined ? { preconditions: { uid: check.uid } } : {};
-      await this.opts.client.delete(resources.Applications, keyInNamespaceOf(appSet, check.name), {
-        dryRun: this.opts.dryRun,
-        ...preconditions,
-      });
-      this.cacheGone(appSet, check.name);
-    } catch (err) {
-      if (isNotFound(err)) return this.cacheGone(appSet, check.name);
-      if (isConflict(err)) throw new Error(ReverseDeletionError.recreated(check.name), { cause: err });
-      throw new Error(ReverseDeletionError.notEvicted(check.name, errorMessage(err)), { cause: err });
-    }
-  }
-
-  /**
    * Runs `fn` on every item, at most `--concurrent-application-updates` at a time; returns the error
    * of the smallest failing name. A fixed set of workers takes the items in order: nothing is
    * allocated per item before it is written, which for a fan-out of thousands is most of a pass's memory.
@@ -280,141 +227,6 @@ export class PlanExecutor {
       );
     }
     throw new ApplyError(reason, message, { cause: error });
-  }
-
-  private async readApp(appSet: ApplicationSet, name: string): Promise<Application | undefined> {
-    try {
-      const raw = await this.opts.client.get(resources.Applications, keyInNamespaceOf(appSet, name));
-      const parsed = parseApplication(raw);
-      if (!parsed.ok) throw parsed.error;
-      return parsed.value;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
-  }
-
-  /**
-   * One create or update, re-reading and recomputing after a conflict; a RollingSync write whose sync
-   * the fresh read shows requested or run meanwhile is dropped (`seen`: the Application the plan read).
-   */
-  private async write(appSet: ApplicationSet, w: AppWrite, signal?: AbortSignal, seen?: Application): Promise<void> {
-    let change: AppChange = w.change;
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      try {
-        await this.writeOnce(appSet, w.name, change);
-        if (change.kind !== "none") this.reportWrite(appSet, w);
-        return;
-      } catch (err) {
-        if (isNotFound(err)) this.cacheGone(appSet, w.name);
-        const retry = isConflict(err) || isAlreadyExists(err) || (isNotFound(err) && change.kind === "update");
-        if (!retry || attempt >= MAX_ATTEMPTS) throw err;
-        const fresh = await this.readApp(appSet, w.name);
-        const skip = syncedMeanwhile(w.desired.operation, seen, fresh);
-        if (skip !== undefined) {
-          this.opts.logger.info(
-            { application: w.name, reason: skip },
-            "not writing the sync operation again after a conflict; the next reconcile decides",
-          );
-          return;
-        }
-        change = appChange(w.desired, fresh);
-      }
-    }
-  }
-
-  private async writeOnce(appSet: ApplicationSet, name: string, change: AppChange): Promise<void> {
-    const options = { dryRun: this.opts.dryRun };
-    switch (change.kind) {
-      case "none":
-        return;
-      case "error":
-        throw new Error(change.message);
-      case "create":
-        this.cacheWritten(await this.opts.client.create(resources.Applications, change.object, options));
-        this.event(appSet, { reason: EventReason.Created, message: EventMessage.created(name) });
-        return;
-      case "update":
-        this.cacheWritten(
-          await this.opts.client.patch(
-            resources.Applications,
-            keyInNamespaceOf(appSet, name),
-            { type: "merge", body: change.patch },
-            options,
-          ),
-        );
-        this.opts.logger.debug({ application: name, patch: change.patch }, "updated Application");
-        this.event(appSet, { reason: EventReason.Updated, message: EventMessage.updated(name) });
-        return;
-    }
-  }
-
-  /** Removes the resources finalizer first when asked, then deletes (NotFound counts as done). */
-  private async remove(appSet: ApplicationSet, d: AppDelete): Promise<void> {
-    const key = keyInNamespaceOf(appSet, d.name);
-    if (d.keepFinalizers !== undefined) {
-      const patch = { type: "merge" as const, body: { metadata: { finalizers: [...d.keepFinalizers] } } };
-      this.cacheWritten(
-        await this.opts.client
-          .patch(resources.Applications, key, patch, { dryRun: this.opts.dryRun })
-          .catch((err: unknown) => this.goneThrow(appSet, d.name, err)),
-      );
-      this.event(appSet, { reason: EventReason.FinalizerUpdated, message: EventMessage.finalizerUpdated(d.name) });
-    }
-    if (!d.delete) return;
-    try {
-      await this.opts.client.delete(resources.Applications, key, {
-        dryRun: this.opts.dryRun,
-        ...(d.uid ? { preconditions: { uid: d.uid } } : {}),
-      });
-      if (!this.opts.dryRun) this.opts.cache?.deleted(key.namespace, d.name);
-    } catch (err) {
-      if (isNotFound(err)) return this.cacheGone(appSet, d.name);
-      throw err;
-    }
-    this.event(appSet, { reason: EventReason.Deleted, message: EventMessage.deleted(d.name) });
-  }
-
-  /** Empties the owner references of an Application that must survive its ApplicationSet. */
-  private async strip(appSet: ApplicationSet, s: OwnerStrip): Promise<void> {
-    let rv = s.resourceVersion;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const body = { metadata: { ownerReferences: [], ...(rv ? { resourceVersion: rv } : {}) } };
-        this.cacheWritten(
-          await this.opts.client.patch(
-            resources.Applications,
-            keyInNamespaceOf(appSet, s.name),
-            { type: "merge", body },
-            { dryRun: this.opts.dryRun },
-          ),
-        );
-        return;
-      } catch (err) {
-        if (isNotFound(err)) return this.cacheGone(appSet, s.name);
-        if (!isConflict(err) || attempt >= MAX_ATTEMPTS) throw err;
-        const fresh = await this.readApp(appSet, s.name);
-        if (fresh === undefined || (fresh.metadata.ownerReferences ?? []).length === 0) return;
-        rv = fresh.metadata.resourceVersion;
-      }
-    }
-  }
-
-  /** Read-your-writes: what the apiserver returned goes into the cache (never in dry run). */
-  private cacheWritten(obj: KubeObject): void {
-    if (!this.opts.dryRun) this.opts.cache?.written(obj);
-  }
-
-  /** A write found the Application gone: the stale cache entry is evicted (never in dry run). */
-  private cacheGone(appSet: ApplicationSet, name: string): void {
-    if (!this.opts.dryRun) this.opts.cache?.gone(appSet.metadata.namespace, name);
-  }
-
-  /** Evicts on NotFound, then rethrows `err`. */
-  private goneThrow(appSet: ApplicationSet, name: string, err: unknown): never {
-    if (isNotFound(err)) this.cacheGone(appSet, name);
-    throw err;
   }
 
   /** A fenced status write (see {@link AppSetWriter.writeStatus}). */
