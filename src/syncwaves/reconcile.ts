@@ -2,9 +2,8 @@
  * The per-Application reconcile: read the Application fresh, find its destination cluster, read its
  * manifests and live objects, compare (status.sync, status.health, status.resources,
  * status.reconciledAt), start, continue by one step or terminate its sync operation, start
- * automated syncs, keep the deletion-hook finalizers in line with the manifests, and write
- * everything back in one update of the Application (which has no status subresource; a stale
- * resourceVersion conflicts and the Application is simply reconciled again). A deleted
+ * automated syncs, keep the deletion-hook finalizers in line with the manifests, and have
+ * {@link StatusWriter} write everything back in one update of the Application. A deleted
  * Application is handed to {@link AppFinalizer}, after its running operation is terminated.
  *
  * I/O boundary: the kube ports, discovery and the manifest source; time from the injected Clock.
@@ -14,7 +13,6 @@ import { rfc3339 } from "../clock/index.js";
 import { errorMessage, NotOwnerError } from "../errors.js";
 import { isNotFound, objectKey, resources } from "../kube/index.js";
 import { deadlinePassed, type ReconcileContext, type ReconcileResult, type Reconciler } from "../manager/worker.js";
-import { comparisonErrorStatus, nextApplication, needsWrite } from "./app-status.js";
 import { autoSync } from "./automated.js";
 import { buildTasks } from "./build.js";
 import { LocalDestinations, type ClusterAccess, type DestinationResolver } from "./destinations.js";
@@ -22,9 +20,8 @@ import { SyncExecutor } from "./executor.js";
 import { executeOptions, taskInput, withFindings } from "./step-inputs.js";
 import { AppFinalizer } from "./finalize.js";
 import { accessFor } from "./metrics.js";
-import { loadTargetMessage, observe, sourceOf, type Observed } from "./observe.js";
+import { loadTargetMessage, observe, type Observed } from "./observe.js";
 import { isAwaitingRetry, isCompletedPhase, recordOutcome, restartIfDue, retryDelayMs } from "./operation.js";
-import { Message } from "./messages.js";
 import { propagationPolicy } from "./options.js";
 import { runSyncStep } from "./step.js";
 import { mergeResults, restoreStates } from "./tasks.js";
@@ -41,7 +38,8 @@ import {
   type ReconcilerDeps,
 } from "./reconcile-types.js";
 import { gatedOf, WINDOW_POLL_MS, windowHold, windowTarget, type Gated } from "./gated.js";
-import { judgeProject, projectErrorStatus, projectOperationMessage, type ProjectVerdict } from "./project-gate.js";
+import { judgeProject, type ProjectVerdict } from "./project-gate.js";
+import { StatusWriter } from "./status-writes.js";
 import { AUTO_SYNC_PREVENTED_MESSAGE, windowsPermitAutoSync } from "../project/sync-windows-gate.js";
 
 export { currentOperation, type AppRequeue, type ReconcilerDeps } from "./reconcile-types.js";
@@ -58,6 +56,7 @@ export class AppReconciler implements Reconciler {
   private readonly destinations: DestinationResolver;
   private readonly finalizer: AppFinalizer;
   private readonly impersonator: Impersonator;
+  private readonly status: StatusWriter;
   /** Keys in a wave delay → when it ends (Clock ms). */
   private readonly holds = new Map<string, number>();
 
@@ -73,6 +72,7 @@ export class AppReconciler implements Reconciler {
       fence: (app) => this.fence(app),
       ...(projects ? { project: (app: Application) => judgeProject(app, projects) } : {}),
     });
+    this.status = new StatusWriter({ ...deps, pollMs: this.pollMs, fence: (app) => this.fence(app) });
   }
 
   /** How often an idle Application is re-compared. */
@@ -181,7 +181,7 @@ export class AppReconciler implements Reconciler {
     const now = this.deps.clock.now();
     const state = currentOperation(app, now);
     const verdict = this.deps.projects === undefined ? undefined : judgeProject(app, this.deps.projects);
-    if (verdict !== undefined && verdict.conditions.length > 0) return this.refuse(app, state, verdict);
+    if (verdict !== undefined && verdict.conditions.length > 0) return this.status.refuse(app, state, verdict);
     let seen: { observed: Observed; shared: ClusterAccess };
     try {
       seen = await this.observeApp(app, state, ctx.signal, verdict);
@@ -194,8 +194,8 @@ export class AppReconciler implements Reconciler {
     const observed = gatedOf(seen.observed, verdict);
     this.deps.onManaged?.(shared, observed.descriptors);
     const next = state !== undefined ? await this.advance(app, state, observed, now) : this.idle(app, observed, now);
-    await this.write(app, { ...next, observed, now });
-    if (state !== undefined) this.countCompleted(app, next.state);
+    await this.status.write(app, { ...next, observed, now });
+    if (state !== undefined) this.status.countCompleted(app, next.state);
     return { requeueAfterMs: next.requeueAfterMs, ...(next.holdMs ? { holdMs: next.holdMs } : {}) };
   }
 
@@ -230,9 +230,9 @@ export class AppReconciler implements Reconciler {
     const detail = deadlinePassed(ctx.signal) ? `${errorMessage(ctx.signal.reason)}: ${errorMessage(err)}` : errorMessage(err);
     // Argo CD's words for manifests that cannot be generated (its repo-server's reply follows).
     const message = loadTargetMessage(err, detail);
-    if (app.metadata.deletionTimestamp && state !== undefined) return this.abandon(app, state, message);
-    if (state?.phase === OperationPhase.Running) return this.writeComparisonError(app, message, this.unreadable(state, message));
-    return this.writeComparisonError(app, message);
+    if (app.metadata.deletionTimestamp && state !== undefined) return this.status.abandon(app, state, message);
+    if (state?.phase === OperationPhase.Running) return this.status.writeComparisonError(app, message, this.unreadable(state, message));
+    return this.status.writeComparisonError(app, message);
   }
 
   /**
@@ -245,11 +245,6 @@ export class AppReconciler implements Reconciler {
     const current = isAwaitingRetry(state) ? restartIfDue(state, now) : state;
     if (current === undefined) return undefined;
     return recordOutcome(current, { phase: OperationPhase.Error, message: `${AppConditionType.ComparisonError}: ${message}` }, now);
-  }
-
-  /** Reports an operation that this reconcile completed. */
-  private countCompleted(app: Application, state: OperationState | undefined): void {
-    if (state !== undefined && isCompletedPhase(state.phase)) this.deps.metrics?.syncCompleted(app, state);
   }
 
   /** Moves an active operation on by one step, or terminates it. */
@@ -407,84 +402,5 @@ export class AppReconciler implements Reconciler {
     if (isCompletedPhase(state.phase)) return { requeueAfterMs: 0 };
     const delay = this.deps.waveDelayMs ?? 0;
     return waveDelay === true ? { requeueAfterMs: delay, holdMs: delay } : { requeueAfterMs: this.deps.operationPollMs ?? 1000 };
-  }
-
-  private async write(app: Application, w: Outcome & { observed: Observed; now: number }): Promise<void> {
-    const next = nextApplication(app, {
-      state: w.state,
-      operation: w.operation,
-      comparison: w.observed.comparison,
-      revision: w.observed.revision,
-      sourceType: w.observed.sourceType,
-      ...(w.observed.multiSource ? { multiSource: { revisions: w.observed.revisions, sourceTypes: w.observed.sourceTypes } } : {}),
-      repeated: w.observed.repeated,
-      excluded: w.observed.excluded,
-      source: sourceOf(app),
-      deletionHooks: { pre: w.observed.preHooks.length > 0, post: w.observed.postHooks.length > 0 },
-      nowMs: w.now,
-      ...(w.syncError !== undefined ? { syncError: w.syncError } : {}),
-    });
-    // reconciledAt is a heartbeat: written again once it is half a poll old, so each periodic comparison records it.
-    if (!needsWrite(app, next, this.pollMs / 2)) return;
-    this.fence(app);
-    await this.deps.client.update(resources.Applications, next);
-  }
-
-  /** Ends the operation of a deleted Application whose manifests or cluster cannot be read. */
-  private async abandon(app: Application, state: OperationState, reason: string): Promise<AppRequeue> {
-    const finished = {
-      ...state,
-      phase: OperationPhase.Error,
-      message: `${Message.TerminationErrors}: ${reason}`,
-      finishedAt: rfc3339(this.deps.clock.now()),
-    };
-    const next: Application = { ...app, status: { ...(app.status ?? {}), operationState: finished } };
-    delete next.operation;
-    this.fence(app);
-    await this.deps.client.update(resources.Applications, next);
-    this.deps.metrics?.syncCompleted(app, finished);
-    return { requeueAfterMs: 0 };
-  }
-
-  /**
-   * The project stops the Application (Argo CD's refresh with error conditions): its conditions,
-   * sync and health Unknown, nothing read or applied; a running operation ends in Error (its retry
-   * policy applies), a terminating one too.
-   */
-  private async refuse(app: Application, state: OperationState | undefined, verdict: ProjectVerdict): Promise<AppRequeue> {
-    const now = this.deps.clock.now();
-    const next: Application = { ...app, status: projectErrorStatus(app, verdict, now) };
-    let ended: OperationState | undefined;
-    if (state !== undefined) {
-      const current = isAwaitingRetry(state) ? restartIfDue(state, now) : state;
-      if (current !== undefined) {
-        ended = recordOutcome(current, { phase: OperationPhase.Error, message: projectOperationMessage(verdict) }, now);
-        next.status = { ...next.status, operationState: ended };
-        if (isCompletedPhase(ended.phase)) delete next.operation;
-      }
-    }
-    this.deps.log.info({ app: app.metadata.name, conditions: verdict.conditions.map((c) => c.message) }, "refused by its project");
-    if (needsWrite(app, next, this.pollMs / 2)) {
-      this.fence(app);
-      await this.deps.client.update(resources.Applications, next);
-    }
-    if (ended !== undefined) this.countCompleted(app, ended);
-    if (ended !== undefined && isAwaitingRetry(ended)) return { requeueAfterMs: retryDelayMs(ended, now) };
-    return { requeueAfterMs: this.pollMs };
-  }
-
-  private async writeComparisonError(app: Application, message: string, operationState?: OperationState): Promise<AppRequeue> {
-    const status = comparisonErrorStatus(app, message, this.deps.clock.now());
-    const next: Application = { ...app, status };
-    if (operationState !== undefined) {
-      status.operationState = operationState;
-      if (isCompletedPhase(operationState.phase)) delete next.operation;
-    }
-    this.fence(app);
-    await this.deps.client.update(resources.Applications, next);
-    if (operationState !== undefined && isCompletedPhase(operationState.phase)) this.deps.metrics?.syncCompleted(app, operationState);
-    if (operationState !== undefined && isAwaitingRetry(operationState))
-      return { requeueAfterMs: retryDelayMs(operationState, this.deps.clock.now()) };
-    return { requeueAfterMs: 10_000 };
   }
 }
