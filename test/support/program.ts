@@ -6,13 +6,16 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Metafile } from "esbuild";
 import { bundle } from "../../scripts/build.js";
 
 const REPO_ROOT = join(import.meta.dirname, "..", "..");
 
-/** A bundle built for a run: its `main.js`, and the folder to remove afterwards. */
+/** A bundle built for a run: its `main.js`, its folder, esbuild's metafile, and the folder's removal. */
 export interface BuiltProgram {
   readonly main: string;
+  readonly app: string;
+  readonly meta: Metafile;
   remove(): void;
 }
 
@@ -22,8 +25,8 @@ export async function buildProgram(): Promise<BuiltProgram> {
   mkdirSync(join(app, "dist", "cli"), { recursive: true });
   copyFileSync(join(REPO_ROOT, "package.json"), join(app, "package.json"));
   symlinkSync(join(REPO_ROOT, "node_modules"), join(app, "node_modules"));
-  await bundle(join(app, "dist", "cli"));
-  return { main: join(app, "dist", "cli", "main.js"), remove: () => rmSync(app, { recursive: true, force: true }) };
+  const meta = await bundle(join(app, "dist", "cli"));
+  return { main: join(app, "dist", "cli", "main.js"), app, meta, remove: () => rmSync(app, { recursive: true, force: true }) };
 }
 
 /** The Node flags of a script's `#!/usr/bin/env -S node ...` line, as the image runs it. */

@@ -8,12 +8,12 @@
  * as `appset controller --help`, the bundle's files it loads must hold none of those sources.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle } from "../../../scripts/build.js";
+import { buildProgram, type BuiltProgram } from "../../support/program.js";
 import { REPO_ROOT } from "../../unit/deploy/kustomize.js";
 
 const dir = mkdtempSync(join(tmpdir(), "appset-start-modules-"));
@@ -79,17 +79,15 @@ describe("the controller command at start", () => {
 
 describe("the bundled program's controller command at start", () => {
   // The bundle as the image holds it: dist/cli beside package.json and node_modules.
-  const app = join(dir, "app");
+  let program: BuiltProgram | undefined;
   let loaded: string[] = [];
   let files: string[] = [];
+  afterAll(() => program?.remove());
 
   beforeAll(async () => {
-    mkdirSync(app, { recursive: true });
-    copyFileSync(join(REPO_ROOT, "package.json"), join(app, "package.json"));
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(app, "node_modules"));
-    const outdir = join(app, "dist", "cli");
-    const meta = await bundle(outdir);
-    const urls = loadedBy([join(outdir, "main.js"), "controller", "--help"]);
+    program = await buildProgram();
+    const { main, meta } = program;
+    const urls = loadedBy([main, "controller", "--help"]);
     files = urls.filter((u) => u.startsWith("file:")).map((u) => fileURLToPath(u));
     // A bundled file stands for the sources esbuild put into it; the rest are loaded as they are.
     loaded = files.flatMap((f) => {
@@ -99,7 +97,7 @@ describe("the bundled program's controller command at start", () => {
   }, 60_000);
 
   it("starts from a handful of bundled files, holding the controller and zod", () => {
-    const bundled = files.filter((f) => f.startsWith(join(app, "dist")));
+    const bundled = files.filter((f) => f.startsWith(join(program!.app, "dist")));
     expect(bundled.length).toBeGreaterThan(0);
     expect(bundled.length).toBeLessThanOrEqual(30);
     expect(loaded.some((f) => f.endsWith("/src/cli/controller.ts"))).toBe(true);
