@@ -68,7 +68,7 @@ export function printSummary(rows: readonly Row[]): void {
         digits,
       );
       if (a.median === undefined && o.median === undefined) continue;
-      const fl = f === "seconds" && title.startsWith("fanout") ? cell(floorRows, f, digits) : { text: "—" };
+      const fl = (f === "seconds" || f === "cpuSeconds") && title.startsWith("fanout") ? cell(floorRows, f, digits) : { text: "—" };
       console.log(`| ${label} | ${a.text} | ${o.text} | ${ratio(o.median, a.median)} | ${fl.text} | ${ratio(o.median, fl.median)} |`);
     }
   }
