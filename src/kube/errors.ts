@@ -78,6 +78,13 @@ const networkCodes = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
   "ERR_STREAM_PREMATURE_CLOSE",
+  // node:http2 (src/kube/h2-connection.ts): the session or a stream ended under a request.
+  "ERR_HTTP2_STREAM_ERROR",
+  "ERR_HTTP2_GOAWAY_SESSION",
+  "ERR_HTTP2_SESSION_ERROR",
+  "ERR_HTTP2_INVALID_SESSION",
+  "ERR_HTTP2_STREAM_CANCEL",
+  "ERR_HTTP2_ERROR",
 ]);
 
 const reasonByStatus: Readonly<Record<number, KubeReason>> = {

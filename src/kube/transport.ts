@@ -1,17 +1,20 @@
 /**
  * Raw HTTP to the apiserver on client-node's own machinery: a `KubeConfig` (src/kube/kubeconfig.ts)
  * authenticates the request (bearer token, exec/OIDC plugins, client certificates, CA) onto a
- * `RequestContext` (src/kube/request-context.ts), and undici's
- * `request` sends it (src/kube/wire.ts: fetch would join repeated `Impersonate-Group` lines). We go below the generated and
+ * `RequestContext` (src/kube/request-context.ts). Requests go over one pooled HTTP/2 session of
+ * Node's own (src/kube/h2-connection.ts), as client-go holds one; undici's `request` sends what that
+ * cannot carry (src/kube/wire.ts): plain HTTP, a cluster behind a proxy, a server that does not
+ * negotiate HTTP/2, a request that repeats a header name (fetch would join repeated
+ * `Impersonate-Group` lines), and every stream. We go below the generated and
  * `KubernetesObjectApi` clients because they (a) run bodies through `ObjectSerializer`, which turns
  * timestamps into `Date`s and drops unknown fields of known kinds, (b) cannot address the status
  * subresource of an arbitrary kind, and (c) take no `AbortSignal` on streams.
  *
  * `KubeConfig.applySecurityAuthentication` builds a fresh undici Agent on every call, so every
  * request would open a new TLS connection; the transport keeps the first one and reuses it (headers,
- * which may carry a rotating token, are still computed per request, but once the connection is held
+ * which may carry a rotating token, are still computed per request, but once a connection is held
  * the kubeconfig is asked for the headers alone, so the CA, certificate and key are not read again).
- * {@link KubeTransport.close} closes it. Streams (watches) are the exception: each gets a connection of its own (see
+ * {@link KubeTransport.close} closes both. Streams (watches) are the exception: each gets a connection of its own (see
  * {@link KubeTransport.stream}). When the kubeconfig needs no TLS options at all (plain HTTP),
  * client-node supplies no dispatcher and undici's global one is used for everything.
  */
@@ -23,7 +26,8 @@ import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import type { RequestLimiter } from "./rate-limiter.js";
 import { RequestContext, type HttpMethod } from "./request-context.js";
-import { sendContext, type WireResponse } from "./wire.js";
+import { H2Connection, Http2Unavailable } from "./h2-connection.js";
+import { headerLines, repeatsAName, sendContext, type WireResponse } from "./wire.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
 export interface HttpRequest {
@@ -95,6 +99,8 @@ export interface AgentSettings {
 /** JSON requests and line streams against one apiserver. */
 export class KubeTransport {
   private dispatcher: Dispatcher;
+  /** The pooled HTTP/2 connection: undefined until the first request decides; null when requests go through undici. */
+  private h2: Promise<H2Connection | null> | undefined;
 
   private readonly requestTimeoutMs: number;
   private readonly headers: ReadonlyArray<readonly [string, string]>;
@@ -201,41 +207,98 @@ export class KubeTransport {
     const d = this.dispatcher;
     this.dispatcher = undefined;
     await d?.destroy().catch(() => undefined);
+    await (await this.h2?.catch(() => null))?.close();
   }
 
   private async send(req: HttpRequest): Promise<WireResponse> {
     return (await this.sendOn(req, "pooled")).res;
   }
 
-  /** Sends on the pooled connection, or on a dedicated one returned for the caller to destroy. */
+  /**
+   * Sends on the pooled connection, or on a dedicated one returned for the caller to destroy. The
+   * pooled connection is an HTTP/2 session of Node's own (src/kube/h2-connection.ts) where one can be
+   * had; undici's otherwise, and for a request that repeats a header name (undici sends those over
+   * HTTP/1.1, each line kept: src/kube/wire.ts).
+   */
   private async sendOn(req: HttpRequest, connection: "pooled" | "dedicated"): Promise<{ res: WireResponse; dispatcher: Dispatcher }> {
-    const url = new URL(this.server + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) {
-      if (v !== undefined) url.searchParams.set(k, String(v));
-    }
-    const ctx = new RequestContext(url.toString(), req.method);
-    ctx.setHeaderParam("Accept", "application/json");
-    if (req.body !== undefined) {
-      ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
-      ctx.setBody(boundedBody(req));
-    }
-    if (req.signal !== undefined) ctx.setSignal(req.signal);
+    const url = requestUrl(this.server, req);
+    const ctx = requestContext(req, url);
     let dedicated: Dispatcher;
     try {
-      const reuse = connection === "pooled" && this.dispatcher !== undefined;
+      const h2 = connection === "pooled" ? await this.http2() : null;
+      const reuse = connection === "pooled" && (h2 !== null || this.dispatcher !== undefined);
       await this.kc.applySecurityAuthentication(ctx, { connection: !reuse });
-      if (connection === "pooled") await this.reuseDispatcher(ctx);
-      else dedicated = this.useDispatcher(ctx, await this.dispatcherFor(ctx));
-      const res = await sendContext(ctx, this.headers).catch((err: unknown) => {
-        this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
-        throw err;
-      });
+      let res = h2 === null ? undefined : await this.sendH2(h2, ctx, url);
+      if (res === undefined) {
+        dedicated = await this.undiciConnection(ctx, connection, h2 !== null);
+        res = await sendContext(ctx, this.headers).catch((err: unknown) => {
+          this.options.observe?.({ code: "<error>", host: url.host, method: req.method });
+          throw err;
+        });
+      }
       this.options.observe?.({ code: String(res.status), host: url.host, method: req.method });
       return { res, dispatcher: dedicated };
     } catch (err) {
       await dedicated?.destroy().catch(() => undefined);
       throw toKubeApiError(err);
     }
+  }
+
+  /**
+   * Puts an undici connection on `ctx`: the pooled one, or a dedicated one returned for the caller to
+   * destroy. `authedForH2`: `ctx` was authenticated for the HTTP/2 session, headers alone, so the
+   * TLS options are added when no undici connection is held yet.
+   */
+  private async undiciConnection(ctx: RequestContext, connection: "pooled" | "dedicated", authedForH2: boolean): Promise<Dispatcher> {
+    if (connection === "dedicated") return this.useDispatcher(ctx, await this.dispatcherFor(ctx));
+    if (authedForH2 && this.dispatcher === undefined) await this.kc.applySecurityAuthentication(ctx, { connection: true });
+    await this.reuseDispatcher(ctx);
+    return undefined;
+  }
+
+  /**
+   * Sends `ctx` on the HTTP/2 session; undefined when it must go through undici instead: it repeats a
+   * header name, or no HTTP/2 session could be had (then no later request tries again).
+   */
+  private async sendH2(h2: H2Connection, ctx: RequestContext, url: URL): Promise<WireResponse | undefined> {
+    const lines = headerLines(ctx, this.headers);
+    if (repeatsAName(lines)) return undefined;
+    const body = ctx.getBody();
+    const signal = ctx.getSignal();
+    try {
+      return await h2.send({ method: ctx.getHttpMethod(), path: url.pathname + url.search, headerLines: lines, body, signal });
+    } catch (err) {
+      if (!(err instanceof Http2Unavailable)) {
+        this.options.observe?.({ code: "<error>", host: url.host, method: ctx.getHttpMethod() });
+        throw err;
+      }
+      this.h2 = Promise.resolve(null);
+      await h2.close();
+      return undefined;
+    }
+  }
+
+  /** The pooled HTTP/2 connection, made on first use: none for plain HTTP or a cluster behind a proxy. */
+  private http2(): Promise<H2Connection | null> {
+    this.h2 ??= this.makeH2();
+    return this.h2;
+  }
+
+  private async makeH2(): Promise<H2Connection | null> {
+    const cluster = this.kc.getCurrentCluster();
+    if (cluster === null || !cluster.server.startsWith("https:") || cluster.proxyUrl) return null;
+    const tls: RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(tls);
+    const { ca, cert, key, rejectUnauthorized, servername } = tls;
+    const defined = Object.fromEntries(
+      Object.entries({ ca, cert, key, rejectUnauthorized, servername }).filter(([, v]) => v !== undefined),
+    );
+    const agent = this.options.agent;
+    return new H2Connection(new URL(this.server).origin, defined, {
+      connectTimeoutMs: agent?.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      keepAliveMs: agent?.keepAliveMs ?? 0,
+      idleTimeoutMs: agent?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
   }
 
   /**
@@ -287,6 +350,31 @@ export class KubeTransport {
     });
   }
 }
+
+/** The URL of `req` on `server`, with its query. */
+function requestUrl(server: string, req: HttpRequest): URL {
+  const url = new URL(server + req.path);
+  for (const [k, v] of Object.entries(req.query ?? {})) {
+    if (v !== undefined) url.searchParams.set(k, String(v));
+  }
+  return url;
+}
+
+/** The request's context before authentication: Accept, the JSON body and its type, the signal. */
+function requestContext(req: HttpRequest, url: URL): RequestContext {
+  const ctx = new RequestContext(url.toString(), req.method);
+  ctx.setHeaderParam("Accept", "application/json");
+  if (req.body !== undefined) {
+    ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
+    ctx.setBody(boundedBody(req));
+  }
+  if (req.signal !== undefined) ctx.setSignal(req.signal);
+  return ctx;
+}
+
+/** Without {@link AgentSettings}: undici's connect timeout, and its keep-alive timeout for an idle connection. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 4_000;
 
 /**
  * The largest request body sent: etcd's default `--max-request-bytes` (1.5 MiB), beyond which the

@@ -6,9 +6,10 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { kubeFailure } from "../../support/kube-failure.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KubeApiClient } from "../../../src/kube/client.js";
-import { KubeApiError, resources, unreachableServer } from "../../../src/kube/index.js";
+import { resources, unreachableServer } from "../../../src/kube/index.js";
 
 let unavailable: Server;
 let unavailableHost: string;
@@ -35,15 +36,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => unavailable.close(() => resolve()));
 });
 
-async function failure(call: Promise<unknown>): Promise<KubeApiError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(KubeApiError);
-  return err as KubeApiError;
-}
-
 describe("the server a transport's errors name", () => {
   it.each([
     // name; which host; the reason expected
@@ -52,7 +44,7 @@ describe("the server a transport's errors name", () => {
   ])("$name: a request's error names the server as unreachable", async ({ host, reason }) => {
     const client = KubeApiClient.fromOptions({ server: `http://${host()}`, skipTLSVerify: true });
     try {
-      const err = await failure(client.get(resources.Namespaces, { name: "default" }));
+      const err = await kubeFailure(client.get(resources.Namespaces, { name: "default" }));
       expect({ reason: err.reason, server: err.server, unreachable: unreachableServer(err) }).toEqual({
         reason,
         server: host(),
@@ -66,7 +58,9 @@ describe("the server a transport's errors name", () => {
   it("a watch that cannot open names the server too", async () => {
     const client = KubeApiClient.fromOptions({ server: `http://${closedHost}`, skipTLSVerify: true });
     try {
-      const err = await failure(client.transport.stream({ method: "GET", path: "/api/v1/namespaces", query: { watch: true } }, () => {}));
+      const err = await kubeFailure(
+        client.transport.stream({ method: "GET", path: "/api/v1/namespaces", query: { watch: true } }, () => {}),
+      );
       expect([err.reason, err.server]).toEqual(["Network", closedHost]);
     } finally {
       await client.transport.close();
