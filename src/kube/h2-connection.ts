@@ -1,9 +1,8 @@
 /**
  * JSON requests to the apiserver over one HTTP/2 session of Node's own `node:http2`, the connection
  * client-go holds: every request of the pooled connection is a stream on it. undici's HTTP/2 client
- * does the same work with a request object, a handler chain and an async resource per request; a
- * fan-out that creates thousands of Applications spent about half of its client CPU there
- * (docs/controller.md#the-apiserver-connection).
+ * does the same work with a request object, a handler chain and an async resource per request, and
+ * took about a fifth more CPU for it (docs/controller.md#the-apiserver-connection).
  *
  * The session opens on the first request and is dropped when the server ends it (GOAWAY, a reset,
  * an error), when it has been idle for the idle timeout, and by {@link H2Connection.close}; the next
@@ -126,11 +125,20 @@ function wireResponse(headers: IncomingHttpHeaders, stream: ClientHttp2Stream): 
   if (body !== stream) stream.on("error", (err: Error) => body.destroy(err));
   return {
     status: Number(headers[":status"]),
-    async text(): Promise<string> {
-      const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    },
+    text: () =>
+      new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let ended = false;
+        body.on("data", (chunk: Buffer) => chunks.push(chunk));
+        body.once("end", () => {
+          ended = true;
+          resolve(Buffer.concat(chunks).toString("utf8"));
+        });
+        body.once("error", reject);
+        body.once("close", () => {
+          if (!ended) reject(new H2NetworkError("the HTTP/2 response body ended early", "ERR_HTTP2_STREAM_ERROR"));
+        });
+      }),
     stream: () => body,
   };
 }
@@ -155,11 +163,16 @@ export class H2Connection {
     stream.once("close", () => this.ended(session));
     if (req.body !== undefined) stream.end(req.body);
     return new Promise<WireResponse>((resolve, reject) => {
-      stream.once("response", (headers) => resolve(wireResponse(headers, stream)));
+      let answered = false;
+      stream.once("response", (headers) => {
+        answered = true;
+        resolve(wireResponse(headers, stream));
+      });
       stream.once("error", reject);
-      stream.once("close", () =>
-        reject(new H2NetworkError(`the HTTP/2 stream closed before a response (code ${String(stream.rstCode)})`, "ERR_HTTP2_STREAM_ERROR")),
-      );
+      stream.once("close", () => {
+        if (answered) return;
+        reject(new H2NetworkError(`the HTTP/2 stream closed before a response (code ${String(stream.rstCode)})`, "ERR_HTTP2_STREAM_ERROR"));
+      });
     });
   }
 
@@ -169,7 +182,8 @@ export class H2Connection {
    */
   private async openStream(req: H2Request, attempt = 1): Promise<[ClientHttp2Session, ClientHttp2Stream]> {
     req.signal?.throwIfAborted();
-    const session = await abortable(this.open(), req.signal);
+    const held = this.current;
+    const session = held !== undefined && !held.closed && !held.destroyed ? held : await abortable(this.open(), req.signal);
     this.began(session);
     try {
       const options = { endStream: req.body === undefined, ...(req.signal ? { signal: req.signal } : {}) };
