@@ -25,8 +25,11 @@ import { atServer, fromStatus, KubeApiError, KubeReason, toKubeApiError } from "
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import type { RequestLimiter } from "./rate-limiter.js";
-import { RequestContext, type HttpMethod } from "./request-context.js";
-import { H2Connection, Http2Unavailable } from "./h2-connection.js";
+import type { RequestContext } from "./request-context.js";
+import { type HttpMethod } from "./request-context.js";
+import { H2Connection, Http2Unavailable, type H2TlsOptions } from "./h2-connection.js";
+import { readLines } from "./lines.js";
+import { requestContext, requestUrl } from "./request-build.js";
 import { headerLines, repeatsAName, sendContext, type WireResponse } from "./wire.js";
 
 /** One request. `body` is JSON-encoded; `contentType` defaults to application/json. */
@@ -278,6 +281,14 @@ export class KubeTransport {
     }
   }
 
+  /** The kubeconfig's TLS settings of a new connection (those it sets). */
+  private async tlsOptions(): Promise<H2TlsOptions> {
+    const tls: RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(tls);
+    const { ca, cert, key, rejectUnauthorized, servername } = tls;
+    return Object.fromEntries(Object.entries({ ca, cert, key, rejectUnauthorized, servername }).filter(([, v]) => v !== undefined));
+  }
+
   /** The pooled HTTP/2 connection, made on first use: none for plain HTTP or a cluster behind a proxy. */
   private http2(): Promise<H2Connection | null> {
     this.h2 ??= this.makeH2();
@@ -287,14 +298,8 @@ export class KubeTransport {
   private async makeH2(): Promise<H2Connection | null> {
     const cluster = this.kc.getCurrentCluster();
     if (cluster === null || !cluster.server.startsWith("https:") || cluster.proxyUrl) return null;
-    const tls: RequestOptions = {};
-    await this.kc.applyToHTTPSOptions(tls);
-    const { ca, cert, key, rejectUnauthorized, servername } = tls;
-    const defined = Object.fromEntries(
-      Object.entries({ ca, cert, key, rejectUnauthorized, servername }).filter(([, v]) => v !== undefined),
-    );
     const agent = this.options.agent;
-    return new H2Connection(new URL(this.server).origin, defined, {
+    return new H2Connection(new URL(this.server).origin, await this.tlsOptions(), {
       connectTimeoutMs: agent?.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       keepAliveMs: agent?.keepAliveMs ?? 0,
       idleTimeoutMs: agent?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
@@ -330,10 +335,8 @@ export class KubeTransport {
     const fresh = ctx.getDispatcher();
     const agent = this.options.agent;
     if (fresh === undefined || agent === undefined || this.kc.getCurrentCluster()?.proxyUrl) return fresh;
-    const tls: RequestOptions = {};
-    await this.kc.applyToHTTPSOptions(tls);
     void fresh.close();
-    const { ca, cert, key, rejectUnauthorized, servername } = tls;
+    const { ca, cert, key, rejectUnauthorized, servername } = await this.tlsOptions();
     return new Agent({
       connect: {
         ca,
@@ -351,52 +354,9 @@ export class KubeTransport {
   }
 }
 
-/** The URL of `req` on `server`, with its query. */
-function requestUrl(server: string, req: HttpRequest): URL {
-  const url = new URL(server + req.path);
-  for (const [k, v] of Object.entries(req.query ?? {})) {
-    if (v !== undefined) url.searchParams.set(k, String(v));
-  }
-  return url;
-}
-
-/** The request's context before authentication: Accept, the JSON body and its type, the signal. */
-function requestContext(req: HttpRequest, url: URL): RequestContext {
-  const ctx = new RequestContext(url.toString(), req.method);
-  ctx.setHeaderParam("Accept", "application/json");
-  if (req.body !== undefined) {
-    ctx.setHeaderParam("Content-Type", req.contentType ?? "application/json");
-    ctx.setBody(boundedBody(req));
-  }
-  if (req.signal !== undefined) ctx.setSignal(req.signal);
-  return ctx;
-}
-
 /** Without {@link AgentSettings}: undici's connect timeout, and its keep-alive timeout for an idle connection. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 4_000;
-
-/**
- * The largest request body sent: etcd's default `--max-request-bytes` (1.5 MiB), beyond which the
- * apiserver cannot store the object anyway. A larger body is refused here, before it is sent, so it
- * costs the one write a clear error instead of resetting the HTTP/2 connection every other request
- * shares.
- */
-export const MAX_REQUEST_BODY_BYTES = 1_572_864;
-
-/** The JSON of `req.body`, or a RequestEntityTooLarge error when it is over {@link MAX_REQUEST_BODY_BYTES}. */
-function boundedBody(req: HttpRequest): string {
-  const text = JSON.stringify(req.body);
-  const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_REQUEST_BODY_BYTES) {
-    throw new KubeApiError({
-      status: 413,
-      reason: KubeReason.RequestEntityTooLarge,
-      message: `not sent: the request body is ${bytes} bytes, more than the ${MAX_REQUEST_BODY_BYTES} the apiserver can store (${req.method} ${req.path})`,
-    });
-  }
-  return text;
-}
 
 async function readText(res: WireResponse): Promise<string> {
   try {
@@ -404,55 +364,4 @@ async function readText(res: WireResponse): Promise<string> {
   } catch (err) {
     throw toKubeApiError(err);
   }
-}
-
-/**
- * The longest line of a stream: far above the largest object etcd stores (1.5 MiB by default) in its
- * watch event, so only a broken or hostile server reaches it.
- */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
-
-/**
- * Splits a byte stream into lines (without the newline) and hands each non-empty one, trimmed, to
- * `onLine`. Linear in the bytes read: only each new chunk is searched for the newline, and a line
- * that spans chunks is joined and decoded once when its end arrives (a watch event of a large
- * ApplicationSet comes in dozens of chunks; searching the whole text so far after each one was
- * quadratic, and flattened a new copy of it every time). A newline byte never occurs inside a
- * UTF-8 multi-byte character, so splitting the bytes first decodes the same text. A line longer
- * than `maxLineBytes` ({@link MAX_LINE_BYTES}) rejects.
- */
-export async function readLines(
-  stream: AsyncIterable<Uint8Array>,
-  onLine: (line: string) => void,
-  maxLineBytes = MAX_LINE_BYTES,
-): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  const emit = (last: Uint8Array): void => {
-    const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last]);
-    pending = [];
-    pendingBytes = 0;
-    const line = decoder.decode(bytes).trim();
-    if (line !== "") onLine(line);
-  };
-  for await (const chunk of stream) {
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
-      emit(chunk.subarray(start, nl));
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      pending.push(chunk.subarray(start));
-      pendingBytes += chunk.length - start;
-      if (pendingBytes > maxLineBytes) {
-        throw new KubeApiError({
-          status: 0,
-          reason: KubeReason.Unknown,
-          message: `a line of the response is longer than ${maxLineBytes} bytes`,
-        });
-      }
-    }
-  }
-  if (pending.length > 0) emit(new Uint8Array(0));
 }

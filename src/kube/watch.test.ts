@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseWatchEvent } from "./client.js";
 import { KubeApiError } from "./errors.js";
 import { ConfigMaps } from "./resources.js";
-import { readLines } from "./transport.js";
+import { readLines } from "./lines.js";
 
 function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
