@@ -28,6 +28,7 @@ import type { RequestLimiter } from "./rate-limiter.js";
 import type { RequestContext } from "./request-context.js";
 import { type HttpMethod } from "./request-context.js";
 import { H2Connection, Http2Unavailable, type H2TlsOptions } from "./h2-connection.js";
+import { Deadline } from "./deadline.js";
 import { readLines } from "./lines.js";
 import { requestContext, requestUrl } from "./request-build.js";
 import { headerLines, repeatsAName, sendContext, type WireResponse } from "./wire.js";
@@ -153,8 +154,8 @@ export class KubeTransport {
   }
 
   private async requestJson(req: HttpRequest): Promise<unknown> {
-    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
-    const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
+    const deadline = new Deadline(this.requestTimeoutMs, req.signal);
+    const signal = deadline.signal;
     let res: WireResponse;
     let text: string;
     try {
@@ -162,7 +163,7 @@ export class KubeTransport {
       res = await this.send({ ...req, signal });
       text = await readText(res);
     } catch (err) {
-      if (!timeout.aborted) throw err;
+      if (!deadline.timedOut) throw err;
       await this.close();
       throw new KubeApiError({
         status: 0,
@@ -170,6 +171,8 @@ export class KubeTransport {
         message: `no answer within ${this.requestTimeoutMs} ms: ${req.method} ${req.path}`,
         cause: err,
       });
+    } finally {
+      deadline.clear();
     }
     if (res.status < 200 || res.status > 299) throw fromStatus(res.status, text);
     if (text === "") return undefined;
