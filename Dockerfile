@@ -47,8 +47,11 @@ LABEL org.opencontainers.image.title="appset" \
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git openssh-client ca-certificates tini \
   && rm -rf /var/lib/apt/lists/*
+# Two malloc arenas: glibc otherwise keeps one per thread that allocates (the main thread, libuv's
+# pool, V8's collector threads) and gives little of them back (docs/controller.md#v8-settings).
 ENV NODE_ENV=production \
-    APPSET_HEALTHCHECK_URL=http://127.0.0.1:8081/readyz
+    APPSET_HEALTHCHECK_URL=http://127.0.0.1:8081/readyz \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist

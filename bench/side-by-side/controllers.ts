@@ -2,7 +2,7 @@
  * The two controllers of the side-by-side benchmark, each a process of its own for one namespace:
  * Argo CD's `argocd-applicationset-controller` (the reference binary of the beside-Argo-CD harness)
  * and ours as the image runs it (`node dist/cli/main.js controller` with the Node flags of its first
- * line, compiled JavaScript, no loader).
+ * line and the environment the Dockerfile's final stage sets, compiled JavaScript, no loader).
  * Both get the same flags and the same client limits (`ARGOCD_K8S_CLIENT_QPS` / `_BURST`).
  */
 import { execFileSync } from "node:child_process";
@@ -13,6 +13,7 @@ import { argoCommand, argocdHome, type RepoServer } from "../../test/argocd/supp
 import { freePort } from "../../test/cluster/control-plane.js";
 import { startProcessWith, stopProcess, type Managed } from "../../test/cluster/processes.js";
 import { programArgs } from "../../test/support/program.js";
+import { dockerfile, envOf } from "../../test/unit/deploy/dockerfile.js";
 
 /** Which controller. */
 export type Side = "argo" | "ours";
@@ -58,10 +59,12 @@ export function buildOurs(): void {
   execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
 }
 
-function environment(s: SideSettings): NodeJS.ProcessEnv {
+function environment(side: Side, s: SideSettings): NodeJS.ProcessEnv {
   const tmp = join(s.dataDir, "tmp");
   mkdirSync(tmp, { recursive: true });
   return {
+    // Ours runs with the image's ENV (MALLOC_ARENA_MAX among it), as its container does.
+    ...(side === "ours" ? envOf(dockerfile().at(-1)!) : {}),
     PATH: process.env["PATH"] ?? "",
     HOME: s.dataDir,
     TMPDIR: tmp,
@@ -118,7 +121,7 @@ export async function startSide(side: Side, namespace: string, s: SideSettings, 
   const [program, args] = await command(side, namespace, s, extras);
   const name = extras.name ?? `${side}-${namespace}`;
   const t0 = performance.now();
-  const proc: Managed = startProcessWith(name, program, args, { dataDir: s.dataDir, env: environment(s) });
+  const proc: Managed = startProcessWith(name, program, args, { dataDir: s.dataDir, env: environment(side, s) });
   const logPath = join(s.dataDir, `${name}.log`);
   for (;;) {
     if (!proc.isRunning()) throw new Error(`${name} exited before its workers ran; see ${logPath}`);

@@ -105,6 +105,10 @@ describe("the Dockerfile", () => {
     expect(envOf(final)["APPSET_HEALTHCHECK_URL"]).toBe(`http://127.0.0.1${String(probe)}/readyz`);
     expect(execForm(final, "HEALTHCHECK")).toEqual(["node", "-e", expect.stringContaining("process.env.APPSET_HEALTHCHECK_URL")]);
   });
+
+  it("runs Node in production mode with two malloc arenas (the side-by-side benchmark starts ours with this environment)", () => {
+    expect(envOf(final)).toMatchObject({ NODE_ENV: "production", MALLOC_ARENA_MAX: "2" });
+  });
 });
 
 describe("parseDockerfile", () => {
