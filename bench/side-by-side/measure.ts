@@ -70,7 +70,10 @@ export function requestDelta(before: RequestCounts, after: RequestCounts): { wri
 
 /** A watch on one namespace's Applications. */
 export interface AppWatch {
-  /** Resolves (ms since `performance.timeOrigin`) once `count` distinct Applications were added. */
+  /**
+   * Resolves once `count` distinct Applications were added, with when the `count`th was seen (ms
+   * since `performance.timeOrigin`), also when that was before the call.
+   */
   added(count: number, timeoutMs: number): Promise<number>;
   /** Resolves (ms) once `count` distinct Applications carry label `key` = `value`. */
   labelled(key: string, value: string, count: number, timeoutMs: number): Promise<number>;
@@ -85,6 +88,8 @@ type Waiter = { ready: () => boolean; resolve: (t: number) => void };
 export async function watchApps(client: KubeApiClient, namespace: string): Promise<AppWatch> {
   const list = await client.list(resources.Applications, { namespace, limit: 1 });
   const added = new Set<string>();
+  // When each new name was seen: a count reached before the caller asks is timed when it happened.
+  const addedAt: number[] = [];
   const labels = new Map<string, Readonly<Record<string, string>>>();
   let modified = 0;
   const waiters = new Set<Waiter>();
@@ -98,7 +103,10 @@ export async function watchApps(client: KubeApiClient, namespace: string): Promi
   };
   const onEvent = (e: { type: string; object: KubeObject }): void => {
     const name = e.object.metadata?.name ?? "";
-    if (e.type === "ADDED") added.add(name);
+    if (e.type === "ADDED" && !added.has(name)) {
+      added.add(name);
+      addedAt.push(performance.now());
+    }
     if (e.type === "MODIFIED") modified++;
     if (e.type === "ADDED" || e.type === "MODIFIED") labels.set(name, e.object.metadata?.labels ?? {});
     wake();
@@ -123,8 +131,10 @@ export async function watchApps(client: KubeApiClient, namespace: string): Promi
     });
   };
   return {
-    added: (count, timeoutMs) =>
-      wait(() => added.size >= count, `${String(count)} Applications added (${String(added.size)} seen)`, timeoutMs),
+    added: async (count, timeoutMs) => {
+      await wait(() => added.size >= count, `${String(count)} Applications added (${String(added.size)} seen)`, timeoutMs);
+      return addedAt[count - 1]!;
+    },
     labelled: (key, value, count, timeoutMs) =>
       wait(
         () => [...labels.values()].filter((l) => l[key] === value).length >= count,
