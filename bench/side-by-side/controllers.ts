@@ -59,12 +59,15 @@ export function buildOurs(): void {
   execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
 }
 
+/** The environment the Dockerfile's final stage sets (MALLOC_ARENA_MAX among it), read once. */
+let imageEnvironment: Record<string, string> | undefined;
+
 function environment(side: Side, s: SideSettings): NodeJS.ProcessEnv {
   const tmp = join(s.dataDir, "tmp");
   mkdirSync(tmp, { recursive: true });
   return {
-    // Ours runs with the image's ENV (MALLOC_ARENA_MAX among it), as its container does.
-    ...(side === "ours" ? envOf(dockerfile().at(-1)!) : {}),
+    // Ours runs with the image's ENV, as its container does.
+    ...(side === "ours" ? (imageEnvironment ??= envOf(dockerfile().at(-1)!)) : {}),
     PATH: process.env["PATH"] ?? "",
     HOME: s.dataDir,
     TMPDIR: tmp,

@@ -19,7 +19,6 @@ export class Deadline {
   ) {
     this.signal = this.controller.signal;
     this.timer = setTimeout(() => {
-      if (this.signal.aborted) return;
       this.expired = true;
       this.controller.abort(new DOMException(`the operation timed out after ${String(ms)} ms`, "TimeoutError"));
     }, ms);

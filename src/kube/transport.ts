@@ -25,8 +25,7 @@ import { atServer, fromStatus, KubeApiError, KubeReason, toKubeApiError } from "
 import { KubeConfig, type KubeAuthConfig } from "./kubeconfig.js";
 import { impersonationHeaders, withKubeconfigUser, type Impersonation } from "./overrides.js";
 import type { RequestLimiter } from "./rate-limiter.js";
-import type { RequestContext } from "./request-context.js";
-import { type HttpMethod } from "./request-context.js";
+import type { HttpMethod, RequestContext } from "./request-context.js";
 import { H2Connection, Http2Unavailable, type H2TlsOptions } from "./h2-connection.js";
 import { Deadline } from "./deadline.js";
 import { readLines } from "./lines.js";

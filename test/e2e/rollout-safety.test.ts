@@ -17,6 +17,7 @@ import { envSettled, operationsWritten, rolloutController, settledAt } from "./s
 import { RolloutRecorder } from "./support/rollout-recorder.js";
 import {
   appsetRollout,
+  rolloutStatusScreen,
   installRolloutCrds,
   latestRun,
   removeRolloutCrds,
@@ -116,11 +117,7 @@ describe("rollout safety with the sync engine", () => {
       // One run for the one set of revisions, none for the Applications seen first.
       expect((await runsOf(client, ns, APPSET)).map((r) => r.metadata.name)).toEqual([run.metadata.name]);
       // appset rollout status says so, and exits 1 for a halted run.
-      // A run may start between the reads above and this one: read again until the run shown has its status.
-      const screen = await eventually("a status screen whose run has its status", async () => {
-        const s = await appsetRollout(ns, "status", APPSET);
-        return s.out.includes("Pending (no status yet)") ? undefined : s;
-      });
+      const screen = await rolloutStatusScreen(ns, APPSET);
       if (process.env["ROLLOUT_TRACE"]) process.stdout.write(screen.out);
       expect(screen.code).toBe(1);
       expect(screen.out).toContain("Halted, ProgressDeadlineExceeded");
@@ -350,11 +347,7 @@ describe("rollout safety with the sync engine", () => {
       expect(opsOn(rec, 2).map((o) => o.revision)).toEqual([a]);
 
       // `appset rollout status` shows the rollback: of the halted run, or of the run a Paused one waits behind.
-      // A run may start between the reads above and this one: read again until the run shown has its status.
-      const screen = await eventually("a status screen whose run has its status", async () => {
-        const s = await appsetRollout(ns, "status", APPSET);
-        return s.out.includes("Pending (no status yet)") ? undefined : s;
-      });
+      const screen = await rolloutStatusScreen(ns, APPSET);
       if (process.env["ROLLOUT_TRACE"]) process.stdout.write(screen.out);
       // Runs may still start as the Applications refresh, so read which run the screen shows.
       const shownHalted = screen.out.includes(`Run:            ${halted.metadata.name ?? ""} `);

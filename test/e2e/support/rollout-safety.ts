@@ -245,3 +245,15 @@ export async function appsetRollout(ns: string, ...args: string[]): Promise<{ co
   );
   return { code, out, err };
 }
+
+/**
+ * `appset rollout status` of `appSet`, read again while the run it shows has no status yet: a run
+ * the Applications' refresh starts between a test's reads and the command is shown before its status
+ * is written.
+ */
+export function rolloutStatusScreen(ns: string, appSet: string): Promise<{ code: number; out: string; err: string }> {
+  return eventually("a status screen whose run has its status", async () => {
+    const s = await appsetRollout(ns, "status", appSet);
+    return s.out.includes("Pending (no status yet)") ? undefined : s;
+  });
+}
